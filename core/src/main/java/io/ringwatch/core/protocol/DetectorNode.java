@@ -1,0 +1,581 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.MembershipListener.FailureCause;
+import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankSet;
+
+/**
+ * One node of the failure detector: tasks T1–T5 of paper 002 Algorithm 1 as a pure state machine.
+ * <p>
+ * Time comes in as arguments, heartbeats and messages go out through the injected channels, and nothing here
+ * starts a thread, reads a clock or draws a random number, so the simulator and the live agent drive the very
+ * same object. Not thread safe: one driver thread calls everything.
+ * <p>
+ * Drivers call {@link #doWork(long)} whenever they like (every duty cycle live, only at {@link #nextDeadlineNs()}
+ * and after heartbeat deliveries in the simulator) and the {@code on*} methods when a control message arrives.
+ */
+public final class DetectorNode
+{
+    /** Taking part in the protocol. */
+    public static final int ACTIVE = 0;
+    /** Declared dead by others; fail-stop. */
+    public static final int EXCLUDED = 1;
+    /** Left gracefully; fail-stop. */
+    public static final int LEFT = 2;
+
+    private final int rank;
+    private final int incarnation;
+    private final int clusterSize;
+    private final long heartbeatPeriodNs;
+    private final long suspicionTimeoutNs;
+    private final long pauseThresholdNs;
+    private final BroadcastSchedule schedule;
+    private final HeartbeatChannel heartbeats;
+    private final ControlChannel control;
+    private final MembershipListener listener;
+    private final DeadSet dead = new DeadSet(8);
+    private final BroadcastIdSet seenBroadcasts;
+    private final int[] targets;
+    private final OwnNotice ownNotice = new OwnNotice();
+
+    private int state = ACTIVE;
+    private int emitter;
+    private int observer;
+    private long heartbeatCounter;
+    private long nextHeartbeatNs;
+    private long lastEmittedNs;
+    private long lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+    private long suspicionDeadlineNs;
+    private long expectedWakeNs;
+    private long broadcastSequence;
+    private long viewEpoch;
+
+    private long heartbeatsSent;
+    private long heartbeatProgressSeen;
+    private long heartbeatDeadlinesMissed;
+    private long maxHeartbeatGapNs;
+    private long suspicions;
+    private long pausesDetected;
+    private long noticesOriginated;
+    private long noticesForwarded;
+    private long noticesDuplicate;
+
+    /**
+     * @param rank        this node's rank.
+     * @param incarnation distinguishes restarts of the same rank in broadcast ids and frames.
+     * @param settings    validated parameters.
+     * @param schedule    broadcast schedule shared by every node of the cluster.
+     * @param heartbeats  heartbeat slots.
+     * @param control     control messages.
+     * @param listener    application callbacks.
+     * @param startNs     protocol time of start: heartbeats are due at startNs + k·η.
+     */
+    public DetectorNode(
+        final int rank,
+        final int incarnation,
+        final ProtocolSettings settings,
+        final BroadcastSchedule schedule,
+        final HeartbeatChannel heartbeats,
+        final ControlChannel control,
+        final MembershipListener listener,
+        final long startNs)
+    {
+        if (rank < 0 || rank >= settings.clusterSize())
+        {
+            throw new IllegalArgumentException("rank " + rank + " not in [0, " + settings.clusterSize() + ")");
+        }
+        this.rank = rank;
+        this.incarnation = incarnation;
+        this.clusterSize = settings.clusterSize();
+        this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
+        this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
+        this.pauseThresholdNs = settings.pauseThresholdNs();
+        this.schedule = schedule;
+        this.heartbeats = heartbeats;
+        this.control = control;
+        this.listener = listener;
+        this.seenBroadcasts = new BroadcastIdSet(settings.dedupCapacity());
+        this.targets = new int[schedule.maxFanout(clusterSize)];
+
+        emitter = Math.floorMod(rank - 1, clusterSize);
+        observer = Math.floorMod(rank + 1, clusterSize);
+        nextHeartbeatNs = startNs;
+        lastEmittedNs = startNs;
+        suspicionDeadlineNs = startNs + suspicionTimeoutNs + settings.startupGraceNs();
+        expectedWakeNs = startNs;
+    }
+
+    /**
+     * One duty cycle: T1 (heartbeat when due), T2 (slot progress resets the suspicion deadline) and T3 (expiry).
+     *
+     * @param nowNs current protocol time; read once by the driver per cycle.
+     * @return amount of work done, 0 when idle.
+     */
+    public int doWork(final long nowNs)
+    {
+        if (state != ACTIVE)
+        {
+            return 0;
+        }
+
+        // expectedWakeNs only moves later between calls, so in the simulator (woken exactly at deadlines) this
+        // is never true; live it is true only when this thread was descheduled past a deadline.
+        // Judging staleness after our own stall would blame the emitter for our pause: see the slot afresh first.
+        final boolean late = nowNs - expectedWakeNs > pauseThresholdNs;
+        int work = emitHeartbeatIfDue(nowNs);
+        work += checkEmitter(nowNs, late);
+        expectedWakeNs = nextDeadlineNs();
+        return work;
+    }
+
+    private int emitHeartbeatIfDue(final long nowNs)
+    {
+        if (nowNs - nextHeartbeatNs < 0 || observer == rank)
+        {
+            return 0;
+        }
+
+        final long periodsDue = (nowNs - nextHeartbeatNs) / heartbeatPeriodNs;
+        heartbeatDeadlinesMissed += periodsDue;
+        sendHeartbeat(nowNs);
+        // Absolute deadlines: a late beat never pushes the schedule back, it only skips the beats already missed.
+        nextHeartbeatNs += (periodsDue + 1) * heartbeatPeriodNs;
+        return 1;
+    }
+
+    private void sendHeartbeat(final long nowNs)
+    {
+        final long gapNs = nowNs - lastEmittedNs;
+        if (gapNs > maxHeartbeatGapNs)
+        {
+            maxHeartbeatGapNs = gapNs;
+        }
+        lastEmittedNs = nowNs;
+        heartbeatsSent++;
+        heartbeats.writeHeartbeat(observer, ++heartbeatCounter);
+    }
+
+    private int checkEmitter(final long nowNs, final boolean late)
+    {
+        if (emitter == rank)
+        {
+            return 0;
+        }
+
+        final long counter = heartbeats.readHeartbeat(emitter);
+        if (counter != HeartbeatChannel.NO_HEARTBEAT && counter != lastSeenCounter)
+        {
+            lastSeenCounter = counter;
+            heartbeatProgressSeen++;
+            suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
+            return 1;
+        }
+
+        if (late)
+        {
+            pausesDetected++;
+            if (suspicionDeadlineNs - (nowNs + suspicionTimeoutNs) < 0)
+            {
+                suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
+            }
+            return 1;
+        }
+
+        if (nowNs - suspicionDeadlineNs >= 0)
+        {
+            suspicions++;
+            final int deadRank = emitter;
+            learnDead(deadRank, nowNs, FailureCause.DETECTED, rank);
+            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+            mendRing(nowNs);
+            originateNotice(deadRank);
+            return 1;
+        }
+
+        return 0;
+    }
+
+    /**
+     * T4: {@code fromRank} has become this node's observer; heartbeat at once so its 2δ grace is not spent waiting.
+     *
+     * @param fromRank sender of NEW_OBSERVER.
+     * @param nowNs    protocol time.
+     */
+    public void onNewObserver(final int fromRank, final long nowNs)
+    {
+        if (state != ACTIVE || fromRank == rank || !validRank(fromRank) || dead.contains(fromRank))
+        {
+            return;
+        }
+        observer = fromRank;
+        sendHeartbeat(nowNs);
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * T5: a failure notice arrived. Merges D_msg into the local view and, on first receipt of this broadcast id,
+     * forwards it along the schedule computed from D_msg.
+     *
+     * @param notice   the notice, valid during the call.
+     * @param fromRank the rank that sent this copy; it already has the notice and is skipped.
+     * @param nowNs    protocol time.
+     */
+    public void onNotice(final Notice notice, final int fromRank, final long nowNs)
+    {
+        if (state != ACTIVE)
+        {
+            return;
+        }
+
+        final RankSet deadInMsg = notice.deadSet();
+        if (notice.deadRank() == rank || deadInMsg.contains(rank))
+        {
+            exclude(nowNs, notice.sourceRank(), EXCLUDED);
+            return;
+        }
+
+        if (!seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(), notice.sequence()))
+        {
+            noticesDuplicate++;
+            return;
+        }
+
+        // Every member of D_msg was detected dead by someone, so merging all of it is safe and converges faster.
+        boolean changed = false;
+        for (int i = 0, size = deadInMsg.size(); i < size; i++)
+        {
+            final int r = deadInMsg.rankAt(i);
+            if (validRank(r) && learnDead(r, nowNs, FailureCause.NOTICE, notice.sourceRank()))
+            {
+                changed = true;
+            }
+        }
+
+        final int count = schedule.neighbours(rank, notice.sourceRank(), deadInMsg, clusterSize, targets);
+        for (int i = 0; i < count; i++)
+        {
+            final int to = targets[i];
+            if (to != fromRank && to != rank)
+            {
+                noticesForwarded++;
+                control.sendNotice(to, notice);
+            }
+        }
+
+        if (changed)
+        {
+            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+            adjustNeighboursAfterLearning(nowNs);
+            expectedWakeNs = nextDeadlineNs();
+        }
+    }
+
+    /**
+     * A LEAVE from {@code fromRank}: announce its departure now instead of waiting for δ to expire.
+     *
+     * @param fromRank the leaving node.
+     * @param nowNs    protocol time.
+     */
+    public void onLeave(final int fromRank, final long nowNs)
+    {
+        if (state != ACTIVE || fromRank == rank || !validRank(fromRank) || dead.contains(fromRank))
+        {
+            return;
+        }
+        learnDead(fromRank, nowNs, FailureCause.LEFT, fromRank);
+        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        adjustNeighboursAfterLearning(nowNs);
+        originateNotice(fromRank);
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * Leave gracefully: tell the observer, then stop taking part.
+     *
+     * @param nowNs protocol time.
+     */
+    public void leave(final long nowNs)
+    {
+        if (state != ACTIVE)
+        {
+            return;
+        }
+        if (observer != rank)
+        {
+            control.sendLeave(observer);
+        }
+        exclude(nowNs, rank, LEFT);
+    }
+
+    private void exclude(final long nowNs, final int reporterRank, final int newState)
+    {
+        state = newState;
+        listener.onExcluded(nowNs, reporterRank);
+    }
+
+    private boolean learnDead(final int deadRank, final long nowNs, final FailureCause cause, final int reporter)
+    {
+        if (deadRank == rank || !dead.add(deadRank))
+        {
+            return false;
+        }
+        listener.onFailure(deadRank, nowNs, cause, reporter);
+        return true;
+    }
+
+    private void adjustNeighboursAfterLearning(final long nowNs)
+    {
+        if (dead.contains(emitter))
+        {
+            mendRing(nowNs);
+        }
+        if (dead.contains(observer))
+        {
+            // Our observer is gone: the next live successor will adopt us; heartbeat it now so its grace is short.
+            observer = findObserver();
+            if (observer != rank)
+            {
+                sendHeartbeat(nowNs);
+            }
+        }
+    }
+
+    private void mendRing(final long nowNs)
+    {
+        emitter = findEmitter();
+        lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+        suspicionDeadlineNs = nowNs + 2 * suspicionTimeoutNs;
+        if (emitter != rank)
+        {
+            control.sendNewObserver(emitter);
+        }
+    }
+
+    private void originateNotice(final int deadRank)
+    {
+        ownNotice.deadRank = deadRank;
+        ownNotice.sequence = ++broadcastSequence;
+        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence);
+        noticesOriginated++;
+        final int count = schedule.neighbours(rank, rank, dead, clusterSize, targets);
+        for (int i = 0; i < count; i++)
+        {
+            if (targets[i] != rank)
+            {
+                control.sendNotice(targets[i], ownNotice);
+            }
+        }
+    }
+
+    private int findEmitter()
+    {
+        int candidate = emitter;
+        for (int i = 0; i < clusterSize && dead.contains(candidate); i++)
+        {
+            candidate = candidate == 0 ? clusterSize - 1 : candidate - 1;
+        }
+        return dead.contains(candidate) ? rank : candidate;
+    }
+
+    private int findObserver()
+    {
+        int candidate = observer;
+        for (int i = 0; i < clusterSize && dead.contains(candidate); i++)
+        {
+            candidate = candidate == clusterSize - 1 ? 0 : candidate + 1;
+        }
+        return dead.contains(candidate) ? rank : candidate;
+    }
+
+    private boolean validRank(final int r)
+    {
+        return r >= 0 && r < clusterSize;
+    }
+
+    /**
+     * @return the earliest time at which {@link #doWork(long)} has something to do, absent new messages or
+     * heartbeat deliveries; {@link Long#MAX_VALUE} once the node has stopped.
+     */
+    public long nextDeadlineNs()
+    {
+        if (state != ACTIVE)
+        {
+            return Long.MAX_VALUE;
+        }
+        final long heartbeatNs = observer == rank ? Long.MAX_VALUE : nextHeartbeatNs;
+        final long suspicionNs = emitter == rank ? Long.MAX_VALUE : suspicionDeadlineNs;
+        return heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
+    }
+
+    /**
+     * @param r a rank.
+     * @return true unless {@code r} is in this node's dead set; O(log f).
+     */
+    public boolean isAlive(final int r)
+    {
+        return !dead.contains(r);
+    }
+
+    /**
+     * @return this node's dead set, live view.
+     */
+    public RankSet deadSet()
+    {
+        return dead;
+    }
+
+    /**
+     * @return this node's rank.
+     */
+    public int rank()
+    {
+        return rank;
+    }
+
+    /**
+     * @return this node's incarnation.
+     */
+    public int incarnation()
+    {
+        return incarnation;
+    }
+
+    /**
+     * @return {@link #ACTIVE}, {@link #EXCLUDED} or {@link #LEFT}.
+     */
+    public int state()
+    {
+        return state;
+    }
+
+    /**
+     * @return the rank this node watches; its own rank when it is the last one alive.
+     */
+    public int emitter()
+    {
+        return emitter;
+    }
+
+    /**
+     * @return the rank watching this node; its own rank when it is the last one alive.
+     */
+    public int observer()
+    {
+        return observer;
+    }
+
+    /**
+     * @return view epoch, incremented once per change of the dead set.
+     */
+    public long viewEpoch()
+    {
+        return viewEpoch;
+    }
+
+    /**
+     * @return heartbeats written to the observer's slot.
+     */
+    public long heartbeatsSent()
+    {
+        return heartbeatsSent;
+    }
+
+    /**
+     * @return duty cycles that found new heartbeat progress in this node's slot.
+     */
+    public long heartbeatProgressSeen()
+    {
+        return heartbeatProgressSeen;
+    }
+
+    /**
+     * @return heartbeat deadlines that passed without a heartbeat (emitter late by more than η).
+     */
+    public long heartbeatDeadlinesMissed()
+    {
+        return heartbeatDeadlinesMissed;
+    }
+
+    /**
+     * @return largest interval between two heartbeats this node emitted.
+     */
+    public long maxHeartbeatGapNs()
+    {
+        return maxHeartbeatGapNs;
+    }
+
+    /**
+     * @return emitters this node declared dead after δ (task T3).
+     */
+    public long suspicions()
+    {
+        return suspicions;
+    }
+
+    /**
+     * @return late duty cycles that made this node restart its suspicion window.
+     */
+    public long pausesDetected()
+    {
+        return pausesDetected;
+    }
+
+    /**
+     * @return broadcasts started by this node.
+     */
+    public long noticesOriginated()
+    {
+        return noticesOriginated;
+    }
+
+    /**
+     * @return notice copies forwarded for broadcasts started elsewhere.
+     */
+    public long noticesForwarded()
+    {
+        return noticesForwarded;
+    }
+
+    /**
+     * @return notice copies dropped because their broadcast had already been forwarded.
+     */
+    public long noticesDuplicate()
+    {
+        return noticesDuplicate;
+    }
+
+    private final class OwnNotice implements Notice
+    {
+        int deadRank;
+        long sequence;
+
+        public int deadRank()
+        {
+            return deadRank;
+        }
+
+        public int sourceRank()
+        {
+            return rank;
+        }
+
+        public int sourceIncarnation()
+        {
+            return incarnation;
+        }
+
+        public long sequence()
+        {
+            return sequence;
+        }
+
+        public RankSet deadSet()
+        {
+            return dead;
+        }
+    }
+}

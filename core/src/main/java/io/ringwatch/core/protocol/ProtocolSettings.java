@@ -1,0 +1,96 @@
+package io.ringwatch.core.protocol;
+
+/**
+ * Immutable protocol parameters, validated on construction so a bad value fails where it was given.
+ *
+ * @param clusterSize        N, the number of ranks at start ({@code 0..N-1}).
+ * @param heartbeatPeriodNs  η: heartbeats are due at start + k·η.
+ * @param suspicionTimeoutNs δ: an emitter without heartbeat progress for this long is declared dead.
+ * @param pauseThresholdNs   a duty cycle later than this past its own deadline means this node was descheduled;
+ *                           it then restarts its suspicion window instead of suspecting.
+ * @param startupGraceNs     added to the first suspicion window only, so nodes starting at different moments
+ *                           do not suspect peers that are still launching.
+ * @param dedupCapacity      recent broadcast ids remembered to forward each broadcast once.
+ */
+public record ProtocolSettings(
+    int clusterSize,
+    long heartbeatPeriodNs,
+    long suspicionTimeoutNs,
+    long pauseThresholdNs,
+    long startupGraceNs,
+    int dedupCapacity)
+{
+    /** Largest supported cluster, bounded by the notice encoding and schedule arithmetic. */
+    public static final int MAX_CLUSTER_SIZE = 1 << 24;
+
+    /** Default number of remembered broadcast ids. */
+    public static final int DEFAULT_DEDUP_CAPACITY = 64;
+
+    /**
+     * Validates every field.
+     */
+    public ProtocolSettings
+    {
+        if (clusterSize < 1 || clusterSize > MAX_CLUSTER_SIZE)
+        {
+            throw new IllegalArgumentException(
+                "clusterSize must be in [1, " + MAX_CLUSTER_SIZE + "]: " + clusterSize);
+        }
+        if (heartbeatPeriodNs <= 0)
+        {
+            throw new IllegalArgumentException("heartbeatPeriodNs must be > 0: " + heartbeatPeriodNs);
+        }
+        if (suspicionTimeoutNs <= heartbeatPeriodNs)
+        {
+            throw new IllegalArgumentException("suspicionTimeoutNs (" + suspicionTimeoutNs +
+                ") must exceed heartbeatPeriodNs (" + heartbeatPeriodNs + ") or every gap is a suspicion");
+        }
+        if (pauseThresholdNs <= 0 || pauseThresholdNs >= suspicionTimeoutNs)
+        {
+            throw new IllegalArgumentException("pauseThresholdNs must be in (0, suspicionTimeoutNs): " +
+                pauseThresholdNs);
+        }
+        if (startupGraceNs < 0)
+        {
+            throw new IllegalArgumentException("startupGraceNs must be >= 0: " + startupGraceNs);
+        }
+        if (dedupCapacity < 1)
+        {
+            throw new IllegalArgumentException("dedupCapacity must be >= 1: " + dedupCapacity);
+        }
+    }
+
+    /**
+     * Settings with defaults for the rest: pause threshold δ/2, no startup grace, default dedup capacity.
+     *
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @return validated settings.
+     */
+    public static ProtocolSettings of(final int clusterSize, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, suspicionTimeoutNs / 2, 0, DEFAULT_DEDUP_CAPACITY);
+    }
+
+    /**
+     * @param graceNs startup grace.
+     * @return a copy with the given startup grace.
+     */
+    public ProtocolSettings withStartupGraceNs(final long graceNs)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, graceNs, dedupCapacity);
+    }
+
+    /**
+     * @param thresholdNs pause threshold.
+     * @return a copy with the given pause threshold.
+     */
+    public ProtocolSettings withPauseThresholdNs(final long thresholdNs)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, thresholdNs, startupGraceNs, dedupCapacity);
+    }
+}

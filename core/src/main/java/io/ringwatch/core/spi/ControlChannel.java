@@ -1,0 +1,30 @@
+package io.ringwatch.core.spi;
+
+/**
+ * Control messages of the protocol. Sends must not block the caller's duty cycle: a transport that cannot
+ * send right now queues or counts the drop; the protocol tolerates loss of at most k-1 paths per broadcast.
+ */
+public interface ControlChannel
+{
+    /**
+     * Tell {@code emitterRank} that the calling node is now its observer (task T3, received as T4).
+     *
+     * @param emitterRank the new emitter.
+     */
+    void sendNewObserver(int emitterRank);
+
+    /**
+     * Graceful leave: tell the observer to announce this node's departure without waiting for a timeout.
+     *
+     * @param observerRank the leaving node's observer.
+     */
+    void sendLeave(int observerRank);
+
+    /**
+     * Send (originate or forward) a failure notice.
+     *
+     * @param toRank destination.
+     * @param notice the notice; valid only during this call.
+     */
+    void sendNotice(int toRank, Notice notice);
+}
