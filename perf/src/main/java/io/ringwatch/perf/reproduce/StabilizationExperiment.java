@@ -1,12 +1,27 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.core.sim.FailurePlacement;
+import io.ringwatch.core.sim.SimConfig;
+
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleUnaryOperator;
+
+import org.knowm.xchart.style.Styler;
 
 /**
- * Placeholder until the simulator lands; replaced in this branch.
+ * Experiment 2, paper 002 §4.2 and Figure 4: the maximum tolerated number of failures, f = ⌊log₂ n⌋ − 1, strike
+ * random ranks within a window shorter than δ; mean time until every survivor knows the first failure and until
+ * the configuration is stable, with the paper's fitted curves.
  */
 public final class StabilizationExperiment implements Experiment
 {
+    private static final String[] FIRST_TERMS = {"1", "1/n"};
+    private static final DoubleUnaryOperator[] FIRST_BASIS = {(n) -> 1, (n) -> 1 / n};
+    private static final String[] STAB_TERMS = {"1", "1/n", "⌊log₂ n⌋"};
+    private static final DoubleUnaryOperator[] STAB_BASIS = {(n) -> 1, (n) -> 1 / n, RingBatch::floorLog2};
+
     public String id()
     {
         return "stabilization";
@@ -14,11 +29,140 @@ public final class StabilizationExperiment implements Experiment
 
     public double expectedSeconds(final boolean quick)
     {
-        return 0;
+        return quick ? 8 : 180;
     }
 
-    public ReportSection run(final ReproduceOptions options, final PrintStream progress)
+    public ReportSection run(final ReproduceOptions options, final PrintStream progressOut) throws Exception
     {
-        throw new UnsupportedOperationException("stabilization: not implemented yet");
+        final boolean quick = options.quick();
+        final int[] sizes = RingBatch.sizes(quick);
+        final RingScenario[] scenarios = {RingScenario.LOW_NOISE, RingScenario.LOW_LAT};
+        final long seed = options.seedFor(id());
+        final Progress progress = new Progress(progressOut, id(), 2 * RingBatch.totalWork(sizes, quick));
+        final CsvTable csv = new CsvTable(seed, options.commandLine(),
+            "scenario", "n", "failures", "runs", "first_known_mean_s", "stabilization_mean_s", "stabilization_max_s",
+            "theorem1_bound_s", "messages_per_node_mean", "violations");
+        csv.comment("model", "tau=1ms uniform (0;tau] delays; one-port; f=floor(log2 n)-1 crashes at random ranks, " +
+            "the first at 2*eta, the rest uniform within delta/2; every heartbeat simulated");
+
+        final ReportSection section = new ReportSection(
+            "2. Stabilization with the maximum tolerated overlapping failures (paper 002 §4.2, Fig. 4)");
+        final List<String> allViolations = new ArrayList<>();
+        try (RunPool pool = new RunPool(RunPool.defaultThreads()))
+        {
+            for (int s = 0; s < scenarios.length; s++)
+            {
+                final RingScenario scenario = scenarios[s];
+                final List<RingRuns> points = new ArrayList<>();
+                for (int i = 0; i < sizes.length; i++)
+                {
+                    final int n = sizes[i];
+                    final int f = RiskModel.maxTolerated(n);
+                    final int runs = RingBatch.runsFor(n, quick);
+                    final int point = s * 100 + i;
+                    final RingRuns r = RingBatch.run(pool, n, runs, (runSeed) -> config(scenario, n, f, runSeed),
+                        (run) -> SeedMix.forRun(seed, point, run), progress, scenario.name() + " n=" + n);
+                    points.add(r);
+                    allViolations.addAll(r.violations);
+                    csv.row(scenario.name(), n, f, runs, r.meanFirstKnownS, r.meanStabilizationS,
+                        r.maxStabilizationS, RiskModel.stabilizationBoundS(f, n, scenario.deltaS(),
+                            RingScenario.TAU_NS / 1e9), r.meanMessagesPerNode, r.violations.size());
+                }
+                describe(section, scenario, points, options);
+            }
+        }
+        csv.write(options.outDir().resolve("stabilization.csv"));
+        progress.finish();
+
+        section.compare("checker violations (safety, liveness, Theorem 1 bound)", "— (the paper's simulator " +
+            "asserts timeouts instead of simulating heartbeats)", Integer.toString(allViolations.size()),
+            allViolations.isEmpty() ? "Every run stabilized within the Theorem 1 bound with no false suspicion." :
+                "VIOLATIONS: " + String.join("; ", allViolations.subList(0, Math.min(5, allViolations.size()))));
+        section.setup("Scenarios LowNoise (η = 10 s, δ = 60 s) and LowLat (η = 0.1 s, δ = 1 s), τ = 1 ms (the " +
+            "journal's value; the report's text says 1 µs), one-port model, delays uniform in (0, τ]. Unlike the " +
+            "paper's simulator, which skips heartbeats and asserts when a timeout would fire, ours runs the real " +
+            "DetectorNode state machines and simulates every heartbeat; a 256,000-node run is therefore expensive " +
+            "and the number of runs per n is set by a work budget (" + (int)(quick ? RingBatch.QUICK_WORK_PER_POINT :
+            RingBatch.FULL_WORK_PER_POINT) + " node-runs per point, between 1 and 100 runs; the paper used 10,000). " +
+            "Runs per n are in the CSV. The first crash strikes at 2η, the other f − 1 uniformly within δ/2.");
+        section.file("stabilization.csv");
+        if (!allViolations.isEmpty())
+        {
+            throw new SimulationCheckFailed(allViolations.size() + " violation(s), first: " + allViolations.get(0),
+                section);
+        }
+        return section;
+    }
+
+    static SimConfig config(final RingScenario scenario, final int n, final int failures, final long seed)
+    {
+        return new SimConfig()
+            .nodes(n)
+            .heartbeatPeriodNs(scenario.etaNs())
+            .suspicionTimeoutNs(scenario.deltaNs())
+            .maxDelayNs(RingScenario.TAU_NS)
+            .onePort(true)
+            .placement(FailurePlacement.RANDOM)
+            .failures(failures)
+            .crashWindowNs(scenario.deltaNs() / 2)
+            .firstFailureNs(2 * scenario.etaNs())
+            .quietMarginNs(scenario.deltaNs())
+            .seed(seed);
+    }
+
+    private static void describe(
+        final ReportSection section,
+        final RingScenario scenario,
+        final List<RingRuns> points,
+        final ReproduceOptions options) throws java.io.IOException
+    {
+        final double[] xs = RingBatch.column(points, (p) -> p.n);
+        final double[] first = RingBatch.column(points, (p) -> p.meanFirstKnownS);
+        final double[] stab = RingBatch.column(points, (p) -> p.meanStabilizationS);
+        final double expectedFirst = scenario.deltaS() - scenario.etaS() / 2;
+
+        final Chart chart = new Chart("Fig. 4: stabilization with ⌊log₂ n⌋ − 1 failures, " + scenario.name() +
+            " (η = " + scenario.etaS() + " s, δ = " + scenario.deltaS() + " s, τ = 1 ms)",
+            "n (nodes, log scale)", "mean time after the first failure (s)")
+            .logX().legend(Styler.LegendPosition.InsideNW)
+            .points("all know the first failure", xs, first)
+            .points("stable (all know all failures)", xs, stab);
+        String firstFit = "not fitted (too few sizes)";
+        String stabFit = "not fitted (too few sizes)";
+        if (xs.length >= 3)
+        {
+            final double[] dense = RingBatch.dense(xs[0], xs[xs.length - 1]);
+            final LeastSquares.Fit f1 = LeastSquares.fit(xs, first, FIRST_TERMS, FIRST_BASIS);
+            final LeastSquares.Fit f2 = LeastSquares.fit(xs, stab, STAB_TERMS, STAB_BASIS);
+            chart.line("fit " + f1.describe("s"), dense, RingBatch.eval(f1, dense), false);
+            chart.line("fit " + f2.describe("s"), dense, RingBatch.eval(f2, dense), false);
+            firstFit = f1.describe("s") + Fmt.f(" (R² = %.2f)", f1.r2());
+            stabFit = f2.describe("s") + Fmt.f(" (R² = %.2f)", f2.r2());
+        }
+        final String file = "stabilization_" + scenario.name().toLowerCase(java.util.Locale.ROOT) + ".png";
+        chart.save(options.outDir(), file);
+
+        double meanFirst = 0;
+        for (final double v : first)
+        {
+            meanFirst += v / first.length;
+        }
+        final int last = points.size() - 1;
+        section.compare(scenario.name() + ": mean time for all to know the first failure",
+            "≈ δ − η/2 = " + Fmt.seconds(expectedFirst) + ", a little more at small n (O(1/n) fit)",
+            Fmt.seconds(meanFirst) + " averaged over n; " + Fmt.seconds(first[last]) + " at n = " +
+                Fmt.count(points.get(last).n),
+            Math.abs(meanFirst - expectedFirst) < 0.05 * scenario.deltaS() ? "Agrees: the failure strikes " +
+                "uniformly within a heartbeat period, so detection takes δ minus on average η/2; the broadcast " +
+                "adds only O(τ log n)." : "Differs from δ − η/2; see the CSV per n.");
+        section.compare(scenario.name() + ": fit for all know the first failure", "O(1/n)", firstFit,
+            "Same model as the paper (a + b/n).");
+        section.compare(scenario.name() + ": mean time to stabilize", "grows like ⌊log₂ n⌋ at large n " +
+            "(fit O(1/n + ⌊log₂ n⌋))", Fmt.seconds(stab[0]) + " at n = " + Fmt.count(points.get(0).n) + " … " +
+            Fmt.seconds(stab[last]) + " at n = " + Fmt.count(points.get(last).n) + "; fit " + stabFit,
+            "Same model as the paper. Each later failure in the window adds its own detection (≈ δ after it " +
+                "strikes), so stabilization ≈ time of the last crash + δ − η/2; with more failures (larger n) the " +
+                "last crash of the δ/2 window comes later, which is the slow logarithmic growth.");
+        section.image(file, "stabilization " + scenario.name());
     }
 }
