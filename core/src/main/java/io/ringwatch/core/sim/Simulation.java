@@ -21,9 +21,9 @@ import java.util.SplittableRandom;
  * Each node is woken only at its {@link DetectorNode#nextDeadlineNs()} and when something reaches it: a
  * heartbeat lands in its slot (it runs a duty cycle at that instant, as a busy-polling agent would), or a control
  * message is handed to it. Every heartbeat is simulated. Messages take a delay drawn uniformly from (0, τ]; with
- * the one-port model a transfer also waits until both the sender's and the receiver's ports are free and holds
- * them for its duration. Crashed nodes lose everything sent to them; paused nodes keep receiving into their slot
- * (as with RDMA) and handle queued control messages when they resume.
+ * the one-port model a message also occupies its sender's port and then its receiver's port for that delay,
+ * each port serving one message at a time in the order they come. Crashed nodes lose everything sent to them;
+ * paused nodes keep receiving into their slot (as with RDMA) and handle queued control messages when they resume.
  * <p>
  * The run tracks, event by event, whether the configuration is stable (every live node knows exactly the stopped
  * ranks and is linked to its live neighbours), stops a quiet margin after it became stable for good or at the
@@ -543,9 +543,12 @@ public final class Simulation implements ClusterState
         long atNs = nowNs + delayNs;
         if (onePort)
         {
-            final long startNs = Math.max(nowNs, Math.max(sendFreeNs[from], recvFreeNs[to]));
-            atNs = startNs + delayNs;
-            sendFreeNs[from] = atNs;
+            // The sender's port transmits one message at a time; the receiver's port takes in one at a time. The
+            // two are not reserved together: a sender is never held up by a busy receiver (the message waits at
+            // the receiving side), which would otherwise make every flood a convoy.
+            final long sentNs = Math.max(nowNs, sendFreeNs[from]) + delayNs;
+            sendFreeNs[from] = sentNs;
+            atNs = Math.max(sentNs, recvFreeNs[to] + delayNs);
             recvFreeNs[to] = atNs;
         }
         queue.schedule(atNs, type, from, to, value, ref);
