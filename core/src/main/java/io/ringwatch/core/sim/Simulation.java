@@ -52,6 +52,7 @@ public final class Simulation implements ClusterState
     private final SplittableRandom random;
     private final EventQueue queue;
     private final DetectorNode[] nodes;
+    private final Port port = new Port();
 
     private final byte[] status;
     private final long[] slotCounters;
@@ -139,7 +140,6 @@ public final class Simulation implements ClusterState
         for (int rank = 0; rank < n; rank++)
         {
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
-            final Port port = new Port(rank);
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
         }
     }
@@ -298,7 +298,7 @@ public final class Simulation implements ClusterState
                 if (status[to] == RUNNING && wakeSeqs[to] == queue.polledSeq())
                 {
                     wakeSeqs[to] = NONE;
-                    nodes[to].doWork(nowNs);
+                    enter(to).doWork(nowNs);
                     afterCall(to);
                 }
             }
@@ -327,7 +327,7 @@ public final class Simulation implements ClusterState
         slotWriters[to] = from;
         if (status[to] == RUNNING)
         {
-            nodes[to].doWork(nowNs);
+            enter(to).doWork(nowNs);
             afterCall(to);
         }
     }
@@ -347,9 +347,9 @@ public final class Simulation implements ClusterState
         final int from = queue.from(slot);
         switch (queue.type(slot))
         {
-            case EventQueue.NEW_OBSERVER -> nodes[to].onNewObserver(from, nowNs);
-            case EventQueue.NOTICE -> nodes[to].onNotice((SimNotice)queue.ref(slot), from, nowNs);
-            default -> nodes[to].onLeave(from, nowNs);
+            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, nowNs);
+            case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
+            default -> enter(to).onLeave(from, nowNs);
         }
         afterCall(to);
         return false;
@@ -410,7 +410,7 @@ public final class Simulation implements ClusterState
         status[rank] = RUNNING;
         lastResumeNs[rank] = nowNs;
         // duty cycle first, queued messages after: the node's own pause guard must hold on its own
-        nodes[rank].doWork(nowNs);
+        enter(rank).doWork(nowNs);
         afterCall(rank);
     }
 
@@ -421,8 +421,18 @@ public final class Simulation implements ClusterState
             return;
         }
         recordFailure(rank);
-        nodes[rank].leave(nowNs);
+        enter(rank).leave(nowNs);
         afterCall(rank);
+    }
+
+    /**
+     * @return the node, with the shared port now speaking for it: every channel and listener call a node makes
+     * happens inside the call the simulator makes into it.
+     */
+    private DetectorNode enter(final int rank)
+    {
+        port.rank = rank;
+        return nodes[rank];
     }
 
     private void recordFailure(final int rank)
@@ -677,17 +687,14 @@ public final class Simulation implements ClusterState
     }
 
     /**
-     * One node's view of the simulated world: its heartbeat slot, its outgoing messages and its listener.
+     * The simulated world as seen by the node being called: its heartbeat slot, its outgoing messages and its
+     * listener. One instance serves all nodes (see {@link #enter(int)}), which saves an object and a cache miss
+     * per node call at 256k nodes.
      */
     private final class Port implements HeartbeatChannel, ControlChannel, MembershipListener
     {
-        private final int rank;
+        private int rank = -1;
         private SimNotice lastSnapshot;
-
-        Port(final int rank)
-        {
-            this.rank = rank;
-        }
 
         public void writeHeartbeat(final int observerRank, final long counter)
         {
