@@ -250,6 +250,7 @@ public final class Simulation implements ClusterState
                 {
                     exponentialActive = true;
                     scheduleCrash(firstNs, -1, GENERATED);
+                    lastInjectionNs = Math.max(lastInjectionNs, firstNs);
                 }
             }
             case SCRIPTED ->
@@ -282,7 +283,11 @@ public final class Simulation implements ClusterState
     private void scheduleCrash(final long timeNs, final int rank, final long generated)
     {
         queue.schedule(timeNs, EventQueue.CRASH, -1, rank, generated, null);
-        lastInjectionNs = Math.max(lastInjectionNs, timeNs);
+        if (generated != GENERATED)
+        {
+            // a pending Poisson arrival is cancelled once the run is stable, so it must not hold stability back
+            lastInjectionNs = Math.max(lastInjectionNs, timeNs);
+        }
     }
 
     /**
