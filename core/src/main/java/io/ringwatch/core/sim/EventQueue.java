@@ -10,8 +10,11 @@ import java.util.Arrays;
  * The heap is 4-ary over interleaved (time, sequence|slot) pairs: a 256k-node run keeps a few hundred thousand
  * events pending, and with this layout each level of a sift costs one cache miss instead of three.
  * A polled slot stays valid until {@link #release(int)} or {@link #requeue(int, long)}.
+ * <p>
+ * Public so other protocol models (the SWIM model in the perf module) run on the same engine; the type bytes
+ * below are the ring's, other models define their own.
  */
-final class EventQueue
+public final class EventQueue
 {
     static final byte WAKE = 1;
     static final byte HEARTBEAT = 2;
@@ -44,7 +47,10 @@ final class EventQueue
     private long polledTimeNs;
     private long polledSeq;
 
-    EventQueue(final int initialCapacity)
+    /**
+     * @param initialCapacity events to size for; grows as needed.
+     */
+    public EventQueue(final int initialCapacity)
     {
         final int capacity = Math.max(16, initialCapacity);
         events = new long[2 * capacity];
@@ -56,7 +62,8 @@ final class EventQueue
     /**
      * @return the sequence number given to the event; unique and increasing, so callers can recognise it later.
      */
-    long schedule(final long timeNs, final byte type, final int from, final int to, final long value, final Object ref)
+    public long schedule(
+        final long timeNs, final byte type, final int from, final int to, final long value, final Object ref)
     {
         final int slot = allocateSlot();
         events[2 * slot] = ((long)type << 56) | ((from + 1L) << RANK_BITS) | (to + 1L);
@@ -68,22 +75,22 @@ final class EventQueue
     /**
      * Put a polled event back at a later time, behind everything already scheduled for that time.
      */
-    long requeue(final int slot, final long timeNs)
+    public long requeue(final int slot, final long timeNs)
     {
         return push(timeNs, slot);
     }
 
-    boolean isEmpty()
+    public boolean isEmpty()
     {
         return size == 0;
     }
 
-    int size()
+    public int size()
     {
         return size;
     }
 
-    long peekTimeNs()
+    public long peekTimeNs()
     {
         return heap[0];
     }
@@ -92,7 +99,7 @@ final class EventQueue
      * @return slot of the earliest event; its time and sequence are then {@link #polledTimeNs()} and
      * {@link #polledSeq()}.
      */
-    int poll()
+    public int poll()
     {
         polledTimeNs = heap[0];
         final long key = heap[1];
@@ -105,43 +112,43 @@ final class EventQueue
         return (int)(key & SLOT_MASK);
     }
 
-    void release(final int slot)
+    public void release(final int slot)
     {
         refs[slot] = null;
         freeSlots[freeCount++] = slot;
     }
 
-    long polledTimeNs()
+    public long polledTimeNs()
     {
         return polledTimeNs;
     }
 
-    long polledSeq()
+    public long polledSeq()
     {
         return polledSeq;
     }
 
-    byte type(final int slot)
+    public byte type(final int slot)
     {
         return (byte)(events[2 * slot] >>> 56);
     }
 
-    int from(final int slot)
+    public int from(final int slot)
     {
         return (int)((events[2 * slot] >>> RANK_BITS) & RANK_MASK) - 1;
     }
 
-    int to(final int slot)
+    public int to(final int slot)
     {
         return (int)(events[2 * slot] & RANK_MASK) - 1;
     }
 
-    long value(final int slot)
+    public long value(final int slot)
     {
         return events[2 * slot + 1];
     }
 
-    Object ref(final int slot)
+    public Object ref(final int slot)
     {
         return refs[slot];
     }

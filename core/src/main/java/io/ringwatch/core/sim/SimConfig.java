@@ -14,6 +14,7 @@ public final class SimConfig
     private long heartbeatPeriodNs = 100_000_000L;
     private long suspicionTimeoutNs = 1_000_000_000L;
     private long maxDelayNs = 1_000_000L;
+    private DelayModel delayModel;
     private boolean onePort;
     private double lossProbability;
     private long seed = 42;
@@ -40,6 +41,7 @@ public final class SimConfig
         copy.heartbeatPeriodNs = heartbeatPeriodNs;
         copy.suspicionTimeoutNs = suspicionTimeoutNs;
         copy.maxDelayNs = maxDelayNs;
+        copy.delayModel = delayModel;
         copy.onePort = onePort;
         copy.lossProbability = lossProbability;
         copy.seed = seed;
@@ -175,6 +177,18 @@ public final class SimConfig
     {
         checkMutable();
         this.maxDelayNs = ns;
+        return this;
+    }
+
+    /**
+     * @param model message delays; default uniform in (0, τ]. τ stays the bound the checks and the Theorem 1
+     *              bound assume, so a model exceeding it is expected to cause false suspicions.
+     * @return this.
+     */
+    public SimConfig delayModel(final DelayModel model)
+    {
+        checkMutable();
+        this.delayModel = model;
         return this;
     }
 
@@ -352,6 +366,14 @@ public final class SimConfig
     public long maxDelayNs()
     {
         return maxDelayNs;
+    }
+
+    /**
+     * @return the delay model: the one set, else uniform in (0, τ].
+     */
+    public DelayModel delayModel()
+    {
+        return delayModel != null ? delayModel : DelayModel.uniform(maxDelayNs);
     }
 
     public boolean onePort()

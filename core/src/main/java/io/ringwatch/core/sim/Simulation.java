@@ -46,6 +46,7 @@ public final class Simulation implements ClusterState
     private final int n;
     private final long deltaNs;
     private final long tauNs;
+    private final DelayModel delays;
     private final boolean onePort;
     private final double loss;
     private final long seed;
@@ -107,6 +108,7 @@ public final class Simulation implements ClusterState
         n = config.nodes();
         deltaNs = config.suspicionTimeoutNs();
         tauNs = config.maxDelayNs();
+        delays = config.delayModel();
         onePort = config.onePort();
         loss = config.lossProbability();
         seed = config.seed();
@@ -549,7 +551,7 @@ public final class Simulation implements ClusterState
 
     private void send(final byte type, final int from, final int to, final long value, final Object ref)
     {
-        final long delayNs = 1 + random.nextLong(tauNs);
+        final long delayNs = delays.delayNs(random);
         if (loss > 0 && random.nextDouble() < loss)
         {
             lostMessages++;
