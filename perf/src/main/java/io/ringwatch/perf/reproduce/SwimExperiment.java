@@ -1,12 +1,30 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.core.sim.DelayModel;
+import io.ringwatch.core.sim.FailurePlacement;
+import io.ringwatch.core.sim.SimConfig;
+import io.ringwatch.core.sim.SimResult;
+import io.ringwatch.core.sim.Simulation;
+import io.ringwatch.perf.swim.SwimConfig;
+import io.ringwatch.perf.swim.SwimResult;
+import io.ringwatch.perf.swim.SwimSimulation;
+
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.knowm.xchart.style.Styler;
 
 /**
- * Placeholder until the simulator lands; replaced in this branch.
+ * Experiment 5: the ring and a SWIM model side by side on the same simulated network (same event engine, same
+ * delay model): detection times, message rates, and false positives under heavy-tailed delays.
  */
 public final class SwimExperiment implements Experiment
 {
+    private static final long TAU_NS = RingScenario.TAU_NS;
+    /** 5% of messages take a Pareto(α = 1) delay from τ up, capped at 10 s: infinite mean in the tail. */
+    static final DelayModel HEAVY_TAIL = DelayModel.heavyTail(TAU_NS, 0.05, 1.0, 10_000_000_000L);
+
     public String id()
     {
         return "swim";
@@ -14,11 +32,259 @@ public final class SwimExperiment implements Experiment
 
     public double expectedSeconds(final boolean quick)
     {
-        return 0;
+        return quick ? 6 : 150;
     }
 
-    public ReportSection run(final ReproduceOptions options, final PrintStream progress)
+    public ReportSection run(final ReproduceOptions options, final PrintStream progressOut) throws Exception
     {
-        throw new UnsupportedOperationException("swim: not implemented yet");
+        final boolean quick = options.quick();
+        final int[] sizes = quick ? new int[]{300, 1_000} : new int[]{1_000, 10_000, 100_000};
+        final int[] fpSizes = quick ? new int[]{300} : new int[]{1_000, 10_000};
+        final long seed = options.seedFor(id());
+        final SwimConfig[] presets = {SwimConfig.memberlistLan(), SwimConfig.scaledToLowLat()};
+
+        double work = 0;
+        for (final int n : sizes)
+        {
+            work += 3.0 * n * runsFor(n, quick);
+        }
+        for (final int n : fpSizes)
+        {
+            work += 3.0 * n;
+        }
+        final Progress progress = new Progress(progressOut, id(), work);
+        final CsvTable csv = new CsvTable(seed, options.commandLine(),
+            "case", "detector", "n", "runs", "delays", "first_suspect_s", "first_dead_s", "all_know_s",
+            "messages_per_node_per_s", "false_suspicions", "false_deaths", "refutations", "simulated_s");
+        csv.comment("network", "shared core.sim EventQueue and DelayModel; uniform (0;1ms] or heavy tail (5% Pareto " +
+            "alpha=1 from 1ms capped at 10s); no port contention in this comparison");
+        csv.comment("ring", "LowLat eta=100ms delta=1s; first node to detect is not recorded separately (it " +
+            "precedes all_know by the broadcast time)");
+
+        final List<String> violations = new ArrayList<>();
+        final String[] names = {"ring LowLat", presets[0].name(), presets[1].name()};
+        final double[][] allKnow = new double[3][sizes.length];
+        final double[][] firstDead = new double[3][sizes.length];
+        final double[][] rate = new double[3][sizes.length];
+        try (RunPool pool = new RunPool(RunPool.defaultThreads()))
+        {
+            for (int i = 0; i < sizes.length; i++)
+            {
+                final int n = sizes[i];
+                final int runs = runsFor(n, quick);
+                final int point = i;
+                final List<SimResult> ring = pool.map(runs, (r) -> Simulation.run(ringConfig(n,
+                    DelayModel.uniform(TAU_NS), 1, SeedMix.forRun(seed, point, r))), progress, n, "ring n=" + n);
+                double known = 0;
+                double msgs = 0;
+                for (final SimResult r : ring)
+                {
+                    violations.addAll(r.violations());
+                    known += r.firstKnownNs() / 1e9 / runs;
+                    msgs += (r.heartbeatMessages() + r.newObserverMessages() + r.noticeMessages()) /
+                        (n * (r.endTimeNs() / 1e9)) / runs;
+                }
+                allKnow[0][i] = known;
+                firstDead[0][i] = Double.NaN;
+                rate[0][i] = msgs;
+                csv.row("one-crash", names[0], n, runs, "uniform", "", "", known, msgs, 0, 0, 0,
+                    ring.get(0).endTimeNs() / 1e9);
+                for (int p = 0; p < presets.length; p++)
+                {
+                    final SwimConfig preset = presets[p];
+                    final int salt = 1_000 * (p + 1) + i;
+                    final List<SwimResult> swim = pool.map(runs, (r) -> swimRun(preset, n, DelayModel.uniform(TAU_NS),
+                        1, SeedMix.forRun(seed, salt, r)), progress, n, preset.name() + " n=" + n);
+                    final double[] m = means(swim);
+                    allKnow[p + 1][i] = m[2];
+                    firstDead[p + 1][i] = m[1];
+                    rate[p + 1][i] = m[3];
+                    csv.row("one-crash", preset.name(), n, runs, "uniform", m[0], m[1], m[2], m[3], (long)m[4],
+                        (long)m[5], (long)m[6], m[7]);
+                    if (m[2] < 0)
+                    {
+                        violations.add(preset.name() + " n=" + n + ": some run never reached all-know before the cap");
+                    }
+                }
+            }
+
+            for (int i = 0; i < fpSizes.length; i++)
+            {
+                final int n = fpSizes[i];
+                final int point = 500 + i;
+                final SimResult ring = Simulation.run(ringConfig(n, HEAVY_TAIL, 0, SeedMix.forRun(seed, point, 0)));
+                progress.advance(n, "ring heavy tail n=" + n);
+                csv.row("no-crash-heavy-tail", names[0], n, 1, "heavy tail", "", "", "",
+                    (ring.heartbeatMessages() + ring.newObserverMessages() + ring.noticeMessages()) /
+                        (n * (ring.endTimeNs() / 1e9)), "", ring.exclusions(), 0, ring.endTimeNs() / 1e9);
+                for (int p = 0; p < presets.length; p++)
+                {
+                    final SwimConfig preset = presets[p];
+                    final long durationNs = 300 * preset.probeIntervalNs();
+                    final SwimResult r = new SwimSimulation(preset, n, HEAVY_TAIL, 0, 0, 0, durationNs,
+                        SeedMix.forRun(seed, point + 100 * (p + 1), 0)).run();
+                    progress.advance(n, preset.name() + " heavy tail n=" + n);
+                    csv.row("no-crash-heavy-tail", preset.name(), n, 1, "heavy tail", "", "", "",
+                        r.messagesPerNodePerSecond(), r.falseSuspicions(), r.falseDeaths(), r.refutations(),
+                        r.endTimeNs() / 1e9);
+                }
+            }
+        }
+        csv.write(options.outDir().resolve("swim.csv"));
+
+        final double[] xs = RiskExperiment.toDoubles(sizes);
+        final Chart times = new Chart("Ring vs SWIM: one crash, time until every live node knows",
+            "n (nodes, log scale)", "seconds after the crash (log scale)").logX().logY()
+            .legend(Styler.LegendPosition.InsideNW);
+        final Chart messages = new Chart("Ring vs SWIM: messages per node per second (whole run)",
+            "n (nodes, log scale)", "messages / node / s (log scale)").logX().logY()
+            .legend(Styler.LegendPosition.InsideNW);
+        for (int d = 0; d < 3; d++)
+        {
+            times.pointsAndLine(names[d], xs, allKnow[d]);
+            messages.pointsAndLine(names[d], xs, rate[d]);
+        }
+        times.save(options.outDir(), "swim_detection.png");
+        messages.save(options.outDir(), "swim_messages.png");
+        progress.finish();
+
+        final ReportSection section = section(sizes, names, allKnow, firstDead, rate, presets, quick);
+        section.compare("checker violations (ring runs)", "—", Integer.toString(violations.size()),
+            violations.isEmpty() ? "None." : String.join("; ", violations.subList(0, Math.min(5, violations.size()))));
+        if (!violations.isEmpty())
+        {
+            throw new SimulationCheckFailed(violations.size() + " violation(s), first: " + violations.get(0), section);
+        }
+        return section;
+    }
+
+    static int runsFor(final int n, final boolean quick)
+    {
+        if (quick)
+        {
+            return 1;
+        }
+        return n <= 1_000 ? 4 : n <= 10_000 ? 2 : 1;
+    }
+
+    static SimConfig ringConfig(final int n, final DelayModel delays, final int failures, final long seed)
+    {
+        final RingScenario s = RingScenario.LOW_LAT;
+        return new SimConfig()
+            .nodes(n)
+            .heartbeatPeriodNs(s.etaNs())
+            .suspicionTimeoutNs(s.deltaNs())
+            .maxDelayNs(TAU_NS)
+            .delayModel(delays)
+            .placement(FailurePlacement.RANDOM)
+            .failures(failures)
+            .firstFailureNs(2 * s.etaNs())
+            .quietMarginNs(failures == 0 ? 30 * s.deltaNs() : s.deltaNs())
+            .seed(seed);
+    }
+
+    static SwimResult swimRun(final SwimConfig preset, final int n, final DelayModel delays, final int crashes,
+        final long seed)
+    {
+        final long capNs = 2 * preset.probeIntervalNs() + 2 * preset.suspicionMaxNs(n) + 200 * preset.probeIntervalNs();
+        return new SwimSimulation(preset, n, delays, crashes, 2 * preset.probeIntervalNs(), 0, capNs, seed).run();
+    }
+
+    /**
+     * @return {first suspect s, first dead s, all know s, msgs/node/s, false suspicions, false deaths,
+     * refutations, simulated s}; times −1 if any run missed them.
+     */
+    private static double[] means(final List<SwimResult> results)
+    {
+        final double[] m = new double[8];
+        final int runs = results.size();
+        for (final SwimResult r : results)
+        {
+            m[0] = accumulate(m[0], r.firstSuspectNs(), runs);
+            m[1] = accumulate(m[1], r.firstDeadNs(), runs);
+            m[2] = accumulate(m[2], r.allDeadNs(), runs);
+            m[3] += r.messagesPerNodePerSecond() / runs;
+            m[4] += r.falseSuspicions();
+            m[5] += r.falseDeaths();
+            m[6] += r.refutations();
+            m[7] = Math.max(m[7], r.endTimeNs() / 1e9);
+        }
+        return m;
+    }
+
+    private static double accumulate(final double sum, final long ns, final int runs)
+    {
+        if (sum < 0 || ns < 0)
+        {
+            return -1;
+        }
+        return sum + ns / 1e9 / runs;
+    }
+
+    private static ReportSection section(
+        final int[] sizes,
+        final String[] names,
+        final double[][] allKnow,
+        final double[][] firstDead,
+        final double[][] rate,
+        final SwimConfig[] presets,
+        final boolean quick)
+    {
+        final int last = sizes.length - 1;
+        final int n = sizes[last];
+        final ReportSection s = new ReportSection("5. Ring vs SWIM on the same simulated network")
+            .setup("Both detectors run on the simulator's event queue and delay model (one engine; the SWIM model " +
+                "lives in `io.ringwatch.perf.swim`). Network: delays uniform in (0, 1 ms], no port contention. " +
+                "Ring: LowLat (η = 100 ms, δ = 1 s). SWIM presets: memberlist `DefaultLANConfig` (ProbeInterval " +
+                "1 s, ProbeTimeout 500 ms, IndirectChecks 3, SuspicionMult 4, SuspicionMaxTimeoutMult 6, " +
+                "RetransmitMult 4, GossipInterval 200 ms, GossipNodes 3 — checked against hashicorp/memberlist " +
+                "config.go) and the same preset with every time ×0.1 so its probe period equals the ring's η. " +
+                "One node crashes at a random rank; runs per n: " + (quick ? "1 (quick)" : "4 / 2 / 1 at 1k / 10k / " +
+                "100k") + ".")
+            .setup("SWIM model: shuffled round-robin probe order (a fresh random affine permutation of the ranks per " +
+                "pass, memberlist walks a shuffled list), direct ping, ping-req to 3 random members after the probe " +
+                "timeout, suspicion at the end of the period, Lifeguard suspicion timeout from 6× down to " +
+                "SuspicionMult·max(1, log₁₀ n)·ProbeInterval with SuspicionMult − 2 confirmations, incarnation " +
+                "refutation, piggybacking and gossip with RetransmitMult·⌈log₁₀(n+1)⌉ transmissions. Not modelled: " +
+                "TCP fallback pings, push-pull sync, Lifeguard's local-health back-off, nacks.");
+        final MarkdownTable table = new MarkdownTable("n", "detector", "first node declares dead",
+            "all live nodes know", "messages / node / s");
+        for (int i = 0; i < sizes.length; i++)
+        {
+            for (int d = 0; d < 3; d++)
+            {
+                table.row(Fmt.count(sizes[i]), names[d], Double.isNaN(firstDead[d][i]) ? "≈ all-know − broadcast" :
+                    seconds(firstDead[d][i]), seconds(allKnow[d][i]), Fmt.f("%.2f", rate[d][i]));
+            }
+        }
+        s.table(table.toString());
+        s.compare("SWIM (memberlist LAN) stabilization vs the ring", "journal §5.4 (real memberlist on 256 " +
+                "processes): SWIM 1.4 s → > 2 s as n grows, ring ≈ 100 ms",
+            Fmt.f("n = %,d: SWIM LAN %s, ring LowLat %s", n, seconds(allKnow[1][last]), seconds(allKnow[0][last])),
+            "Not comparable one to one: the journal tuned memberlist's intervals down to the smallest safe value, " +
+                "we use its defaults. With defaults the suspicion floor alone is 4·log₁₀ n seconds, which dominates; " +
+                "the ring needs δ − η/2 plus an O(log n) broadcast.");
+        s.compare("SWIM scaled ×0.1 vs the ring at the same period", "—",
+            Fmt.f("n = %,d: SWIM %s, ring %s", n, seconds(allKnow[2][last]), seconds(allKnow[0][last])),
+            "With the same 100 ms period SWIM is still slower: its suspicion timeout grows with log n by design " +
+                "(to let a suspect refute), while the ring's δ is fixed because it trusts its bound τ.");
+        s.compare("messages per node per second", "SWIM sends twice the ring's messages per period (§5.4)",
+            Fmt.f("ring %.1f, SWIM LAN %.1f, SWIM scaled %.1f (n = %,d)", rate[0][last], rate[1][last],
+                rate[2][last], n), "Per period SWIM's ping + ack is 2 messages against the ring's 1 heartbeat; " +
+                "gossip of updates adds more while a failure is being disseminated.");
+        s.note("False positives: see the `no-crash-heavy-tail` rows of swim.csv (5% of messages delayed by a " +
+            "Pareto(α = 1) tail capped at 10 s). With independent per-message delays neither detector is easily " +
+            "fooled: the ring needs ten consecutive heartbeats all delayed beyond δ, SWIM needs the direct probe " +
+            "and all three indirect probes to fail. The false positives the journal observed came from " +
+            "correlated causes (UDP loss under contention, hot spots of L(N) pings) that this network model does " +
+            "not have.");
+        s.image("swim_detection.png", "ring vs swim detection").image("swim_messages.png", "ring vs swim messages");
+        s.file("swim.csv");
+        return s;
+    }
+
+    private static String seconds(final double s)
+    {
+        return s < 0 ? "not reached" : Fmt.seconds(s);
     }
 }
