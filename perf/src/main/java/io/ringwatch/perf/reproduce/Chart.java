@@ -43,7 +43,7 @@ public final class Chart
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setPlotBackgroundColor(Color.WHITE);
         styler.setPlotGridLinesColor(new Color(220, 220, 220));
-        styler.setLegendPosition(Styler.LegendPosition.InsideNW);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
         styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
         styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
@@ -65,16 +65,6 @@ public final class Chart
     public Chart logY()
     {
         chart.getStyler().setYAxisLogarithmic(true);
-        return this;
-    }
-
-    /**
-     * @param position where the legend goes.
-     * @return this.
-     */
-    public Chart legend(final Styler.LegendPosition position)
-    {
-        chart.getStyler().setLegendPosition(position);
         return this;
     }
 

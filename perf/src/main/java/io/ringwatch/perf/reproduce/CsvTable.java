@@ -20,7 +20,7 @@ public final class CsvTable
     private final List<String[]> rows = new ArrayList<>();
 
     /**
-     * @param seed        the experiment's seed.
+     * @param seed        the root seed of the reproduction.
      * @param commandLine how the run was started.
      * @param columns     column names.
      */

@@ -3,7 +3,6 @@ package io.ringwatch.perf.reproduce;
 import java.io.PrintStream;
 import java.util.SplittableRandom;
 
-import org.knowm.xchart.style.Styler;
 
 /**
  * Experiment 4, paper 002 §3.4.2 and §4.3 (Figures 6 and 7): randomized probing rounds.
@@ -40,10 +39,11 @@ public final class ProbingExperiment implements Experiment
             totalWork += (double)n * runs;
         }
         final Progress progress = new Progress(progressOut, id(), totalWork);
-        final CsvTable csv = new CsvTable(seed, options.commandLine(),
+        final CsvTable csv = new CsvTable(options.seed(), options.commandLine(),
             "n", "runs", "rounds_mean", "rounds_max", "rounds_expected_closed_form", "rounds_worst_median_for_runs",
             "rounds_worst_median_for_10000_runs", "L_mean_per_round", "L_max_seen", "L_lower_lnN_over_lnlnN",
             "L_upper_3lnN_over_lnlnN", "p_not_pinged", "rounds_for_node_1e-9", "rounds_for_all_1e-9");
+        csv.comment("experiment_seed", seed + " (derived from the root seed and the experiment id)");
         csv.comment("model", "each round every node pings one uniformly random other node; runs stop when all " +
             "nodes have been pinged at least once; L = largest number of pings on one node in one round");
 
@@ -89,14 +89,14 @@ public final class ProbingExperiment implements Experiment
 
         new Chart("Fig. 6: random probing rounds until every node has been pinged (" + runs + " runs per n)",
             "n (nodes, log scale)", "rounds")
-            .logX().legend(Styler.LegendPosition.InsideNW)
+            .logX()
             .points("mean over runs (simulated)", xs, meanRounds)
             .points("worst over runs (simulated)", xs, maxRounds)
             .line("mean, closed form Σ(1 − exp(−N·p^r))", xs, expectedRounds, false)
             .save(options.outDir(), "probing_rounds.png");
         new Chart("Fig. 7: largest number of pings on one node in one round, L(N)",
             "n (nodes, log scale)", "pings on the busiest node")
-            .logX().legend(Styler.LegendPosition.InsideNW)
+            .logX()
             .points("mean of per-round maximum (simulated)", xs, meanLoad)
             .points("largest seen in any round (simulated)", xs, maxLoad)
             .line("ln N / ln ln N", xs, lower, true)

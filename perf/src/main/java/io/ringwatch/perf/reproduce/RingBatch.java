@@ -12,12 +12,17 @@ import java.util.function.LongFunction;
  */
 final class RingBatch
 {
-    /** Node-runs per point in the full reproduction: about a minute per scenario on two free cores. */
-    static final double FULL_WORK_PER_POINT = 80_000;
-    /** Node-runs per point in quick mode. */
-    static final double QUICK_WORK_PER_POINT = 3_000;
+    /**
+     * Work per point in units of n·f·log₂ n (the notice copies of f double-hypercube broadcasts dominate a run's
+     * events). 1.5e6 units take roughly 2–8 s on one core of this machine, depending on its load.
+     */
+    static final double FULL_WORK_PER_POINT = 1.5e6;
+    /** Work per point in quick mode. */
+    static final double QUICK_WORK_PER_POINT = 6e4;
+    /** Most runs at one point. */
+    static final int MAX_RUNS = 40;
 
-    static final int[] FULL_SIZES = {1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000};
+    static final int[] FULL_SIZES = {1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 256_000};
     static final int[] QUICK_SIZES = {256, 512, 1_024};
 
     private RingBatch()
@@ -30,47 +35,56 @@ final class RingBatch
     }
 
     /**
-     * Runs per n: as many as the work budget allows, between 1 and 100. Every run at 256k simulates every
-     * heartbeat of a quarter-million nodes, so the largest sizes get one or two runs.
+     * @param n        nodes.
+     * @param failures crashes per run.
+     * @return the cost of one run in work units.
      */
-    static int runsFor(final int n, final boolean quick)
+    static double weight(final int n, final int failures)
     {
-        final double work = quick ? QUICK_WORK_PER_POINT : FULL_WORK_PER_POINT;
-        return (int)Math.max(quick ? 2 : 1, Math.min(100, Math.floor(work / n)));
-    }
-
-    static double totalWork(final int[] sizes, final boolean quick)
-    {
-        double total = 0;
-        for (final int n : sizes)
-        {
-            total += (double)n * runsFor(n, quick);
-        }
-        return total;
+        return (double)n * Math.max(1, failures) * RiskModel.log2(n);
     }
 
     /**
-     * @param pool     worker threads.
-     * @param n        nodes.
-     * @param runs     runs.
-     * @param config   config for a run seed (unconcluded; concluded by the simulation).
-     * @param seedOf   run index to seed.
-     * @param progress progress.
-     * @param label    progress label.
-     * @return aggregates.
-     * @throws InterruptedException if interrupted.
+     * Runs per point: as many as the work budget allows, between 1 (2 in quick mode) and {@link #MAX_RUNS}. Every
+     * run simulates every heartbeat and every notice copy, so the largest sizes get a single run.
      */
-    static RingRuns run(
+    static int runsFor(final int n, final int failures, final boolean quick)
+    {
+        final double work = quick ? QUICK_WORK_PER_POINT : FULL_WORK_PER_POINT;
+        return (int)Math.max(quick ? 2 : 1, Math.min(MAX_RUNS, Math.floor(work / weight(n, failures))));
+    }
+
+    /**
+     * Submits every run of one point; {@link #collect} gathers them later, so all points run concurrently.
+     */
+    static List<java.util.concurrent.Future<SimResult>> submit(
         final RunPool pool,
-        final int n,
         final int runs,
         final LongFunction<SimConfig> config,
-        final java.util.function.IntToLongFunction seedOf,
+        final java.util.function.IntToLongFunction seedOf)
+    {
+        final List<java.util.concurrent.Future<SimResult>> futures = new java.util.ArrayList<>(runs);
+        for (int i = 0; i < runs; i++)
+        {
+            final long seed = seedOf.applyAsLong(i);
+            futures.add(pool.submit(() -> Simulation.run(config.apply(seed))));
+        }
+        return futures;
+    }
+
+    static RingRuns collect(
+        final int n,
+        final List<java.util.concurrent.Future<SimResult>> futures,
+        final double workPerRun,
         final Progress progress,
         final String label) throws InterruptedException
     {
-        final List<SimResult> results = pool.map(
-            runs, (i) -> Simulation.run(config.apply(seedOf.applyAsLong(i))), progress, n, label);
+        final List<SimResult> results = new java.util.ArrayList<>(futures.size());
+        for (int i = 0; i < futures.size(); i++)
+        {
+            results.add(RunPool.await(futures.get(i), label + " run " + i));
+            progress.advance(workPerRun, label + " run " + (i + 1) + "/" + futures.size());
+        }
         return new RingRuns(n, results);
     }
 

@@ -61,8 +61,7 @@ public final class RiskExperiment implements Experiment
             final String tauLabel = TAU_S[t] < 1e-3 ? "1 µs" : "1 ms";
             final Chart chart = new Chart(
                 "Fig. 3: largest δ with P_T(M)(M) < 1e-9, τ = " + tauLabel + ", M = ⌊log₂ n⌋ − 1",
-                "n (nodes, log scale)", "max δ (seconds, log scale)").logX().logY()
-                .legend(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
+                "n (nodes, log scale)", "max δ (seconds, log scale)").logX().logY();
             for (int m = MU_YEARS.length - 1; m >= 0; m--)
             {
                 chart.pointsAndLine("μ_ind = " + MU_YEARS[m] + " years", xs, delta[t][m]);

@@ -79,6 +79,35 @@ public final class RunPool implements AutoCloseable
         return results;
     }
 
+    /**
+     * @param task one run.
+     * @param <T>  result type.
+     * @return its future; submitting many at once keeps every thread busy across parameter points.
+     */
+    public <T> Future<T> submit(final java.util.concurrent.Callable<T> task)
+    {
+        return executor.submit(task);
+    }
+
+    /**
+     * @param future a submitted run.
+     * @param label  names the run in the error.
+     * @param <T>    result type.
+     * @return its result.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    public static <T> T await(final Future<T> future, final String label) throws InterruptedException
+    {
+        try
+        {
+            return future.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            throw new IllegalStateException(label + " failed", ex.getCause());
+        }
+    }
+
     public void close()
     {
         executor.shutdownNow();

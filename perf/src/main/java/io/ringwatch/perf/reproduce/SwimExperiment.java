@@ -12,8 +12,8 @@ import io.ringwatch.perf.swim.SwimSimulation;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
 
-import org.knowm.xchart.style.Styler;
 
 /**
  * Experiment 5: the ring and a SWIM model side by side on the same simulated network (same event engine, same
@@ -53,9 +53,10 @@ public final class SwimExperiment implements Experiment
             work += 3.0 * n;
         }
         final Progress progress = new Progress(progressOut, id(), work);
-        final CsvTable csv = new CsvTable(seed, options.commandLine(),
+        final CsvTable csv = new CsvTable(options.seed(), options.commandLine(),
             "case", "detector", "n", "runs", "delays", "first_suspect_s", "first_dead_s", "all_know_s",
             "messages_per_node_per_s", "false_suspicions", "false_deaths", "refutations", "simulated_s");
+        csv.comment("experiment_seed", seed + " (derived from the root seed and the experiment id)");
         csv.comment("network", "shared core.sim EventQueue and DelayModel; uniform (0;1ms] or heavy tail (5% Pareto " +
             "alpha=1 from 1ms capped at 10s); no port contention in this comparison");
         csv.comment("ring", "LowLat eta=100ms delta=1s; first node to detect is not recorded separately (it " +
@@ -73,8 +74,32 @@ public final class SwimExperiment implements Experiment
                 final int n = sizes[i];
                 final int runs = runsFor(n, quick);
                 final int point = i;
-                final List<SimResult> ring = pool.map(runs, (r) -> Simulation.run(ringConfig(n,
-                    DelayModel.uniform(TAU_NS), 1, SeedMix.forRun(seed, point, r))), progress, n, "ring n=" + n);
+                final List<Future<SimResult>> ringRuns = new ArrayList<>();
+                for (int r = 0; r < runs; r++)
+                {
+                    final long runSeed = SeedMix.forRun(seed, point, r);
+                    ringRuns.add(pool.submit(() ->
+                        Simulation.run(ringConfig(n, DelayModel.uniform(TAU_NS), 1, runSeed))));
+                }
+                final List<List<Future<SwimResult>>> swimRuns = new ArrayList<>();
+                for (int p = 0; p < presets.length; p++)
+                {
+                    final SwimConfig preset = presets[p];
+                    final int salt = 1_000 * (p + 1) + i;
+                    final List<Future<SwimResult>> futures = new ArrayList<>();
+                    for (int r = 0; r < runs; r++)
+                    {
+                        final long runSeed = SeedMix.forRun(seed, salt, r);
+                        futures.add(pool.submit(() -> swimRun(preset, n, DelayModel.uniform(TAU_NS), 1, runSeed)));
+                    }
+                    swimRuns.add(futures);
+                }
+                final List<SimResult> ring = new ArrayList<>();
+                for (final Future<SimResult> f : ringRuns)
+                {
+                    ring.add(RunPool.await(f, "ring n=" + n));
+                    progress.advance(n, "ring n=" + n);
+                }
                 double known = 0;
                 double msgs = 0;
                 for (final SimResult r : ring)
@@ -92,9 +117,12 @@ public final class SwimExperiment implements Experiment
                 for (int p = 0; p < presets.length; p++)
                 {
                     final SwimConfig preset = presets[p];
-                    final int salt = 1_000 * (p + 1) + i;
-                    final List<SwimResult> swim = pool.map(runs, (r) -> swimRun(preset, n, DelayModel.uniform(TAU_NS),
-                        1, SeedMix.forRun(seed, salt, r)), progress, n, preset.name() + " n=" + n);
+                    final List<SwimResult> swim = new ArrayList<>();
+                    for (final Future<SwimResult> f : swimRuns.get(p))
+                    {
+                        swim.add(RunPool.await(f, preset.name() + " n=" + n));
+                        progress.advance(n, preset.name() + " n=" + n);
+                    }
                     final double[] m = means(swim);
                     allKnow[p + 1][i] = m[2];
                     firstDead[p + 1][i] = m[1];
@@ -134,11 +162,9 @@ public final class SwimExperiment implements Experiment
 
         final double[] xs = RiskExperiment.toDoubles(sizes);
         final Chart times = new Chart("Ring vs SWIM: one crash, time until every live node knows",
-            "n (nodes, log scale)", "seconds after the crash (log scale)").logX().logY()
-            .legend(Styler.LegendPosition.InsideNW);
+            "n (nodes, log scale)", "seconds after the crash (log scale)").logX().logY();
         final Chart messages = new Chart("Ring vs SWIM: messages per node per second (whole run)",
-            "n (nodes, log scale)", "messages / node / s (log scale)").logX().logY()
-            .legend(Styler.LegendPosition.InsideNW);
+            "n (nodes, log scale)", "messages / node / s (log scale)").logX().logY();
         for (int d = 0; d < 3; d++)
         {
             times.pointsAndLine(names[d], xs, allKnow[d]);
