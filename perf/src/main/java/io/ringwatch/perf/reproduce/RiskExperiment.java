@@ -25,7 +25,8 @@ public final class RiskExperiment implements Experiment
     public ReportSection run(final ReproduceOptions options, final PrintStream progressOut) throws Exception
     {
         final int[] sizes = sizes(options.quick());
-        final Progress progress = new Progress(progressOut, id(), (double)sizes.length * MU_YEARS.length * TAU_S.length);
+        final double points = (double)sizes.length * MU_YEARS.length * TAU_S.length;
+        final Progress progress = new Progress(progressOut, id(), points);
         final CsvTable csv = new CsvTable(options.seed(), options.commandLine(),
             "n", "M", "mu_ind_years", "tau_s", "max_delta_s", "T_M_at_max_delta_s", "risk_at_max_delta",
             "naive_formula_at_max_delta");
