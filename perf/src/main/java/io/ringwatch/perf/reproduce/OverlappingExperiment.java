@@ -34,7 +34,7 @@ public final class OverlappingExperiment implements Experiment
     public ReportSection run(final ReproduceOptions options, final PrintStream progressOut) throws Exception
     {
         final boolean quick = options.quick();
-        final int[] sizes = RingBatch.sizes(quick);
+        final int[] sizes = options.simulatedSizes(RingBatch.sizes(quick));
         final RingScenario scenario = RingScenario.LOW_NOISE;
         final long seed = options.seedFor(id());
         final CsvTable csv = new CsvTable(options.seed(), options.commandLine(),

@@ -36,7 +36,7 @@ public final class StabilizationExperiment implements Experiment
     public ReportSection run(final ReproduceOptions options, final PrintStream progressOut) throws Exception
     {
         final boolean quick = options.quick();
-        final int[] sizes = RingBatch.sizes(quick);
+        final int[] sizes = options.simulatedSizes(RingBatch.sizes(quick));
         final RingScenario[] scenarios = {RingScenario.LOW_NOISE, RingScenario.LOW_LAT};
         final long seed = options.seedFor(id());
         final CsvTable csv = new CsvTable(options.seed(), options.commandLine(),
@@ -86,8 +86,9 @@ public final class StabilizationExperiment implements Experiment
                     points.add(r);
                     allViolations.addAll(r.violations);
                     csv.row(scenario.name(), n, f, r.runs, r.meanFirstKnownS, r.meanStabilizationS,
-                        r.maxStabilizationS, windowModelS(scenario, f), RiskModel.stabilizationBoundS(f, n, scenario.deltaS(),
-                            RingScenario.TAU_NS / 1e9), r.meanMessagesPerNode, r.violations.size());
+                        r.maxStabilizationS, windowModelS(scenario, f),
+                        RiskModel.stabilizationBoundS(f, n, scenario.deltaS(), RingScenario.TAU_NS / 1e9),
+                        r.meanMessagesPerNode, r.violations.size());
                 }
                 describe(section, scenario, points, options);
             }
