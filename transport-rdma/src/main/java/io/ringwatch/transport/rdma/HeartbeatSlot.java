@@ -5,8 +5,8 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.COUNTER_OFFSET;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.PAYLOAD_LENGTH;
+import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.HEARTBEAT_WORD_OFFSET;
+import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.MAX_RANK;
 import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.SLOT_ALIGNMENT;
 import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.SLOT_LENGTH;
 import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.WRITER_INCARNATION_OFFSET;
@@ -15,9 +15,9 @@ import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.WRITER_TIMESTAMP_O
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
- * Flyweight over one {@link HeartbeatSlotLayout heartbeat slot} in off-heap memory. The counter is accessed
- * with acquire/release in native order, which is little-endian on every platform this runs on (x86-64,
- * aarch64); the other fields are explicit little-endian.
+ * Flyweight over one {@link HeartbeatSlotLayout heartbeat slot} in off-heap memory. The heartbeat word is
+ * accessed with acquire/release in native order, which is little-endian on every platform this runs on
+ * (x86-64, aarch64); the other fields are explicit little-endian.
  */
 public final class HeartbeatSlot
 {
@@ -74,15 +74,14 @@ public final class HeartbeatSlot
     }
 
     /**
-     * Mark the slot as never written: counter 0, writer {@link #NO_WRITER}.
+     * Mark the slot as never written: heartbeat word 0, diagnostic fields cleared.
      *
      * @return this.
      */
     public HeartbeatSlot reset()
     {
-        buffer.setMemory(offset, SLOT_LENGTH, (byte)0);
-        buffer.putInt(offset + WRITER_RANK_OFFSET, NO_WRITER, LITTLE_ENDIAN);
-        buffer.putLongRelease(offset + COUNTER_OFFSET, 0L);
+        buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, 0L);
+        buffer.setMemory(offset + WRITER_RANK_OFFSET, SLOT_LENGTH - WRITER_RANK_OFFSET, (byte)0);
         return this;
     }
 
@@ -91,14 +90,14 @@ public final class HeartbeatSlot
      * {@link HeartbeatSlotLayout#PAYLOAD_LENGTH} bytes at post time (inline), so store order here is moot.
      *
      * @param counter     heartbeat counter, from 1.
-     * @param rank        writer's rank.
+     * @param rank        writer's rank, in [0, {@link HeartbeatSlotLayout#MAX_RANK}].
      * @param incarnation writer's incarnation.
      * @param timestampNs writer's clock.
      * @return this.
      */
     public HeartbeatSlot encode(final long counter, final int rank, final int incarnation, final long timestampNs)
     {
-        buffer.putLong(offset + COUNTER_OFFSET, counter, LITTLE_ENDIAN);
+        buffer.putLong(offset + HEARTBEAT_WORD_OFFSET, HeartbeatSlotLayout.pack(rank, counter), LITTLE_ENDIAN);
         buffer.putInt(offset + WRITER_RANK_OFFSET, rank, LITTLE_ENDIAN);
         buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
         buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
@@ -106,11 +105,11 @@ public final class HeartbeatSlot
     }
 
     /**
-     * Write the slot directly (same process or shared memory): metadata first, then the counter with release
-     * semantics, so a reader that acquires a new counter also sees the metadata that goes with it.
+     * Write the slot directly (same process or shared memory): metadata first, then the heartbeat word with
+     * release semantics, so a reader that acquires a new word also sees the metadata that goes with it.
      *
      * @param counter     heartbeat counter, from 1.
-     * @param rank        writer's rank.
+     * @param rank        writer's rank, in [0, {@link HeartbeatSlotLayout#MAX_RANK}].
      * @param incarnation writer's incarnation.
      * @param timestampNs writer's clock.
      * @return this.
@@ -120,7 +119,7 @@ public final class HeartbeatSlot
         buffer.putInt(offset + WRITER_RANK_OFFSET, rank, LITTLE_ENDIAN);
         buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
         buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
-        buffer.putLongRelease(offset + COUNTER_OFFSET, counter);
+        buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, HeartbeatSlotLayout.pack(rank, counter));
         return this;
     }
 
@@ -129,33 +128,35 @@ public final class HeartbeatSlot
      *
      * @param emitterRank the emitter this node watches.
      * @return the counter, or {@link HeartbeatChannel#NO_HEARTBEAT} if never written or last written by another
-     * rank (a previous emitter, before the ring was mended).
+     * rank (a previous emitter, before the ring was mended). One acquire load: rank and counter come from the
+     * same write.
      */
     public long heartbeatFrom(final int emitterRank)
     {
-        final long counter = buffer.getLongAcquire(offset + COUNTER_OFFSET);
-        if (counter == 0L)
+        final long word = buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET);
+        if (word == 0L || emitterRank < 0 || emitterRank > MAX_RANK ||
+            HeartbeatSlotLayout.rankOf(word) != emitterRank)
         {
             return HeartbeatChannel.NO_HEARTBEAT;
         }
-        return buffer.getInt(offset + WRITER_RANK_OFFSET, LITTLE_ENDIAN) == emitterRank ?
-            counter : HeartbeatChannel.NO_HEARTBEAT;
+        return HeartbeatSlotLayout.counterOf(word);
     }
 
     /**
-     * @return counter, acquire load.
+     * @return counter of the last write whoever wrote it, 0 if never written; acquire load.
      */
     public long counter()
     {
-        return buffer.getLongAcquire(offset + COUNTER_OFFSET);
+        return HeartbeatSlotLayout.counterOf(buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET));
     }
 
     /**
-     * @return rank of the last writer, or {@link #NO_WRITER}.
+     * @return rank of the last writer (from the heartbeat word), or {@link #NO_WRITER} if never written.
      */
     public int writerRank()
     {
-        return buffer.getInt(offset + WRITER_RANK_OFFSET, LITTLE_ENDIAN);
+        final long word = buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET);
+        return word == 0L ? NO_WRITER : HeartbeatSlotLayout.rankOf(word);
     }
 
     /**
@@ -172,13 +173,5 @@ public final class HeartbeatSlot
     public long writerTimestampNs()
     {
         return buffer.getLong(offset + WRITER_TIMESTAMP_OFFSET, LITTLE_ENDIAN);
-    }
-
-    /**
-     * @return bytes a beat writes.
-     */
-    public static int payloadLength()
-    {
-        return PAYLOAD_LENGTH;
     }
 }

@@ -23,21 +23,24 @@ import java.nio.ByteOrder;
  * All methods are called from the node's agent thread. {@link #doWork(long)} steps connection setup and
  * completion reaping; it must be part of the duty cycle.
  *
- * <h2>Why the counter is read whole</h2>
- * The slot is 64-byte aligned, so the 24-byte payload sits in one cache line and the counter is a naturally
- * aligned 8-byte field. The HCA delivers an RDMA WRITE this small as a single PCIe posted write (one TLP: far
- * below any max payload size), and on x86 the root complex commits an inbound DMA write to write-back memory
- * coherently per cache line, so a CPU load of an aligned 8-byte word inside it sees either the old or the new
- * value, never a mix. That is a property of x86 + PCIe platforms in practice (collective libraries' low-latency
- * protocols rely on the same 8-byte guarantee), not a promise of the InfiniBand specification, which says
- * nothing about the order or granularity in which the bytes of one message are placed in memory.
+ * <h2>Why the heartbeat word is read whole</h2>
+ * The counter and the writer's rank travel in one 8-byte word ({@link HeartbeatSlotLayout}). The slot is
+ * 64-byte aligned, so the 24-byte payload sits in one cache line and the word is naturally aligned. The HCA
+ * delivers an RDMA WRITE this small as a single PCIe posted write (one TLP, far below any max payload size),
+ * and on x86 the root complex commits an inbound DMA write to write-back memory coherently per cache line, so
+ * a CPU load of an aligned 8-byte word inside it sees either the old or the new value, never a mix. That is a
+ * property of x86 + PCIe platforms in practice (collective libraries' low-latency protocols rely on the same
+ * 8-byte guarantee for NIC writes), not a promise of the InfiniBand specification, which says nothing about the
+ * order or granularity in which the bytes of one message are placed in memory.
  * <p>
- * The reader does not depend on it. The detector only asks whether the counter changed since the last look:
- * a dead emitter writes nothing, so its slot is stable and every read returns the same value, torn or not.
- * A torn read can only happen while a write is landing, that is while the emitter is alive, and at worst
- * reports progress one duty cycle early; the next read returns the real value. Likewise, if the writer rank
- * lands before or after the counter, the reader sees {@link HeartbeatChannel#NO_HEARTBEAT} or the previous
- * emitter's counter for one cycle, again only while the new emitter is demonstrably writing.
+ * If a platform broke that guarantee, the reader would still be safe in the case that matters. The detector
+ * only asks whether the word changed since its last look: a dead emitter writes nothing, so its slot is stable
+ * and every read returns the same value. A torn read can only happen while a write is landing, and with one
+ * writer it at worst reports progress one duty cycle early (or shows a foreign rank, read as
+ * {@link HeartbeatChannel#NO_HEARTBEAT}); the next read returns the real value. Only with two writers at once
+ * (an emitter wrongly declared dead still writing after the ring was mended) could a torn word pair the new
+ * emitter's rank with the old one's counter bits, and that emitter fences itself as soon as it learns it was
+ * declared dead. The diagnostic fields after the word are never used for decisions.
  *
  * <h2>Allocation</h2>
  * {@link #writeHeartbeat}, {@link #readHeartbeat} and completion reaping do not allocate. Connection setup
@@ -340,9 +343,10 @@ public final class RdmaHeartbeatChannel implements HeartbeatChannel, AutoCloseab
             {
                 return this;
             }
-            if (rank < 0)
+            if (rank < 0 || rank > HeartbeatSlotLayout.MAX_RANK)
             {
-                throw new IllegalArgumentException("rank must be set and >= 0: " + rank);
+                throw new IllegalArgumentException("rank must be set and in [0, " + HeartbeatSlotLayout.MAX_RANK +
+                    "]: " + rank);
             }
             if (bindAddress == null || bindAddress.isUnresolved() || bindAddress.getAddress().isAnyLocalAddress())
             {

@@ -21,7 +21,7 @@ class HeartbeatSlotTest
     @Test
     void shouldLayOutFieldsAsDocumented()
     {
-        assertEquals(0, HeartbeatSlotLayout.COUNTER_OFFSET);
+        assertEquals(0, HeartbeatSlotLayout.HEARTBEAT_WORD_OFFSET);
         assertEquals(8, HeartbeatSlotLayout.WRITER_RANK_OFFSET);
         assertEquals(12, HeartbeatSlotLayout.WRITER_INCARNATION_OFFSET);
         assertEquals(16, HeartbeatSlotLayout.WRITER_TIMESTAMP_OFFSET);
@@ -31,16 +31,36 @@ class HeartbeatSlotTest
     }
 
     @Test
+    void shouldPackCounterAboveTwentyFourRankBits()
+    {
+        final long word = HeartbeatSlotLayout.pack(0x123456, 0x0102030405L);
+
+        assertEquals(0x0102030405_123456L, word);
+        assertEquals(0x123456, HeartbeatSlotLayout.rankOf(word));
+        assertEquals(0x0102030405L, HeartbeatSlotLayout.counterOf(word));
+    }
+
+    @Test
+    void shouldKeepThirtyNineCounterBitsSoTheWordIsNeverNegative()
+    {
+        final long word = HeartbeatSlotLayout.pack(HeartbeatSlotLayout.MAX_RANK, -1L);
+
+        assertTrue(word > 0);
+        assertEquals(HeartbeatSlotLayout.COUNTER_MASK, HeartbeatSlotLayout.counterOf(word));
+        assertEquals((1L << 39) - 1, HeartbeatSlotLayout.COUNTER_MASK);
+    }
+
+    @Test
     void shouldEncodePayloadLittleEndian()
     {
-        slot.encode(0x0102030405060708L, 0x11121314, 0x21222324, 0x3132333435363738L);
+        slot.encode(0x0102030405L, 0x111213, 0x21222324, 0x3132333435363738L);
 
         final byte[] payload = new byte[HeartbeatSlotLayout.PAYLOAD_LENGTH];
         buffer.getBytes(0, payload);
         final ByteBuffer expected = ByteBuffer.allocate(HeartbeatSlotLayout.PAYLOAD_LENGTH)
             .order(ByteOrder.LITTLE_ENDIAN)
-            .putLong(0x0102030405060708L)
-            .putInt(0x11121314)
+            .putLong(0x0102030405_111213L)
+            .putInt(0x111213)
             .putInt(0x21222324)
             .putLong(0x3132333435363738L);
         assertArrayEquals(expected.array(), payload);
@@ -63,6 +83,26 @@ class HeartbeatSlotTest
         slot.publish(42, 7, 0, 0);
 
         assertEquals(HeartbeatChannel.NO_HEARTBEAT, slot.heartbeatFrom(6));
+    }
+
+    @Test
+    void shouldNotCreditANewEmitterWithTheCounterOfTheOneItReplaced()
+    {
+        slot.publish(1_000, 7, 0, 0);   // old emitter, still writing
+        slot.publish(1, 6, 0, 0);       // new emitter after mending
+        slot.publish(1_001, 7, 0, 0);   // old emitter's late write lands last
+
+        assertEquals(HeartbeatChannel.NO_HEARTBEAT, slot.heartbeatFrom(6));
+        assertEquals(1_001, slot.heartbeatFrom(7));
+    }
+
+    @Test
+    void shouldReportNoHeartbeatForRankOutsideTheWord()
+    {
+        slot.publish(3, 0, 0, 0);
+
+        assertEquals(HeartbeatChannel.NO_HEARTBEAT, slot.heartbeatFrom(1 << 24));
+        assertEquals(HeartbeatChannel.NO_HEARTBEAT, slot.heartbeatFrom(-1));
     }
 
     @Test
