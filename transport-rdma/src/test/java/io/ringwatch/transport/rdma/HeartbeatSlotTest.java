@@ -164,6 +164,36 @@ class HeartbeatSlotTest
     }
 
     @Test
+    void shouldNotAllocateWhenEncodingPublishingOrReading()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        long sink = 0;
+        for (int i = 1; i <= 20_000; i++) // warm up, including the measurement call itself
+        {
+            sink += beat(i);
+        }
+        threads.getThreadAllocatedBytes(threadId);
+
+        final long before = threads.getThreadAllocatedBytes(threadId);
+        for (int i = 1; i <= 100_000; i++)
+        {
+            sink += beat(i);
+        }
+        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+
+        assertEquals(0, allocated, "bytes allocated by 100k beats (sink " + sink + ")");
+    }
+
+    private long beat(final int counter)
+    {
+        slot.encode(counter, 1, 0, counter);
+        slot.publish(counter, 2, 0, counter);
+        return slot.heartbeatFrom(2) + slot.heartbeatFrom(1);
+    }
+
+    @Test
     void shouldSeeMetadataMatchingEveryCounterPublishedByAnotherThread() throws InterruptedException
     {
         final int rank = 3;
