@@ -176,14 +176,23 @@ class HeartbeatSlotTest
         }
         threads.getThreadAllocatedBytes(threadId);
 
-        final long before = threads.getThreadAllocatedBytes(threadId);
-        for (int i = 1; i <= 100_000; i++)
+        // one-off allocations (JIT deoptimisation, OSR, class loading) can land in any single run; steady-state
+        // allocation would show in every run, so the quietest of a few runs must be exactly zero
+        final long[] allocated = new long[5];
+        long quietest = Long.MAX_VALUE;
+        for (int run = 0; run < allocated.length && quietest != 0; run++)
         {
-            sink += beat(i);
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            for (int i = 1; i <= 100_000; i++)
+            {
+                sink += beat(i);
+            }
+            allocated[run] = threads.getThreadAllocatedBytes(threadId) - before;
+            quietest = Math.min(quietest, allocated[run]);
         }
-        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
 
-        assertEquals(0, allocated, "bytes allocated by 100k beats (sink " + sink + ")");
+        assertEquals(0, quietest, "bytes allocated per run of 100k beats " + java.util.Arrays.toString(allocated) +
+            " (sink " + sink + ")");
     }
 
     private long beat(final int counter)
