@@ -1,0 +1,773 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A seeded discrete-event simulation of a whole cluster running the real {@link DetectorNode}s in virtual time.
+ * <p>
+ * Each node is woken only at its {@link DetectorNode#nextDeadlineNs()} and when something reaches it: a
+ * heartbeat lands in its slot (it runs a duty cycle at that instant, as a busy-polling agent would), or a control
+ * message is handed to it. Every heartbeat is simulated. Messages take a delay drawn uniformly from (0, τ]; with
+ * the one-port model a transfer also waits until both the sender's and the receiver's ports are free and holds
+ * them for its duration. Crashed nodes lose everything sent to them; paused nodes keep receiving into their slot
+ * (as with RDMA) and handle queued control messages when they resume.
+ * <p>
+ * The run tracks, event by event, whether the configuration is stable (every live node knows exactly the stopped
+ * ranks and is linked to its live neighbours), stops a quiet margin after it became stable for good or at the
+ * time cap, and then applies the {@link Checks}. One {@link SplittableRandom} seeded from the config draws
+ * everything, so a run is a pure function of its config.
+ * <p>
+ * Single use: construct, {@link #run()}, read the result.
+ */
+public final class Simulation implements ClusterState
+{
+    private static final byte RUNNING = 0;
+    private static final byte PAUSED = 1;
+    private static final byte CRASHED = 2;
+    private static final byte STOPPED = 3;
+
+    private static final long NONE = -1;
+    private static final long GENERATED = 1;
+
+    private final SimConfig config;
+    private final int n;
+    private final long deltaNs;
+    private final long tauNs;
+    private final boolean onePort;
+    private final double loss;
+    private final long seed;
+    private final SplittableRandom random;
+    private final EventQueue queue;
+    private final DetectorNode[] nodes;
+
+    private final byte[] status;
+    private final long[] slotCounters;
+    private final int[] slotWriters;
+    private final long[] wakeSeqs;
+    private final long[] wakeTimes;
+    private final long[] resumeAtNs;
+    private final long[] lastResumeNs;
+    private final long[] sendFreeNs;
+    private final long[] recvFreeNs;
+    private final boolean[] condemned;
+    private final long[] firstLearnedNs;
+
+    private final boolean[] stable;
+    private final long[] seenEpochs;
+    private final int[] seenEmitters;
+    private final int[] seenObservers;
+    private int stableCount;
+    private int liveCount;
+    private int stoppedCount;
+    private boolean groundChanged;
+
+    private long nowNs;
+    private long endNs;
+    private long lastInjectionNs;
+    private boolean exponentialActive;
+    private int firstFailureRank = -1;
+    private long firstFailureNs = NONE;
+    private long stableSinceNs = NONE;
+    private int crashesAtStable;
+    private int crashes;
+    private int leaves;
+    private int exclusions;
+    private boolean ran;
+
+    private long heartbeatMessages;
+    private long newObserverMessages;
+    private long noticeMessages;
+    private long leaveMessages;
+    private long lostMessages;
+    private long vanishedMessages;
+    private long eventsProcessed;
+    private int accuracyViolations;
+    private final List<String> violations = new ArrayList<>();
+
+    /**
+     * @param config the run's parameters; concluded here if it was not.
+     */
+    public Simulation(final SimConfig config)
+    {
+        this.config = config.conclude();
+        n = config.nodes();
+        deltaNs = config.suspicionTimeoutNs();
+        tauNs = config.maxDelayNs();
+        onePort = config.onePort();
+        loss = config.lossProbability();
+        seed = config.seed();
+        random = new SplittableRandom(seed);
+        queue = new EventQueue(2 * n + 64);
+
+        status = new byte[n];
+        slotCounters = new long[n];
+        slotWriters = new int[n];
+        Arrays.fill(slotWriters, -1);
+        wakeSeqs = new long[n];
+        Arrays.fill(wakeSeqs, NONE);
+        wakeTimes = new long[n];
+        resumeAtNs = new long[n];
+        lastResumeNs = new long[n];
+        Arrays.fill(lastResumeNs, NONE);
+        sendFreeNs = onePort ? new long[n] : null;
+        recvFreeNs = onePort ? new long[n] : null;
+        condemned = new boolean[n];
+        firstLearnedNs = new long[n];
+        Arrays.fill(firstLearnedNs, NONE);
+        stable = new boolean[n];
+        seenEpochs = new long[n];
+        seenEmitters = new int[n];
+        seenObservers = new int[n];
+
+        final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
+            .withPauseThresholdNs(config.pauseThresholdNs());
+        final BroadcastSchedule schedule = new DoubleHypercubeSchedule();
+        nodes = new DetectorNode[n];
+        for (int rank = 0; rank < n; rank++)
+        {
+            final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
+            final Port port = new Port(rank);
+            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
+        }
+    }
+
+    /**
+     * Convenience: build and run.
+     *
+     * @param config parameters.
+     * @return the result.
+     */
+    public static SimResult run(final SimConfig config)
+    {
+        return new Simulation(config).run();
+    }
+
+    /**
+     * @return the result of the run.
+     */
+    public SimResult run()
+    {
+        if (ran)
+        {
+            throw new IllegalStateException("a Simulation runs once");
+        }
+        ran = true;
+
+        liveCount = n;
+        for (int rank = 0; rank < n; rank++)
+        {
+            refreshStable(rank);
+            scheduleWake(rank);
+        }
+        planInjections();
+        endNs = config.timeCapNs();
+
+        while (!queue.isEmpty() && queue.peekTimeNs() <= endNs)
+        {
+            final int slot = queue.poll();
+            nowNs = queue.polledTimeNs();
+            eventsProcessed++;
+            if (!dispatch(slot))
+            {
+                queue.release(slot);
+            }
+            if (groundChanged)
+            {
+                groundChanged = false;
+                refreshAllStable();
+            }
+            trackStability();
+        }
+        return finish();
+    }
+
+    private void planInjections()
+    {
+        lastInjectionNs = 0;
+        for (final Injection injection : config.injections())
+        {
+            final byte type = switch (injection.kind())
+            {
+                case CRASH -> EventQueue.CRASH;
+                case PAUSE -> EventQueue.PAUSE;
+                case LEAVE -> EventQueue.LEAVE_NODE;
+            };
+            queue.schedule(injection.timeNs(), type, -1, injection.rank(), injection.durationNs(), null);
+            lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
+        }
+
+        final int f = config.failures();
+        final long firstNs = config.firstFailureNs();
+        switch (config.placement())
+        {
+            case RANDOM, CONTIGUOUS ->
+            {
+                if (f == 0)
+                {
+                    break;
+                }
+                final long[] times = crashTimes(f, firstNs);
+                if (config.placement() == FailurePlacement.CONTIGUOUS)
+                {
+                    final int start = random.nextInt(n);
+                    for (int i = 0; i < f; i++)
+                    {
+                        scheduleCrash(times[i], (start + i) % n, 0);
+                    }
+                }
+                else
+                {
+                    final boolean[] picked = new boolean[n];
+                    for (int i = 0; i < f; i++)
+                    {
+                        int rank;
+                        do
+                        {
+                            rank = random.nextInt(n);
+                        }
+                        while (picked[rank]);
+                        picked[rank] = true;
+                        scheduleCrash(times[i], rank, 0);
+                    }
+                }
+            }
+            case EXPONENTIAL ->
+            {
+                if (f > 0)
+                {
+                    exponentialActive = true;
+                    scheduleCrash(firstNs, -1, GENERATED);
+                }
+            }
+            case SCRIPTED ->
+            {
+            }
+        }
+    }
+
+    /**
+     * One crash at the first-failure time, the others uniform within the window, in random order over the ranks.
+     */
+    private long[] crashTimes(final int f, final long firstNs)
+    {
+        final long[] times = new long[f];
+        times[0] = firstNs;
+        for (int i = 1; i < f; i++)
+        {
+            times[i] = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
+        }
+        for (int i = f - 1; i > 0; i--)
+        {
+            final int j = random.nextInt(i + 1);
+            final long t = times[i];
+            times[i] = times[j];
+            times[j] = t;
+        }
+        return times;
+    }
+
+    private void scheduleCrash(final long timeNs, final int rank, final long generated)
+    {
+        queue.schedule(timeNs, EventQueue.CRASH, -1, rank, generated, null);
+        lastInjectionNs = Math.max(lastInjectionNs, timeNs);
+    }
+
+    /**
+     * @return true if the event's slot was requeued and must not be released.
+     */
+    private boolean dispatch(final int slot)
+    {
+        final int to = queue.to(slot);
+        switch (queue.type(slot))
+        {
+            case EventQueue.WAKE ->
+            {
+                if (status[to] == RUNNING && wakeSeqs[to] == queue.polledSeq())
+                {
+                    wakeSeqs[to] = NONE;
+                    nodes[to].doWork(nowNs);
+                    afterCall(to);
+                }
+            }
+            case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
+            case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE ->
+            {
+                return deliverControl(slot, to);
+            }
+            case EventQueue.CRASH -> crash(to, queue.value(slot) == GENERATED);
+            case EventQueue.PAUSE -> pause(to, queue.value(slot));
+            case EventQueue.RESUME -> resume(to);
+            case EventQueue.LEAVE_NODE -> leave(to);
+            default -> throw new IllegalStateException("unknown event type " + queue.type(slot));
+        }
+        return false;
+    }
+
+    private void deliverHeartbeat(final int from, final int to, final long counter)
+    {
+        if (isStopped(to))
+        {
+            vanishedMessages++;
+            return;
+        }
+        slotCounters[to] = counter;
+        slotWriters[to] = from;
+        if (status[to] == RUNNING)
+        {
+            nodes[to].doWork(nowNs);
+            afterCall(to);
+        }
+    }
+
+    private boolean deliverControl(final int slot, final int to)
+    {
+        if (isStopped(to))
+        {
+            vanishedMessages++;
+            return false;
+        }
+        if (status[to] == PAUSED)
+        {
+            queue.requeue(slot, resumeAtNs[to]);
+            return true;
+        }
+        final int from = queue.from(slot);
+        switch (queue.type(slot))
+        {
+            case EventQueue.NEW_OBSERVER -> nodes[to].onNewObserver(from, nowNs);
+            case EventQueue.NOTICE -> nodes[to].onNotice((SimNotice)queue.ref(slot), from, nowNs);
+            default -> nodes[to].onLeave(from, nowNs);
+        }
+        afterCall(to);
+        return false;
+    }
+
+    private void crash(final int scriptedRank, final boolean generated)
+    {
+        if (generated && !exponentialActive)
+        {
+            return;
+        }
+        int rank = scriptedRank;
+        if (rank < 0)
+        {
+            do
+            {
+                rank = random.nextInt(n);
+            }
+            while (isStopped(rank));
+        }
+        if (isStopped(rank))
+        {
+            return;
+        }
+        status[rank] = CRASHED;
+        wakeSeqs[rank] = NONE;
+        crashes++;
+        nodeStopped(rank);
+        recordFailure(rank);
+
+        if (generated && crashes < config.failures() && liveCount > 1)
+        {
+            // Poisson arrivals of rate λ = n/μ_ind over the nodes still alive
+            final double meanGapNs = (double)config.mtbfNs() / liveCount;
+            final long gapNs = (long)Math.ceil(-Math.log(1.0 - random.nextDouble()) * meanGapNs);
+            scheduleCrash(nowNs + Math.max(1, gapNs), -1, GENERATED);
+        }
+    }
+
+    private void pause(final int rank, final long durationNs)
+    {
+        if (status[rank] != RUNNING)
+        {
+            return;
+        }
+        status[rank] = PAUSED;
+        wakeSeqs[rank] = NONE;
+        resumeAtNs[rank] = nowNs + durationNs;
+        queue.schedule(resumeAtNs[rank], EventQueue.RESUME, -1, rank, 0, null);
+    }
+
+    private void resume(final int rank)
+    {
+        if (status[rank] != PAUSED)
+        {
+            return;
+        }
+        status[rank] = RUNNING;
+        lastResumeNs[rank] = nowNs;
+        // duty cycle first, queued messages after: the node's own pause guard must hold on its own
+        nodes[rank].doWork(nowNs);
+        afterCall(rank);
+    }
+
+    private void leave(final int rank)
+    {
+        if (status[rank] != RUNNING)
+        {
+            return;
+        }
+        recordFailure(rank);
+        nodes[rank].leave(nowNs);
+        afterCall(rank);
+    }
+
+    private void recordFailure(final int rank)
+    {
+        if (firstFailureRank < 0)
+        {
+            firstFailureRank = rank;
+            firstFailureNs = nowNs;
+        }
+    }
+
+    private void nodeStopped(final int rank)
+    {
+        stoppedCount++;
+        liveCount--;
+        if (stable[rank])
+        {
+            stable[rank] = false;
+            stableCount--;
+        }
+        groundChanged = true;
+    }
+
+    private void afterCall(final int rank)
+    {
+        if (isStopped(rank))
+        {
+            return;
+        }
+        final DetectorNode node = nodes[rank];
+        if (node.viewEpoch() != seenEpochs[rank] ||
+            node.emitter() != seenEmitters[rank] ||
+            node.observer() != seenObservers[rank])
+        {
+            refreshStable(rank);
+        }
+        scheduleWake(rank);
+    }
+
+    private void scheduleWake(final int rank)
+    {
+        if (status[rank] != RUNNING)
+        {
+            return;
+        }
+        final long deadlineNs = nodes[rank].nextDeadlineNs();
+        if (deadlineNs == Long.MAX_VALUE)
+        {
+            wakeSeqs[rank] = NONE;
+            return;
+        }
+        final long atNs = Math.max(deadlineNs, nowNs);
+        if (wakeSeqs[rank] != NONE && wakeTimes[rank] == atNs)
+        {
+            return;
+        }
+        wakeTimes[rank] = atNs;
+        // any earlier wake event for this node is now stale and skipped when it comes up
+        wakeSeqs[rank] = queue.schedule(atNs, EventQueue.WAKE, -1, rank, 0, null);
+    }
+
+    private void refreshStable(final int rank)
+    {
+        final DetectorNode node = nodes[rank];
+        seenEpochs[rank] = node.viewEpoch();
+        seenEmitters[rank] = node.emitter();
+        seenObservers[rank] = node.observer();
+        final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount);
+        if (nowStable != stable[rank])
+        {
+            stable[rank] = nowStable;
+            stableCount += nowStable ? 1 : -1;
+        }
+    }
+
+    private void refreshAllStable()
+    {
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (!isStopped(rank))
+            {
+                refreshStable(rank);
+            }
+        }
+    }
+
+    private void trackStability()
+    {
+        if (stableCount == liveCount)
+        {
+            if (stableSinceNs == NONE && firstFailureNs != NONE && nowNs >= lastInjectionNs)
+            {
+                stableSinceNs = nowNs;
+                crashesAtStable = crashes;
+                exponentialActive = false;
+                endNs = Math.min(config.timeCapNs(), nowNs + config.quietMarginNs());
+            }
+            else if (firstFailureNs == NONE && nowNs >= lastInjectionNs)
+            {
+                endNs = Math.min(endNs, nowNs + config.quietMarginNs());
+            }
+        }
+        else if (stableSinceNs != NONE)
+        {
+            stableSinceNs = NONE;
+            endNs = config.timeCapNs();
+        }
+    }
+
+    private void send(final byte type, final int from, final int to, final long value, final Object ref)
+    {
+        final long delayNs = 1 + random.nextLong(tauNs);
+        if (loss > 0 && random.nextDouble() < loss)
+        {
+            lostMessages++;
+            return;
+        }
+        long atNs = nowNs + delayNs;
+        if (onePort)
+        {
+            final long startNs = Math.max(nowNs, Math.max(sendFreeNs[from], recvFreeNs[to]));
+            atNs = startNs + delayNs;
+            sendFreeNs[from] = atNs;
+            recvFreeNs[to] = atNs;
+        }
+        queue.schedule(atNs, type, from, to, value, ref);
+    }
+
+    private SimResult finish()
+    {
+        final List<String> found = new ArrayList<>(violations);
+        if (accuracyViolations > Checks.MAX_REPORTED)
+        {
+            found.add("seed=" + seed + ": accuracy: " + (accuracyViolations - Checks.MAX_REPORTED) +
+                " more false suspicions not listed");
+        }
+        Checks.checkViews(this, seed, found);
+        Checks.checkRing(this, seed, found);
+        int unfenced = 0;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (condemned[rank] && !isStopped(rank) && unfenced++ < Checks.MAX_REPORTED)
+            {
+                found.add("seed=" + seed + ": fencing: node " + rank +
+                    " was declared dead while paused but never excluded itself");
+            }
+        }
+
+        long stabilizationNs = NONE;
+        long firstKnownNs = NONE;
+        long boundNs = NONE;
+        final List<String> boundViolations = new ArrayList<>();
+        if (firstFailureNs != NONE)
+        {
+            if (stableSinceNs == NONE)
+            {
+                found.add("seed=" + seed + ": liveness: not stable at the time cap " + config.timeCapNs() +
+                    "ns (first failure at " + firstFailureNs + "ns, " + (liveCount - stableCount) +
+                    " of " + liveCount + " live nodes unsettled)");
+            }
+            else
+            {
+                stabilizationNs = stableSinceNs - firstFailureNs;
+            }
+            firstKnownNs = firstKnown();
+
+            final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
+                leaves == 0 && exclusions == 0;
+            if (stabilizationNs != NONE && theoremModel &&
+                StabilizationBound.theoremApplies(crashesAtStable, n))
+            {
+                boundNs = config.bound().boundNs(crashesAtStable, n, deltaNs, tauNs);
+                Checks.checkBound(stabilizationNs, boundNs, crashesAtStable, n, seed, boundViolations);
+            }
+        }
+
+        return new SimResult(
+            seed,
+            n,
+            crashes,
+            leaves,
+            exclusions,
+            firstFailureNs,
+            firstKnownNs,
+            stabilizationNs,
+            stableSinceNs == NONE ? crashes : crashesAtStable,
+            boundNs,
+            heartbeatMessages,
+            newObserverMessages,
+            noticeMessages,
+            leaveMessages,
+            lostMessages,
+            vanishedMessages,
+            eventsProcessed,
+            nowNs,
+            found,
+            boundViolations);
+    }
+
+    private long firstKnown()
+    {
+        long lastNs = firstFailureNs;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (!isStopped(rank))
+            {
+                if (firstLearnedNs[rank] == NONE)
+                {
+                    return NONE;
+                }
+                lastNs = Math.max(lastNs, firstLearnedNs[rank]);
+            }
+        }
+        return lastNs - firstFailureNs;
+    }
+
+    public int clusterSize()
+    {
+        return n;
+    }
+
+    public boolean isStopped(final int rank)
+    {
+        return status[rank] >= CRASHED;
+    }
+
+    public RankSet deadSet(final int rank)
+    {
+        return nodes[rank].deadSet();
+    }
+
+    public int emitter(final int rank)
+    {
+        return nodes[rank].emitter();
+    }
+
+    public int observer(final int rank)
+    {
+        return nodes[rank].observer();
+    }
+
+    /**
+     * @param rank a rank.
+     * @return its protocol object, for tests that inspect state after {@link #run()}.
+     */
+    public DetectorNode node(final int rank)
+    {
+        return nodes[rank];
+    }
+
+    /**
+     * One node's view of the simulated world: its heartbeat slot, its outgoing messages and its listener.
+     */
+    private final class Port implements HeartbeatChannel, ControlChannel, MembershipListener
+    {
+        private final int rank;
+        private SimNotice lastSnapshot;
+
+        Port(final int rank)
+        {
+            this.rank = rank;
+        }
+
+        public void writeHeartbeat(final int observerRank, final long counter)
+        {
+            heartbeatMessages++;
+            send(EventQueue.HEARTBEAT, rank, observerRank, counter, null);
+        }
+
+        public long readHeartbeat(final int emitterRank)
+        {
+            return slotWriters[rank] == emitterRank ? slotCounters[rank] : NO_HEARTBEAT;
+        }
+
+        public void sendNewObserver(final int emitterRank)
+        {
+            newObserverMessages++;
+            send(EventQueue.NEW_OBSERVER, rank, emitterRank, 0, null);
+        }
+
+        public void sendLeave(final int observerRank)
+        {
+            leaveMessages++;
+            send(EventQueue.LEAVE_MESSAGE, rank, observerRank, 0, null);
+        }
+
+        public void sendNotice(final int toRank, final Notice notice)
+        {
+            noticeMessages++;
+            final SimNotice snapshot;
+            if (notice instanceof SimNotice received)
+            {
+                snapshot = received;
+            }
+            else
+            {
+                if (lastSnapshot == null || !lastSnapshot.sameBroadcast(notice))
+                {
+                    lastSnapshot = SimNotice.copyOf(notice);
+                }
+                snapshot = lastSnapshot;
+            }
+            send(EventQueue.NOTICE, rank, toRank, 0, snapshot);
+        }
+
+        public void onFailure(final int deadRank, final long timeNs, final FailureCause cause, final int reporter)
+        {
+            if (deadRank == firstFailureRank)
+            {
+                firstLearnedNs[rank] = timeNs;
+            }
+            if (isStopped(deadRank))
+            {
+                return;
+            }
+            final long resumedNs = lastResumeNs[deadRank];
+            if (status[deadRank] == PAUSED || (resumedNs != NONE && timeNs - resumedNs <= deltaNs))
+            {
+                // silent for real: a legitimate suspicion, after which the paused node must fence itself
+                condemned[deadRank] = true;
+            }
+            else if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
+            {
+                violations.add("seed=" + seed + ": accuracy: node " + rank + " declared " + deadRank +
+                    " dead at " + timeNs + "ns (" + cause + ", reporter " + reporter + ") while it was running");
+            }
+        }
+
+        public void onExcluded(final long timeNs, final int reporterRank)
+        {
+            if (nodes[rank].state() == DetectorNode.LEFT)
+            {
+                leaves++;
+            }
+            else
+            {
+                exclusions++;
+            }
+            status[rank] = STOPPED;
+            wakeSeqs[rank] = NONE;
+            nodeStopped(rank);
+        }
+
+        public void onViewChange(final long viewEpoch, final int deadCount, final long timeNs)
+        {
+        }
+    }
+}
