@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Pending events of one simulation: a min-heap ordered by (time, insertion sequence), so events at the same
  * instant run in the order they were scheduled and a run is a pure function of its seed.
  * <p>
- * Events live in a pool of parallel primitive arrays addressed by slot, so no per-event objects are created.
+ * Events live in a pool of primitive arrays addressed by slot, so no per-event objects are created.
  * The heap is 4-ary over interleaved (time, sequence|slot) pairs: a 256k-node run keeps a few hundred thousand
  * events pending, and with this layout each level of a sift costs one cache miss instead of three.
  * A polled slot stays valid until {@link #release(int)} or {@link #requeue(int, long)}.
@@ -23,14 +23,14 @@ final class EventQueue
     static final byte RESUME = 8;
     static final byte LEAVE_NODE = 9;
 
+    private static final int RANK_BITS = 28;
+    private static final long RANK_MASK = (1L << RANK_BITS) - 1;
     private static final int SLOT_BITS = 24;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
     private static final long MAX_SEQ = Long.MAX_VALUE >>> SLOT_BITS;
 
-    private byte[] types;
-    private int[] froms;
-    private int[] tos;
-    private long[] values;
+    // slot i is events[2i] = type << 56 | (from + 1) << 28 | (to + 1), events[2i + 1] = value: one cache line
+    private long[] events;
     private Object[] refs;
     private int[] freeSlots;
     private int freeCount;
@@ -47,10 +47,7 @@ final class EventQueue
     EventQueue(final int initialCapacity)
     {
         final int capacity = Math.max(16, initialCapacity);
-        types = new byte[capacity];
-        froms = new int[capacity];
-        tos = new int[capacity];
-        values = new long[capacity];
+        events = new long[2 * capacity];
         refs = new Object[capacity];
         freeSlots = new int[capacity];
         heap = new long[2 * capacity];
@@ -62,10 +59,8 @@ final class EventQueue
     long schedule(final long timeNs, final byte type, final int from, final int to, final long value, final Object ref)
     {
         final int slot = allocateSlot();
-        types[slot] = type;
-        froms[slot] = from;
-        tos[slot] = to;
-        values[slot] = value;
+        events[2 * slot] = ((long)type << 56) | ((from + 1L) << RANK_BITS) | (to + 1L);
+        events[2 * slot + 1] = value;
         refs[slot] = ref;
         return push(timeNs, slot);
     }
@@ -128,22 +123,22 @@ final class EventQueue
 
     byte type(final int slot)
     {
-        return types[slot];
+        return (byte)(events[2 * slot] >>> 56);
     }
 
     int from(final int slot)
     {
-        return froms[slot];
+        return (int)((events[2 * slot] >>> RANK_BITS) & RANK_MASK) - 1;
     }
 
     int to(final int slot)
     {
-        return tos[slot];
+        return (int)(events[2 * slot] & RANK_MASK) - 1;
     }
 
     long value(final int slot)
     {
-        return values[slot];
+        return events[2 * slot + 1];
     }
 
     Object ref(final int slot)
@@ -157,17 +152,14 @@ final class EventQueue
         {
             return freeSlots[--freeCount];
         }
-        if (slotsUsed == types.length)
+        if (slotsUsed == refs.length)
         {
-            if (types.length > SLOT_MASK / 2)
+            if (refs.length > SLOT_MASK / 2)
             {
                 throw new IllegalStateException("more than " + SLOT_MASK + " pending events");
             }
-            final int capacity = types.length * 2;
-            types = Arrays.copyOf(types, capacity);
-            froms = Arrays.copyOf(froms, capacity);
-            tos = Arrays.copyOf(tos, capacity);
-            values = Arrays.copyOf(values, capacity);
+            final int capacity = refs.length * 2;
+            events = Arrays.copyOf(events, 2 * capacity);
             refs = Arrays.copyOf(refs, capacity);
             freeSlots = Arrays.copyOf(freeSlots, capacity);
         }
