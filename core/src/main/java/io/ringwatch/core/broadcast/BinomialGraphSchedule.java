@@ -19,7 +19,7 @@ import io.ringwatch.core.spi.RankSet;
  * <b>Fault tolerance.</b> The degree d is {@code 2⌈log₂ n⌉} less the coinciding links: {@code i + 2^a ≡ i - 2^b}
  * exactly when {@code n = 2^a + 2^b}, so d is {@code 2⌈log₂ n⌉ - 1} for n a power of two, {@code 2⌈log₂ n⌉ - 2}
  * for n a sum of two distinct powers of two, {@code 2⌈log₂ n⌉} otherwise.
- * The BMG is optimally connected, its vertex connectivity equals d, so flooding it reaches every live
+ * Angskun et al. show the BMG optimally connected (vertex connectivity equal to d), so flooding reaches every live
  * participant as long as at most {@code d - 1} participants fail during the broadcast: about twice what a cube
  * of the double hypercube tolerates, for up to twice its messages (d - 1 per participant, against 19 for the
  * double hypercube at {@code n = 2^18}). See

@@ -12,7 +12,9 @@ import io.ringwatch.core.spi.RankSet;
  * <b>Rule.</b> On first receipt a participant sends to all its cube neighbours, in both cubes if it belongs to
  * both. The edges of the binomial spanning tree rooted at the source go first (coordinate {@code c}'s children are
  * {@code c | 2^b} for every {@code b} below its lowest set bit, highest dimension first), then the other cube
- * edges. Without failures the tree alone finishes in k one-port steps; the other edges carry the redundancy.
+ * edges; a node in both cubes lists H1's tree edges, H2's, then H1's other edges, then H2's. Without failures
+ * H1's tree alone finishes in k one-port steps (coordinate c is reached at step {@code k - lowestSetBit(c)});
+ * the other edges carry the redundancy.
  * <p>
  * <b>Why k-1 failures cannot stop it.</b> Take a target coordinate {@code t} with p bits set, {@code b_1..b_p}.
  * For each set bit {@code b_i} there is a path of length p that flips {@code b_i, b_i+1, ..., b_p, b_1, ...,
@@ -28,10 +30,10 @@ import io.ringwatch.core.spi.RankSet;
  * received by hop d-1 and then sent on all its cube edges. So each cube, on its own, reaches every live member
  * within k+1 hops when at most k-1 of its members fail during the broadcast; the union reaches everyone when each
  * cube loses at most k-1 members, in particular for any k-1 failures overall. Receipt through the other cube only
- * makes a vertex forward earlier.
+ * makes a vertex forward earlier, and a participant that dies after forwarding part of its list only helps.
  * <p>
- * Cost: every participant sends one copy per distinct neighbour but the one it first heard from, at most
- * {@code 2k - 1}. H2 shares many edges with H1, so fewer in practice: 19 per participant at {@code n = 2^18}
+ * Cost: every participant sends one copy per distinct neighbour but the one it first heard from, of at most
+ * {@code 2k}. H2 shares many edges with H1, so fewer in practice: 19 per participant at {@code n = 2^18}
  * (k = 18), 8.2 at n = 1000.
  */
 public final class DoubleHypercubeSchedule implements BroadcastSchedule
