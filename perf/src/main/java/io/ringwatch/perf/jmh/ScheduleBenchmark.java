@@ -1,5 +1,6 @@
 package io.ringwatch.perf.jmh;
 
+import io.ringwatch.core.broadcast.BinomialGraphSchedule;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DeadSet;
@@ -35,8 +36,8 @@ public class ScheduleBenchmark
     private static final int PAIRS = 1024;
     private static final long SEED = 0x5EEDL;
 
-    /** Schedule under test; add a value here when another {@link BroadcastSchedule} lands. */
-    @Param({"doubleHypercube"})
+    /** Schedule under test: the double hypercube of paper 002 or the binomial graph of paper 001. */
+    @Param({"doubleHypercube", "binomialGraph"})
     String schedule;
 
     @Param({"1024", "262144"})
@@ -94,6 +95,9 @@ public class ScheduleBenchmark
         {
             case "doubleHypercube":
                 return new DoubleHypercubeSchedule();
+
+            case "binomialGraph":
+                return new BinomialGraphSchedule();
 
             default:
                 throw new IllegalArgumentException("unknown schedule: " + name);

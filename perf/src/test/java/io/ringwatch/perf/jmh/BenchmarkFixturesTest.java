@@ -4,6 +4,7 @@ import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -60,11 +61,11 @@ class BenchmarkFixturesTest
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 16})
-    void shouldProduceScheduleTargetsForEveryPair(final int excludedCount)
+    @CsvSource({"doubleHypercube, 0", "doubleHypercube, 16", "binomialGraph, 0", "binomialGraph, 16"})
+    void shouldProduceScheduleTargetsForEveryPair(final String schedule, final int excludedCount)
     {
         final ScheduleBenchmark benchmark = new ScheduleBenchmark();
-        benchmark.schedule = "doubleHypercube";
+        benchmark.schedule = schedule;
         benchmark.clusterSize = 1024;
         benchmark.excludedCount = excludedCount;
         benchmark.setUp();
@@ -72,7 +73,7 @@ class BenchmarkFixturesTest
         for (int i = 0; i < 2_048; i++)
         {
             final int count = benchmark.neighbours();
-            assertTrue(count > 0, "pair " + i + " has no forwarding targets");
+            assertTrue(count > 0, schedule + ": pair " + i + " has no forwarding targets");
         }
     }
 
