@@ -123,6 +123,15 @@ public class CodecBenchmark
     }
 
     /**
+     * Sender side alone: every forward of a broadcast encodes D_msg afresh.
+     */
+    @Benchmark
+    public int noticeEncode(final NoticeState state)
+    {
+        return state.flyweight.encode(state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, state.notice);
+    }
+
+    /**
      * Receiver side alone: every copy of a broadcast is validated and decoded, duplicates included.
      */
     @Benchmark
