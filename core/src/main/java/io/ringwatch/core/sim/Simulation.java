@@ -39,6 +39,16 @@ public final class Simulation implements ClusterState
     private static final byte CRASHED = 2;
     private static final byte STOPPED = 3;
 
+    private static final int CELL = 8;
+    private static final int STATUS = 0;
+    private static final int SLOT_COUNTER = 1;
+    private static final int SLOT_WRITER = 2;
+    private static final int WAKE_SEQ = 3;
+    private static final int WAKE_TIME = 4;
+    private static final int SEEN_EPOCH = 5;
+    private static final int SEEN_LINKS = 6;
+    private static final int STABLE = 7;
+
     private static final long NONE = -1;
     private static final long GENERATED = 1;
 
@@ -54,11 +64,9 @@ public final class Simulation implements ClusterState
     private final DetectorNode[] nodes;
     private final Port port = new Port();
 
-    private final byte[] status;
-    private final long[] slotCounters;
-    private final int[] slotWriters;
-    private final long[] wakeSeqs;
-    private final long[] wakeTimes;
+    // The per-node state touched by every event, one 64-byte record per node: at 256k nodes the run is bound by
+    // cache misses, and separate arrays would cost one miss each.
+    private final long[] cells;
     private final long[] resumeAtNs;
     private final long[] lastResumeNs;
     private final long[] sendFreeNs;
@@ -66,10 +74,6 @@ public final class Simulation implements ClusterState
     private final boolean[] condemned;
     private final long[] firstLearnedNs;
 
-    private final boolean[] stable;
-    private final long[] seenEpochs;
-    private final int[] seenEmitters;
-    private final int[] seenObservers;
     private int stableCount;
     private int liveCount;
     private int stoppedCount;
@@ -113,13 +117,13 @@ public final class Simulation implements ClusterState
         random = new SplittableRandom(seed);
         queue = new EventQueue(2 * n + 64);
 
-        status = new byte[n];
-        slotCounters = new long[n];
-        slotWriters = new int[n];
-        Arrays.fill(slotWriters, -1);
-        wakeSeqs = new long[n];
-        Arrays.fill(wakeSeqs, NONE);
-        wakeTimes = new long[n];
+        cells = new long[n * CELL];
+        for (int rank = 0; rank < n; rank++)
+        {
+            cells[rank * CELL + STATUS] = RUNNING;
+            cells[rank * CELL + SLOT_WRITER] = -1;
+            cells[rank * CELL + WAKE_SEQ] = NONE;
+        }
         resumeAtNs = new long[n];
         lastResumeNs = new long[n];
         Arrays.fill(lastResumeNs, NONE);
@@ -128,10 +132,6 @@ public final class Simulation implements ClusterState
         condemned = new boolean[n];
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
-        stable = new boolean[n];
-        seenEpochs = new long[n];
-        seenEmitters = new int[n];
-        seenObservers = new int[n];
 
         final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs());
@@ -295,9 +295,9 @@ public final class Simulation implements ClusterState
         {
             case EventQueue.WAKE ->
             {
-                if (status[to] == RUNNING && wakeSeqs[to] == queue.polledSeq())
+                if (cells[to * CELL + STATUS] == RUNNING && cells[to * CELL + WAKE_SEQ] == queue.polledSeq())
                 {
-                    wakeSeqs[to] = NONE;
+                    cells[to * CELL + WAKE_SEQ] = NONE;
                     enter(to).doWork(nowNs);
                     afterCall(to);
                 }
@@ -323,9 +323,9 @@ public final class Simulation implements ClusterState
             vanishedMessages++;
             return;
         }
-        slotCounters[to] = counter;
-        slotWriters[to] = from;
-        if (status[to] == RUNNING)
+        cells[to * CELL + SLOT_COUNTER] = counter;
+        cells[to * CELL + SLOT_WRITER] = from;
+        if (cells[to * CELL + STATUS] == RUNNING)
         {
             enter(to).doWork(nowNs);
             afterCall(to);
@@ -339,7 +339,7 @@ public final class Simulation implements ClusterState
             vanishedMessages++;
             return false;
         }
-        if (status[to] == PAUSED)
+        if (cells[to * CELL + STATUS] == PAUSED)
         {
             queue.requeue(slot, resumeAtNs[to]);
             return true;
@@ -374,8 +374,8 @@ public final class Simulation implements ClusterState
         {
             return;
         }
-        status[rank] = CRASHED;
-        wakeSeqs[rank] = NONE;
+        cells[rank * CELL + STATUS] = CRASHED;
+        cells[rank * CELL + WAKE_SEQ] = NONE;
         crashes++;
         nodeStopped(rank);
         recordFailure(rank);
@@ -391,23 +391,23 @@ public final class Simulation implements ClusterState
 
     private void pause(final int rank, final long durationNs)
     {
-        if (status[rank] != RUNNING)
+        if (cells[rank * CELL + STATUS] != RUNNING)
         {
             return;
         }
-        status[rank] = PAUSED;
-        wakeSeqs[rank] = NONE;
+        cells[rank * CELL + STATUS] = PAUSED;
+        cells[rank * CELL + WAKE_SEQ] = NONE;
         resumeAtNs[rank] = nowNs + durationNs;
         queue.schedule(resumeAtNs[rank], EventQueue.RESUME, -1, rank, 0, null);
     }
 
     private void resume(final int rank)
     {
-        if (status[rank] != PAUSED)
+        if (cells[rank * CELL + STATUS] != PAUSED)
         {
             return;
         }
-        status[rank] = RUNNING;
+        cells[rank * CELL + STATUS] = RUNNING;
         lastResumeNs[rank] = nowNs;
         // duty cycle first, queued messages after: the node's own pause guard must hold on its own
         enter(rank).doWork(nowNs);
@@ -416,7 +416,7 @@ public final class Simulation implements ClusterState
 
     private void leave(final int rank)
     {
-        if (status[rank] != RUNNING)
+        if (cells[rank * CELL + STATUS] != RUNNING)
         {
             return;
         }
@@ -448,9 +448,9 @@ public final class Simulation implements ClusterState
     {
         stoppedCount++;
         liveCount--;
-        if (stable[rank])
+        if (cells[rank * CELL + STABLE] != 0)
         {
-            stable[rank] = false;
+            cells[rank * CELL + STABLE] = 0;
             stableCount--;
         }
         groundChanged = true;
@@ -463,47 +463,49 @@ public final class Simulation implements ClusterState
             return;
         }
         final DetectorNode node = nodes[rank];
-        if (node.viewEpoch() != seenEpochs[rank] ||
-            node.emitter() != seenEmitters[rank] ||
-            node.observer() != seenObservers[rank])
+        if (node.viewEpoch() != cells[rank * CELL + SEEN_EPOCH] || links(node) != cells[rank * CELL + SEEN_LINKS])
         {
             refreshStable(rank);
         }
         scheduleWake(rank);
     }
 
+    private static long links(final DetectorNode node)
+    {
+        return ((long)node.emitter() << 32) | (node.observer() & 0xFFFF_FFFFL);
+    }
+
     private void scheduleWake(final int rank)
     {
-        if (status[rank] != RUNNING)
+        if (cells[rank * CELL + STATUS] != RUNNING)
         {
             return;
         }
         final long deadlineNs = nodes[rank].nextDeadlineNs();
         if (deadlineNs == Long.MAX_VALUE)
         {
-            wakeSeqs[rank] = NONE;
+            cells[rank * CELL + WAKE_SEQ] = NONE;
             return;
         }
         final long atNs = Math.max(deadlineNs, nowNs);
-        if (wakeSeqs[rank] != NONE && wakeTimes[rank] == atNs)
+        if (cells[rank * CELL + WAKE_SEQ] != NONE && cells[rank * CELL + WAKE_TIME] == atNs)
         {
             return;
         }
-        wakeTimes[rank] = atNs;
+        cells[rank * CELL + WAKE_TIME] = atNs;
         // any earlier wake event for this node is now stale and skipped when it comes up
-        wakeSeqs[rank] = queue.schedule(atNs, EventQueue.WAKE, -1, rank, 0, null);
+        cells[rank * CELL + WAKE_SEQ] = queue.schedule(atNs, EventQueue.WAKE, -1, rank, 0, null);
     }
 
     private void refreshStable(final int rank)
     {
         final DetectorNode node = nodes[rank];
-        seenEpochs[rank] = node.viewEpoch();
-        seenEmitters[rank] = node.emitter();
-        seenObservers[rank] = node.observer();
+        cells[rank * CELL + SEEN_EPOCH] = node.viewEpoch();
+        cells[rank * CELL + SEEN_LINKS] = links(node);
         final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount);
-        if (nowStable != stable[rank])
+        if (nowStable != (cells[rank * CELL + STABLE] != 0))
         {
-            stable[rank] = nowStable;
+            cells[rank * CELL + STABLE] = nowStable ? 1 : 0;
             stableCount += nowStable ? 1 : -1;
         }
     }
@@ -659,7 +661,7 @@ public final class Simulation implements ClusterState
 
     public boolean isStopped(final int rank)
     {
-        return status[rank] >= CRASHED;
+        return cells[rank * CELL + STATUS] >= CRASHED;
     }
 
     public RankSet deadSet(final int rank)
@@ -704,7 +706,7 @@ public final class Simulation implements ClusterState
 
         public long readHeartbeat(final int emitterRank)
         {
-            return slotWriters[rank] == emitterRank ? slotCounters[rank] : NO_HEARTBEAT;
+            return cells[rank * CELL + SLOT_WRITER] == emitterRank ? cells[rank * CELL + SLOT_COUNTER] : NO_HEARTBEAT;
         }
 
         public void sendNewObserver(final int emitterRank)
@@ -749,7 +751,7 @@ public final class Simulation implements ClusterState
                 return;
             }
             final long resumedNs = lastResumeNs[deadRank];
-            if (status[deadRank] == PAUSED || (resumedNs != NONE && timeNs - resumedNs <= deltaNs))
+            if (cells[deadRank * CELL + STATUS] == PAUSED || (resumedNs != NONE && timeNs - resumedNs <= deltaNs))
             {
                 // silent for real: a legitimate suspicion, after which the paused node must fence itself
                 condemned[deadRank] = true;
@@ -771,8 +773,8 @@ public final class Simulation implements ClusterState
             {
                 exclusions++;
             }
-            status[rank] = STOPPED;
-            wakeSeqs[rank] = NONE;
+            cells[rank * CELL + STATUS] = STOPPED;
+            cells[rank * CELL + WAKE_SEQ] = NONE;
             nodeStopped(rank);
         }
 

