@@ -119,6 +119,12 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
         if (!queue.hasQueuedFor(to))
         {
             final Publication publication = publications.get(to);
+            if (publication != null && length > publication.maxMessageLength())
+            {
+                // only a notice with a pathologically fragmented dead set gets here; offer would throw
+                dropped++;
+                return;
+            }
             if (publication != null && publication.offer(sendBuffer, 0, length) > 0)
             {
                 sent++;
