@@ -177,6 +177,18 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
+     * Build a node without running it: the caller hosts {@link #agent()}, e.g. with other nodes in a
+     * {@code CompositeAgent} on one thread.
+     *
+     * @param ctx configuration; concluded here.
+     * @return the node, not yet started.
+     */
+    public static RingwatchNode build(final RingwatchContext ctx)
+    {
+        return new RingwatchNode(ctx);
+    }
+
+    /**
      * @return the invoker, or null when the node runs on its own thread.
      */
     public AgentInvoker invoker()

@@ -1,0 +1,82 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.driver.MediaDriver;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Test fixture: one embedded media driver and n nodes in this JVM, each built without a thread so the test
+ * drives the duty cycles.
+ */
+final class EmbeddedCluster implements AutoCloseable
+{
+    final File dir;
+    final MediaDriver driver;
+    final ClusterConfig cluster;
+    final RingwatchNode[] nodes;
+
+    EmbeddedCluster(final int n, final int clusterId, final long heartbeatNs, final long timeoutNs)
+    {
+        dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
+            "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
+        final List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int r = 0; r < n; r++)
+        {
+            members.add(new ClusterConfig.Member(r, "localhost", 1, 1));
+        }
+        cluster = new ClusterConfig(clusterId, heartbeatNs, timeoutNs, members);
+        nodes = new RingwatchNode[n];
+        try
+        {
+            for (int r = 0; r < n; r++)
+            {
+                nodes[r] = RingwatchNode.build(context(r));
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    RingwatchContext context(final int rank)
+    {
+        return new RingwatchContext()
+            .cluster(cluster)
+            .rank(rank)
+            .transport(TransportMode.IPC)
+            .embeddedDriver(false)
+            .aeronDirectoryName(dir.getAbsolutePath())
+            .startupGraceNs(TimeUnit.SECONDS.toNanos(1));
+    }
+
+    /**
+     * Run duty cycles of the given nodes for a while.
+     */
+    void run(final long millis, final int... ranks)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() - deadline < 0)
+        {
+            for (final int r : ranks)
+            {
+                nodes[r].agent().doWork();
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    public void close()
+    {
+        CloseHelper.closeAll(nodes);
+        CloseHelper.quietClose(driver);
+        IoUtil.delete(dir, true);
+    }
+}
