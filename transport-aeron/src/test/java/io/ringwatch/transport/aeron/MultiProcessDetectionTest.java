@@ -1,6 +1,8 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -131,6 +133,28 @@ class MultiProcessDetectionTest
                     assertTrue(cluster.process(r).isAlive(), "survivor " + r + " still runs: " + cluster.log(r));
                 }
             }
+        }
+    }
+
+    /**
+     * SIGTERM runs the node's shutdown hook, which sends LEAVE: the others learn it as a departure, not a failure.
+     */
+    @Test
+    void shouldAnnounceLeaveWhenNodeProcessIsTerminated() throws Exception
+    {
+        final int n = 3;
+        final int leaver = 1;
+        try (DemoCluster cluster = start(n, TransportMode.IPC))
+        {
+            cluster.process(leaver).destroy();
+            assertTrue(cluster.process(leaver).waitFor(30, TimeUnit.SECONDS), "terminated node exits");
+            assertTrue(cluster.awaitViews(Set.of(leaver), 20_000), "others learn the departure");
+            final int observer = leaver + 1;
+            assertEquals(ViewLayout.CAUSE_LEFT, cluster.view(observer).cause(leaver),
+                "the leaver's observer got the LEAVE, not a timeout: " + cluster.view(observer));
+            assertEquals(ViewLayout.CAUSE_NOTICE, cluster.view(0).cause(leaver), cluster.view(0).toString());
+            assertEquals(observer, cluster.view(0).reporter(leaver), "the observer announced it");
+            assertEquals(DetectorNode.LEFT, cluster.view(leaver).state(), cluster.log(leaver));
         }
     }
 

@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 final class DemoCommand
 {
     /** Default η: see the README's note on the demo's defaults. */
-    static final String HEARTBEAT_DEFAULT = "5ms";
+    static final String HEARTBEAT_DEFAULT = "10ms";
     /** Default δ. */
-    static final String TIMEOUT_DEFAULT = "50ms";
+    static final String TIMEOUT_DEFAULT = "400ms";
 
     private static final Set<String> OPTIONS =
         Set.of("nodes", "kill", "transport", "heartbeat", "timeout", "seed", "profile", "grace");
@@ -92,8 +92,8 @@ final class DemoCommand
             }
             System.out.println("all " + nodes + " nodes up, heartbeats flowing, after " +
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + "ms; aeron.dir=" + cluster.aeronDir());
-            // settle: let the nodes' JIT finish its first compilations before measuring
-            Thread.sleep(1000);
+            // settle: the last JVMs up are still compiling; let that pass before the kills
+            Thread.sleep(2000);
 
             final Random random = new Random(seed);
             final List<Integer> victims = chooseVictims(random, nodes, kill);
@@ -159,6 +159,7 @@ final class DemoCommand
             final long killNs = cluster.killedAtNs(victim);
             long firstNs = Long.MAX_VALUE;
             long lastNs = Long.MIN_VALUE;
+            int firstReporter = -1;
             final StringBuilder detectors = new StringBuilder();
             final StringBuilder learned = new StringBuilder();
             for (final int s : survivors)
@@ -171,7 +172,11 @@ final class DemoCommand
                     continue;
                 }
                 final long at = v.detectedAtNs(victim);
-                firstNs = Math.min(firstNs, at);
+                if (at < firstNs)
+                {
+                    firstNs = at;
+                    firstReporter = v.reporter(victim);
+                }
                 lastNs = Math.max(lastNs, at);
                 if (v.cause(victim) == ViewLayout.CAUSE_DETECTED)
                 {
@@ -184,7 +189,8 @@ final class DemoCommand
                 detection.recordValue(Math.max(0, firstNs - killNs) / 1000);
                 stabilization.recordValue(Math.max(0, lastNs - killNs) / 1000);
                 System.out.println("  rank " + victim + ": detected by " +
-                    (detectors.length() == 0 ? "(notice only)" : detectors) + " after " + fmtMs(firstNs - killNs) +
+                    (detectors.length() == 0 ? firstReporter + " (a victim itself, its notice got out)" : detectors) +
+                    " after " + fmtMs(firstNs - killNs) +
                     "ms; last survivor knew after " + fmtMs(lastNs - killNs) + "ms; learned:" + learned);
             }
             else
