@@ -191,7 +191,7 @@ public final class DetectorNode
             final int deadRank = emitter;
             learnDead(deadRank, nowNs, FailureCause.DETECTED, rank);
             listener.onViewChange(++viewEpoch, dead.size(), nowNs);
-            mendRing(nowNs);
+            adjustNeighboursAfterLearning(nowNs);
             originateNotice(deadRank);
             return 1;
         }
