@@ -12,10 +12,12 @@ import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.view.ViewFile;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
@@ -56,6 +58,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private DetectorNode node;
     private Runnable onStart;
     private volatile boolean leaveRequested;
+    private volatile boolean haltRequested;
+    private volatile boolean halted;
     private long nowNs;
     private long lastProgress = -1;
     private long framesFromDead;
@@ -114,6 +118,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
      */
     public int doWork()
     {
+        if (haltRequested)
+        {
+            halted = true;
+            throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
+        }
         final long now = clock.nanoTime();
         nowNs = now;
         cachedClock.update(now);
@@ -209,6 +218,25 @@ public final class RingwatchAgent implements Agent, MembershipListener
             lastFenceNs[zombie] = now;
             control.sendFence(zombie, node.deadSet());
         }
+    }
+
+    /**
+     * Stop the duty cycle before the Aeron client releases the driver's files: the counters live in the driver's
+     * CnC mapping, and touching them after the client unmaps it would crash the process. Called on the client's
+     * conductor thread from its error handler, which runs before the client closes; waits for the agent to stop.
+     *
+     * @param timeoutMs how long to wait for the agent to acknowledge.
+     * @return true if the agent has stopped touching the driver's memory.
+     */
+    boolean halt(final long timeoutMs)
+    {
+        haltRequested = true;
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!halted && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
+        }
+        return halted;
     }
 
     /**

@@ -89,6 +89,9 @@ public final class RingwatchConfiguration
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
     public static final int EXIT_CONFIG_ERROR = 2;
 
+    /** Exit code of a node process that lost its media driver: it can neither hear nor be heard, so it stops. */
+    public static final int EXIT_DRIVER_LOST = 4;
+
     private RingwatchConfiguration()
     {
     }

@@ -6,6 +6,8 @@ import io.aeron.CommonContext;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.exceptions.AeronException;
+import io.aeron.exceptions.ClientTimeoutException;
+import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
@@ -41,11 +43,12 @@ public final class RingwatchNode implements AutoCloseable
 {
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
-    private final RingwatchAgent agent;
+    private volatile RingwatchAgent agent;
     private final String pinReport;
     private AgentRunner runner;
     private AgentInvoker invoker;
     private volatile String pinResult = "not pinned";
+    private volatile Throwable driverLost;
 
     private RingwatchNode(final RingwatchContext ctx)
     {
@@ -274,17 +277,42 @@ public final class RingwatchNode implements AutoCloseable
         return MediaDriver.launch(Drivers.lowFootprint(dir));
     }
 
-    private static Aeron connect(final String dir)
+    private Aeron connect(final String dir)
     {
         try
         {
-            return Aeron.connect(new Aeron.Context().aeronDirectoryName(dir).driverTimeoutMs(5_000));
+            return Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(dir)
+                .driverTimeoutMs(5_000)
+                .errorHandler(this::onClientError));
         }
         catch (final AeronException | IllegalStateException ex)
         {
             throw new IllegalStateException("no media driver at aeron.dir=" + dir + " (" + ex.getMessage() +
                 "): start one (java -cp ringwatch.jar io.aeron.driver.MediaDriver) or use --driver embedded", ex);
         }
+    }
+
+    private void onClientError(final Throwable ex)
+    {
+        // without its driver a node can neither hear nor be heard; the owner must stop it (exit code 4 for `node`)
+        if (ex instanceof DriverTimeoutException || ex instanceof ClientTimeoutException)
+        {
+            driverLost = ex;
+            if (agent != null)
+            {
+                agent.halt(1000);
+            }
+        }
+        ex.printStackTrace();
+    }
+
+    /**
+     * @return the error that cut this node off from its media driver, or null while connected.
+     */
+    public Throwable driverLost()
+    {
+        return driverLost;
     }
 
     private Subscription subscribe(final Aeron aeron, final String channel, final int streamId, final int port)

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * <p>
  * Exit codes: 0 success, 1 the command's check failed (demo: wrong views), {@value
  * RingwatchConfiguration#EXIT_CONFIG_ERROR} bad usage or configuration, {@value RingwatchConfiguration#EXIT_FENCED}
- * a node was declared dead by the others and stopped (fail-stop).
+ * a node was declared dead by the others and stopped (fail-stop), {@value RingwatchConfiguration#EXIT_DRIVER_LOST}
+ * a node lost its media driver.
  */
 public final class Main
 {
@@ -76,6 +77,7 @@ public final class Main
             "         [--profile low-latency|low-noise]",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
             "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
-            "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others)"));
+            "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +
+                "4 node lost its media driver"));
     }
 }

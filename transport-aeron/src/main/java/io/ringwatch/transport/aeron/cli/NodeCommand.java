@@ -74,7 +74,7 @@ final class NodeCommand
         {
             try
             {
-                if (node.agent().stopped().getCount() > 0)
+                if (node.agent().stopped().getCount() > 0 && node.driverLost() == null)
                 {
                     node.leave(1000);
                 }
@@ -118,6 +118,13 @@ final class NodeCommand
                             TimeUnit.NANOSECONDS.toMillis(snapshot.detectedAtNs(r) - snapshot.startNs()) +
                             "ms since start) epoch=" + snapshot.viewEpoch());
                     }
+                }
+                if (node.driverLost() != null)
+                {
+                    System.out.println("lost the media driver (" + node.driverLost() + "); stopping, exit " +
+                        RingwatchConfiguration.EXIT_DRIVER_LOST);
+                    System.out.flush();
+                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
                 }
                 if (stopped)
                 {

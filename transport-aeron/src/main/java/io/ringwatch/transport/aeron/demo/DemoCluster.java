@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  *     long learnedAtNs = cluster.view(4).detectedAtNs(3); // same host, same monotonic clock
  * }
  * }</pre>
- * Every node process is destroyed on {@link #close()}, on a failed start and by a shutdown hook.
+ * Every node process is destroyed, the driver stopped and the directory deleted on {@link #close()}, on a failed
+ * start, and by a shutdown hook if the caller exits without closing (e.g. Ctrl-C on {@code ringwatch demo}).
  */
 public final class DemoCluster implements AutoCloseable
 {
@@ -190,6 +191,7 @@ public final class DemoCluster implements AutoCloseable
     private final long[] killedAtNs;
     private final ViewReader[] readers;
     private final Thread cleanup;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * Start the media driver and write the cluster file; no node runs yet.
@@ -225,7 +227,7 @@ public final class DemoCluster implements AutoCloseable
             driver.close();
             throw new UncheckedIOException(ex);
         }
-        this.cleanup = new Thread(this::destroyAll, "ringwatch-demo-cleanup");
+        this.cleanup = new Thread(this::close, "ringwatch-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -553,6 +555,10 @@ public final class DemoCluster implements AutoCloseable
      */
     public void close()
     {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
         destroyAll();
         CloseHelper.closeAll(readers);
         try
