@@ -44,10 +44,9 @@ public final class RingwatchNode implements AutoCloseable
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private volatile RingwatchAgent agent;
-    private final String pinReport;
     private AgentRunner runner;
     private AgentInvoker invoker;
-    private volatile String pinResult = "not pinned";
+    private volatile String pinResult;
     private volatile Throwable driverLost;
 
     private RingwatchNode(final RingwatchContext ctx)
@@ -139,7 +138,7 @@ public final class RingwatchNode implements AutoCloseable
             cachedClock.update(startNs);
             agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
                 new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
-            pinReport = ctx.cpu() >= 0 ? "pin requested: cpu " + ctx.cpu() : "not pinned (no cpu configured)";
+            pinResult = ctx.cpu() >= 0 ? null : "not pinned (no cpu configured)";
             if (ctx.cpu() >= 0)
             {
                 agent.onStartAction(() -> pinResult = ctx.pinner().pinCurrentThread(ctx.cpu()));
@@ -216,11 +215,12 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * @return what pinning did (after the agent started).
+     * @return what pinning did, or null while a requested pin has not happened yet (it happens on the agent
+     * thread as it starts).
      */
     public String pinResult()
     {
-        return ctx.cpu() >= 0 ? pinResult : pinReport;
+        return pinResult;
     }
 
     /**

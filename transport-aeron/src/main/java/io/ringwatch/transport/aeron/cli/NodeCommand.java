@@ -91,7 +91,7 @@ final class NodeCommand
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
             profile.cliName() + " heartbeat=" + ctx.protocolSettings().heartbeatPeriodNs() + "ns timeout=" +
             ctx.protocolSettings().suspicionTimeoutNs() + "ns aeron.dir=" + ctx.aeronDirectoryName() + " pid=" +
-            ProcessHandle.current().pid() + " " + node.pinResult());
+            ProcessHandle.current().pid());
         System.out.flush();
 
         return logUntilStopped(node, ctx);
@@ -101,6 +101,7 @@ final class NodeCommand
     {
         final ViewSnapshot snapshot = new ViewSnapshot();
         final boolean[] logged = new boolean[ctx.cluster().size()];
+        boolean pinLogged = false;
         try (ViewReader reader = new ViewReader(
             ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
         {
@@ -108,6 +109,11 @@ final class NodeCommand
             {
                 final boolean stopped = node.agent().stopped().await(50, TimeUnit.MILLISECONDS);
                 reader.read(snapshot);
+                if (!pinLogged && node.pinResult() != null)
+                {
+                    pinLogged = true;
+                    System.out.println("agent thread: " + node.pinResult());
+                }
                 for (int r = 0; r < logged.length; r++)
                 {
                     if (!logged[r] && snapshot.isDead(r))

@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron.cli;
 import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
 import io.ringwatch.transport.aeron.NodeCounter;
+import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.DirectBuffer;
@@ -64,6 +65,33 @@ final class StatCommand
         finally
         {
             IoUtil.unmap(mapped);
+        }
+
+        final File[] slotFiles = new File(dir).listFiles((d, name) -> name.startsWith("ringwatch-") &&
+            name.endsWith("-heartbeats.dat"));
+        if (slotFiles != null)
+        {
+            Arrays.sort(slotFiles);
+            for (final File f : slotFiles)
+            {
+                System.out.println("heartbeat slots (" + f.getName() + "):");
+                try (HeartbeatSlots slots = HeartbeatSlots.mapExisting(f))
+                {
+                    for (int i = 0; i < slots.clusterSize(); i++)
+                    {
+                        final int writer = slots.lastWriter(i);
+                        final long writtenNs = slots.lastWriterTimestampNs(i);
+                        final long ageUs = (System.nanoTime() - writtenNs) / 1000;
+                        System.out.println(writer < 0 ? "  slot " + i + ": empty" : "  slot " + i + ": writer " +
+                            writer + " counter " + slots.lastCounter(i) + ", written " + ageUs +
+                            "us ago (emitter's nanoTime: meaningful on one host only)");
+                    }
+                }
+                catch (final IllegalStateException ex)
+                {
+                    System.out.println("  " + ex.getMessage());
+                }
+            }
         }
 
         final File[] views = new File(dir).listFiles((d, name) -> name.startsWith("ringwatch-") &&

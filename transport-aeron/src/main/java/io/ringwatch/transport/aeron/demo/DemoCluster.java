@@ -133,6 +133,35 @@ public final class DemoCluster implements AutoCloseable
         }
 
         /**
+         * @param options JVM options of the node processes, replacing the defaults (small serial-GC heap, C1 only,
+         *                the opens Agrona needs).
+         * @return this.
+         */
+        public Options jvmOptions(final List<String> options)
+        {
+            this.jvmOptions = new ArrayList<>(options);
+            return this;
+        }
+
+        /**
+         * @return JVM options of the node processes.
+         */
+        public List<String> jvmOptions()
+        {
+            return jvmOptions;
+        }
+
+        /**
+         * @param clusterId cluster id of the demo cluster.
+         * @return this.
+         */
+        public Options clusterId(final int clusterId)
+        {
+            this.clusterId = clusterId;
+            return this;
+        }
+
+        /**
          * @param inherit true to let node processes print to this process's stdout/stderr.
          * @return this.
          */
@@ -382,6 +411,20 @@ public final class DemoCluster implements AutoCloseable
     }
 
     /**
+     * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long terminate(final int rank)
+    {
+        final long nowNs = System.nanoTime();
+        processes[rank].destroy();
+        killedAtNs[rank] = nowNs;
+        return nowNs;
+    }
+
+    /**
      * Send a signal to a node by pid (e.g. STOP, CONT).
      *
      * @param rank   node.
@@ -476,7 +519,7 @@ public final class DemoCluster implements AutoCloseable
 
     /**
      * @param rank node.
-     * @return when it was killed by {@link #kill(int)}, 0 if not.
+     * @return when it was killed by {@link #kill(int)} or terminated by {@link #terminate(int)}, 0 if not.
      */
     public long killedAtNs(final int rank)
     {

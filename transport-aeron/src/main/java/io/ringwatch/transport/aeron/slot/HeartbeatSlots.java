@@ -170,6 +170,42 @@ public final class HeartbeatSlots implements AutoCloseable
         }
     }
 
+    /**
+     * Map an existing slot file for inspection, taking cluster id and size from its header.
+     *
+     * @param file the slot file.
+     * @return the mapped slots.
+     */
+    public static HeartbeatSlots mapExisting(final File file)
+    {
+        if (!file.exists() || file.length() < HEADER_LENGTH)
+        {
+            throw new IllegalStateException("no heartbeat slot file (or truncated): " + file);
+        }
+        final MappedByteBuffer mapped = IoUtil.mapExistingFile(file, "heartbeat slots");
+        final UnsafeBuffer header = new UnsafeBuffer(mapped);
+        final int size = header.getInt(CLUSTER_SIZE_OFFSET, LITTLE_ENDIAN);
+        final int clusterId = header.getInt(CLUSTER_ID_OFFSET, LITTLE_ENDIAN);
+        if (header.getInt(MAGIC_OFFSET, LITTLE_ENDIAN) != MAGIC || size <= 0 || file.length() != fileLength(size))
+        {
+            IoUtil.unmap(mapped);
+            throw new IllegalStateException("not a heartbeat slot file: " + file);
+        }
+        final HeartbeatSlots slots = new HeartbeatSlots(file, size, mapped);
+        slots.validateHeader(clusterId);
+        return slots;
+    }
+
+    /**
+     * @param slot index of the slot.
+     * @return the latest counter in the slot whoever wrote it, or {@link HeartbeatChannel#NO_HEARTBEAT}.
+     */
+    public long lastCounter(final int slot)
+    {
+        final long word = buffer.getLongAcquire(slotOffset(slot) + WORD_OFFSET);
+        return word == 0 ? HeartbeatChannel.NO_HEARTBEAT : word >>> RANK_BITS;
+    }
+
     private void validateHeader(final int clusterId)
     {
         final int magic = buffer.getIntAcquire(MAGIC_OFFSET);
