@@ -73,7 +73,7 @@ class RingwatchContextTest
         {
             final int port = squatter.getLocalPort();
             final RingwatchContext ctx = new RingwatchContext().cluster(cluster(port, port + 1)).rank(0)
-                .transport(TransportMode.UDP).embeddedDriver(false).aeronDirectoryName(aeronDir.getAbsolutePath());
+                .transport(TransportMode.UDP).embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName());
             final IllegalStateException ex = assertThrows(IllegalStateException.class,
                 () -> RingwatchNode.build(ctx));
             assertTrue(ex.getMessage().startsWith("port in use: localhost:" + port), ex.getMessage());

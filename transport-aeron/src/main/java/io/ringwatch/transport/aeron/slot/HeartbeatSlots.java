@@ -134,40 +134,58 @@ public final class HeartbeatSlots implements AutoCloseable
         }
 
         try (RandomAccessFile raf = new RandomAccessFile(file, "rw");
-            FileChannel channel = raf.getChannel();
-            FileLock ignore = channel.lock())
+            FileChannel channel = raf.getChannel())
         {
-            final boolean fresh = raf.length() == 0;
-            if (fresh)
+            final FileLock lock = channel.lock();
+            try
             {
-                raf.setLength(length);
+                return mapLocked(file, raf, channel, clusterId, clusterSize, length);
             }
-            else if (raf.length() != length)
+            finally
             {
-                throw new IllegalStateException("heartbeat slot file " + file + " has length " + raf.length() +
-                    ", expected " + length + " for " + clusterSize + " ranks: another cluster shape uses it");
+                lock.release();
             }
-
-            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-            mapped.order(LITTLE_ENDIAN);
-            final HeartbeatSlots slots = new HeartbeatSlots(file, clusterSize, mapped);
-            if (fresh)
-            {
-                slots.buffer.putInt(CLUSTER_ID_OFFSET, clusterId, LITTLE_ENDIAN);
-                slots.buffer.putInt(CLUSTER_SIZE_OFFSET, clusterSize, LITTLE_ENDIAN);
-                slots.buffer.putInt(VERSION_OFFSET, VERSION, LITTLE_ENDIAN);
-                slots.buffer.putIntRelease(MAGIC_OFFSET, MAGIC);
-            }
-            else
-            {
-                slots.validateHeader(clusterId);
-            }
-            return slots;
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot map heartbeat slot file " + file, ex);
         }
+    }
+
+    private static HeartbeatSlots mapLocked(
+        final File file,
+        final RandomAccessFile raf,
+        final FileChannel channel,
+        final int clusterId,
+        final int clusterSize,
+        final long length) throws IOException
+    {
+        final boolean fresh = raf.length() == 0;
+        if (fresh)
+        {
+            raf.setLength(length);
+        }
+        else if (raf.length() != length)
+        {
+            throw new IllegalStateException("heartbeat slot file " + file + " has length " + raf.length() +
+                ", expected " + length + " for " + clusterSize + " ranks: another cluster shape uses it");
+        }
+
+        final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        mapped.order(LITTLE_ENDIAN);
+        final HeartbeatSlots slots = new HeartbeatSlots(file, clusterSize, mapped);
+        if (fresh)
+        {
+            slots.buffer.putInt(CLUSTER_ID_OFFSET, clusterId, LITTLE_ENDIAN);
+            slots.buffer.putInt(CLUSTER_SIZE_OFFSET, clusterSize, LITTLE_ENDIAN);
+            slots.buffer.putInt(VERSION_OFFSET, VERSION, LITTLE_ENDIAN);
+            slots.buffer.putIntRelease(MAGIC_OFFSET, MAGIC);
+        }
+        else
+        {
+            slots.validateHeader(clusterId);
+        }
+        return slots;
     }
 
     /**
