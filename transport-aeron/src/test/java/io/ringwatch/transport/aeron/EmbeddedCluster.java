@@ -19,16 +19,25 @@ final class EmbeddedCluster implements AutoCloseable
     final MediaDriver driver;
     final ClusterConfig cluster;
     final RingwatchNode[] nodes;
+    final TransportMode transport;
 
     EmbeddedCluster(final int n, final int clusterId, final long heartbeatNs, final long timeoutNs)
     {
+        this(n, clusterId, heartbeatNs, timeoutNs, TransportMode.IPC);
+    }
+
+    EmbeddedCluster(
+        final int n, final int clusterId, final long heartbeatNs, final long timeoutNs, final TransportMode transport)
+    {
+        this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
+        final int[] ports = freeUdpPorts(2 * n);
         final List<ClusterConfig.Member> members = new ArrayList<>();
         for (int r = 0; r < n; r++)
         {
-            members.add(new ClusterConfig.Member(r, "localhost", 1, 1));
+            members.add(new ClusterConfig.Member(r, "localhost", ports[2 * r], ports[2 * r + 1]));
         }
         cluster = new ClusterConfig(clusterId, heartbeatNs, timeoutNs, members);
         nodes = new RingwatchNode[n];
@@ -51,10 +60,39 @@ final class EmbeddedCluster implements AutoCloseable
         return new RingwatchContext()
             .cluster(cluster)
             .rank(rank)
-            .transport(TransportMode.IPC)
+            .transport(transport)
             .embeddedDriver(false)
             .aeronDirectoryName(dir.getAbsolutePath())
             .startupGraceNs(TimeUnit.SECONDS.toNanos(1));
+    }
+
+    private static int[] freeUdpPorts(final int count)
+    {
+        final java.net.DatagramSocket[] sockets = new java.net.DatagramSocket[count];
+        final int[] ports = new int[count];
+        try
+        {
+            for (int i = 0; i < count; i++)
+            {
+                sockets[i] = new java.net.DatagramSocket(new java.net.InetSocketAddress("localhost", 0));
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException(ex);
+        }
+        finally
+        {
+            for (final java.net.DatagramSocket s : sockets)
+            {
+                if (s != null)
+                {
+                    s.close();
+                }
+            }
+        }
     }
 
     /**
