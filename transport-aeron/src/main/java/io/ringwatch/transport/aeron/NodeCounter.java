@@ -40,7 +40,9 @@ public enum NodeCounter
     /** Frames from a rank this node knows is dead: dropped, and the sender told it is dead. */
     FRAMES_FROM_DEAD(15, "frames from dead ranks"),
     /** Frames rejected for one decoder reason; the reason's ordinal is the key's detail. */
-    FRAMES_REJECTED_BY_REASON(16, "frames rejected");
+    FRAMES_REJECTED_BY_REASON(16, "frames rejected"),
+    /** UDP heartbeat frames the publication could not take (not connected or back pressured); never retried. */
+    HEARTBEATS_DROPPED(17, "heartbeats dropped");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

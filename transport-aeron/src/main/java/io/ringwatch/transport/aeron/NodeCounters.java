@@ -123,8 +123,14 @@ public final class NodeCounters implements AutoCloseable
      * @param sendsDropped frames dropped on send.
      * @param sendsRetried frames sent after queueing.
      * @param fromDead     frames received from dead ranks.
+     * @param heartbeatsDropped UDP heartbeat frames not sent.
      */
-    public void publish(final DetectorNode node, final long sendsDropped, final long sendsRetried, final long fromDead)
+    public void publish(
+        final DetectorNode node,
+        final long sendsDropped,
+        final long sendsRetried,
+        final long fromDead,
+        final long heartbeatsDropped)
     {
         set(NodeCounter.HEARTBEATS_SENT, node.heartbeatsSent());
         set(NodeCounter.SLOT_PROGRESS_SEEN, node.heartbeatProgressSeen());
@@ -140,6 +146,7 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.SENDS_DROPPED, sendsDropped);
         set(NodeCounter.SENDS_RETRIED, sendsRetried);
         set(NodeCounter.FRAMES_FROM_DEAD, fromDead);
+        set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);
     }
 
     private void set(final NodeCounter c, final long value)

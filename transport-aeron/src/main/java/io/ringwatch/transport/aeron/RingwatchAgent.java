@@ -9,6 +9,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
+import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.view.ViewFile;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -56,6 +57,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
     private DetectorNode node;
+    private RemoteHeartbeatChannel remoteHeartbeats;
     private Runnable onStart;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
@@ -95,6 +97,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
     void node(final DetectorNode node)
     {
         this.node = node;
+    }
+
+    void remoteHeartbeats(final RemoteHeartbeatChannel channel)
+    {
+        this.remoteHeartbeats = channel;
     }
 
     void onStartAction(final Runnable action)
@@ -150,7 +157,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
             lastProgress = progress;
             viewFile.heartbeatProgress(progress, now);
         }
-        counters.publish(node, control.dropped(), control.retried(), framesFromDead);
+        counters.publish(node, control.dropped(), control.retried(), framesFromDead,
+            remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
     }

@@ -133,6 +133,10 @@ public final class RingwatchNode implements AutoCloseable
 
             agent = new RingwatchAgent(
                 ctx, cachedClock, slots, controlSubscription, heartbeatSubscription, control, viewFile, counters);
+            if (heartbeats instanceof RemoteHeartbeatChannel)
+            {
+                agent.remoteHeartbeats((RemoteHeartbeatChannel)heartbeats);
+            }
             // the protocol's clock starts when everything is in place, so set-up time is not a missed heartbeat
             final long startNs = ctx.nanoClock().nanoTime();
             cachedClock.update(startNs);
