@@ -1,8 +1,8 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
-import io.aeron.ChannelUriStringBuilder;
 import io.aeron.CommonContext;
+import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.exceptions.AeronException;
@@ -18,13 +18,13 @@ import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.slot.SharedMemoryHeartbeatChannel;
 import io.ringwatch.transport.aeron.view.ViewFile;
 import io.ringwatch.transport.aeron.view.ViewLayout;
-import io.aeron.Publication;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -78,29 +78,24 @@ public final class RingwatchNode implements AutoCloseable
             resources.add(counters);
 
             final boolean udp = ctx.transport() == TransportMode.UDP;
-            final Subscription controlSubscription = subscribe(aeron, controlChannel(rank), controlStream(rank),
-                udp ? cluster.member(rank).controlPort() : 0);
+            final ClusterChannels channels = new ClusterChannels(ctx);
+            final Subscription controlSubscription = subscribe(aeron, channels.controlChannel(rank),
+                channels.controlStream(rank), udp ? cluster.member(rank).controlPort() : 0);
             resources.add(controlSubscription);
             Subscription heartbeatSubscription = null;
             if (udp)
             {
-                heartbeatSubscription = subscribe(aeron, heartbeatChannel(rank), ctx.heartbeatStreamId(),
+                heartbeatSubscription = subscribe(aeron, channels.heartbeatChannel(rank), ctx.heartbeatStreamId(),
                     cluster.member(rank).heartbeatPort());
                 resources.add(heartbeatSubscription);
             }
 
-            final String[] controlChannels = new String[n];
-            final int[] controlStreams = new int[n];
-            for (int r = 0; r < n; r++)
-            {
-                controlChannels[r] = controlChannel(r);
-                controlStreams[r] = controlStream(r);
-            }
-            final PeerPublications controlPublications = new PeerPublications(aeron, controlChannels, controlStreams);
+            final PeerPublications controlPublications = new PeerPublications(
+                aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = new AeronControlChannel(cluster.clusterId(), rank, ctx.incarnation(),
                 n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
             resources.add(control);
-            for (final int peer : usualControlPeers(rank, n))
+            for (final int peer : ClusterChannels.usualControlPeers(rank, n))
             {
                 controlPublications.preCreate(peer);
             }
@@ -109,18 +104,12 @@ public final class RingwatchNode implements AutoCloseable
             final HeartbeatChannel heartbeats;
             if (udp)
             {
-                final String[] channels = new String[n];
-                final int[] streams = new int[n];
-                for (int r = 0; r < n; r++)
-                {
-                    channels[r] = heartbeatChannel(r);
-                    streams[r] = ctx.heartbeatStreamId();
-                }
-                final PeerPublications heartbeatPublications = new PeerPublications(aeron, channels, streams);
+                final PeerPublications heartbeatPublications = new PeerPublications(
+                    aeron, channels.heartbeatChannels(), channels.heartbeatStreams());
                 resources.add(heartbeatPublications);
-                for (int i = 1; i <= Math.min(n - 1, log2(n) + 1); i++)
+                for (final int peer : ClusterChannels.usualHeartbeatPeers(rank, n))
                 {
-                    heartbeatPublications.preCreate((rank + i) % n);
+                    heartbeatPublications.preCreate(peer);
                 }
                 heartbeats = new RemoteHeartbeatChannel(slots, rank,
                     new UdpHeartbeatSender(heartbeatPublications, cluster.clusterId(), rank, ctx.incarnation()),
@@ -272,7 +261,7 @@ public final class RingwatchNode implements AutoCloseable
 
     private MediaDriver launchDriver(final String dir)
     {
-        if (CommonContext.isDriverActive(new java.io.File(dir), TimeUnit.SECONDS.toMillis(2), s -> {}))
+        if (CommonContext.isDriverActive(new File(dir), TimeUnit.SECONDS.toMillis(2), s -> {}))
         {
             throw new IllegalStateException("a media driver is already running at aeron.dir=" + dir +
                 ": use it with --driver external (-D" + RingwatchConfiguration.DRIVER_PROP_NAME +
@@ -343,66 +332,6 @@ public final class RingwatchNode implements AutoCloseable
             throw new IllegalStateException("cannot subscribe to " + channel + " stream " + streamId + " for rank " +
                 ctx.rank() + ": " + ex.getMessage(), ex);
         }
-    }
-
-    private String controlChannel(final int r)
-    {
-        if (ctx.transport() == TransportMode.IPC)
-        {
-            return "aeron:ipc?term-length=" + ctx.termLength();
-        }
-        final ClusterConfig.Member m = ctx.cluster().member(r);
-        return udpChannel(m.host(), m.controlPort());
-    }
-
-    private int controlStream(final int r)
-    {
-        // on IPC every node has its own stream on the one shared channel; on UDP the endpoint tells nodes apart
-        return ctx.transport() == TransportMode.IPC ? ctx.controlStreamId() + r : ctx.controlStreamId();
-    }
-
-    private String heartbeatChannel(final int r)
-    {
-        final ClusterConfig.Member m = ctx.cluster().member(r);
-        return udpChannel(m.host(), m.heartbeatPort());
-    }
-
-    private String udpChannel(final String host, final int port)
-    {
-        return new ChannelUriStringBuilder()
-            .media(CommonContext.UDP_MEDIA)
-            .endpoint(host + ":" + port)
-            .termLength(ctx.termLength())
-            .build();
-    }
-
-    /**
-     * Peers a node is likely to send control frames to: ±2^j along the ring (the double hypercube's links, and
-     * where notices go), its nearest predecessors (NEW_OBSERVER after mending) and its successor (LEAVE).
-     *
-     * @param rank this node.
-     * @param n    N.
-     * @return distinct peer ranks, excluding {@code rank}.
-     */
-    static int[] usualControlPeers(final int rank, final int n)
-    {
-        final java.util.BitSet peers = new java.util.BitSet(n);
-        for (int step = 1; step < n; step <<= 1)
-        {
-            peers.set((rank + step) % n);
-            peers.set(Math.floorMod(rank - step, n));
-        }
-        for (int i = 1; i <= Math.min(n - 1, log2(n) + 1); i++)
-        {
-            peers.set(Math.floorMod(rank - i, n));
-        }
-        peers.clear(rank);
-        return peers.stream().toArray();
-    }
-
-    private static int log2(final int n)
-    {
-        return 31 - Integer.numberOfLeadingZeros(Math.max(1, n));
     }
 
     private static final class UdpHeartbeatSender implements HeartbeatSender
