@@ -52,7 +52,8 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
 
     /**
      * Returned by {@link #encode} and {@link #encodedLength} when the notice breaks its own contract: empty or
-     * non-ascending dead set, a negative rank in it, dead rank missing from it, or source rank inside it.
+     * non-ascending dead set, a negative rank in it, dead rank missing from it, source rank inside it, or a
+     * sequence below 1. Receivers would reject such a frame, so it is refused before it is sent.
      */
     public static final int INVALID_NOTICE = -3;
 
@@ -95,7 +96,7 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     {
         final RankSet deadSet = notice.deadSet();
         final int size = deadSet.size();
-        if (size < 1)
+        if (size < 1 || notice.sequence() < 1)
         {
             return INVALID_NOTICE;
         }

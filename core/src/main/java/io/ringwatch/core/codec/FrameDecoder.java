@@ -15,6 +15,14 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * is believed, so a corrupt, truncated, foreign or hostile frame yields a {@link RejectReason} for the caller to
  * count, never an exception. Accepted frames are canonical: encoding the decoded values gives back the same bytes.
  * <p>
+ * Checks, in order: offset and length inside the buffer; at least a header; version; a known type; the exact length
+ * of that type (for a notice, a range count in {@code [1, MAX_RANGES]} and {@code 40 + 8 * count} bytes); zero
+ * flags; the cluster id; a sender rank in {@code [0, N)}. Then by type: heartbeat counter at least 1; new-observer
+ * emitter rank in range, RDMA length not negative and key and address zero when it is zero, reserved zero; notice
+ * dead and source ranks in range, sequence at least 1, every run non-empty and inside {@code [0, N)}, runs
+ * ascending with a gap between neighbours, dead rank inside D and source rank outside it. Protocol-level judgements
+ * (is this frame for me, is the sender someone I know to be dead) are left to the caller.
+ * <p>
  * After {@link #decode} returns {@link RejectReason#NONE} the accessors describe the frame until the next call;
  * those of other frame types keep stale values. All state is preallocated; only the notice's rank array may grow,
  * and only up to the cluster size. Not thread safe: one decoder per receiving thread.

@@ -54,7 +54,9 @@ public class FrameHeaderFlyweight
     /** Length of the common header; bodies start here. */
     public static final int HEADER_LENGTH = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
 
+    /** Buffer holding the wrapped frame. */
     protected MutableDirectBuffer buffer;
+    /** Offset of the wrapped frame in {@link #buffer}. */
     protected int offset;
 
     /**

@@ -87,6 +87,12 @@ class FailureNoticeEncodingTest
     }
 
     @Test
+    void shouldRefuseSequenceBelowOne()
+    {
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 0L, 3)));
+    }
+
+    @Test
     void shouldRefuseDeadSetWithNegativeRank()
     {
         assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 1L, -1, 3)));
