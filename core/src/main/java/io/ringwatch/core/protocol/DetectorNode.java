@@ -191,7 +191,7 @@ public final class DetectorNode
             final int deadRank = emitter;
             learnDead(deadRank, nowNs, FailureCause.DETECTED, rank);
             listener.onViewChange(++viewEpoch, dead.size(), nowNs);
-            mendRing(nowNs);
+            adjustNeighboursAfterLearning(nowNs);
             originateNotice(deadRank);
             // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
             // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter.

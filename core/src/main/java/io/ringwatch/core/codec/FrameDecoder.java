@@ -1,0 +1,404 @@
+package io.ringwatch.core.codec;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEADER_LENGTH;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
+
+/**
+ * Validates and decodes one received frame at a time, for one cluster. Every field is checked before anything
+ * is believed, so a corrupt, truncated, foreign or hostile frame yields a {@link RejectReason} for the caller to
+ * count, never an exception. Accepted frames are canonical: encoding the decoded values gives back the same bytes.
+ * <p>
+ * Checks, in order: offset and length inside the buffer; at least a header; version; a known type; the exact length
+ * of that type (for a notice, a range count in {@code [1, MAX_RANGES]} and {@code 40 + 8 * count} bytes); zero
+ * flags; the cluster id; a sender rank in {@code [0, N)}. Then by type: heartbeat counter at least 1; new-observer
+ * emitter rank in range, RDMA length not negative and key and address zero when it is zero, reserved zero; notice
+ * dead and source ranks in range, sequence at least 1, every run non-empty and inside {@code [0, N)}, runs
+ * ascending with a gap between neighbours, dead rank inside D and source rank outside it. Protocol-level judgements
+ * (is this frame for me, is the sender someone I know to be dead) are left to the caller.
+ * <p>
+ * After {@link #decode} returns {@link RejectReason#NONE} the accessors describe the frame until the next call;
+ * those of other frame types keep stale values. All state is preallocated; only the notice's rank array may grow,
+ * and only up to the cluster size. Not thread safe: one decoder per receiving thread.
+ */
+public final class FrameDecoder
+{
+    /** Ranks a fresh decoder's notice holds before its first growth. */
+    public static final int DEFAULT_NOTICE_CAPACITY = 64;
+
+    private final int clusterId;
+    private final int clusterSize;
+    private final UnsafeBuffer frame = new UnsafeBuffer();
+    private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
+    private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
+    private final DecodedNotice notice;
+
+    private int type;
+    private int senderRank;
+    private int senderIncarnation;
+    private long heartbeatCounter;
+    private long heartbeatTimestampNs;
+    private int newObserverEmitterRank;
+    private int rdmaRkey;
+    private long rdmaAddress;
+    private int rdmaLength;
+
+    /**
+     * @param clusterId   frames of other clusters are rejected.
+     * @param clusterSize number of ranks N; every rank on the wire must lie in {@code [0, N)}.
+     */
+    public FrameDecoder(final int clusterId, final int clusterSize)
+    {
+        this(clusterId, clusterSize, DEFAULT_NOTICE_CAPACITY);
+    }
+
+    /**
+     * @param clusterId             frames of other clusters are rejected.
+     * @param clusterSize           number of ranks N; every rank on the wire must lie in {@code [0, N)}.
+     * @param initialNoticeCapacity dead ranks a notice may hold before the decoder's array grows.
+     */
+    public FrameDecoder(final int clusterId, final int clusterSize, final int initialNoticeCapacity)
+    {
+        if (clusterSize < 1)
+        {
+            throw new IllegalArgumentException("clusterSize must be positive: " + clusterSize);
+        }
+        this.clusterId = clusterId;
+        this.clusterSize = clusterSize;
+        this.notice = new DecodedNotice(initialNoticeCapacity, clusterSize);
+    }
+
+    /**
+     * Validate and decode a frame.
+     *
+     * @param buffer holding the frame; only read.
+     * @param offset at which the frame begins.
+     * @param length of the frame as received.
+     * @return {@link RejectReason#NONE} if the frame is valid, else the first problem found.
+     */
+    public RejectReason decode(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (offset < 0 || length < 0 || offset > buffer.capacity() - length)
+        {
+            return RejectReason.OUT_OF_BOUNDS;
+        }
+        if (length < HEADER_LENGTH)
+        {
+            return RejectReason.TOO_SHORT;
+        }
+
+        // A view of exactly the frame: the flyweights need a MutableDirectBuffer but the decoder never writes.
+        frame.wrap(buffer, offset, length);
+        header.wrap(frame, 0);
+        if (header.version() != VERSION)
+        {
+            return RejectReason.UNSUPPORTED_VERSION;
+        }
+
+        final int type = header.type();
+        final RejectReason structure = checkStructure(type, length);
+        if (RejectReason.NONE != structure)
+        {
+            return structure;
+        }
+
+        if (header.flags() != 0)
+        {
+            return RejectReason.BAD_FLAGS;
+        }
+        if (header.clusterId() != clusterId)
+        {
+            return RejectReason.WRONG_CLUSTER;
+        }
+        final int senderRank = header.senderRank();
+        if (!isRank(senderRank))
+        {
+            return RejectReason.SENDER_OUT_OF_RANGE;
+        }
+
+        final RejectReason body;
+        switch (type)
+        {
+            case HEARTBEAT_TYPE:
+                body = decodeHeartbeat();
+                break;
+
+            case NEW_OBSERVER_TYPE:
+                body = decodeNewObserver();
+                break;
+
+            case FAILURE_NOTICE_TYPE:
+                body = decodeFailureNotice();
+                break;
+
+            default:
+                body = RejectReason.NONE;
+                break;
+        }
+
+        if (RejectReason.NONE == body)
+        {
+            this.type = type;
+            this.senderRank = senderRank;
+            this.senderIncarnation = header.senderIncarnation();
+        }
+        return body;
+    }
+
+    /**
+     * @return type id of the last accepted frame, one of the {@code *_TYPE} constants of
+     * {@link FrameHeaderFlyweight}.
+     */
+    public int type()
+    {
+        return type;
+    }
+
+    /**
+     * @return sender rank of the last accepted frame.
+     */
+    public int senderRank()
+    {
+        return senderRank;
+    }
+
+    /**
+     * @return sender incarnation of the last accepted frame.
+     */
+    public int senderIncarnation()
+    {
+        return senderIncarnation;
+    }
+
+    /**
+     * @return counter of the last accepted heartbeat, at least 1.
+     */
+    public long heartbeatCounter()
+    {
+        return heartbeatCounter;
+    }
+
+    /**
+     * @return emitter timestamp of the last accepted heartbeat, on the emitter's clock.
+     */
+    public long heartbeatTimestampNs()
+    {
+        return heartbeatTimestampNs;
+    }
+
+    /**
+     * @return addressee of the last accepted new-observer frame.
+     */
+    public int newObserverEmitterRank()
+    {
+        return newObserverEmitterRank;
+    }
+
+    /**
+     * @return RDMA remote key of the last accepted new-observer frame.
+     */
+    public int rdmaRkey()
+    {
+        return rdmaRkey;
+    }
+
+    /**
+     * @return RDMA address of the last accepted new-observer frame.
+     */
+    public long rdmaAddress()
+    {
+        return rdmaAddress;
+    }
+
+    /**
+     * @return RDMA length of the last accepted new-observer frame, 0 when it carries no slot.
+     */
+    public int rdmaLength()
+    {
+        return rdmaLength;
+    }
+
+    /**
+     * @return the last accepted notice; the same object every time, overwritten by the next accepted notice.
+     */
+    public DecodedNotice notice()
+    {
+        return notice;
+    }
+
+    /**
+     * @return cluster id frames must carry.
+     */
+    public int clusterId()
+    {
+        return clusterId;
+    }
+
+    /**
+     * @return number of ranks in the cluster.
+     */
+    public int clusterSize()
+    {
+        return clusterSize;
+    }
+
+    private RejectReason checkStructure(final int type, final int length)
+    {
+        switch (type)
+        {
+            case HEARTBEAT_TYPE:
+                return length == HeartbeatFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
+
+            case NEW_OBSERVER_TYPE:
+                return length == NewObserverFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
+
+            case LEAVE_TYPE:
+                return length == LeaveFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
+
+            case FAILURE_NOTICE_TYPE:
+            {
+                if (length < FailureNoticeFlyweight.RANGES_OFFSET)
+                {
+                    return RejectReason.WRONG_LENGTH;
+                }
+                final int rangeCount = failureNotice.wrap(frame, 0).rangeCount();
+                if (rangeCount < 1 || rangeCount > FailureNoticeFlyweight.MAX_RANGES)
+                {
+                    return RejectReason.RANGE_COUNT_OUT_OF_RANGE;
+                }
+                return length == FailureNoticeFlyweight.lengthOf(rangeCount) ?
+                    RejectReason.NONE : RejectReason.WRONG_LENGTH;
+            }
+
+            default:
+                return RejectReason.UNKNOWN_TYPE;
+        }
+    }
+
+    private RejectReason decodeHeartbeat()
+    {
+        heartbeat.wrap(frame, 0);
+        final long counter = heartbeat.counter();
+        if (counter < 1)
+        {
+            return RejectReason.BAD_COUNTER;
+        }
+        heartbeatCounter = counter;
+        heartbeatTimestampNs = heartbeat.emitterTimestampNs();
+        return RejectReason.NONE;
+    }
+
+    private RejectReason decodeNewObserver()
+    {
+        newObserver.wrap(frame, 0);
+        final int emitterRank = newObserver.emitterRank();
+        if (!isRank(emitterRank))
+        {
+            return RejectReason.RANK_OUT_OF_RANGE;
+        }
+        final int rkey = newObserver.rdmaRkey();
+        final long address = newObserver.rdmaAddress();
+        final int rdmaLength = newObserver.rdmaLength();
+        if (rdmaLength < 0 || (rdmaLength == 0 && (rkey != 0 || address != 0)))
+        {
+            return RejectReason.BAD_RDMA_REGION;
+        }
+        if (newObserver.reserved() != 0)
+        {
+            return RejectReason.RESERVED_NOT_ZERO;
+        }
+        newObserverEmitterRank = emitterRank;
+        rdmaRkey = rkey;
+        rdmaAddress = address;
+        this.rdmaLength = rdmaLength;
+        return RejectReason.NONE;
+    }
+
+    // checkStructure has established 1 <= rangeCount <= MAX_RANGES and an exact length.
+    private RejectReason decodeFailureNotice()
+    {
+        final FailureNoticeFlyweight flyweight = failureNotice.wrap(frame, 0);
+        final int deadRank = flyweight.deadRank();
+        final int sourceRank = flyweight.sourceRank();
+        if (!isRank(deadRank) || !isRank(sourceRank))
+        {
+            return RejectReason.RANK_OUT_OF_RANGE;
+        }
+        final long sequence = flyweight.sequence();
+        if (sequence < 1)
+        {
+            return RejectReason.BAD_SEQUENCE;
+        }
+
+        final int rangeCount = flyweight.rangeCount();
+        boolean deadInSet = false;
+        boolean sourceInSet = false;
+        int previousFirst = 0;
+        int previousEnd = 0;
+        int setSize = 0;
+        for (int i = 0; i < rangeCount; i++)
+        {
+            final int first = flyweight.rangeFirstRank(i);
+            final int length = flyweight.rangeLength(i);
+            if (length < 1)
+            {
+                return RejectReason.EMPTY_RANGE;
+            }
+            if (first < 0 || first > clusterSize - length)
+            {
+                return RejectReason.RANGE_OUT_OF_RANGE;
+            }
+            final int end = first + length;
+            if (i > 0)
+            {
+                if (first < previousFirst)
+                {
+                    return RejectReason.RANGES_NOT_SORTED;
+                }
+                if (first < previousEnd)
+                {
+                    return RejectReason.RANGES_OVERLAP;
+                }
+                if (first == previousEnd)
+                {
+                    return RejectReason.RANGES_NOT_MERGED;
+                }
+            }
+            deadInSet |= deadRank >= first && deadRank < end;
+            sourceInSet |= sourceRank >= first && sourceRank < end;
+            setSize += length;
+            previousFirst = first;
+            previousEnd = end;
+        }
+
+        if (!deadInSet)
+        {
+            return RejectReason.DEAD_RANK_NOT_IN_SET;
+        }
+        if (sourceInSet)
+        {
+            return RejectReason.SOURCE_IN_SET;
+        }
+
+        // Ranges are disjoint and inside [0, clusterSize), so setSize <= clusterSize: the notice can hold them.
+        notice.reset(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, setSize);
+        for (int i = 0; i < rangeCount; i++)
+        {
+            notice.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
+        }
+        return RejectReason.NONE;
+    }
+
+    private boolean isRank(final int rank)
+    {
+        return rank >= 0 && rank < clusterSize;
+    }
+}

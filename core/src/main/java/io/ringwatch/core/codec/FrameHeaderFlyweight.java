@@ -1,0 +1,230 @@
+package io.ringwatch.core.codec;
+
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+import static org.agrona.BitUtil.SIZE_OF_BYTE;
+import static org.agrona.BitUtil.SIZE_OF_INT;
+import static org.agrona.BitUtil.SIZE_OF_SHORT;
+
+/**
+ * Header common to every Ringwatch frame, little-endian.
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |    Version    |     Type      |         Flags (zero)          |
+ *  +---------------+---------------+-------------------------------+
+ *  |                          Cluster ID                           |
+ *  +---------------------------------------------------------------+
+ *  |                          Sender Rank                          |
+ *  +---------------------------------------------------------------+
+ *  |                      Sender Incarnation                       |
+ *  +---------------------------------------------------------------+
+ *  |                          Body ...                            ...
+ * </pre>
+ * Flyweights wrap a {@link MutableDirectBuffer} and do no bounds checks of their own beyond Agrona's: the
+ * {@code encode} helpers check capacity, and {@link FrameDecoder} checks lengths before it reads a field.
+ */
+public class FrameHeaderFlyweight
+{
+    /** Protocol version written and accepted. */
+    public static final int VERSION = 1;
+
+    /** {@link HeartbeatFlyweight}. */
+    public static final int HEARTBEAT_TYPE = 1;
+    /** {@link NewObserverFlyweight}. */
+    public static final int NEW_OBSERVER_TYPE = 2;
+    /** {@link FailureNoticeFlyweight}. */
+    public static final int FAILURE_NOTICE_TYPE = 3;
+    /** {@link LeaveFlyweight}. */
+    public static final int LEAVE_TYPE = 4;
+
+    /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
+    public static final int INSUFFICIENT_CAPACITY = -2;
+
+    private static final int VERSION_FIELD_OFFSET = 0;
+    private static final int TYPE_FIELD_OFFSET = VERSION_FIELD_OFFSET + SIZE_OF_BYTE;
+    private static final int FLAGS_FIELD_OFFSET = TYPE_FIELD_OFFSET + SIZE_OF_BYTE;
+    private static final int CLUSTER_ID_FIELD_OFFSET = FLAGS_FIELD_OFFSET + SIZE_OF_SHORT;
+    private static final int SENDER_RANK_FIELD_OFFSET = CLUSTER_ID_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int SENDER_INCARNATION_FIELD_OFFSET = SENDER_RANK_FIELD_OFFSET + SIZE_OF_INT;
+
+    /** Length of the common header; bodies start here. */
+    public static final int HEADER_LENGTH = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+
+    /** Buffer holding the wrapped frame. */
+    protected MutableDirectBuffer buffer;
+    /** Offset of the wrapped frame in {@link #buffer}. */
+    protected int offset;
+
+    /**
+     * Wrap a frame for reading or writing.
+     *
+     * @param buffer holding the frame.
+     * @param offset at which the frame begins.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
+    {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /**
+     * @return the wrapped buffer.
+     */
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return the offset of the frame in the wrapped buffer.
+     */
+    public int offset()
+    {
+        return offset;
+    }
+
+    /**
+     * Write a whole header: current version, the given type, zero flags.
+     *
+     * @param type              frame type id.
+     * @param clusterId         cluster the frame belongs to.
+     * @param senderRank        rank of the sending node.
+     * @param senderIncarnation incarnation of the sending node.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight header(
+        final int type, final int clusterId, final int senderRank, final int senderIncarnation)
+    {
+        return version(VERSION)
+            .type(type)
+            .flags(0)
+            .clusterId(clusterId)
+            .senderRank(senderRank)
+            .senderIncarnation(senderIncarnation);
+    }
+
+    /**
+     * @return version field, unsigned.
+     */
+    public int version()
+    {
+        return buffer.getByte(offset + VERSION_FIELD_OFFSET) & 0xFF;
+    }
+
+    /**
+     * @param version field value; the low 8 bits are written.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight version(final int version)
+    {
+        buffer.putByte(offset + VERSION_FIELD_OFFSET, (byte)version);
+        return this;
+    }
+
+    /**
+     * @return type field, unsigned.
+     */
+    public int type()
+    {
+        return buffer.getByte(offset + TYPE_FIELD_OFFSET) & 0xFF;
+    }
+
+    /**
+     * @param type field value; the low 8 bits are written.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight type(final int type)
+    {
+        buffer.putByte(offset + TYPE_FIELD_OFFSET, (byte)type);
+        return this;
+    }
+
+    /**
+     * @return flags field, unsigned; reserved, zero in this version.
+     */
+    public int flags()
+    {
+        return buffer.getShort(offset + FLAGS_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+    }
+
+    /**
+     * @param flags field value; the low 16 bits are written.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight flags(final int flags)
+    {
+        buffer.putShort(offset + FLAGS_FIELD_OFFSET, (short)flags, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return cluster id field.
+     */
+    public int clusterId()
+    {
+        return buffer.getInt(offset + CLUSTER_ID_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param clusterId field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight clusterId(final int clusterId)
+    {
+        buffer.putInt(offset + CLUSTER_ID_FIELD_OFFSET, clusterId, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return sender rank field.
+     */
+    public int senderRank()
+    {
+        return buffer.getInt(offset + SENDER_RANK_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param senderRank field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight senderRank(final int senderRank)
+    {
+        buffer.putInt(offset + SENDER_RANK_FIELD_OFFSET, senderRank, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return sender incarnation field.
+     */
+    public int senderIncarnation()
+    {
+        return buffer.getInt(offset + SENDER_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param senderIncarnation field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight senderIncarnation(final int senderIncarnation)
+    {
+        buffer.putInt(offset + SENDER_INCARNATION_FIELD_OFFSET, senderIncarnation, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @param buffer destination.
+     * @param offset where the frame would start.
+     * @param length of the frame.
+     * @return true if {@code length} bytes fit in the buffer from {@code offset}.
+     */
+    static boolean fits(final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        return offset >= 0 && offset <= buffer.capacity() - length;
+    }
+}

@@ -1,0 +1,109 @@
+package io.ringwatch.core.codec;
+
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+import static org.agrona.BitUtil.SIZE_OF_LONG;
+
+/**
+ * HEARTBEAT: the emitter's counter, carried to its observer when heartbeats travel as frames (Aeron UDP)
+ * rather than as RDMA or shared-memory stores. The sender is the emitter.
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                 Frame Header (16 bytes, type 1)               |
+ *  +---------------------------------------------------------------+
+ *  |                            Counter                            |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                     Emitter Timestamp (ns)                    |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * The counter starts at 1 and grows by one per heartbeat. The timestamp is the emitter's clock, informational
+ * only: clocks of different hosts are never compared by the protocol.
+ */
+public final class HeartbeatFlyweight extends FrameHeaderFlyweight
+{
+    private static final int COUNTER_FIELD_OFFSET = HEADER_LENGTH;
+    private static final int EMITTER_TIMESTAMP_FIELD_OFFSET = COUNTER_FIELD_OFFSET + SIZE_OF_LONG;
+
+    /** Total length of a heartbeat frame. */
+    public static final int LENGTH = EMITTER_TIMESTAMP_FIELD_OFFSET + SIZE_OF_LONG;
+
+    public HeartbeatFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
+    {
+        super.wrap(buffer, offset);
+        return this;
+    }
+
+    /**
+     * Write a complete heartbeat frame.
+     *
+     * @param buffer             destination.
+     * @param offset             at which the frame begins.
+     * @param clusterId          cluster the frame belongs to.
+     * @param senderRank         the emitter.
+     * @param senderIncarnation  the emitter's incarnation.
+     * @param counter            heartbeat counter, at least 1.
+     * @param emitterTimestampNs emitter's clock at sending.
+     * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
+     */
+    public int encode(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int clusterId,
+        final int senderRank,
+        final int senderIncarnation,
+        final long counter,
+        final long emitterTimestampNs)
+    {
+        if (!fits(buffer, offset, LENGTH))
+        {
+            return INSUFFICIENT_CAPACITY;
+        }
+        wrap(buffer, offset)
+            .counter(counter)
+            .emitterTimestampNs(emitterTimestampNs)
+            .header(HEARTBEAT_TYPE, clusterId, senderRank, senderIncarnation);
+        return LENGTH;
+    }
+
+    /**
+     * @return counter field.
+     */
+    public long counter()
+    {
+        return buffer.getLong(offset + COUNTER_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param counter field value.
+     * @return this for a fluent API.
+     */
+    public HeartbeatFlyweight counter(final long counter)
+    {
+        buffer.putLong(offset + COUNTER_FIELD_OFFSET, counter, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return emitter timestamp field, nanoseconds of the emitter's clock.
+     */
+    public long emitterTimestampNs()
+    {
+        return buffer.getLong(offset + EMITTER_TIMESTAMP_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param emitterTimestampNs field value.
+     * @return this for a fluent API.
+     */
+    public HeartbeatFlyweight emitterTimestampNs(final long emitterTimestampNs)
+    {
+        buffer.putLong(offset + EMITTER_TIMESTAMP_FIELD_OFFSET, emitterTimestampNs, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+}

@@ -1,0 +1,236 @@
+package io.ringwatch.core.codec;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+
+import static io.ringwatch.core.codec.FailureNoticeFlyweight.MAX_RANGES;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FrameRoundTripTest
+{
+    private static final int CLUSTER_ID = 42;
+    private static final int CLUSTER_SIZE = 4096;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FailureNoticeFlyweight.MAX_LENGTH + 64]);
+    private final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, CLUSTER_SIZE);
+    private final FailureNoticeFlyweight noticeFlyweight = new FailureNoticeFlyweight();
+
+    @Test
+    void shouldRoundTripHeartbeat()
+    {
+        final int length = new HeartbeatFlyweight().encode(buffer, 0, CLUSTER_ID, 17, 3, 123_456L, -98_765L);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(FrameHeaderFlyweight.HEARTBEAT_TYPE, decoder.type());
+        assertEquals(17, decoder.senderRank());
+        assertEquals(3, decoder.senderIncarnation());
+        assertEquals(123_456L, decoder.heartbeatCounter());
+        assertEquals(-98_765L, decoder.heartbeatTimestampNs());
+    }
+
+    @Test
+    void shouldRoundTripNewObserverWithRdmaSlot()
+    {
+        final int length = new NewObserverFlyweight().encode(
+            buffer, 0, CLUSTER_ID, 8, 2, 7, 0xCAFE_BABE, 0x7FFF_0000_1000L, 64);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(FrameHeaderFlyweight.NEW_OBSERVER_TYPE, decoder.type());
+        assertEquals(8, decoder.senderRank());
+        assertEquals(2, decoder.senderIncarnation());
+        assertEquals(7, decoder.newObserverEmitterRank());
+        assertEquals(0xCAFE_BABE, decoder.rdmaRkey());
+        assertEquals(0x7FFF_0000_1000L, decoder.rdmaAddress());
+        assertEquals(64, decoder.rdmaLength());
+    }
+
+    @Test
+    void shouldRoundTripNewObserverWithoutRdmaSlot()
+    {
+        final int length = new NewObserverFlyweight().encode(buffer, 0, CLUSTER_ID, 0, 1, CLUSTER_SIZE - 1);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(CLUSTER_SIZE - 1, decoder.newObserverEmitterRank());
+        assertEquals(0, decoder.rdmaRkey());
+        assertEquals(0L, decoder.rdmaAddress());
+        assertEquals(0, decoder.rdmaLength());
+    }
+
+    @Test
+    void shouldRoundTripLeave()
+    {
+        final int length = new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, CLUSTER_SIZE - 1, 9);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(FrameHeaderFlyweight.LEAVE_TYPE, decoder.type());
+        assertEquals(CLUSTER_SIZE - 1, decoder.senderRank());
+        assertEquals(9, decoder.senderIncarnation());
+    }
+
+    @Test
+    void shouldRoundTripNoticeWithSingleDeadRank()
+    {
+        final TestNotice sent = new TestNotice(5, 6, 1, 1L, 5);
+
+        final int length = roundTripNotice(sent, 0);
+
+        assertEquals(FailureNoticeFlyweight.MIN_LENGTH, length);
+        assertEquals(1, noticeFlyweight.wrap(buffer, 0).rangeCount());
+    }
+
+    @Test
+    void shouldRoundTripNoticeWithManyRanges()
+    {
+        final TestNotice sent = new TestNotice(30, 0, 4, 77L, 1, 2, 3, 10, 12, 13, 30, 31, 32, 33, 500, 4000, 4001);
+
+        roundTripNotice(sent, 0);
+
+        noticeFlyweight.wrap(buffer, 0);
+        assertEquals(6, noticeFlyweight.rangeCount());
+        assertRange(0, 1, 3);
+        assertRange(1, 10, 1);
+        assertRange(2, 12, 2);
+        assertRange(3, 30, 4);
+        assertRange(4, 500, 1);
+        assertRange(5, 4000, 2);
+    }
+
+    @Test
+    void shouldRoundTripNoticeWithMaxRanges()
+    {
+        final TestNotice sent = new TestNotice(0, 1, 1, 1L, TestNotice.everyOther(MAX_RANGES));
+
+        final int length = roundTripNotice(sent, 0);
+
+        assertEquals(FailureNoticeFlyweight.MAX_LENGTH, length);
+        assertEquals(MAX_RANGES, noticeFlyweight.wrap(buffer, 0).rangeCount());
+    }
+
+    @Test
+    void shouldMergeAdjacentRanksIntoOneRun()
+    {
+        final TestNotice sent = new TestNotice(1000, 999, 1, 3L, TestNotice.run(1000, 1000));
+
+        final int length = roundTripNotice(sent, 0);
+
+        assertEquals(FailureNoticeFlyweight.MIN_LENGTH, length);
+        assertRange(0, 1000, 1000);
+    }
+
+    @Test
+    void shouldRoundTripNoticeNamingTheLastRank()
+    {
+        final int last = CLUSTER_SIZE - 1;
+        final TestNotice sent = new TestNotice(last, 0, 1, 1L, last - 1, last);
+
+        roundTripNotice(sent, 0);
+
+        assertRange(0, last - 1, 2);
+    }
+
+    @Test
+    void shouldRoundTripNoticeAtAnOffsetInsideALargerBuffer()
+    {
+        final TestNotice sent = new TestNotice(7, 3, 2, 9L, 7, 8, 20);
+
+        roundTripNotice(sent, 37);
+    }
+
+    @Test
+    void shouldDecodeFromAByteBufferBackedBufferAtAnOffset()
+    {
+        final UnsafeBuffer direct = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        final int length = new HeartbeatFlyweight().encode(direct, 100, CLUSTER_ID, 1, 1, 2L, 3L);
+
+        assertEquals(RejectReason.NONE, decoder.decode(direct, 100, length));
+        assertEquals(2L, decoder.heartbeatCounter());
+    }
+
+    @Test
+    void shouldReuseDecodedNoticeAndForgetThePreviousSet()
+    {
+        roundTripNotice(new TestNotice(2, 0, 1, 1L, TestNotice.run(1, 300)), 0);
+        final DecodedNotice first = decoder.notice();
+
+        roundTripNotice(new TestNotice(9, 0, 1, 2L, 9), 0);
+
+        assertSame(first, decoder.notice());
+        assertEquals(1, decoder.notice().deadSet().size());
+        assertFalse(decoder.notice().deadSet().contains(2));
+    }
+
+    @Test
+    void shouldGrowNoticeCapacityOnlyForLargerSetsAndNeverBeyondClusterSize()
+    {
+        final int clusterSize = 100;
+        final FrameDecoder small = new FrameDecoder(CLUSTER_ID, clusterSize, 4);
+        final DecodedNotice notice = small.notice();
+        assertEquals(4, notice.capacity());
+
+        decodeWith(small, new TestNotice(0, 99, 1, 1L, TestNotice.run(0, 3)));
+        assertEquals(4, notice.capacity());
+
+        decodeWith(small, new TestNotice(0, 99, 1, 2L, TestNotice.run(0, 5)));
+        assertEquals(8, notice.capacity());
+
+        decodeWith(small, new TestNotice(0, 99, 1, 3L, TestNotice.run(0, 99)));
+        assertEquals(99, notice.capacity());
+
+        decodeWith(small, new TestNotice(0, 99, 1, 4L, TestNotice.run(0, 6)));
+        assertEquals(99, notice.capacity());
+        assertTrue(notice.capacity() <= clusterSize);
+    }
+
+    @Test
+    void shouldAnswerRankSetQueriesOnDecodedSet()
+    {
+        roundTripNotice(new TestNotice(10, 0, 1, 1L, 3, 4, 10, 11, 12, 50), 0);
+        final var set = decoder.notice().deadSet();
+
+        assertEquals(6, set.size());
+        assertTrue(set.contains(11));
+        assertFalse(set.contains(13));
+        assertEquals(0, set.countBelow(3));
+        assertEquals(2, set.countBelow(5));
+        assertEquals(5, set.countBelow(50));
+        assertEquals(6, set.countBelow(51));
+    }
+
+    private int roundTripNotice(final TestNotice sent, final int offset)
+    {
+        final int length = noticeFlyweight.encode(buffer, offset, CLUSTER_ID, 11, 5, sent);
+        assertEquals(FailureNoticeFlyweight.encodedLength(sent), length);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, offset, length));
+        assertEquals(FrameHeaderFlyweight.FAILURE_NOTICE_TYPE, decoder.type());
+        assertEquals(11, decoder.senderRank());
+        assertEquals(5, decoder.senderIncarnation());
+        final DecodedNotice received = decoder.notice();
+        assertEquals(sent.deadRank(), received.deadRank());
+        assertEquals(sent.sourceRank(), received.sourceRank());
+        assertEquals(sent.sourceIncarnation(), received.sourceIncarnation());
+        assertEquals(sent.sequence(), received.sequence());
+        assertArrayEquals(sent.ranks(), Frames.toArray(received.deadSet()));
+        return length;
+    }
+
+    private void decodeWith(final FrameDecoder decoder, final TestNotice sent)
+    {
+        final int length = noticeFlyweight.encode(buffer, 0, CLUSTER_ID, 50, 1, sent);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertArrayEquals(sent.ranks(), Frames.toArray(decoder.notice().deadSet()));
+    }
+
+    private void assertRange(final int index, final int firstRank, final int length)
+    {
+        noticeFlyweight.wrap(buffer, 0);
+        assertEquals(firstRank, noticeFlyweight.rangeFirstRank(index), "first rank of range " + index);
+        assertEquals(length, noticeFlyweight.rangeLength(index), "length of range " + index);
+    }
+}

@@ -1,0 +1,315 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DetectorNodeTest
+{
+    private static final int N = 16;
+    private static final long ETA = 10;
+    private static final long DELTA = 100;
+    private static final long START = 1_000;
+
+    private final RecordingChannels io = new RecordingChannels();
+    private final DetectorNode node = newNode(5, ProtocolSettings.of(N, ETA, DELTA));
+
+    /** Drives a node every η/2 from {@code fromNs} to {@code toNs} inclusive, as a healthy duty cycle would. */
+    private static void runUntil(final DetectorNode n, final long fromNs, final long toNs)
+    {
+        for (long t = fromNs; t < toNs; t += ETA / 2)
+        {
+            n.doWork(t);
+        }
+        n.doWork(toNs);
+    }
+
+    private DetectorNode newNode(final int rank, final ProtocolSettings settings)
+    {
+        return new DetectorNode(rank, 7, settings, new DoubleHypercubeSchedule(), io, io, io, START);
+    }
+
+    @Test
+    void shouldStartWithRingNeighbours()
+    {
+        assertEquals(4, node.emitter());
+        assertEquals(6, node.observer());
+        assertEquals(0, newNode(0, ProtocolSettings.of(N, ETA, DELTA)).observer() - 1);
+        assertEquals(N - 1, newNode(0, ProtocolSettings.of(N, ETA, DELTA)).emitter());
+    }
+
+    @Test
+    void shouldRejectRankOutsideCluster()
+    {
+        assertThrows(IllegalArgumentException.class, () -> newNode(N, ProtocolSettings.of(N, ETA, DELTA)));
+        assertThrows(IllegalArgumentException.class, () -> newNode(-1, ProtocolSettings.of(N, ETA, DELTA)));
+    }
+
+    @Test
+    void shouldKeepHeartbeatsOnAbsoluteDeadlinesWhenCalledLate()
+    {
+        node.doWork(START);
+        node.doWork(START + ETA + 3);
+        node.doWork(START + 2 * ETA + 1);
+        node.doWork(START + 2 * ETA + 9);
+
+        final List<RecordingChannels.Sent> beats = io.sentOfType("heartbeat");
+        assertEquals(3, beats.size(), "one beat per period, late calls do not add or shift beats");
+        assertEquals(List.of(1L, 2L, 3L), beats.stream().map(RecordingChannels.Sent::value).toList());
+        assertTrue(beats.stream().allMatch((s) -> s.to() == 6));
+        assertEquals(START + 3 * ETA, node.nextDeadlineNs());
+        assertEquals(0, node.heartbeatDeadlinesMissed());
+    }
+
+    @Test
+    void shouldCountMissedHeartbeatDeadlinesAndSkipThemRatherThanBurst()
+    {
+        node.doWork(START);
+        node.doWork(START + 3 * ETA + 2);
+
+        assertEquals(2, io.sentOfType("heartbeat").size());
+        assertEquals(2, node.heartbeatDeadlinesMissed());
+        assertEquals(START + 4 * ETA, node.nextDeadlineNs());
+        assertEquals(3 * ETA + 2, node.maxHeartbeatGapNs());
+    }
+
+    @Test
+    void shouldNotSuspectEmitterWhileSlotProgresses()
+    {
+        for (long t = START, counter = 1; t < START + 10 * DELTA; t += ETA, counter++)
+        {
+            io.deposit(4, counter);
+            node.doWork(t);
+        }
+        assertEquals(0, node.suspicions());
+        assertTrue(node.isAlive(4));
+    }
+
+    @Test
+    void shouldIgnoreSlotWritesFromAnotherRank()
+    {
+        for (long t = START; t <= START + DELTA; t += ETA)
+        {
+            io.deposit(3, t);
+            node.doWork(t);
+        }
+        assertEquals(1, node.suspicions(), "heartbeats from rank 3 do not vouch for emitter 4");
+        assertFalse(node.isAlive(4));
+    }
+
+    @Test
+    void shouldDeclareEmitterDeadAfterTimeoutThenMendRingAndBroadcast()
+    {
+        io.deposit(4, 1);
+        runUntil(node, START, START + DELTA - 1);
+        assertEquals(0, node.suspicions());
+
+        node.doWork(START + DELTA);
+
+        assertEquals(1, node.suspicions());
+        assertFalse(node.isAlive(4));
+        assertEquals(3, node.emitter());
+        assertEquals(List.of(new RecordingChannels.Sent("newObserver", 3, 0)), io.sentOfType("newObserver"));
+        assertTrue(io.events.contains("failure 4 DETECTED by 5 at " + (START + DELTA)));
+        assertTrue(io.events.contains("view 1 dead=1"));
+        final List<RecordingChannels.Sent> notices = io.sentOfType("notice");
+        assertTrue(notices.size() >= 2, notices::toString);
+        assertTrue(notices.stream().allMatch((s) -> s.value() == 4 && s.to() != 5));
+        // the broadcast skips the dead rank; one last copy goes to the suspect itself to fence it if it lives
+        assertEquals(new RecordingChannels.Sent("notice", 4, 4), notices.get(notices.size() - 1));
+        assertEquals(1, notices.stream().filter((s) -> s.to() == 4).count());
+        assertEquals(1, node.noticesOriginated());
+    }
+
+    @Test
+    void shouldGiveNewEmitterTwiceTheTimeout()
+    {
+        runUntil(node, START, START + DELTA);
+        final long mendedAt = START + DELTA;
+        assertEquals(3, node.emitter());
+
+        runUntil(node, mendedAt, mendedAt + 2 * DELTA - 1);
+        assertTrue(node.isAlive(3));
+        node.doWork(mendedAt + 2 * DELTA);
+        assertFalse(node.isAlive(3));
+        assertEquals(2, node.emitter());
+    }
+
+    @Test
+    void shouldSkipKnownDeadRanksWhenMendingTheRing()
+    {
+        node.onNotice(TestNotice.of(3, 9, 1, 2), 9, START);
+        runUntil(node, START, START + DELTA);
+        assertEquals(1, node.emitter(), "3 and 2 are known dead, so after 4 the nearest live predecessor is 1");
+    }
+
+    @Test
+    void shouldNotSuspectOnFirstCheckAfterItsOwnPause()
+    {
+        io.deposit(4, 1);
+        node.doWork(START);
+        node.doWork(START + 5);
+
+        // descheduled from START + 5 until resumedAt: far past its own next deadline
+        final long resumedAt = START + 3 * DELTA;
+        node.doWork(resumedAt);
+        assertEquals(0, node.suspicions(), "the node itself was descheduled; it must look at the slot afresh");
+        assertEquals(1, node.pausesDetected());
+
+        runUntil(node, resumedAt, resumedAt + DELTA / 2);
+        io.deposit(4, 2);
+        runUntil(node, resumedAt + DELTA / 2, resumedAt + DELTA / 2 + DELTA - 1);
+        assertEquals(0, node.suspicions());
+    }
+
+    @Test
+    void shouldStillDetectAfterItsOwnPauseWhenEmitterStaysSilent()
+    {
+        io.deposit(4, 1);
+        node.doWork(START);
+        final long resumedAt = START + 3 * DELTA;
+        node.doWork(resumedAt);
+        for (long t = resumedAt; t < resumedAt + DELTA; t += ETA / 2)
+        {
+            node.doWork(t);
+        }
+        assertEquals(0, node.suspicions());
+        node.doWork(resumedAt + DELTA);
+        assertEquals(1, node.suspicions());
+    }
+
+    @Test
+    void shouldHeartbeatAtOnceForNewObserverWithoutMovingTheSchedule()
+    {
+        node.doWork(START);
+        node.onNewObserver(8, START + 3);
+
+        final List<RecordingChannels.Sent> beats = io.sentOfType("heartbeat");
+        assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), beats.get(1));
+        assertEquals(8, node.observer());
+        assertEquals(START + ETA, node.nextDeadlineNs());
+    }
+
+    @Test
+    void shouldIgnoreNewObserverFromRankItKnowsDeadOrOutOfRange()
+    {
+        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
+        node.onNewObserver(9, START);
+        node.onNewObserver(N + 3, START);
+        node.onNewObserver(-2, START);
+        assertEquals(6, node.observer());
+    }
+
+    @Test
+    void shouldMergeWholeDeadSetAndForwardEachBroadcastOnce()
+    {
+        final TestNotice notice = TestNotice.of(11, 12, 1, 13, 14);
+        node.onNotice(notice, 12, START);
+        final int firstCopies = io.sentOfType("notice").size();
+        node.onNotice(notice, 10, START + 1);
+
+        assertFalse(node.isAlive(11));
+        assertFalse(node.isAlive(13));
+        assertFalse(node.isAlive(14));
+        assertTrue(firstCopies > 0);
+        assertEquals(firstCopies, io.sentOfType("notice").size(), "a duplicate copy is not forwarded again");
+        assertEquals(1, node.noticesDuplicate());
+        assertEquals(1, node.viewEpoch(), "one view change for the whole merged set");
+        assertTrue(io.sentOfType("notice").stream().noneMatch((s) -> s.to() == 12), "never back to the sender");
+    }
+
+    @Test
+    void shouldForwardASecondBroadcastOfTheSameDeath()
+    {
+        node.onNotice(TestNotice.of(11, 12, 1), 12, START);
+        final int afterFirst = io.sentOfType("notice").size();
+        node.onNotice(TestNotice.of(11, 13, 1), 13, START + 1);
+        assertTrue(io.sentOfType("notice").size() > afterFirst,
+            "re-detection by another observer is a new broadcast and its paths must be walked");
+        assertEquals(1, node.viewEpoch(), "but the view did not change");
+    }
+
+    @Test
+    void shouldExcludeItselfWhenANoticeNamesIt()
+    {
+        node.onNotice(TestNotice.of(2, 9, 1, 5), 9, START);
+
+        assertEquals(DetectorNode.EXCLUDED, node.state());
+        assertTrue(io.events.contains("excluded by 9 at " + START));
+        assertEquals(0, io.sentOfType("notice").size());
+        assertEquals(0, node.doWork(START + ETA));
+        assertEquals(Long.MAX_VALUE, node.nextDeadlineNs());
+    }
+
+    @Test
+    void shouldMendRingAtOnceWhenANoticeReportsItsEmitter()
+    {
+        node.onNotice(TestNotice.of(4, 9, 1), 9, START);
+        assertEquals(3, node.emitter());
+        assertEquals(List.of(new RecordingChannels.Sent("newObserver", 3, 0)), io.sentOfType("newObserver"));
+        assertEquals(0, node.noticesOriginated(), "learning by notice starts no new broadcast");
+    }
+
+    @Test
+    void shouldMoveHeartbeatsToNextLiveSuccessorWhenObserverIsReportedDead()
+    {
+        node.onNotice(TestNotice.of(6, 9, 1, 7), 9, START);
+        assertEquals(8, node.observer());
+        assertEquals(8, io.sentOfType("heartbeat").get(0).to());
+    }
+
+    @Test
+    void shouldBroadcastAtOnceOnLeaveWithoutWaitingForTimeout()
+    {
+        node.onLeave(4, START + 1);
+
+        assertFalse(node.isAlive(4));
+        assertTrue(io.events.contains("failure 4 LEFT by 4 at " + (START + 1)));
+        assertEquals(3, node.emitter());
+        assertEquals(1, node.noticesOriginated());
+        assertEquals(0, node.suspicions());
+    }
+
+    @Test
+    void shouldTellObserverAndStopOnGracefulLeave()
+    {
+        node.leave(START);
+        assertEquals(List.of(new RecordingChannels.Sent("leave", 6, 0)), io.sentOfType("leave"));
+        assertEquals(DetectorNode.LEFT, node.state());
+    }
+
+    @Test
+    void shouldHonourStartupGraceOnlyForTheFirstWindow()
+    {
+        final DetectorNode graced = newNode(5, ProtocolSettings.of(N, ETA, DELTA).withStartupGraceNs(500));
+        runUntil(graced, START, START + DELTA + 499);
+        assertEquals(0, graced.suspicions());
+        graced.doWork(START + DELTA + 500);
+        assertEquals(1, graced.suspicions());
+    }
+
+    @Test
+    void shouldWatchNobodyWhenLastAlive()
+    {
+        final DetectorNode pair = newNode(1, ProtocolSettings.of(2, ETA, DELTA));
+        runUntil(pair, START, START + DELTA);
+        assertFalse(pair.isAlive(0));
+        assertEquals(1, pair.emitter());
+        assertEquals(Long.MAX_VALUE, pair.nextDeadlineNs());
+    }
+
+    @Test
+    void shouldRejectInconsistentSettingsWithTheOffendingValue()
+    {
+        final IllegalArgumentException ex =
+            assertThrows(IllegalArgumentException.class, () -> ProtocolSettings.of(8, 10, 10));
+        assertTrue(ex.getMessage().contains("suspicionTimeoutNs (10)"), ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ProtocolSettings.of(0, 10, 100));
+    }
+}

@@ -1,0 +1,74 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.Notice;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A seam for unit tests of one node's logic: records what the node sends and lets the test set its slot.
+ * Distributed behaviour is tested in the simulator and with real processes, not here.
+ */
+final class RecordingChannels implements HeartbeatChannel, ControlChannel, MembershipListener
+{
+    record Sent(String type, int to, long value) {}
+
+    final List<Sent> sent = new ArrayList<>();
+    final List<String> events = new ArrayList<>();
+    int slotWriter = -1;
+    long slotCounter;
+
+    void deposit(final int writer, final long counter)
+    {
+        slotWriter = writer;
+        slotCounter = counter;
+    }
+
+    List<Sent> sentOfType(final String type)
+    {
+        return sent.stream().filter((s) -> s.type.equals(type)).toList();
+    }
+
+    public void writeHeartbeat(final int observerRank, final long counter)
+    {
+        sent.add(new Sent("heartbeat", observerRank, counter));
+    }
+
+    public long readHeartbeat(final int emitterRank)
+    {
+        return slotWriter == emitterRank ? slotCounter : NO_HEARTBEAT;
+    }
+
+    public void sendNewObserver(final int emitterRank)
+    {
+        sent.add(new Sent("newObserver", emitterRank, 0));
+    }
+
+    public void sendLeave(final int observerRank)
+    {
+        sent.add(new Sent("leave", observerRank, 0));
+    }
+
+    public void sendNotice(final int toRank, final Notice notice)
+    {
+        sent.add(new Sent("notice", toRank, notice.deadRank()));
+    }
+
+    public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
+    {
+        events.add("failure " + rank + " " + cause + " by " + reporterRank + " at " + nowNs);
+    }
+
+    public void onExcluded(final long nowNs, final int reporterRank)
+    {
+        events.add("excluded by " + reporterRank + " at " + nowNs);
+    }
+
+    public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
+    {
+        events.add("view " + viewEpoch + " dead=" + deadCount);
+    }
+}

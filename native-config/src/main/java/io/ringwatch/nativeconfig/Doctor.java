@@ -1,0 +1,414 @@
+package io.ringwatch.nativeconfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Examines the host a node will run on and reports, line by line, what is fine ({@code OK}), what will cost
+ * latency or limit a transport ({@code WARN}), and what prevents running ({@code FAIL}), each with advice.
+ * <p>
+ * Run as {@code java -cp ... io.ringwatch.nativeconfig.Doctor [--agents N]}; exits 1 if any line is
+ * {@code FAIL}, 0 otherwise. RDMA being absent is a {@code WARN}: the UDP and shared-memory transports do not
+ * need it.
+ */
+public final class Doctor
+{
+    /** Section names, in report order. */
+    public static final List<String> SECTIONS = List.of(
+        "cpu", "pinning", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile");
+
+    /** Below this, {@code /dev/shm} cannot hold even a few Aeron publications' term buffers. */
+    static final long SHM_FREE_WARN_BYTES = 512L * 1024 * 1024;
+
+    /** Enough pinned memory for the heartbeat slot and a handful of queue pairs and completion queues. */
+    static final long MEMLOCK_WARN_BYTES = 8L * 1024 * 1024;
+
+    /**
+     * Severity of one line.
+     */
+    public enum Status
+    {
+        /** Nothing to do. */
+        OK,
+        /** Works, but costs latency or rules out a transport; read the advice. */
+        WARN,
+        /** A node cannot run as configured. */
+        FAIL
+    }
+
+    /**
+     * One line of the report.
+     *
+     * @param section one of {@link #SECTIONS}.
+     * @param status  severity.
+     * @param detail  what was found.
+     * @param advice  what to do about it; empty when nothing.
+     */
+    public record Check(String section, Status status, String detail, String advice)
+    {
+    }
+
+    /**
+     * The full report.
+     *
+     * @param checks lines in section order.
+     */
+    public record Report(List<Check> checks)
+    {
+        /**
+         * @return true if any line is {@link Status#FAIL}.
+         */
+        public boolean hasFailures()
+        {
+            return checks.stream().anyMatch(c -> c.status() == Status.FAIL);
+        }
+
+        /**
+         * @param section a section name.
+         * @return its lines.
+         */
+        public List<Check> section(final String section)
+        {
+            return checks.stream().filter(c -> c.section().equals(section)).toList();
+        }
+
+        /**
+         * @return aligned multi-line text, one line per check plus an indented advice line where there is advice.
+         */
+        public String render()
+        {
+            final StringBuilder sb = new StringBuilder("Ringwatch doctor\n");
+            for (final Check check : checks)
+            {
+                sb.append(String.format(Locale.ROOT, "%-4s  %-9s  %s%n", check.status(), check.section(),
+                    check.detail()));
+                if (!check.advice().isEmpty())
+                {
+                    sb.append(String.format(Locale.ROOT, "%-4s  %-9s    -> %s%n", "", "", check.advice()));
+                }
+            }
+            final long warnings = checks.stream().filter(c -> c.status() == Status.WARN).count();
+            final long failures = checks.stream().filter(c -> c.status() == Status.FAIL).count();
+            sb.append(String.format(Locale.ROOT, "%d check(s): %d warning(s), %d failure(s)%n",
+                checks.size(), warnings, failures));
+            return sb.toString();
+        }
+    }
+
+    private Doctor()
+    {
+    }
+
+    /**
+     * Examine the running host.
+     *
+     * @param agents how many agents (nodes) this host is meant to run; drives the profile recommendation.
+     * @return the report.
+     */
+    public static Report examine(final int agents)
+    {
+        final List<Check> checks = new ArrayList<>();
+        final HostCpus cpus = HostCpus.probe();
+
+        checkCpus(cpus, checks);
+        checkPinning(cpus, checks);
+        checkMemlock(parseOrNull(HostFiles.PROC_SELF_LIMITS, LockedMemoryLimit::parse), checks);
+        checkShm(HostFiles.readOrNull(HostFiles.PROC_MOUNTS), checks);
+        checkHugePages(parseOrNull(HostFiles.PROC_MEMINFO, HugePages::parse), checks);
+        checkGovernor(cpus, checks);
+        checkRdma(RdmaHost.probe(), checks);
+        checkLibraries(checks);
+        checkProfile(agents, cpus, checks);
+
+        return new Report(List.copyOf(checks));
+    }
+
+    static void checkCpus(final HostCpus cpus, final List<Check> checks)
+    {
+        checks.add(new Check("cpu", Status.OK, cpus.availableCores() + " online core(s) " +
+            CpuList.format(cpus.onlineCores()) + ", allowed " + CpuList.format(cpus.allowedCores()), ""));
+
+        final BitSet isolated = cpus.isolatedCores();
+        if (isolated.isEmpty())
+        {
+            checks.add(new Check("cpu", Status.WARN, "no isolated cores (isolcpus/nohz_full unset)",
+                "for low-latency, boot with isolcpus=<cores> nohz_full=<cores> and pin agents there, " +
+                "so the scheduler and timer tick leave them alone"));
+        }
+        else
+        {
+            final BitSet usable = cpus.isolatedCores();
+            usable.and(cpus.allowedCores());
+            checks.add(new Check("cpu", usable.isEmpty() ? Status.WARN : Status.OK,
+                "isolated cores " + CpuList.format(isolated) + ", of which allowed here: " +
+                (usable.isEmpty() ? "none" : CpuList.format(usable)),
+                usable.isEmpty() ? "this process cannot run on the isolated cores; widen its cpuset/taskset" : ""));
+        }
+    }
+
+    static void checkPinning(final HostCpus cpus, final List<Check> checks)
+    {
+        final String unavailable = CpuPinning.nativeAffinityUnavailableReason();
+        if (unavailable != null)
+        {
+            checks.add(new Check("pinning", Status.WARN, "thread pinning unavailable: " + unavailable,
+                "low-latency cannot pin agents; use low-noise or fix JNA (jna.tmpdir must be writable and exec)"));
+            return;
+        }
+
+        // pin a throwaway thread so the caller's own affinity is untouched
+        final int cpu = cpus.spareCores().nextSetBit(0);
+        final AtomicReference<PinResult> result = new AtomicReference<>();
+        final Thread probe = new Thread(() -> result.set(new CpuPinning(cpus).pinCurrentThread(cpu)),
+            "ringwatch-doctor-pin");
+        probe.start();
+        try
+        {
+            probe.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+
+        final PinResult pin = result.get();
+        if (pin != null && pin.pinned())
+        {
+            checks.add(new Check("pinning", Status.OK, "pinned a test thread to CPU " + cpu +
+                " through OpenHFT affinity", ""));
+        }
+        else
+        {
+            checks.add(new Check("pinning", Status.WARN, "could not pin a test thread: " +
+                (pin == null ? "interrupted" : pin.reason()), "low-latency cannot pin agents; use low-noise"));
+        }
+    }
+
+    static void checkMemlock(final LockedMemoryLimit limit, final List<Check> checks)
+    {
+        if (limit == null)
+        {
+            checks.add(new Check("memlock", Status.WARN, "locked-memory limit unreadable (/proc/self/limits)",
+                "RDMA registration may fail; check ulimit -l"));
+        }
+        else if (limit.isUnlimited() || limit.softBytes() >= MEMLOCK_WARN_BYTES)
+        {
+            checks.add(new Check("memlock", Status.OK, "ulimit -l " + LockedMemoryLimit.describe(limit.softBytes()) +
+                " (hard " + LockedMemoryLimit.describe(limit.hardBytes()) + ")", ""));
+        }
+        else
+        {
+            checks.add(new Check("memlock", Status.WARN, "ulimit -l only " +
+                LockedMemoryLimit.describe(limit.softBytes()) + " (hard " +
+                LockedMemoryLimit.describe(limit.hardBytes()) + ")",
+                "RDMA pins queue pairs and registered memory; set 'memlock unlimited' in " +
+                "/etc/security/limits.conf or LimitMEMLOCK=infinity for the service (not needed for UDP/IPC)"));
+        }
+    }
+
+    static void checkShm(final String procMounts, final List<Check> checks)
+    {
+        final Path shm = HostFiles.DEV_SHM;
+        if (!Files.isDirectory(shm))
+        {
+            checks.add(new Check("shm", Status.FAIL, shm + " does not exist",
+                "Aeron's default directory lives there; mount a tmpfs on /dev/shm or set aeron.dir to a tmpfs"));
+            return;
+        }
+
+        final String type = procMounts == null ? null : MountTable.fileSystemType(procMounts, shm.toString());
+        if ("tmpfs".equals(type))
+        {
+            checks.add(new Check("shm", Status.OK, shm + " is tmpfs", ""));
+        }
+        else
+        {
+            checks.add(new Check("shm", Status.WARN, shm + " is " + (type == null ? "of unknown type" : type),
+                "memory-mapped Aeron files on a disk-backed file system get written back and stall; " +
+                "use a tmpfs for aeron.dir"));
+        }
+
+        try
+        {
+            final long usable = Files.getFileStore(shm).getUsableSpace();
+            if (usable >= SHM_FREE_WARN_BYTES)
+            {
+                checks.add(new Check("shm", Status.OK, Sizes.format(usable) + " free in " + shm, ""));
+            }
+            else
+            {
+                checks.add(new Check("shm", Status.WARN, "only " + Sizes.format(usable) + " free in " + shm,
+                    "each Aeron publication maps 3 term buffers; free space or remount with a larger size=, " +
+                    "or shrink term lengths"));
+            }
+        }
+        catch (final IOException | SecurityException ex)
+        {
+            checks.add(new Check("shm", Status.WARN, "free space of " + shm + " unreadable: " + ex.getMessage(), ""));
+        }
+    }
+
+    static void checkHugePages(final HugePages hugePages, final List<Check> checks)
+    {
+        if (hugePages == null)
+        {
+            checks.add(new Check("hugepages", Status.OK, "no huge page pool reported (not required by Ringwatch)",
+                ""));
+            return;
+        }
+        checks.add(new Check("hugepages", Status.OK, hugePages.total() + " huge page(s) of " +
+            Sizes.format(hugePages.pageSizeBytes()) + ", " + hugePages.free() +
+            " free (optional; Ringwatch's slots and buffers are small)", ""));
+    }
+
+    static void checkGovernor(final HostCpus cpus, final List<Check> checks)
+    {
+        final TreeSet<String> governors = new TreeSet<>();
+        final BitSet allowed = cpus.allowedCores();
+        for (int cpu = allowed.nextSetBit(0); cpu >= 0; cpu = allowed.nextSetBit(cpu + 1))
+        {
+            final String governor = HostFiles.readTrimmedOrNull(
+                HostFiles.SYS_CPU.resolve("cpu" + cpu).resolve("cpufreq").resolve("scaling_governor"));
+            if (governor != null && !governor.isEmpty())
+            {
+                governors.add(governor);
+            }
+        }
+        checks.add(governorCheck(governors));
+    }
+
+    static Check governorCheck(final TreeSet<String> governors)
+    {
+        if (governors.isEmpty())
+        {
+            return new Check("governor", Status.OK,
+                "CPU frequency governor not exposed (virtual machine or no cpufreq driver)", "");
+        }
+        if (governors.size() == 1 && governors.contains("performance"))
+        {
+            return new Check("governor", Status.OK, "CPU frequency governor: performance", "");
+        }
+        return new Check("governor", Status.WARN, "CPU frequency governor(s): " + String.join(", ", governors),
+            "frequency scaling and deep C-states add wake-up latency; use the performance governor " +
+            "(cpupower frequency-set -g performance) on cores running low-latency agents");
+    }
+
+    static void checkRdma(final RdmaHost rdma, final List<Check> checks)
+    {
+        final String unusable = rdma.unusableReason();
+        if (!rdma.sysfsPresent() || rdma.ports().isEmpty())
+        {
+            checks.add(new Check("rdma", Status.WARN, unusable,
+                "the RDMA heartbeat transport is unavailable here; the UDP and shared-memory transports work"));
+            return;
+        }
+        for (final RdmaPort port : rdma.ports())
+        {
+            checks.add(new Check("rdma", port.isActive() ? Status.OK : Status.WARN,
+                port.device() + " port " + port.port() + ": " + port.state() + ", " + port.linkLayer() +
+                (port.rate().isEmpty() ? "" : ", " + port.rate()),
+                port.isActive() ? "" : "check cabling and the subnet manager (opensm) for InfiniBand, " +
+                    "or the Ethernet link for RoCE"));
+        }
+        checks.add(new Check("rdma", rdma.netDevices().isEmpty() ? Status.WARN : Status.OK,
+            "network interfaces on RDMA devices: " +
+            (rdma.netDevices().isEmpty() ? "none" : String.join(", ", rdma.netDevices())),
+            rdma.netDevices().isEmpty() ? "RDMA CM addresses peers by IP; configure IPoIB (ib0) or the RoCE " +
+                "interface with an address" : ""));
+    }
+
+    static void checkLibraries(final List<Check> checks)
+    {
+        for (final String name : List.of("ibverbs", "rdmacm"))
+        {
+            final NativeLibraryProbe.Result found = NativeLibraryProbe.findOnLinkerPath(name);
+            checks.add(found.usable() ?
+                new Check("libraries", Status.OK, "lib" + name + " at " + found.foundAt(), "") :
+                new Check("libraries", Status.WARN, "lib" + name + " not found on the linker path",
+                    "needed by DiSNI for RDMA only; install rdma-core (libibverbs1, librdmacm1)"));
+        }
+
+        final NativeLibraryProbe.Result disni = NativeLibraryProbe.tryLoad("disni");
+        checks.add(disni.usable() ?
+            new Check("libraries", Status.OK, "libdisni loaded" +
+                (disni.foundAt() == null ? "" : " from " + disni.foundAt()), "") :
+            new Check("libraries", Status.WARN, "libdisni not loadable: " + disni.loadError(),
+                "needed for RDMA only; build libdisni 2.1 (zrlio/disni, libdisni/) against rdma-core and put " +
+                "its directory on -Djava.library.path"));
+    }
+
+    static void checkProfile(final int agents, final HostCpus cpus, final List<Check> checks)
+    {
+        final BitSet spare = cpus.spareCores();
+        final TuningProfile.Recommendation rec = TuningProfile.recommend(agents, spare.cardinality());
+        checks.add(new Check("profile", Status.OK, "recommend " + rec.profile().cliName() + " for " + agents +
+            " agent(s) on spare cores " + CpuList.format(spare) + ": " + rec.reason(), ""));
+    }
+
+    private interface Parser<T>
+    {
+        T parse(String text);
+    }
+
+    private static <T> T parseOrNull(final Path path, final Parser<T> parser)
+    {
+        final String text = HostFiles.readOrNull(path);
+        if (text == null)
+        {
+            return null;
+        }
+        try
+        {
+            return parser.parse(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * Print the report for this host.
+     *
+     * @param args optional {@code --agents N} (default 1).
+     */
+    public static void main(final String[] args)
+    {
+        int agents = 1;
+        for (int i = 0; i < args.length; i++)
+        {
+            if ("--agents".equals(args[i]) && i + 1 < args.length)
+            {
+                try
+                {
+                    agents = Integer.parseInt(args[++i]);
+                }
+                catch (final NumberFormatException ex)
+                {
+                    agents = 0;
+                }
+                if (agents < 1)
+                {
+                    System.err.println("--agents must be a positive integer: " + args[i]);
+                    System.exit(2);
+                }
+            }
+            else
+            {
+                System.err.println("usage: Doctor [--agents N]");
+                System.exit(2);
+            }
+        }
+
+        final Report report = examine(agents);
+        System.out.print(report.render());
+        System.exit(report.hasFailures() ? 1 : 0);
+    }
+}

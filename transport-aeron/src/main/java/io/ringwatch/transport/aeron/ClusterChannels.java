@@ -1,0 +1,141 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.ChannelUriStringBuilder;
+import io.aeron.CommonContext;
+
+import java.util.BitSet;
+
+/**
+ * Where each rank listens, as Aeron channels and stream ids, and which peers a node talks to often enough that
+ * their publications are created up front.
+ * <ul>
+ *     <li>IPC: control on {@code aeron:ipc?term-length=...}, stream {@code controlStreamId + rank}: one stream per
+ *     node on the host's shared driver. Heartbeats do not use Aeron at all (shared slot file).</li>
+ *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, heartbeats on
+ *     {@code aeron:udp?endpoint=host:heartbeatPort}, one stream id each; the endpoint tells nodes apart.</li>
+ * </ul>
+ */
+final class ClusterChannels
+{
+    private final RingwatchContext ctx;
+
+    ClusterChannels(final RingwatchContext ctx)
+    {
+        this.ctx = ctx;
+    }
+
+    String controlChannel(final int rank)
+    {
+        if (ctx.transport() == TransportMode.IPC)
+        {
+            return "aeron:ipc?term-length=" + ctx.termLength();
+        }
+        final ClusterConfig.Member m = ctx.cluster().member(rank);
+        return udpChannel(m.host(), m.controlPort());
+    }
+
+    int controlStream(final int rank)
+    {
+        return ctx.transport() == TransportMode.IPC ? ctx.controlStreamId() + rank : ctx.controlStreamId();
+    }
+
+    String heartbeatChannel(final int rank)
+    {
+        final ClusterConfig.Member m = ctx.cluster().member(rank);
+        return udpChannel(m.host(), m.heartbeatPort());
+    }
+
+    String[] controlChannels()
+    {
+        final String[] channels = new String[ctx.cluster().size()];
+        for (int r = 0; r < channels.length; r++)
+        {
+            channels[r] = controlChannel(r);
+        }
+        return channels;
+    }
+
+    int[] controlStreams()
+    {
+        final int[] streams = new int[ctx.cluster().size()];
+        for (int r = 0; r < streams.length; r++)
+        {
+            streams[r] = controlStream(r);
+        }
+        return streams;
+    }
+
+    String[] heartbeatChannels()
+    {
+        final String[] channels = new String[ctx.cluster().size()];
+        for (int r = 0; r < channels.length; r++)
+        {
+            channels[r] = heartbeatChannel(r);
+        }
+        return channels;
+    }
+
+    int[] heartbeatStreams()
+    {
+        final int[] streams = new int[ctx.cluster().size()];
+        java.util.Arrays.fill(streams, ctx.heartbeatStreamId());
+        return streams;
+    }
+
+    private String udpChannel(final String host, final int port)
+    {
+        return new ChannelUriStringBuilder()
+            .media(CommonContext.UDP_MEDIA)
+            .endpoint(host + ":" + port)
+            .termLength(ctx.termLength())
+            .build();
+    }
+
+    /**
+     * Peers a node is likely to send control frames to: ±2^j along the ring (the double hypercube's links, so where
+     * notices go), its ⌊log₂ n⌋ + 1 nearest predecessors (NEW_OBSERVER after mending around that many failures) and
+     * its successor (LEAVE).
+     *
+     * @param rank this node.
+     * @param n    N.
+     * @return distinct peer ranks, ascending, excluding {@code rank}.
+     */
+    static int[] usualControlPeers(final int rank, final int n)
+    {
+        final BitSet peers = new BitSet(n);
+        for (int step = 1; step < n; step <<= 1)
+        {
+            peers.set((rank + step) % n);
+            peers.set(Math.floorMod(rank - step, n));
+        }
+        for (int i = 1; i <= nearest(n); i++)
+        {
+            peers.set(Math.floorMod(rank - i, n));
+        }
+        peers.clear(rank);
+        return peers.stream().toArray();
+    }
+
+    /**
+     * Observers a node may heartbeat: its ⌊log₂ n⌋ + 1 nearest successors.
+     *
+     * @param rank this node.
+     * @param n    N.
+     * @return distinct peer ranks, excluding {@code rank}.
+     */
+    static int[] usualHeartbeatPeers(final int rank, final int n)
+    {
+        final BitSet peers = new BitSet(n);
+        for (int i = 1; i <= nearest(n); i++)
+        {
+            peers.set((rank + i) % n);
+        }
+        peers.clear(rank);
+        return peers.stream().toArray();
+    }
+
+    private static int nearest(final int n)
+    {
+        return Math.min(n - 1, (31 - Integer.numberOfLeadingZeros(Math.max(1, n))) + 1);
+    }
+}

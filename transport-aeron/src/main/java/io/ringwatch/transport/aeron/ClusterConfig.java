@@ -1,0 +1,221 @@
+package io.ringwatch.transport.aeron;
+
+import org.agrona.SystemUtil;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The cluster file: who the ranks are and where they listen. Plain text, one line per rank, ranks 0..N-1 each once:
+ * <pre>
+ *   # comments and blank lines are ignored
+ *   cluster-id=42
+ *   heartbeat=1ms        # optional, η; durations take s/ms/us/ns
+ *   timeout=10ms         # optional, δ
+ *   0 10.0.0.1 20000 20001   # rank host controlPort heartbeatPort
+ *   1 10.0.0.2 20000 20001
+ * </pre>
+ * Ports matter for UDP only; IPC ignores host and ports.
+ *
+ * @param clusterId         cluster id carried in every frame.
+ * @param heartbeatPeriodNs η from the file, or -1 when absent.
+ * @param timeoutNs         δ from the file, or -1 when absent.
+ * @param members           members by rank.
+ */
+public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutNs, List<Member> members)
+{
+    /**
+     * One rank's endpoints.
+     *
+     * @param rank          rank.
+     * @param host          host name or address.
+     * @param controlPort   UDP port of its control/notice subscription.
+     * @param heartbeatPort UDP port of its heartbeat subscription.
+     */
+    public record Member(int rank, String host, int controlPort, int heartbeatPort)
+    {
+    }
+
+    /**
+     * @return N.
+     */
+    public int size()
+    {
+        return members.size();
+    }
+
+    /**
+     * @param rank rank.
+     * @return its member entry.
+     */
+    public Member member(final int rank)
+    {
+        if (rank < 0 || rank >= members.size())
+        {
+            throw new IllegalArgumentException("rank " + rank + " out of range: cluster has ranks 0.." +
+                (members.size() - 1));
+        }
+        return members.get(rank);
+    }
+
+    /**
+     * Read and validate a cluster file.
+     *
+     * @param path the file.
+     * @return the cluster.
+     * @throws IllegalArgumentException naming the file, line and offending text on any error.
+     */
+    public static ClusterConfig load(final Path path)
+    {
+        final List<String> lines;
+        try
+        {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("cannot read cluster file " + path + ": " + ex, ex);
+        }
+        return parse(path.toString(), lines);
+    }
+
+    /**
+     * @param source name for error messages.
+     * @param lines  file content.
+     * @return the cluster.
+     */
+    public static ClusterConfig parse(final String source, final List<String> lines)
+    {
+        Integer clusterId = null;
+        long heartbeatNs = -1;
+        long timeoutNs = -1;
+        final List<Member> byLine = new ArrayList<>();
+        int lineNo = 0;
+        for (final String raw : lines)
+        {
+            lineNo++;
+            final int hash = raw.indexOf('#');
+            final String line = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
+            if (line.isEmpty())
+            {
+                continue;
+            }
+            final String where = source + ":" + lineNo + ": ";
+            final int eq = line.indexOf('=');
+            if (eq >= 0)
+            {
+                final String key = line.substring(0, eq).trim();
+                final String value = line.substring(eq + 1).trim();
+                try
+                {
+                    switch (key)
+                    {
+                        case "cluster-id":
+                            clusterId = Integer.parseInt(value);
+                            break;
+                        case "heartbeat":
+                            heartbeatNs = SystemUtil.parseDuration(key, value);
+                            break;
+                        case "timeout":
+                            timeoutNs = SystemUtil.parseDuration(key, value);
+                            break;
+                        default:
+                            throw new IllegalArgumentException(where + "unknown setting '" + key +
+                                "' (expected cluster-id, heartbeat or timeout)");
+                    }
+                }
+                catch (final NumberFormatException ex)
+                {
+                    throw new IllegalArgumentException(where + "bad value for " + key + ": '" + value + "'", ex);
+                }
+                continue;
+            }
+
+            final String[] fields = line.split("\\s+");
+            if (fields.length != 4)
+            {
+                throw new IllegalArgumentException(where + "expected 'rank host controlPort heartbeatPort', got '" +
+                    line + "'");
+            }
+            final int rank = parseInt(where, "rank", fields[0]);
+            final int controlPort = parsePort(where, "controlPort", fields[2]);
+            final int heartbeatPort = parsePort(where, "heartbeatPort", fields[3]);
+            byLine.add(new Member(rank, fields[1], controlPort, heartbeatPort));
+        }
+
+        if (clusterId == null)
+        {
+            throw new IllegalArgumentException(source + ": missing 'cluster-id=' line");
+        }
+        if (byLine.isEmpty())
+        {
+            throw new IllegalArgumentException(source + ": no members listed");
+        }
+        final Member[] ordered = new Member[byLine.size()];
+        for (final Member m : byLine)
+        {
+            if (m.rank() < 0 || m.rank() >= ordered.length)
+            {
+                throw new IllegalArgumentException(source + ": rank " + m.rank() + " out of range: " +
+                    ordered.length + " members means ranks 0.." + (ordered.length - 1));
+            }
+            if (ordered[m.rank()] != null)
+            {
+                throw new IllegalArgumentException(source + ": rank " + m.rank() + " listed twice");
+            }
+            ordered[m.rank()] = m;
+        }
+        return new ClusterConfig(clusterId, heartbeatNs, timeoutNs, List.of(ordered));
+    }
+
+    /**
+     * Render a cluster file that {@link #parse} reads back.
+     *
+     * @return the file text.
+     */
+    public String render()
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("cluster-id=").append(clusterId).append('\n');
+        if (heartbeatPeriodNs > 0)
+        {
+            sb.append("heartbeat=").append(heartbeatPeriodNs).append("ns\n");
+        }
+        if (timeoutNs > 0)
+        {
+            sb.append("timeout=").append(timeoutNs).append("ns\n");
+        }
+        for (final Member m : members)
+        {
+            sb.append(m.rank()).append(' ').append(m.host()).append(' ').append(m.controlPort()).append(' ')
+                .append(m.heartbeatPort()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static int parseInt(final String where, final String what, final String text)
+    {
+        try
+        {
+            return Integer.parseInt(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(where + what + " is not a number: '" + text + "'", ex);
+        }
+    }
+
+    private static int parsePort(final String where, final String what, final String text)
+    {
+        final int port = parseInt(where, what, text);
+        if (port < 1 || port > 65535)
+        {
+            throw new IllegalArgumentException(where + what + " out of range [1, 65535]: " + port);
+        }
+        return port;
+    }
+}

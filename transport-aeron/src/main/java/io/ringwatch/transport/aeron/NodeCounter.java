@@ -1,0 +1,83 @@
+package io.ringwatch.transport.aeron;
+
+/**
+ * The counters a node publishes in the media driver's counters file, so {@code AeronStat} and {@code ringwatch
+ * stat} show them. Type ids occupy the documented range {@link #TYPE_ID_BASE}..{@link #TYPE_ID_BASE}+99, clear of
+ * Aeron's own ids (below 1000). Each counter's key is {clusterId int32, rank int32, detail int32}.
+ */
+public enum NodeCounter
+{
+    /** Heartbeats this node wrote or sent to its observer. */
+    HEARTBEATS_SENT(0, "heartbeats sent"),
+    /** Duty cycles that saw new progress in this node's slot. */
+    SLOT_PROGRESS_SEEN(1, "slot progress seen"),
+    /** Heartbeat deadlines this node (as emitter) passed without beating: late by more than η. */
+    HEARTBEAT_DEADLINES_MISSED(2, "heartbeat deadlines missed"),
+    /** Largest interval between two heartbeats this node emitted, ns. */
+    MAX_HEARTBEAT_GAP_NS(3, "largest heartbeat gap ns"),
+    /** Emitters declared dead by this node after δ. */
+    SUSPICIONS(4, "suspicions"),
+    /** Broadcasts this node started. */
+    NOTICES_ORIGINATED(5, "notices originated"),
+    /** Notice copies forwarded. */
+    NOTICES_FORWARDED(6, "notices forwarded"),
+    /** Received frames rejected by the decoder, all reasons. */
+    FRAMES_REJECTED(7, "frames rejected"),
+    /** Size of the dead set. */
+    DEAD_COUNT(8, "dead count"),
+    /** View epoch. */
+    VIEW_EPOCH(9, "view epoch"),
+    /** Longest duty cycle, ns. */
+    DUTY_CYCLE_MAX_NS(10, "duty cycle max ns"),
+    /** DetectorNode state: 0 active, 1 excluded, 2 left. */
+    NODE_STATE(11, "node state"),
+    /** Late duty cycles that made this node restart its suspicion window. */
+    PAUSES_DETECTED(12, "pauses detected"),
+    /** Frames dropped on send: retry queue full, retry timeout, or unencodable. */
+    SENDS_DROPPED(13, "sends dropped"),
+    /** Frames that went out only after queueing for retry. */
+    SENDS_RETRIED(14, "sends retried"),
+    /** Frames from a rank this node knows is dead: dropped, and the sender told it is dead. */
+    FRAMES_FROM_DEAD(15, "frames from dead ranks"),
+    /** Frames rejected for one decoder reason; the reason's ordinal is the key's detail. */
+    FRAMES_REJECTED_BY_REASON(16, "frames rejected"),
+    /** UDP heartbeat frames the publication could not take (not connected or back pressured); never retried. */
+    HEARTBEATS_DROPPED(17, "heartbeats dropped");
+
+    /** First type id of ringwatch counters. */
+    public static final int TYPE_ID_BASE = 7700;
+
+    private final int typeId;
+    private final String label;
+
+    NodeCounter(final int offset, final String label)
+    {
+        this.typeId = TYPE_ID_BASE + offset;
+        this.label = label;
+    }
+
+    /**
+     * @return the counter's type id.
+     */
+    public int typeId()
+    {
+        return typeId;
+    }
+
+    /**
+     * @return the counter's label stem.
+     */
+    public String label()
+    {
+        return label;
+    }
+
+    /**
+     * @param typeId a counter type id.
+     * @return true if it is a ringwatch counter.
+     */
+    public static boolean isRingwatch(final int typeId)
+    {
+        return typeId >= TYPE_ID_BASE && typeId < TYPE_ID_BASE + 100;
+    }
+}

@@ -1,0 +1,341 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
+import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
+import io.ringwatch.transport.aeron.view.ViewFile;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.NanoClock;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
+ * <ol>
+ *     <li>read the clock once;</li>
+ *     <li>retry queued control frames;</li>
+ *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
+ *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped;</li>
+ *     <li>{@link DetectorNode#doWork(long)}: heartbeat when due, read the slot, suspect on expiry;</li>
+ *     <li>publish the view file and counters.</li>
+ * </ol>
+ * A frame from a rank this node holds dead is dropped and answered with a notice naming the sender, which makes a
+ * paused-then-resumed node fence itself instead of acting on a stale view. The same happens when a dead rank is
+ * found still writing this node's shared-memory slot.
+ * <p>
+ * Steady state allocates nothing. Runs under an {@code AgentRunner}, an {@code AgentInvoker}, or with other nodes
+ * in a {@code CompositeAgent}.
+ */
+public final class RingwatchAgent implements Agent, MembershipListener
+{
+    private final int rank;
+    private final int fragmentLimit;
+    private final long suspicionTimeoutNs;
+    private final NanoClock clock;
+    private final CachedNanoClock cachedClock;
+    private final HeartbeatSlots slots;
+    private final Subscription controlSubscription;
+    private final Subscription heartbeatSubscription;
+    private final AeronControlChannel control;
+    private final ViewFile viewFile;
+    private final NodeCounters counters;
+    private final MembershipListener application;
+    private final FrameDecoder decoder;
+    private final FragmentHandler frameHandler = this::onFrame;
+    private final long[] lastFenceNs;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final String roleName;
+    private DetectorNode node;
+    private RemoteHeartbeatChannel remoteHeartbeats;
+    private Runnable onStart;
+    private volatile boolean leaveRequested;
+    private volatile boolean haltRequested;
+    private volatile boolean halted;
+    private long nowNs;
+    private long lastProgress = -1;
+    private long framesFromDead;
+    private long misaddressed;
+
+    RingwatchAgent(
+        final RingwatchContext ctx,
+        final CachedNanoClock cachedClock,
+        final HeartbeatSlots slots,
+        final Subscription controlSubscription,
+        final Subscription heartbeatSubscription,
+        final AeronControlChannel control,
+        final ViewFile viewFile,
+        final NodeCounters counters)
+    {
+        this.rank = ctx.rank();
+        this.fragmentLimit = ctx.fragmentLimit();
+        this.suspicionTimeoutNs = ctx.protocolSettings().suspicionTimeoutNs();
+        this.clock = ctx.nanoClock();
+        this.cachedClock = cachedClock;
+        this.slots = slots;
+        this.controlSubscription = controlSubscription;
+        this.heartbeatSubscription = heartbeatSubscription;
+        this.control = control;
+        this.viewFile = viewFile;
+        this.counters = counters;
+        this.application = ctx.listener();
+        this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size());
+        this.lastFenceNs = new long[ctx.cluster().size()];
+        this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
+    }
+
+    void node(final DetectorNode node)
+    {
+        this.node = node;
+    }
+
+    void remoteHeartbeats(final RemoteHeartbeatChannel channel)
+    {
+        this.remoteHeartbeats = channel;
+    }
+
+    void onStartAction(final Runnable action)
+    {
+        this.onStart = action;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onStart()
+    {
+        if (onStart != null)
+        {
+            onStart.run();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int doWork()
+    {
+        if (haltRequested)
+        {
+            halted = true;
+            throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
+        }
+        final long now = clock.nanoTime();
+        nowNs = now;
+        cachedClock.update(now);
+        control.nowNs(now);
+
+        int work = 0;
+        if (leaveRequested && node.state() == DetectorNode.ACTIVE)
+        {
+            node.leave(now);
+            work++;
+        }
+        work += control.drain(now);
+        work += controlSubscription.poll(frameHandler, fragmentLimit);
+        if (heartbeatSubscription != null)
+        {
+            work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
+        }
+        work += node.doWork(now);
+        fenceSlotWriterIfDead(now);
+
+        viewFile.endUpdateIfOpen();
+        final long progress = node.heartbeatProgressSeen();
+        if (progress != lastProgress)
+        {
+            lastProgress = progress;
+            viewFile.heartbeatProgress(progress, now);
+        }
+        counters.publish(node, control.dropped(), control.retried(), framesFromDead,
+            remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
+        counters.onDutyCycle(clock.nanoTime() - now);
+        return work;
+    }
+
+    private void onFrame(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        final RejectReason reason = decoder.decode(buffer, offset, length);
+        if (reason != RejectReason.NONE)
+        {
+            counters.onRejected(reason);
+            return;
+        }
+
+        final int sender = decoder.senderRank();
+        if (!node.isAlive(sender))
+        {
+            framesFromDead++;
+            fence(sender, nowNs);
+            return;
+        }
+
+        switch (decoder.type())
+        {
+            case FrameHeaderFlyweight.HEARTBEAT_TYPE:
+                slots.write(rank, sender, decoder.senderIncarnation(), decoder.heartbeatCounter(),
+                    decoder.heartbeatTimestampNs());
+                break;
+
+            case FrameHeaderFlyweight.NEW_OBSERVER_TYPE:
+                if (decoder.newObserverEmitterRank() != rank)
+                {
+                    misaddressed++;
+                    return;
+                }
+                node.onNewObserver(sender, nowNs);
+                break;
+
+            case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE:
+                node.onNotice(decoder.notice(), sender, nowNs);
+                break;
+
+            case FrameHeaderFlyweight.LEAVE_TYPE:
+                node.onLeave(sender, nowNs);
+                break;
+
+            default:
+                break;
+        }
+    }
+
+    private void fenceSlotWriterIfDead(final long now)
+    {
+        final int writer = slots.lastWriter(rank);
+        if (writer >= 0 && writer != rank && !node.isAlive(writer) && node.state() == DetectorNode.ACTIVE)
+        {
+            fence(writer, now);
+        }
+    }
+
+    private void fence(final int zombie, final long now)
+    {
+        // at most one fencing notice per zombie per δ: it needs one, and a stream of heartbeats must not flood it
+        if (lastFenceNs[zombie] == 0 || now - lastFenceNs[zombie] >= suspicionTimeoutNs)
+        {
+            lastFenceNs[zombie] = now;
+            control.sendFence(zombie, node.deadSet());
+        }
+    }
+
+    /**
+     * Stop the duty cycle before the Aeron client releases the driver's files: the counters live in the driver's
+     * CnC mapping, and touching them after the client unmaps it would crash the process. Called on the client's
+     * conductor thread from its error handler, which runs before the client closes; waits for the agent to stop.
+     *
+     * @param timeoutMs how long to wait for the agent to acknowledge.
+     * @return true if the agent has stopped touching the driver's memory.
+     */
+    boolean halt(final long timeoutMs)
+    {
+        haltRequested = true;
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!halted && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
+        }
+        return halted;
+    }
+
+    /**
+     * Ask the agent thread to leave gracefully on its next duty cycle.
+     */
+    public void requestLeave()
+    {
+        leaveRequested = true;
+    }
+
+    /**
+     * @return the protocol state machine (agent thread only, or after the agent stopped).
+     */
+    public DetectorNode node()
+    {
+        return node;
+    }
+
+    /**
+     * @return latch released once the node is excluded or has left.
+     */
+    public CountDownLatch stopped()
+    {
+        return stopped;
+    }
+
+    /**
+     * @return the node's counters.
+     */
+    public NodeCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return the control channel.
+     */
+    public AeronControlChannel control()
+    {
+        return control;
+    }
+
+    /**
+     * @return frames dropped because their sender is dead in this view.
+     */
+    public long framesFromDead()
+    {
+        return framesFromDead;
+    }
+
+    /**
+     * @return NEW_OBSERVER frames addressed to another rank.
+     */
+    public long misaddressed()
+    {
+        return misaddressed;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onFailure(final int deadRank, final long atNs, final FailureCause cause, final int reporterRank)
+    {
+        viewFile.onFailure(deadRank, atNs, cause, reporterRank);
+        application.onFailure(deadRank, atNs, cause, reporterRank);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onExcluded(final long atNs, final int reporterRank)
+    {
+        viewFile.onExcluded(atNs, reporterRank);
+        application.onExcluded(atNs, reporterRank);
+        stopped.countDown();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onViewChange(final long viewEpoch, final int deadCount, final long atNs)
+    {
+        viewFile.onViewChange(viewEpoch, deadCount, atNs);
+        application.onViewChange(viewEpoch, deadCount, atNs);
+    }
+}

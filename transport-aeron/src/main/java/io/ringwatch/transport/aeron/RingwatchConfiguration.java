@@ -1,0 +1,244 @@
+package io.ringwatch.transport.aeron;
+
+import org.agrona.SystemUtil;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Settings of a ringwatch node as system properties ({@code ringwatch.*}), with defaults. Durations accept the
+ * s/ms/us/ns suffixes of {@link SystemUtil#parseDuration}. {@link RingwatchContext} reads these as its defaults;
+ * setters on the context win.
+ */
+public final class RingwatchConfiguration
+{
+    /** Heartbeat transport: {@code ipc} (shared-memory slots, IPC publications) or {@code udp}. */
+    public static final String TRANSPORT_PROP_NAME = "ringwatch.transport";
+    /** Default transport. */
+    public static final String TRANSPORT_DEFAULT = "ipc";
+
+    /** η, overriding the cluster file. */
+    public static final String HEARTBEAT_PERIOD_PROP_NAME = "ringwatch.heartbeat.period";
+    /** Default η when neither property nor cluster file gives one. */
+    public static final long HEARTBEAT_PERIOD_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** δ, overriding the cluster file. */
+    public static final String SUSPICION_TIMEOUT_PROP_NAME = "ringwatch.suspicion.timeout";
+    /** Default δ. */
+    public static final long SUSPICION_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /** A duty cycle this late past its deadline means this node was descheduled: restart the window. */
+    public static final String PAUSE_THRESHOLD_PROP_NAME = "ringwatch.pause.threshold";
+
+    /** Extra time on the first suspicion window so peers still launching are not suspected. */
+    public static final String STARTUP_GRACE_PROP_NAME = "ringwatch.startup.grace";
+    /** Default startup grace: covers a JVM launch on a loaded host. */
+    public static final long STARTUP_GRACE_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /** Idle strategy: busy-spin, yield, backoff, sleep-&lt;duration&gt; (e.g. sleep-100us). */
+    public static final String IDLE_STRATEGY_PROP_NAME = "ringwatch.idle.strategy";
+    /** Default idle strategy: the low-noise profile's. */
+    public static final String IDLE_STRATEGY_DEFAULT = "sleep-100us";
+
+    /** CPU to pin the agent thread to; -1 leaves it unpinned. */
+    public static final String CPU_PROP_NAME = "ringwatch.cpu";
+    /** Default: no pinning. */
+    public static final int CPU_DEFAULT = -1;
+
+    /** {@code embedded}: launch a media driver in this process; {@code external}: use the one at aeron.dir. */
+    public static final String DRIVER_PROP_NAME = "ringwatch.driver";
+    /** Default driver mode. */
+    public static final String DRIVER_DEFAULT = "embedded";
+
+    /** Fragments polled per subscription per duty cycle. */
+    public static final String FRAGMENT_LIMIT_PROP_NAME = "ringwatch.fragment.limit";
+    /** Default fragment limit. */
+    public static final int FRAGMENT_LIMIT_DEFAULT = 16;
+
+    /** Stream id of control/notice traffic (UDP); IPC uses this plus the destination rank. */
+    public static final String CONTROL_STREAM_ID_PROP_NAME = "ringwatch.control.stream.id";
+    /** Default control stream id. */
+    public static final int CONTROL_STREAM_ID_DEFAULT = 0x52570000;
+
+    /** Stream id of UDP heartbeat frames. */
+    public static final String HEARTBEAT_STREAM_ID_PROP_NAME = "ringwatch.heartbeat.stream.id";
+    /** Default heartbeat stream id. */
+    public static final int HEARTBEAT_STREAM_ID_DEFAULT = 0x52560000;
+
+    /** Term length of ringwatch publications; control traffic is tiny, so keep the log buffers small. */
+    public static final String TERM_LENGTH_PROP_NAME = "ringwatch.term.length";
+    /** Default term length (Aeron's minimum). */
+    public static final int TERM_LENGTH_DEFAULT = 64 * 1024;
+
+    /** Frames held for retry when a publication is back-pressured or not yet connected. */
+    public static final String SEND_QUEUE_CAPACITY_PROP_NAME = "ringwatch.send.queue.capacity";
+    /** Default retry queue capacity. */
+    public static final int SEND_QUEUE_CAPACITY_DEFAULT = 256;
+
+    /** How long a queued frame is retried before it is dropped and counted. */
+    public static final String SEND_RETRY_TIMEOUT_PROP_NAME = "ringwatch.send.retry.timeout";
+    /** Default retry timeout. */
+    public static final long SEND_RETRY_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    /** Exit code of a node process that was declared dead by the others (fail-stop). */
+    public static final int EXIT_FENCED = 3;
+    /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
+    public static final int EXIT_CONFIG_ERROR = 2;
+
+    /** Exit code of a node process that lost its media driver: it can neither hear nor be heard, so it stops. */
+    public static final int EXIT_DRIVER_LOST = 4;
+
+    private RingwatchConfiguration()
+    {
+    }
+
+    /**
+     * @return {@link #TRANSPORT_PROP_NAME} or its default.
+     */
+    public static String transport()
+    {
+        return System.getProperty(TRANSPORT_PROP_NAME, TRANSPORT_DEFAULT);
+    }
+
+    /**
+     * @param fallbackNs value when the property is absent.
+     * @return η in ns.
+     */
+    public static long heartbeatPeriodNs(final long fallbackNs)
+    {
+        return SystemUtil.getDurationInNanos(HEARTBEAT_PERIOD_PROP_NAME, fallbackNs);
+    }
+
+    /**
+     * @param fallbackNs value when the property is absent.
+     * @return δ in ns.
+     */
+    public static long suspicionTimeoutNs(final long fallbackNs)
+    {
+        return SystemUtil.getDurationInNanos(SUSPICION_TIMEOUT_PROP_NAME, fallbackNs);
+    }
+
+    /**
+     * @param fallbackNs value when the property is absent.
+     * @return pause threshold in ns.
+     */
+    public static long pauseThresholdNs(final long fallbackNs)
+    {
+        return SystemUtil.getDurationInNanos(PAUSE_THRESHOLD_PROP_NAME, fallbackNs);
+    }
+
+    /**
+     * @return startup grace in ns.
+     */
+    public static long startupGraceNs()
+    {
+        return SystemUtil.getDurationInNanos(STARTUP_GRACE_PROP_NAME, STARTUP_GRACE_DEFAULT_NS);
+    }
+
+    /**
+     * @return idle strategy name.
+     */
+    public static String idleStrategy()
+    {
+        return System.getProperty(IDLE_STRATEGY_PROP_NAME, IDLE_STRATEGY_DEFAULT);
+    }
+
+    /**
+     * @return CPU to pin to, or -1.
+     */
+    public static int cpu()
+    {
+        return Integer.getInteger(CPU_PROP_NAME, CPU_DEFAULT);
+    }
+
+    /**
+     * @return driver mode.
+     */
+    public static String driver()
+    {
+        return System.getProperty(DRIVER_PROP_NAME, DRIVER_DEFAULT);
+    }
+
+    /**
+     * @return fragment limit.
+     */
+    public static int fragmentLimit()
+    {
+        return Integer.getInteger(FRAGMENT_LIMIT_PROP_NAME, FRAGMENT_LIMIT_DEFAULT);
+    }
+
+    /**
+     * @return control stream id.
+     */
+    public static int controlStreamId()
+    {
+        return Integer.getInteger(CONTROL_STREAM_ID_PROP_NAME, CONTROL_STREAM_ID_DEFAULT);
+    }
+
+    /**
+     * @return heartbeat stream id.
+     */
+    public static int heartbeatStreamId()
+    {
+        return Integer.getInteger(HEARTBEAT_STREAM_ID_PROP_NAME, HEARTBEAT_STREAM_ID_DEFAULT);
+    }
+
+    /**
+     * @return term length.
+     */
+    public static int termLength()
+    {
+        return Integer.getInteger(TERM_LENGTH_PROP_NAME, TERM_LENGTH_DEFAULT);
+    }
+
+    /**
+     * @return retry queue capacity.
+     */
+    public static int sendQueueCapacity()
+    {
+        return Integer.getInteger(SEND_QUEUE_CAPACITY_PROP_NAME, SEND_QUEUE_CAPACITY_DEFAULT);
+    }
+
+    /**
+     * @return retry timeout.
+     */
+    public static long sendRetryTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * Build an idle strategy from its name.
+     *
+     * @param name busy-spin, yield, backoff or sleep-&lt;duration&gt;.
+     * @return a new idle strategy.
+     * @throws IllegalArgumentException for an unknown name.
+     */
+    public static IdleStrategy newIdleStrategy(final String name)
+    {
+        if ("busy-spin".equals(name))
+        {
+            return new BusySpinIdleStrategy();
+        }
+        if ("yield".equals(name))
+        {
+            return new YieldingIdleStrategy();
+        }
+        if ("backoff".equals(name))
+        {
+            return new BackoffIdleStrategy(
+                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+        }
+        if (name != null && name.startsWith("sleep-"))
+        {
+            final long sleepNs = SystemUtil.parseDuration(IDLE_STRATEGY_PROP_NAME, name.substring("sleep-".length()));
+            return new SleepingIdleStrategy(sleepNs);
+        }
+        throw new IllegalArgumentException(IDLE_STRATEGY_PROP_NAME + "=" + name +
+            ": expected busy-spin, yield, backoff or sleep-<duration>");
+    }
+}

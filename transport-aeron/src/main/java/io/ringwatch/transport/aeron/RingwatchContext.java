@@ -1,0 +1,498 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.CommonContext;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.spi.MembershipListener;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.nio.file.Path;
+
+/**
+ * Everything a {@link RingwatchNode} needs. Defaults come from {@link RingwatchConfiguration} (system properties)
+ * and the cluster file; {@link #conclude()} fills the rest, validates, and fails naming the offending value.
+ * Setters are not to be called after {@link #conclude()}.
+ */
+public final class RingwatchContext
+{
+    private boolean concluded;
+    private Path clusterFile;
+    private ClusterConfig cluster;
+    private int rank = -1;
+    private int incarnation;
+    private boolean incarnationSet;
+    private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
+    private long heartbeatPeriodNs = -1;
+    private long suspicionTimeoutNs = -1;
+    private long pauseThresholdNs = -1;
+    private long startupGraceNs = RingwatchConfiguration.startupGraceNs();
+    private String idleStrategyName = RingwatchConfiguration.idleStrategy();
+    private IdleStrategy idleStrategy;
+    private int cpu = RingwatchConfiguration.cpu();
+    private ThreadPinner pinner = ThreadPinner.UNAVAILABLE;
+    private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
+    private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
+    private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
+    private int controlStreamId = RingwatchConfiguration.controlStreamId();
+    private int heartbeatStreamId = RingwatchConfiguration.heartbeatStreamId();
+    private int termLength = RingwatchConfiguration.termLength();
+    private int sendQueueCapacity = RingwatchConfiguration.sendQueueCapacity();
+    private long sendRetryTimeoutNs = RingwatchConfiguration.sendRetryTimeoutNs();
+    private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+    private MembershipListener listener = MembershipListener.NO_OP;
+    private ProtocolSettings protocolSettings;
+
+    /**
+     * Fill defaults and validate. Idempotent.
+     *
+     * @return this.
+     * @throws IllegalArgumentException or IllegalStateException naming the offending setting and value.
+     */
+    public RingwatchContext conclude()
+    {
+        if (concluded)
+        {
+            return this;
+        }
+        if (cluster == null)
+        {
+            if (clusterFile == null)
+            {
+                throw new IllegalArgumentException("no cluster: set clusterFile (--cluster FILE) or cluster");
+            }
+            cluster = ClusterConfig.load(clusterFile);
+        }
+        if (rank < 0 || rank >= cluster.size())
+        {
+            throw new IllegalArgumentException("rank " + rank + " out of range: cluster " + cluster.clusterId() +
+                " has ranks 0.." + (cluster.size() - 1));
+        }
+        if (!incarnationSet)
+        {
+            // distinct per process start; the pid is unique among live processes of a host
+            incarnation = (int)ProcessHandle.current().pid();
+        }
+
+        if (heartbeatPeriodNs < 0)
+        {
+            heartbeatPeriodNs = RingwatchConfiguration.heartbeatPeriodNs(cluster.heartbeatPeriodNs() > 0 ?
+                cluster.heartbeatPeriodNs() : RingwatchConfiguration.HEARTBEAT_PERIOD_DEFAULT_NS);
+        }
+        if (suspicionTimeoutNs < 0)
+        {
+            suspicionTimeoutNs = RingwatchConfiguration.suspicionTimeoutNs(cluster.timeoutNs() > 0 ?
+                cluster.timeoutNs() : RingwatchConfiguration.SUSPICION_TIMEOUT_DEFAULT_NS);
+        }
+        if (pauseThresholdNs < 0)
+        {
+            pauseThresholdNs = RingwatchConfiguration.pauseThresholdNs(suspicionTimeoutNs / 2);
+        }
+        // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
+        protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
+            pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY);
+
+        if (idleStrategy == null)
+        {
+            idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName);
+        }
+        requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+        requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
+        requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
+        if (termLength < 64 * 1024 || Integer.bitCount(termLength) != 1)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.TERM_LENGTH_PROP_NAME +
+                " must be a power of two >= 64KiB: " + termLength);
+        }
+        if (controlStreamId == heartbeatStreamId)
+        {
+            throw new IllegalArgumentException("control and heartbeat stream ids must differ: " + controlStreamId);
+        }
+        if (cpu < -1)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.CPU_PROP_NAME + " must be >= -1: " + cpu);
+        }
+        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
+        {
+            throw new IllegalArgumentException("aeron.dir is empty");
+        }
+        concluded = true;
+        return this;
+    }
+
+    private static void requirePositive(final String name, final long value)
+    {
+        if (value <= 0)
+        {
+            throw new IllegalArgumentException(name + " must be > 0: " + value);
+        }
+    }
+
+    private static boolean parseDriver(final String mode)
+    {
+        if ("embedded".equalsIgnoreCase(mode))
+        {
+            return true;
+        }
+        if ("external".equalsIgnoreCase(mode))
+        {
+            return false;
+        }
+        throw new IllegalArgumentException(RingwatchConfiguration.DRIVER_PROP_NAME +
+            " must be embedded or external: " + mode);
+    }
+
+    /**
+     * @param path cluster file.
+     * @return this.
+     */
+    public RingwatchContext clusterFile(final Path path)
+    {
+        this.clusterFile = path;
+        return this;
+    }
+
+    /**
+     * @param cluster already parsed cluster; wins over the file.
+     * @return this.
+     */
+    public RingwatchContext cluster(final ClusterConfig cluster)
+    {
+        this.cluster = cluster;
+        return this;
+    }
+
+    /**
+     * @return the cluster.
+     */
+    public ClusterConfig cluster()
+    {
+        return cluster;
+    }
+
+    /**
+     * @param rank this node's rank.
+     * @return this.
+     */
+    public RingwatchContext rank(final int rank)
+    {
+        this.rank = rank;
+        return this;
+    }
+
+    /**
+     * @return this node's rank.
+     */
+    public int rank()
+    {
+        return rank;
+    }
+
+    /**
+     * @param incarnation distinguishes restarts of a rank; defaults to the pid.
+     * @return this.
+     */
+    public RingwatchContext incarnation(final int incarnation)
+    {
+        this.incarnation = incarnation;
+        this.incarnationSet = true;
+        return this;
+    }
+
+    /**
+     * @return incarnation.
+     */
+    public int incarnation()
+    {
+        return incarnation;
+    }
+
+    /**
+     * @param transport transport.
+     * @return this.
+     */
+    public RingwatchContext transport(final TransportMode transport)
+    {
+        this.transport = transport;
+        return this;
+    }
+
+    /**
+     * @return transport.
+     */
+    public TransportMode transport()
+    {
+        return transport;
+    }
+
+    /**
+     * @param ns η.
+     * @return this.
+     */
+    public RingwatchContext heartbeatPeriodNs(final long ns)
+    {
+        this.heartbeatPeriodNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns δ.
+     * @return this.
+     */
+    public RingwatchContext suspicionTimeoutNs(final long ns)
+    {
+        this.suspicionTimeoutNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns pause threshold.
+     * @return this.
+     */
+    public RingwatchContext pauseThresholdNs(final long ns)
+    {
+        this.pauseThresholdNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns startup grace.
+     * @return this.
+     */
+    public RingwatchContext startupGraceNs(final long ns)
+    {
+        this.startupGraceNs = ns;
+        return this;
+    }
+
+    /**
+     * @return validated protocol settings, after {@link #conclude()}.
+     */
+    public ProtocolSettings protocolSettings()
+    {
+        return protocolSettings;
+    }
+
+    /**
+     * @param name idle strategy by name, see {@link RingwatchConfiguration#newIdleStrategy(String)}.
+     * @return this.
+     */
+    public RingwatchContext idleStrategyName(final String name)
+    {
+        this.idleStrategyName = name;
+        this.idleStrategy = null;
+        return this;
+    }
+
+    /**
+     * @return idle strategy name.
+     */
+    public String idleStrategyName()
+    {
+        return idleStrategyName;
+    }
+
+    /**
+     * @param idleStrategy idle strategy instance; wins over the name.
+     * @return this.
+     */
+    public RingwatchContext idleStrategy(final IdleStrategy idleStrategy)
+    {
+        this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /**
+     * @return idle strategy.
+     */
+    public IdleStrategy idleStrategy()
+    {
+        return idleStrategy;
+    }
+
+    /**
+     * @param cpu CPU to pin the agent thread to, -1 for none.
+     * @return this.
+     */
+    public RingwatchContext cpu(final int cpu)
+    {
+        this.cpu = cpu;
+        return this;
+    }
+
+    /**
+     * @return CPU or -1.
+     */
+    public int cpu()
+    {
+        return cpu;
+    }
+
+    /**
+     * @param pinner how to pin.
+     * @return this.
+     */
+    public RingwatchContext pinner(final ThreadPinner pinner)
+    {
+        this.pinner = pinner;
+        return this;
+    }
+
+    /**
+     * @return how to pin.
+     */
+    public ThreadPinner pinner()
+    {
+        return pinner;
+    }
+
+    /**
+     * @param embedded true to launch a media driver in this process.
+     * @return this.
+     */
+    public RingwatchContext embeddedDriver(final boolean embedded)
+    {
+        this.embeddedDriver = embedded;
+        return this;
+    }
+
+    /**
+     * @return true if a media driver is launched in this process.
+     */
+    public boolean embeddedDriver()
+    {
+        return embeddedDriver;
+    }
+
+    /**
+     * @param dir Aeron directory: the driver's, and where slot and view files live.
+     * @return this.
+     */
+    public RingwatchContext aeronDirectoryName(final String dir)
+    {
+        this.aeronDirectoryName = dir;
+        return this;
+    }
+
+    /**
+     * @return Aeron directory.
+     */
+    public String aeronDirectoryName()
+    {
+        return aeronDirectoryName;
+    }
+
+    /**
+     * @param limit fragments per poll.
+     * @return this.
+     */
+    public RingwatchContext fragmentLimit(final int limit)
+    {
+        this.fragmentLimit = limit;
+        return this;
+    }
+
+    /**
+     * @return fragments per poll.
+     */
+    public int fragmentLimit()
+    {
+        return fragmentLimit;
+    }
+
+    /**
+     * @return control stream id.
+     */
+    public int controlStreamId()
+    {
+        return controlStreamId;
+    }
+
+    /**
+     * @param id control stream id.
+     * @return this.
+     */
+    public RingwatchContext controlStreamId(final int id)
+    {
+        this.controlStreamId = id;
+        return this;
+    }
+
+    /**
+     * @return heartbeat stream id.
+     */
+    public int heartbeatStreamId()
+    {
+        return heartbeatStreamId;
+    }
+
+    /**
+     * @return term length of ringwatch publications.
+     */
+    public int termLength()
+    {
+        return termLength;
+    }
+
+    /**
+     * @return retry queue capacity.
+     */
+    public int sendQueueCapacity()
+    {
+        return sendQueueCapacity;
+    }
+
+    /**
+     * @param capacity retry queue capacity.
+     * @return this.
+     */
+    public RingwatchContext sendQueueCapacity(final int capacity)
+    {
+        this.sendQueueCapacity = capacity;
+        return this;
+    }
+
+    /**
+     * @return retry timeout.
+     */
+    public long sendRetryTimeoutNs()
+    {
+        return sendRetryTimeoutNs;
+    }
+
+    /**
+     * @param clock the agent's clock; tests inject one.
+     * @return this.
+     */
+    public RingwatchContext nanoClock(final NanoClock clock)
+    {
+        this.nanoClock = clock;
+        return this;
+    }
+
+    /**
+     * @return the agent's clock.
+     */
+    public NanoClock nanoClock()
+    {
+        return nanoClock;
+    }
+
+    /**
+     * @param listener application callbacks, on the agent thread.
+     * @return this.
+     */
+    public RingwatchContext listener(final MembershipListener listener)
+    {
+        this.listener = listener;
+        return this;
+    }
+
+    /**
+     * @return application callbacks.
+     */
+    public MembershipListener listener()
+    {
+        return listener;
+    }
+}

@@ -1,0 +1,366 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.exceptions.AeronException;
+import io.aeron.exceptions.ClientTimeoutException;
+import io.aeron.exceptions.DriverTimeoutException;
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.codec.HeartbeatFlyweight;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.transport.aeron.slot.HeartbeatSender;
+import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
+import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
+import io.ringwatch.transport.aeron.slot.SharedMemoryHeartbeatChannel;
+import io.ringwatch.transport.aeron.view.ViewFile;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A live ringwatch node: media driver (embedded or external), Aeron client, heartbeat slots, view file, counters,
+ * publications and subscriptions, and the {@link RingwatchAgent} that drives the core's {@link DetectorNode}.
+ * <p>
+ * {@link #launch(RingwatchContext)} starts the agent on its own thread; {@link #launchWithInvoker(RingwatchContext)}
+ * leaves the duty cycle to the caller ({@link #invoker()}), for tests and for hosting several nodes on one thread.
+ */
+public final class RingwatchNode implements AutoCloseable
+{
+    private final RingwatchContext ctx;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private volatile RingwatchAgent agent;
+    private AgentRunner runner;
+    private AgentInvoker invoker;
+    private volatile String pinResult;
+    private volatile Throwable driverLost;
+
+    private RingwatchNode(final RingwatchContext ctx)
+    {
+        this.ctx = ctx.conclude();
+        final ClusterConfig cluster = ctx.cluster();
+        final int rank = ctx.rank();
+        final int n = cluster.size();
+        try
+        {
+            final String dir = ctx.aeronDirectoryName();
+            if (ctx.embeddedDriver())
+            {
+                resources.add(launchDriver(dir));
+            }
+            final Aeron aeron = connect(dir);
+            resources.add(aeron);
+
+            final HeartbeatSlots slots = HeartbeatSlots.mapOrCreate(
+                HeartbeatSlots.fileFor(dir, cluster.clusterId()), cluster.clusterId(), n);
+            resources.add(slots);
+            slots.clear(rank);
+
+            final ViewFile viewFile = new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
+                cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime());
+            resources.add(viewFile);
+
+            final NodeCounters counters = new NodeCounters(aeron, cluster.clusterId(), rank);
+            resources.add(counters);
+
+            final boolean udp = ctx.transport() == TransportMode.UDP;
+            final ClusterChannels channels = new ClusterChannels(ctx);
+            final Subscription controlSubscription = subscribe(aeron, channels.controlChannel(rank),
+                channels.controlStream(rank), udp ? cluster.member(rank).controlPort() : 0);
+            resources.add(controlSubscription);
+            Subscription heartbeatSubscription = null;
+            if (udp)
+            {
+                heartbeatSubscription = subscribe(aeron, channels.heartbeatChannel(rank), ctx.heartbeatStreamId(),
+                    cluster.member(rank).heartbeatPort());
+                resources.add(heartbeatSubscription);
+            }
+
+            final PeerPublications controlPublications = new PeerPublications(
+                aeron, channels.controlChannels(), channels.controlStreams());
+            final AeronControlChannel control = new AeronControlChannel(cluster.clusterId(), rank, ctx.incarnation(),
+                n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
+            resources.add(control);
+            for (final int peer : ClusterChannels.usualControlPeers(rank, n))
+            {
+                controlPublications.preCreate(peer);
+            }
+
+            final CachedNanoClock cachedClock = new CachedNanoClock();
+            final HeartbeatChannel heartbeats;
+            if (udp)
+            {
+                final PeerPublications heartbeatPublications = new PeerPublications(
+                    aeron, channels.heartbeatChannels(), channels.heartbeatStreams());
+                resources.add(heartbeatPublications);
+                for (final int peer : ClusterChannels.usualHeartbeatPeers(rank, n))
+                {
+                    heartbeatPublications.preCreate(peer);
+                }
+                heartbeats = new RemoteHeartbeatChannel(slots, rank,
+                    new UdpHeartbeatSender(heartbeatPublications, cluster.clusterId(), rank, ctx.incarnation()),
+                    cachedClock);
+            }
+            else
+            {
+                heartbeats = new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
+            }
+
+            agent = new RingwatchAgent(
+                ctx, cachedClock, slots, controlSubscription, heartbeatSubscription, control, viewFile, counters);
+            if (heartbeats instanceof RemoteHeartbeatChannel)
+            {
+                agent.remoteHeartbeats((RemoteHeartbeatChannel)heartbeats);
+            }
+            // the protocol's clock starts when everything is in place, so set-up time is not a missed heartbeat
+            final long startNs = ctx.nanoClock().nanoTime();
+            cachedClock.update(startNs);
+            agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
+                new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
+            pinResult = ctx.cpu() >= 0 ? null : "not pinned (no cpu configured)";
+            if (ctx.cpu() >= 0)
+            {
+                agent.onStartAction(() -> pinResult = ctx.pinner().pinCurrentThread(ctx.cpu()));
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            closeResources();
+            throw ex;
+        }
+    }
+
+    /**
+     * Build a node and start its agent on a dedicated thread with the context's idle strategy.
+     *
+     * @param ctx configuration; concluded here.
+     * @return the running node.
+     */
+    public static RingwatchNode launch(final RingwatchContext ctx)
+    {
+        final RingwatchNode node = new RingwatchNode(ctx);
+        node.runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, node.agent);
+        AgentRunner.startOnThread(node.runner);
+        return node;
+    }
+
+    /**
+     * Build a node whose duty cycle the caller drives through {@link #invoker()}.
+     *
+     * @param ctx configuration; concluded here.
+     * @return the node, not yet started.
+     */
+    public static RingwatchNode launchWithInvoker(final RingwatchContext ctx)
+    {
+        final RingwatchNode node = new RingwatchNode(ctx);
+        node.invoker = new AgentInvoker(Throwable::printStackTrace, null, node.agent);
+        return node;
+    }
+
+    /**
+     * Build a node without running it: the caller hosts {@link #agent()}, e.g. with other nodes in a
+     * {@code CompositeAgent} on one thread.
+     *
+     * @param ctx configuration; concluded here.
+     * @return the node, not yet started.
+     */
+    public static RingwatchNode build(final RingwatchContext ctx)
+    {
+        return new RingwatchNode(ctx);
+    }
+
+    /**
+     * @return the invoker, or null when the node runs on its own thread.
+     */
+    public AgentInvoker invoker()
+    {
+        return invoker;
+    }
+
+    /**
+     * @return the agent.
+     */
+    public RingwatchAgent agent()
+    {
+        return agent;
+    }
+
+    /**
+     * @return the concluded context.
+     */
+    public RingwatchContext context()
+    {
+        return ctx;
+    }
+
+    /**
+     * @return what pinning did, or null while a requested pin has not happened yet (it happens on the agent
+     * thread as it starts).
+     */
+    public String pinResult()
+    {
+        return pinResult;
+    }
+
+    /**
+     * Ask for a graceful leave and wait until the node stopped and its LEAVE frame left the queue.
+     *
+     * @param timeoutMs how long to wait.
+     * @return true if the node stopped within the timeout.
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean leave(final long timeoutMs) throws InterruptedException
+    {
+        agent.requestLeave();
+        if (invoker != null)
+        {
+            invoker.invoke();
+            return agent.stopped().getCount() == 0;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final boolean stopped = agent.stopped().await(timeoutMs, TimeUnit.MILLISECONDS);
+        while (agent.control().queued() > 0 && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(1);
+        }
+        return stopped;
+    }
+
+    /**
+     * Stop the agent and release everything; view and slot files stay for tools.
+     */
+    public void close()
+    {
+        CloseHelper.quietClose(runner);
+        CloseHelper.quietClose(invoker);
+        closeResources();
+    }
+
+    private void closeResources()
+    {
+        for (int i = resources.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(resources.get(i));
+        }
+        resources.clear();
+    }
+
+    private MediaDriver launchDriver(final String dir)
+    {
+        if (CommonContext.isDriverActive(new File(dir), TimeUnit.SECONDS.toMillis(2), s -> {}))
+        {
+            throw new IllegalStateException("a media driver is already running at aeron.dir=" + dir +
+                ": use it with --driver external (-D" + RingwatchConfiguration.DRIVER_PROP_NAME +
+                "=external) or pick another -Daeron.dir");
+        }
+        return MediaDriver.launch(Drivers.lowFootprint(dir));
+    }
+
+    private Aeron connect(final String dir)
+    {
+        try
+        {
+            return Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(dir)
+                .driverTimeoutMs(5_000)
+                .errorHandler(this::onClientError));
+        }
+        catch (final AeronException | IllegalStateException ex)
+        {
+            throw new IllegalStateException("no media driver at aeron.dir=" + dir + " (" + ex.getMessage() +
+                "): start one (java -cp ringwatch.jar io.aeron.driver.MediaDriver) or use --driver embedded", ex);
+        }
+    }
+
+    private void onClientError(final Throwable ex)
+    {
+        // without its driver a node can neither hear nor be heard; the owner must stop it (exit code 4 for `node`)
+        if (ex instanceof DriverTimeoutException || ex instanceof ClientTimeoutException)
+        {
+            driverLost = ex;
+            if (agent != null)
+            {
+                agent.halt(1000);
+            }
+        }
+        ex.printStackTrace();
+    }
+
+    /**
+     * @return the error that cut this node off from its media driver, or null while connected.
+     */
+    public Throwable driverLost()
+    {
+        return driverLost;
+    }
+
+    private Subscription subscribe(final Aeron aeron, final String channel, final int streamId, final int port)
+    {
+        if (port > 0)
+        {
+            final String host = ctx.cluster().member(ctx.rank()).host();
+            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
+            {
+                probe.getLocalPort();
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() +
+                    " (" + ex.getMessage() + "); fix the cluster file or stop the process holding it", ex);
+            }
+        }
+        try
+        {
+            return aeron.addSubscription(channel, streamId);
+        }
+        catch (final AeronException ex)
+        {
+            throw new IllegalStateException("cannot subscribe to " + channel + " stream " + streamId + " for rank " +
+                ctx.rank() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private static final class UdpHeartbeatSender implements HeartbeatSender
+    {
+        private final PeerPublications publications;
+        private final int clusterId;
+        private final int rank;
+        private final int incarnation;
+        private final HeartbeatFlyweight frame = new HeartbeatFlyweight();
+        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
+
+        UdpHeartbeatSender(final PeerPublications publications, final int clusterId, final int rank,
+            final int incarnation)
+        {
+            this.publications = publications;
+            this.clusterId = clusterId;
+            this.rank = rank;
+            this.incarnation = incarnation;
+        }
+
+        public boolean send(final int observerRank, final long counter, final long timestampNs)
+        {
+            final Publication publication = publications.get(observerRank);
+            if (publication == null)
+            {
+                return false;
+            }
+            final int length = frame.encode(buffer, 0, clusterId, rank, incarnation, counter, timestampNs);
+            return publication.offer(buffer, 0, length) > 0;
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.ringwatch.transport.aeron.cli;
+
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.ringwatch.transport.aeron.RingwatchContext;
+import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code node}: run one node until it is declared dead (exit {@value RingwatchConfiguration#EXIT_FENCED}) or told
+ * to stop (SIGTERM/SIGINT: graceful LEAVE, exit 0). Detections are logged from the view file by the main thread,
+ * so the agent thread never formats or prints.
+ */
+final class NodeCommand
+{
+    private static final Set<String> OPTIONS = Set.of(
+        "cluster", "rank", "profile", "transport", "driver", "aeron-dir", "cpu", "heartbeat", "timeout", "grace");
+
+    private NodeCommand()
+    {
+    }
+
+    static int run(final String[] argv) throws IllegalArgumentException
+    {
+        final Args args = new Args("node", argv, 1, OPTIONS);
+        if (!args.has("cluster") || !args.has("rank"))
+        {
+            throw new IllegalArgumentException("node: --cluster FILE and --rank R are required");
+        }
+        final RingwatchContext ctx = new RingwatchContext()
+            .clusterFile(Path.of(args.get("cluster", null)))
+            .rank(args.getInt("rank", -1));
+        if (args.has("transport"))
+        {
+            ctx.transport(TransportMode.parse(args.get("transport", null)));
+        }
+        if (args.has("driver"))
+        {
+            final String driver = args.get("driver", null);
+            if (!"embedded".equals(driver) && !"external".equals(driver))
+            {
+                throw new IllegalArgumentException("node: --driver must be embedded or external: " + driver);
+            }
+            ctx.embeddedDriver("embedded".equals(driver));
+        }
+        if (args.has("aeron-dir"))
+        {
+            ctx.aeronDirectoryName(args.get("aeron-dir", null));
+        }
+        if (args.has("cpu"))
+        {
+            ctx.cpu(args.getInt("cpu", -1));
+        }
+        ctx.heartbeatPeriodNs(args.getDurationNs("heartbeat", -1));
+        ctx.suspicionTimeoutNs(args.getDurationNs("timeout", -1));
+        if (args.has("grace"))
+        {
+            ctx.startupGraceNs(args.getDurationNs("grace", 0));
+        }
+        final TuningProfile profile = TuningProfile.fromName(args.get("profile", "low-noise"));
+        Profiles.apply(profile, ctx);
+        ctx.conclude();
+
+        final RingwatchNode node = RingwatchNode.launch(ctx);
+        final Thread hook = new Thread(() ->
+        {
+            try
+            {
+                if (node.agent().stopped().getCount() > 0 && node.driverLost() == null)
+                {
+                    node.leave(1000);
+                }
+            }
+            catch (final InterruptedException ignore)
+            {
+                Thread.currentThread().interrupt();
+            }
+            node.close();
+        }, "ringwatch-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
+            ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
+            profile.cliName() + " heartbeat=" + ctx.protocolSettings().heartbeatPeriodNs() + "ns timeout=" +
+            ctx.protocolSettings().suspicionTimeoutNs() + "ns aeron.dir=" + ctx.aeronDirectoryName() + " pid=" +
+            ProcessHandle.current().pid());
+        System.out.flush();
+
+        return logUntilStopped(node, ctx);
+    }
+
+    private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)
+    {
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        final boolean[] logged = new boolean[ctx.cluster().size()];
+        boolean pinLogged = false;
+        try (ViewReader reader = new ViewReader(
+            ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
+        {
+            while (true)
+            {
+                final boolean stopped = node.agent().stopped().await(50, TimeUnit.MILLISECONDS);
+                reader.read(snapshot);
+                if (!pinLogged && node.pinResult() != null)
+                {
+                    pinLogged = true;
+                    System.out.println("agent thread: " + node.pinResult());
+                }
+                for (int r = 0; r < logged.length; r++)
+                {
+                    if (!logged[r] && snapshot.isDead(r))
+                    {
+                        logged[r] = true;
+                        System.out.println("rank " + r + " dead: " + ViewLayout.causeName(snapshot.cause(r)) +
+                            " by " + snapshot.reporter(r) + " at " + snapshot.detectedAtNs(r) + "ns (+" +
+                            TimeUnit.NANOSECONDS.toMillis(snapshot.detectedAtNs(r) - snapshot.startNs()) +
+                            "ms since start) epoch=" + snapshot.viewEpoch());
+                    }
+                }
+                if (node.driverLost() != null)
+                {
+                    System.out.println("lost the media driver (" + node.driverLost() + "); stopping, exit " +
+                        RingwatchConfiguration.EXIT_DRIVER_LOST);
+                    System.out.flush();
+                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
+                }
+                if (stopped)
+                {
+                    if (snapshot.state() == DetectorNode.EXCLUDED)
+                    {
+                        System.out.println("EXCLUDED: declared dead by the cluster (reported by rank " +
+                            snapshot.excludedBy() + "); fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
+                        System.out.flush();
+                        return RingwatchConfiguration.EXIT_FENCED;
+                    }
+                    System.out.println("LEFT");
+                    return 0;
+                }
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+}

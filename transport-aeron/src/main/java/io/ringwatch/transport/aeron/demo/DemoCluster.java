@@ -1,0 +1,618 @@
+package io.ringwatch.transport.aeron.demo;
+
+import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.Drivers;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster of real node processes on this host sharing one media driver that runs in the calling process: the
+ * engine of {@code ringwatch demo}, of the multi-process tests and of the detection benchmarks.
+ * <pre>{@code
+ * try (DemoCluster cluster = new DemoCluster(new DemoCluster.Options().nodes(8).transport(TransportMode.UDP)))
+ * {
+ *     cluster.start();
+ *     cluster.awaitAllUp(30_000);
+ *     long killedAtNs = cluster.kill(3);                  // SIGKILL, System.nanoTime() just before
+ *     cluster.awaitViews(Set.of(3), 10_000);              // every live node holds exactly {3}
+ *     long learnedAtNs = cluster.view(4).detectedAtNs(3); // same host, same monotonic clock
+ * }
+ * }</pre>
+ * Every node process is destroyed, the driver stopped and the directory deleted on {@link #close()}, on a failed
+ * start, and by a shutdown hook if the caller exits without closing (e.g. Ctrl-C on {@code ringwatch demo}).
+ */
+public final class DemoCluster implements AutoCloseable
+{
+    /**
+     * What to launch.
+     */
+    public static final class Options
+    {
+        int nodes = 8;
+        TransportMode transport = TransportMode.IPC;
+        long heartbeatNs = TimeUnit.MILLISECONDS.toNanos(5);
+        long timeoutNs = TimeUnit.MILLISECONDS.toNanos(50);
+        long graceNs = TimeUnit.SECONDS.toNanos(20);
+        String profile = "low-noise";
+        int clusterId = 1;
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> jvmOptions = new ArrayList<>(List.of(
+            "-XX:+UseSerialGC", "-Xms16m", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        boolean inheritOutput;
+        File logDir;
+
+        /**
+         * @param nodes number of node processes.
+         * @return this.
+         */
+        public Options nodes(final int nodes)
+        {
+            this.nodes = nodes;
+            return this;
+        }
+
+        /**
+         * @param transport ipc or udp.
+         * @return this.
+         */
+        public Options transport(final TransportMode transport)
+        {
+            this.transport = transport;
+            return this;
+        }
+
+        /**
+         * @param ns η.
+         * @return this.
+         */
+        public Options heartbeatNs(final long ns)
+        {
+            this.heartbeatNs = ns;
+            return this;
+        }
+
+        /**
+         * @param ns δ.
+         * @return this.
+         */
+        public Options timeoutNs(final long ns)
+        {
+            this.timeoutNs = ns;
+            return this;
+        }
+
+        /**
+         * @param ns startup grace of each node.
+         * @return this.
+         */
+        public Options graceNs(final long ns)
+        {
+            this.graceNs = ns;
+            return this;
+        }
+
+        /**
+         * @param profile low-latency or low-noise.
+         * @return this.
+         */
+        public Options profile(final String profile)
+        {
+            this.profile = profile;
+            return this;
+        }
+
+        /**
+         * @param classpath classpath of the node JVMs.
+         * @return this.
+         */
+        public Options classpath(final String classpath)
+        {
+            this.classpath = classpath;
+            return this;
+        }
+
+        /**
+         * @param options JVM options of the node processes, replacing the defaults (small serial-GC heap, C1 only,
+         *                the opens Agrona needs).
+         * @return this.
+         */
+        public Options jvmOptions(final List<String> options)
+        {
+            this.jvmOptions = new ArrayList<>(options);
+            return this;
+        }
+
+        /**
+         * @return JVM options of the node processes.
+         */
+        public List<String> jvmOptions()
+        {
+            return jvmOptions;
+        }
+
+        /**
+         * @param clusterId cluster id of the demo cluster.
+         * @return this.
+         */
+        public Options clusterId(final int clusterId)
+        {
+            this.clusterId = clusterId;
+            return this;
+        }
+
+        /**
+         * @param inherit true to let node processes print to this process's stdout/stderr.
+         * @return this.
+         */
+        public Options inheritOutput(final boolean inherit)
+        {
+            this.inheritOutput = inherit;
+            return this;
+        }
+
+        /**
+         * @return η.
+         */
+        public long heartbeatNs()
+        {
+            return heartbeatNs;
+        }
+
+        /**
+         * @return δ.
+         */
+        public long timeoutNs()
+        {
+            return timeoutNs;
+        }
+
+        /**
+         * @return N.
+         */
+        public int nodes()
+        {
+            return nodes;
+        }
+
+        /**
+         * @return transport.
+         */
+        public TransportMode transport()
+        {
+            return transport;
+        }
+
+        /**
+         * @return profile name.
+         */
+        public String profile()
+        {
+            return profile;
+        }
+    }
+
+    private final Options options;
+    private final File dir;
+    private final File clusterFile;
+    private final MediaDriver driver;
+    private final Process[] processes;
+    private final long[] killedAtNs;
+    private final ViewReader[] readers;
+    private final Thread cleanup;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Start the media driver and write the cluster file; no node runs yet.
+     *
+     * @param options what to launch.
+     */
+    public DemoCluster(final Options options)
+    {
+        if (options.nodes < 2)
+        {
+            throw new IllegalArgumentException("a demo cluster needs at least 2 nodes: " + options.nodes);
+        }
+        this.options = options;
+        final File base = new File("/dev/shm").isDirectory() ? new File("/dev/shm") : new File(IoUtil.tmpDirName());
+        this.dir = new File(base, "ringwatch-demo-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        this.processes = new Process[options.nodes];
+        this.killedAtNs = new long[options.nodes];
+        this.readers = new ViewReader[options.nodes];
+        this.driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
+        this.options.logDir = new File(dir, "logs");
+        if (!options.logDir.mkdirs())
+        {
+            driver.close();
+            throw new IllegalStateException("cannot create " + options.logDir);
+        }
+        this.clusterFile = new File(dir, "cluster.txt");
+        try
+        {
+            Files.writeString(clusterFile.toPath(), clusterConfig().render(), StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            driver.close();
+            throw new UncheckedIOException(ex);
+        }
+        this.cleanup = new Thread(this::close, "ringwatch-demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    private ClusterConfig clusterConfig()
+    {
+        final int[] ports = freeUdpPorts(2 * options.nodes);
+        final List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int r = 0; r < options.nodes; r++)
+        {
+            members.add(new ClusterConfig.Member(r, "localhost", ports[2 * r], ports[2 * r + 1]));
+        }
+        return new ClusterConfig(options.clusterId, options.heartbeatNs, options.timeoutNs, members);
+    }
+
+    private static int[] freeUdpPorts(final int count)
+    {
+        final DatagramSocket[] sockets = new DatagramSocket[count];
+        final int[] ports = new int[count];
+        try
+        {
+            for (int i = 0; i < count; i++)
+            {
+                sockets[i] = new DatagramSocket(new InetSocketAddress("localhost", 0));
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot find free UDP ports", ex);
+        }
+        finally
+        {
+            for (final DatagramSocket s : sockets)
+            {
+                if (s != null)
+                {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Launch every node process.
+     */
+    public void start()
+    {
+        try
+        {
+            for (int r = 0; r < options.nodes; r++)
+            {
+                processes[r] = launch(r);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            destroyAll();
+            throw ex;
+        }
+    }
+
+    private Process launch(final int rank)
+    {
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse(
+            System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(options.jvmOptions);
+        cmd.add("-Daeron.dir=" + dir.getAbsolutePath());
+        cmd.add("-cp");
+        cmd.add(options.classpath);
+        cmd.add("io.ringwatch.transport.aeron.cli.Main");
+        cmd.add("node");
+        cmd.add("--cluster");
+        cmd.add(clusterFile.getAbsolutePath());
+        cmd.add("--rank");
+        cmd.add(Integer.toString(rank));
+        cmd.add("--transport");
+        cmd.add(options.transport.name().toLowerCase());
+        cmd.add("--driver");
+        cmd.add("external");
+        cmd.add("--profile");
+        cmd.add(options.profile);
+        cmd.add("--grace");
+        cmd.add(options.graceNs + "ns");
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (options.inheritOutput)
+        {
+            pb.inheritIO();
+        }
+        else
+        {
+            pb.redirectOutput(new File(options.logDir, "node-" + rank + ".log"));
+        }
+        try
+        {
+            return pb.start();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot start node " + rank, ex);
+        }
+    }
+
+    /**
+     * Wait until every node has written its view file and seen heartbeats from its emitter at least twice.
+     *
+     * @param timeoutMs how long to wait.
+     * @return true if all are up.
+     */
+    public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (System.nanoTime() - deadline < 0)
+        {
+            int up = 0;
+            for (int r = 0; r < options.nodes; r++)
+            {
+                if (!processes[r].isAlive())
+                {
+                    throw new IllegalStateException("node " + r + " exited with " + processes[r].exitValue() +
+                        " during start; log: " + log(r));
+                }
+                final ViewSnapshot v = tryView(r, snapshot);
+                if (v != null && v.state() == DetectorNode.ACTIVE && v.heartbeatProgress() >= 2)
+                {
+                    up++;
+                }
+            }
+            if (up == options.nodes)
+            {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    /**
+     * SIGKILL a node.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long kill(final int rank)
+    {
+        final long nowNs = System.nanoTime();
+        processes[rank].destroyForcibly();
+        killedAtNs[rank] = nowNs;
+        return nowNs;
+    }
+
+    /**
+     * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long terminate(final int rank)
+    {
+        final long nowNs = System.nanoTime();
+        processes[rank].destroy();
+        killedAtNs[rank] = nowNs;
+        return nowNs;
+    }
+
+    /**
+     * Send a signal to a node by pid (e.g. STOP, CONT).
+     *
+     * @param rank   node.
+     * @param signal signal name without SIG.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long signal(final int rank, final String signal) throws IOException, InterruptedException
+    {
+        final long nowNs = System.nanoTime();
+        final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes[rank].pid()))
+            .inheritIO().start();
+        if (kill.waitFor() != 0)
+        {
+            throw new IOException("kill -" + signal + " " + processes[rank].pid() + " failed");
+        }
+        return nowNs;
+    }
+
+    /**
+     * Wait until every live node's view holds exactly {@code expectedDead}.
+     *
+     * @param expectedDead the dead set all live nodes must hold.
+     * @param timeoutMs    how long to wait.
+     * @return true if all agree.
+     */
+    public boolean awaitViews(final Set<Integer> expectedDead, final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (true)
+        {
+            boolean all = true;
+            for (int r = 0; r < options.nodes && all; r++)
+            {
+                if (expectedDead.contains(r) || !processes[r].isAlive())
+                {
+                    continue;
+                }
+                final ViewSnapshot v = tryView(r, snapshot);
+                all = v != null && v.deadCount() == expectedDead.size() && expectedDead.stream().allMatch(v::isDead);
+            }
+            if (all)
+            {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * @param rank node.
+     * @return a fresh consistent snapshot of its view file (also readable after the process died).
+     */
+    public ViewSnapshot view(final int rank)
+    {
+        final ViewSnapshot v = tryView(rank, new ViewSnapshot());
+        if (v == null)
+        {
+            throw new IllegalStateException("no view file for rank " + rank);
+        }
+        return v;
+    }
+
+    private ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    {
+        if (readers[rank] == null)
+        {
+            try
+            {
+                readers[rank] = new ViewReader(ViewLayout.fileFor(dir.getAbsolutePath(), options.clusterId, rank));
+            }
+            catch (final IllegalStateException ex)
+            {
+                return null;
+            }
+        }
+        return readers[rank].read(into);
+    }
+
+    /**
+     * @param rank node.
+     * @return its process.
+     */
+    public Process process(final int rank)
+    {
+        return processes[rank];
+    }
+
+    /**
+     * @param rank node.
+     * @return when it was killed by {@link #kill(int)} or terminated by {@link #terminate(int)}, 0 if not.
+     */
+    public long killedAtNs(final int rank)
+    {
+        return killedAtNs[rank];
+    }
+
+    /**
+     * @return the Aeron directory shared by the driver, slot and view files.
+     */
+    public File aeronDir()
+    {
+        return dir;
+    }
+
+    /**
+     * @return the cluster file given to the nodes.
+     */
+    public File clusterFile()
+    {
+        return clusterFile;
+    }
+
+    /**
+     * @return options.
+     */
+    public Options options()
+    {
+        return options;
+    }
+
+    /**
+     * @param rank node.
+     * @return the node's output so far.
+     */
+    public String log(final int rank)
+    {
+        try
+        {
+            final File f = new File(options.logDir, "node-" + rank + ".log");
+            return f.exists() ? Files.readString(f.toPath()) : "(no log)";
+        }
+        catch (final IOException ex)
+        {
+            return "(unreadable log: " + ex + ")";
+        }
+    }
+
+    private void destroyAll()
+    {
+        for (final Process p : processes)
+        {
+            if (p != null && p.isAlive())
+            {
+                p.destroyForcibly();
+            }
+        }
+        for (final Process p : processes)
+        {
+            if (p != null)
+            {
+                try
+                {
+                    p.waitFor(5, TimeUnit.SECONDS);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Destroy every node process, stop the driver and delete the directory.
+     */
+    public void close()
+    {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        destroyAll();
+        CloseHelper.closeAll(readers);
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // already shutting down: the hook is running or has run
+        }
+        CloseHelper.quietClose(driver);
+        IoUtil.delete(dir, true);
+    }
+}

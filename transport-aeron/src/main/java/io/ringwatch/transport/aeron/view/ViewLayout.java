@@ -1,0 +1,122 @@
+package io.ringwatch.transport.aeron.view;
+
+import java.io.File;
+
+import static org.agrona.BitUtil.SIZE_OF_INT;
+import static org.agrona.BitUtil.SIZE_OF_LONG;
+
+/**
+ * Layout of a node's view file, shared by the writer on the agent thread and readers in any local process.
+ * All fields little-endian.
+ * <pre>
+ *   Header (128 bytes)
+ *     0  magic int32            4  version int32
+ *     8  pid int64
+ *    16  clusterId int32       20  clusterSize int32
+ *    24  rank int32            28  state int32   (DetectorNode.ACTIVE / EXCLUDED / LEFT)
+ *    32  sequence int64        seqlock: odd while the writer is inside an update
+ *    40  viewEpoch int64       48  deadCount int32   52  excludedBy int32
+ *    56  startNs int64         node's nanoTime when it started
+ *    64  excludedAtNs int64
+ *    72  heartbeatProgress int64   outside the seqlock: release-stored liveness gauge for tools
+ *    80  lastProgressNs int64      outside the seqlock
+ *    88  reserved up to 128
+ *   Dead bitmap: ceil(N / 64) int64 words, bit r of word r/64 set when rank r is dead
+ *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left), reporter int32}
+ * </pre>
+ * Timestamps are {@code System.nanoTime()} of the writing process: comparable between processes of one host
+ * (one monotonic clock), meaningless across hosts.
+ */
+public final class ViewLayout
+{
+    /** 'RWVW'. */
+    public static final int MAGIC = 0x57565752;
+    /** Layout version. */
+    public static final int VERSION = 1;
+
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
+    static final int PID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
+    static final int CLUSTER_ID_OFFSET = PID_OFFSET + SIZE_OF_LONG;
+    static final int CLUSTER_SIZE_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
+    static final int RANK_OFFSET = CLUSTER_SIZE_OFFSET + SIZE_OF_INT;
+    static final int STATE_OFFSET = RANK_OFFSET + SIZE_OF_INT;
+    static final int SEQUENCE_OFFSET = STATE_OFFSET + SIZE_OF_INT;
+    static final int VIEW_EPOCH_OFFSET = SEQUENCE_OFFSET + SIZE_OF_LONG;
+    static final int DEAD_COUNT_OFFSET = VIEW_EPOCH_OFFSET + SIZE_OF_LONG;
+    static final int EXCLUDED_BY_OFFSET = DEAD_COUNT_OFFSET + SIZE_OF_INT;
+    static final int START_NS_OFFSET = EXCLUDED_BY_OFFSET + SIZE_OF_INT;
+    static final int EXCLUDED_AT_NS_OFFSET = START_NS_OFFSET + SIZE_OF_LONG;
+    static final int HEARTBEAT_PROGRESS_OFFSET = EXCLUDED_AT_NS_OFFSET + SIZE_OF_LONG;
+    static final int LAST_PROGRESS_NS_OFFSET = HEARTBEAT_PROGRESS_OFFSET + SIZE_OF_LONG;
+    /** Bytes of header before the bitmap. */
+    public static final int HEADER_LENGTH = 128;
+
+    static final int RECORD_LENGTH = 16;
+    static final int RECORD_DETECTED_AT_OFFSET = 0;
+    static final int RECORD_CAUSE_OFFSET = RECORD_DETECTED_AT_OFFSET + SIZE_OF_LONG;
+    static final int RECORD_REPORTER_OFFSET = RECORD_CAUSE_OFFSET + SIZE_OF_INT;
+
+    /** Record cause: rank is alive in this view. */
+    public static final int CAUSE_NONE = 0;
+    /** Record cause: this node detected it. */
+    public static final int CAUSE_DETECTED = 1;
+    /** Record cause: learned from a notice. */
+    public static final int CAUSE_NOTICE = 2;
+    /** Record cause: it left gracefully. */
+    public static final int CAUSE_LEFT = 3;
+
+    private ViewLayout()
+    {
+    }
+
+    static int bitmapWords(final int clusterSize)
+    {
+        return (clusterSize + 63) >>> 6;
+    }
+
+    static int recordsOffset(final int clusterSize)
+    {
+        return HEADER_LENGTH + bitmapWords(clusterSize) * SIZE_OF_LONG;
+    }
+
+    static int recordOffset(final int clusterSize, final int rank)
+    {
+        return recordsOffset(clusterSize) + rank * RECORD_LENGTH;
+    }
+
+    /**
+     * @param clusterSize N.
+     * @return file length for N ranks.
+     */
+    public static long fileLength(final int clusterSize)
+    {
+        return recordsOffset(clusterSize) + (long)clusterSize * RECORD_LENGTH;
+    }
+
+    /**
+     * @param aeronDir  directory.
+     * @param clusterId cluster.
+     * @param rank      node.
+     * @return the node's view file.
+     */
+    public static File fileFor(final String aeronDir, final int clusterId, final int rank)
+    {
+        return new File(aeronDir, "ringwatch-" + clusterId + "-view-" + rank + ".dat");
+    }
+
+    /**
+     * @param cause cause code.
+     * @return short name.
+     */
+    public static String causeName(final int cause)
+    {
+        switch (cause)
+        {
+            case CAUSE_DETECTED: return "detected";
+            case CAUSE_NOTICE: return "notice";
+            case CAUSE_LEFT: return "left";
+            default: return "alive";
+        }
+    }
+}

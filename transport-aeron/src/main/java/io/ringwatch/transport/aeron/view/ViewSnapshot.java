@@ -1,0 +1,204 @@
+package io.ringwatch.transport.aeron.view;
+
+import io.ringwatch.core.protocol.DetectorNode;
+
+/**
+ * A consistent copy of a node's view file, filled by {@link ViewReader#read(ViewSnapshot)}; reusable.
+ */
+public final class ViewSnapshot
+{
+    long pid;
+    int clusterId;
+    int clusterSize;
+    int rank;
+    int state;
+    long viewEpoch;
+    int deadCount;
+    int excludedBy;
+    long startNs;
+    long excludedAtNs;
+    long heartbeatProgress;
+    long lastProgressNs;
+    long[] bitmap = new long[0];
+    long[] detectedAtNs = new long[0];
+    int[] cause = new int[0];
+    int[] reporter = new int[0];
+
+    void ensureCapacity(final int n)
+    {
+        if (detectedAtNs.length < n)
+        {
+            bitmap = new long[ViewLayout.bitmapWords(n)];
+            detectedAtNs = new long[n];
+            cause = new int[n];
+            reporter = new int[n];
+        }
+    }
+
+    /**
+     * @return pid of the writing process.
+     */
+    public long pid()
+    {
+        return pid;
+    }
+
+    /**
+     * @return cluster id.
+     */
+    public int clusterId()
+    {
+        return clusterId;
+    }
+
+    /**
+     * @return N.
+     */
+    public int clusterSize()
+    {
+        return clusterSize;
+    }
+
+    /**
+     * @return the node's rank.
+     */
+    public int rank()
+    {
+        return rank;
+    }
+
+    /**
+     * @return {@link DetectorNode#ACTIVE}, {@link DetectorNode#EXCLUDED} or {@link DetectorNode#LEFT}.
+     */
+    public int state()
+    {
+        return state;
+    }
+
+    /**
+     * @return view epoch.
+     */
+    public long viewEpoch()
+    {
+        return viewEpoch;
+    }
+
+    /**
+     * @return size of the dead set.
+     */
+    public int deadCount()
+    {
+        return deadCount;
+    }
+
+    /**
+     * @return who excluded this node (itself after a leave), -1 while active.
+     */
+    public int excludedBy()
+    {
+        return excludedBy;
+    }
+
+    /**
+     * @return node start time, nanoTime of its host.
+     */
+    public long startNs()
+    {
+        return startNs;
+    }
+
+    /**
+     * @return when the node stopped taking part, 0 while active.
+     */
+    public long excludedAtNs()
+    {
+        return excludedAtNs;
+    }
+
+    /**
+     * @return heartbeat progress the node has seen from its emitters.
+     */
+    public long heartbeatProgress()
+    {
+        return heartbeatProgress;
+    }
+
+    /**
+     * @return when the progress last moved.
+     */
+    public long lastProgressNs()
+    {
+        return lastProgressNs;
+    }
+
+    /**
+     * @param r rank.
+     * @return true if {@code r} is in this view's dead set.
+     */
+    public boolean isDead(final int r)
+    {
+        return (bitmap[r >>> 6] & (1L << (r & 63))) != 0;
+    }
+
+    /**
+     * @param r a dead rank.
+     * @return when this node learned of it.
+     */
+    public long detectedAtNs(final int r)
+    {
+        return detectedAtNs[r];
+    }
+
+    /**
+     * @param r a dead rank.
+     * @return {@link ViewLayout#CAUSE_DETECTED}, {@link ViewLayout#CAUSE_NOTICE}, {@link ViewLayout#CAUSE_LEFT}, or
+     * {@link ViewLayout#CAUSE_NONE} when alive.
+     */
+    public int cause(final int r)
+    {
+        return cause[r];
+    }
+
+    /**
+     * @param r a dead rank.
+     * @return who reported it (the detector, the broadcast source or the leaver).
+     */
+    public int reporter(final int r)
+    {
+        return reporter[r];
+    }
+
+    /**
+     * @return human-readable state.
+     */
+    public String stateName()
+    {
+        switch (state)
+        {
+            case DetectorNode.ACTIVE: return "ACTIVE";
+            case DetectorNode.EXCLUDED: return "EXCLUDED";
+            case DetectorNode.LEFT: return "LEFT";
+            default: return "UNKNOWN(" + state + ")";
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String toString()
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append("rank=").append(rank).append(" pid=").append(pid).append(" state=").append(stateName())
+            .append(" epoch=").append(viewEpoch).append(" dead=").append(deadCount).append(" {");
+        String sep = "";
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (isDead(r))
+            {
+                sb.append(sep).append(r).append(':').append(ViewLayout.causeName(cause[r])).append("@").append(reporter[r]);
+                sep = ", ";
+            }
+        }
+        return sb.append("} heartbeatProgress=").append(heartbeatProgress).toString();
+    }
+}

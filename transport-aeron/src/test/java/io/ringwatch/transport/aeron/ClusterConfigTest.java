@@ -1,0 +1,61 @@
+package io.ringwatch.transport.aeron;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ClusterConfigTest
+{
+    @Test
+    void shouldParseHeaderAndMembersInAnyOrder()
+    {
+        final ClusterConfig c = ClusterConfig.parse("f", List.of(
+            "# demo", "cluster-id=42", "heartbeat=2ms", "timeout=20ms", "", "1 hostB 30 31", "0 hostA 20 21  # first"));
+        assertEquals(42, c.clusterId());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(2), c.heartbeatPeriodNs());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(20), c.timeoutNs());
+        assertEquals(2, c.size());
+        assertEquals("hostA", c.member(0).host());
+        assertEquals(31, c.member(1).heartbeatPort());
+        assertEquals(c, ClusterConfig.parse("again", List.of(c.render().split("\n"))));
+    }
+
+    @Test
+    void shouldNameLineOfMalformedMember()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> ClusterConfig.parse("f", List.of("cluster-id=1", "0 host 20")));
+        assertTrue(ex.getMessage().startsWith("f:2:"), ex.getMessage());
+    }
+
+    @Test
+    void shouldRejectRankOutOfRangeDuplicateAndMissingClusterId()
+    {
+        assertMessage("rank 5 out of range", List.of("cluster-id=1", "0 h 1 2", "5 h 3 4"));
+        assertMessage("listed twice", List.of("cluster-id=1", "0 h 1 2", "0 h 3 4"));
+        assertMessage("missing 'cluster-id='", List.of("0 h 1 2"));
+        assertMessage("out of range [1, 65535]: 70000", List.of("cluster-id=1", "0 h 70000 2"));
+        assertMessage("bad value for timeout", List.of("cluster-id=1", "timeout=soon", "0 h 1 2"));
+        assertMessage("unknown setting 'colour'", List.of("cluster-id=1", "colour=red", "0 h 1 2"));
+    }
+
+    @Test
+    void shouldRejectRankOutsideClusterWhenLookedUp()
+    {
+        final ClusterConfig c = ClusterConfig.parse("f", List.of("cluster-id=1", "0 h 1 2"));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> c.member(3));
+        assertTrue(ex.getMessage().contains("rank 3 out of range"), ex.getMessage());
+    }
+
+    private static void assertMessage(final String expected, final List<String> lines)
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> ClusterConfig.parse("f", lines));
+        assertTrue(ex.getMessage().contains(expected), ex.getMessage());
+    }
+}

@@ -1,0 +1,92 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.driver.MediaDriver;
+import org.agrona.IoUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RingwatchContextTest
+{
+    @TempDir
+    File dir;
+
+    private static ClusterConfig cluster(final int controlPort, final int heartbeatPort)
+    {
+        return new ClusterConfig(1, TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(10), List.of(
+            new ClusterConfig.Member(0, "localhost", controlPort, heartbeatPort),
+            new ClusterConfig.Member(1, "localhost", controlPort + 2, heartbeatPort + 2)));
+    }
+
+    @Test
+    void shouldTakeTimingFromClusterFileAndFillDefaults()
+    {
+        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(20000, 20001)).rank(1).conclude();
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(1), ctx.protocolSettings().heartbeatPeriodNs());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(10), ctx.protocolSettings().suspicionTimeoutNs());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(5), ctx.protocolSettings().pauseThresholdNs());
+        assertEquals(2, ctx.protocolSettings().clusterSize());
+        assertEquals((int)ProcessHandle.current().pid(), ctx.incarnation());
+    }
+
+    @Test
+    void shouldFailConcludeNamingTheOffendingValue()
+    {
+        assertConcludeFails("rank 2 out of range", new RingwatchContext().cluster(cluster(1, 2)).rank(2));
+        assertConcludeFails("no cluster", new RingwatchContext().rank(0));
+        assertConcludeFails("suspicionTimeoutNs (1000000) must exceed heartbeatPeriodNs (1000000)",
+            new RingwatchContext().cluster(cluster(1, 2)).rank(0).suspicionTimeoutNs(1_000_000));
+        assertConcludeFails("ringwatch.idle.strategy=spinny",
+            new RingwatchContext().cluster(cluster(1, 2)).rank(0).idleStrategyName("spinny"));
+        assertConcludeFails("ringwatch.fragment.limit must be > 0: 0",
+            new RingwatchContext().cluster(cluster(1, 2)).rank(0).fragmentLimit(0));
+        assertConcludeFails("cannot read cluster file",
+            new RingwatchContext().clusterFile(new File(dir, "missing.txt").toPath()).rank(0));
+    }
+
+    @Test
+    void shouldReportMissingDriver()
+    {
+        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0)
+            .embeddedDriver(false).aeronDirectoryName(new File(dir, "no-driver").getAbsolutePath());
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.build(ctx));
+        assertTrue(ex.getMessage().startsWith("no media driver at aeron.dir="), ex.getMessage());
+    }
+
+    @Test
+    void shouldReportPortInUse() throws Exception
+    {
+        final File aeronDir = new File(dir, "aeron");
+        try (DatagramSocket squatter = new DatagramSocket(new InetSocketAddress("localhost", 0));
+            MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath())))
+        {
+            final int port = squatter.getLocalPort();
+            final RingwatchContext ctx = new RingwatchContext().cluster(cluster(port, port + 1)).rank(0)
+                .transport(TransportMode.UDP).embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName());
+            final IllegalStateException ex = assertThrows(IllegalStateException.class,
+                () -> RingwatchNode.build(ctx));
+            assertTrue(ex.getMessage().startsWith("port in use: localhost:" + port), ex.getMessage());
+        }
+        finally
+        {
+            IoUtil.delete(aeronDir, true);
+        }
+    }
+
+    private static void assertConcludeFails(final String expected, final RingwatchContext ctx)
+    {
+        final RuntimeException ex = assertThrows(RuntimeException.class, ctx::conclude);
+        assertTrue(ex.getMessage().contains(expected), ex.getMessage());
+    }
+}

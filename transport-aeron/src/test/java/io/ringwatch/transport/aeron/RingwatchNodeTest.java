@@ -1,0 +1,204 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.ringwatch.core.codec.HeartbeatFlyweight;
+import io.ringwatch.core.codec.LeaveFlyweight;
+import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Nodes with a real embedded media driver, duty cycles driven by the test thread.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RingwatchNodeTest
+{
+    private static final long HEARTBEAT_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private EmbeddedCluster cluster;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void shouldDetectNodeWhoseDutyCycleStopsAndSpreadItToEveryone()
+    {
+        cluster = new EmbeddedCluster(3, 11, HEARTBEAT_NS, TIMEOUT_NS);
+        cluster.run(300, 0, 1, 2);
+        assertEquals(0, cluster.nodes[0].agent().node().deadSet().size(), "no suspicion while all run");
+
+        cluster.run(1000, 0, 1);
+
+        final DetectorNode observer = cluster.nodes[0].agent().node();
+        final DetectorNode other = cluster.nodes[1].agent().node();
+        assertFalse(observer.isAlive(2));
+        assertFalse(other.isAlive(2));
+        assertEquals(1, observer.suspicions(), "rank 0 watches rank 2 and detects it");
+        assertEquals(1, observer.deadSet().size());
+        assertEquals(1, other.deadSet().size());
+
+        try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 11, 1)))
+        {
+            final ViewSnapshot view = reader.read(new ViewSnapshot());
+            assertTrue(view.isDead(2));
+            assertEquals(ViewLayout.CAUSE_NOTICE, view.cause(2));
+            assertEquals(0, view.reporter(2));
+            assertEquals(1, view.deadCount());
+            assertEquals(DetectorNode.ACTIVE, view.state());
+        }
+    }
+
+    @Test
+    void shouldAnnounceGracefulLeaveWithoutWaitingForTimeout()
+    {
+        cluster = new EmbeddedCluster(3, 12, HEARTBEAT_NS, TimeUnit.SECONDS.toNanos(30));
+        cluster.run(200, 0, 1, 2);
+
+        cluster.nodes[1].agent().requestLeave();
+        cluster.run(200, 0, 1, 2);
+
+        assertEquals(DetectorNode.LEFT, cluster.nodes[1].agent().node().state());
+        assertEquals(0, cluster.nodes[1].agent().stopped().getCount());
+        assertFalse(cluster.nodes[0].agent().node().isAlive(1), "δ is 30s, so only the LEAVE can explain this");
+        assertFalse(cluster.nodes[2].agent().node().isAlive(1));
+        try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 12, 2)))
+        {
+            final ViewSnapshot view = reader.read(new ViewSnapshot());
+            assertEquals(ViewLayout.CAUSE_LEFT, view.cause(1));
+        }
+    }
+
+    @Test
+    void shouldCountAndDropMalformedFramesAndKeepWorking()
+    {
+        cluster = new EmbeddedCluster(3, 13, HEARTBEAT_NS, TIMEOUT_NS);
+        cluster.run(200, 0, 1, 2);
+        final RingwatchAgent target = cluster.nodes[0].agent();
+        final long progressBefore = target.node().heartbeatProgressSeen();
+
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
+            Publication publication = aeron.addPublication("aeron:ipc?term-length=65536",
+                RingwatchConfiguration.CONTROL_STREAM_ID_DEFAULT))
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+            final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+
+            heartbeat.encode(buffer, 0, 999, 1, 1, 5, 0);
+            offer(publication, buffer, HeartbeatFlyweight.LENGTH);
+
+            new LeaveFlyweight().encode(buffer, 0, 13, 1, 1);
+            buffer.putByte(0, (byte)9);
+            offer(publication, buffer, LeaveFlyweight.LENGTH);
+
+            heartbeat.encode(buffer, 0, 13, 77, 1, 5, 0);
+            offer(publication, buffer, HeartbeatFlyweight.LENGTH);
+
+            heartbeat.encode(buffer, 0, 13, 1, 1, 5, 0);
+            offer(publication, buffer, 10);
+
+            heartbeat.encode(buffer, 0, 13, 1, 1, 5, 0);
+            offer(publication, buffer, HeartbeatFlyweight.LENGTH - 1);
+
+            cluster.run(300, 0, 1, 2);
+        }
+
+        final NodeCounters counters = target.counters();
+        assertEquals(1, counters.rejected(RejectReason.WRONG_CLUSTER));
+        assertEquals(1, counters.rejected(RejectReason.UNSUPPORTED_VERSION));
+        assertEquals(1, counters.rejected(RejectReason.SENDER_OUT_OF_RANGE));
+        assertEquals(1, counters.rejected(RejectReason.TOO_SHORT));
+        assertEquals(1, counters.rejected(RejectReason.WRONG_LENGTH));
+        assertEquals(5, counters.rejectedTotal());
+
+        assertTrue(target.node().heartbeatProgressSeen() > progressBefore, "still sees heartbeats");
+        for (final RingwatchNode node : cluster.nodes)
+        {
+            assertEquals(0, node.agent().node().deadSet().size(), "nobody suspected after garbage");
+            assertEquals(DetectorNode.ACTIVE, node.agent().node().state());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TransportMode.class)
+    void shouldNotAllocateInSteadyStateDutyCycle(final TransportMode transport)
+    {
+        cluster = new EmbeddedCluster(3, 14, HEARTBEAT_NS, TIMEOUT_NS, transport);
+        final AgentInvoker invoker = new AgentInvoker(Throwable::printStackTrace, null, new CompositeAgent(
+            cluster.nodes[0].agent(), cluster.nodes[1].agent(), cluster.nodes[2].agent()));
+        invoker.start();
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+        // warm up: first-use paths (class init, lambda linkage, JIT) may allocate once; steady state must not.
+        // Pass on three consecutive 1 s windows without a byte allocated: an allocation on every cycle, or
+        // periodically within 3 s, fails every attempt.
+        invokeFor(invoker, 3000);
+        final long progressBefore = cluster.nodes[0].agent().node().heartbeatProgressSeen();
+        final long cyclesBefore = invocations;
+        final StringBuilder windows = new StringBuilder();
+        int zeroRun = 0;
+        for (int i = 0; i < 8 && zeroRun < 3; i++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            invokeFor(invoker, 1000);
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            windows.append(' ').append(allocated);
+            zeroRun = allocated == 0 ? zeroRun + 1 : 0;
+        }
+
+        final long cycles = invocations - cyclesBefore;
+        assertTrue(cluster.nodes[0].agent().node().heartbeatProgressSeen() > progressBefore,
+            "the measured cycles did real work");
+        assertEquals(0, cluster.nodes[0].agent().node().deadSet().size());
+        assertEquals(3, zeroRun, "bytes allocated per 1 s window over " + cycles + " duty cycles of 3 nodes on " +
+            transport + ":" + windows);
+        invoker.close();
+    }
+
+    private long invocations;
+
+    private void invokeFor(final AgentInvoker invoker, final long millis)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() - deadline < 0)
+        {
+            invoker.invoke();
+            invocations++;
+        }
+    }
+
+    private void offer(final Publication publication, final UnsafeBuffer buffer, final int length)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (publication.offer(buffer, 0, length) < 0)
+        {
+            cluster.run(1, 0, 1, 2);
+            assertTrue(System.nanoTime() - deadline < 0, "could not offer test frame");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.ringwatch.transport.aeron.view;
+
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.spi.MembershipListener.FailureCause;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ViewFileTest
+{
+    @TempDir
+    File dir;
+
+    @Test
+    void shouldRecordFailuresEpochAndExclusionForReaders()
+    {
+        final File file = new File(dir, "view.dat");
+        try (ViewFile writer = new ViewFile(file, 5, 70, 3, 100);
+            ViewReader reader = new ViewReader(file))
+        {
+            writer.onFailure(65, 200, FailureCause.DETECTED, 3);
+            writer.onFailure(1, 200, FailureCause.NOTICE, 9);
+            writer.onViewChange(1, 2, 200);
+
+            final ViewSnapshot v = reader.read(new ViewSnapshot());
+            assertEquals(5, v.clusterId());
+            assertEquals(70, v.clusterSize());
+            assertEquals(3, v.rank());
+            assertEquals(ProcessHandle.current().pid(), v.pid());
+            assertEquals(1, v.viewEpoch());
+            assertEquals(2, v.deadCount());
+            assertTrue(v.isDead(65));
+            assertTrue(v.isDead(1));
+            assertFalse(v.isDead(64));
+            assertEquals(ViewLayout.CAUSE_DETECTED, v.cause(65));
+            assertEquals(ViewLayout.CAUSE_NOTICE, v.cause(1));
+            assertEquals(9, v.reporter(1));
+            assertEquals(200, v.detectedAtNs(65));
+            assertEquals(DetectorNode.ACTIVE, v.state());
+
+            writer.onExcluded(300, 8);
+            reader.read(v);
+            assertEquals(DetectorNode.EXCLUDED, v.state());
+            assertEquals(8, v.excludedBy());
+            assertEquals(300, v.excludedAtNs());
+        }
+    }
+
+    @Test
+    void shouldRefuseFileThatIsNotAView() throws Exception
+    {
+        final File file = new File(dir, "junk.dat");
+        java.nio.file.Files.write(file.toPath(), new byte[256]);
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> new ViewReader(file));
+        assertTrue(ex.getMessage().contains("not a ringwatch view file"), ex.getMessage());
+    }
+
+    /**
+     * A writer keeps the dead count equal to the number of set bits; a reader must never see them disagree.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldNeverShowReaderAHalfWrittenUpdate() throws Exception
+    {
+        final File file = new File(dir, "view.dat");
+        final int n = 512;
+        final AtomicBoolean done = new AtomicBoolean();
+        try (ViewFile writer = new ViewFile(file, 1, n, 0, 0);
+            ViewReader reader = new ViewReader(file))
+        {
+            final Thread writerThread = new Thread(() ->
+            {
+                for (int r = 1; r < n; r++)
+                {
+                    // several failures per epoch, like a merged notice
+                    writer.onFailure(r, r, FailureCause.NOTICE, 0);
+                    if (r % 3 == 0)
+                    {
+                        writer.onViewChange(r / 3, r, r);
+                    }
+                }
+                writer.onViewChange(n, n - 1, n);
+                done.set(true);
+            });
+            writerThread.start();
+
+            final ViewSnapshot v = new ViewSnapshot();
+            long reads = 0;
+            while (!done.get() || reads < 1000)
+            {
+                reader.read(v);
+                int bits = 0;
+                for (int r = 0; r < n; r++)
+                {
+                    bits += v.isDead(r) ? 1 : 0;
+                }
+                assertEquals(v.deadCount(), bits, "epoch " + v.viewEpoch() + " after " + reads + " reads");
+                reads++;
+            }
+            writerThread.join();
+            assertEquals(n - 1, reader.read(v).deadCount());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.ringwatch.transport.rdma;
+
+import org.agrona.SystemUtil;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * System properties of the RDMA heartbeat transport. Durations accept Aeron's suffixes (s, ms, us, ns).
+ */
+public final class RdmaConfiguration
+{
+    /** Signal one RDMA WRITE in this many so completions are reaped and send-queue entries recycled. */
+    public static final String SIGNAL_INTERVAL_PROP_NAME = "ringwatch.rdma.signal.interval";
+    /** Default {@link #SIGNAL_INTERVAL_PROP_NAME}. */
+    public static final int SIGNAL_INTERVAL_DEFAULT = 16;
+
+    /** Give up on one connection attempt (address, route, connect) after this long. */
+    public static final String CONNECT_TIMEOUT_PROP_NAME = "ringwatch.rdma.connect.timeout";
+    /** Default {@link #CONNECT_TIMEOUT_PROP_NAME}. */
+    public static final long CONNECT_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(2);
+
+    /** Wait this long after a failed attempt before retrying the same observer. */
+    public static final String RECONNECT_BACKOFF_PROP_NAME = "ringwatch.rdma.reconnect.backoff";
+    /** Default {@link #RECONNECT_BACKOFF_PROP_NAME}. */
+    public static final long RECONNECT_BACKOFF_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** How often the observer checks for connection requests when none is expected (DiSNI allocates per check). */
+    public static final String IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME = "ringwatch.rdma.idle.accept.poll.interval";
+    /** Default {@link #IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME}. */
+    public static final long IDLE_ACCEPT_POLL_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** Most emitter connections an observer keeps; the oldest is dropped to admit a new one. */
+    public static final String MAX_INBOUND_PROP_NAME = "ringwatch.rdma.max.inbound";
+    /** Default {@link #MAX_INBOUND_PROP_NAME}. */
+    public static final int MAX_INBOUND_DEFAULT = 4;
+
+    private RdmaConfiguration()
+    {
+    }
+
+    /**
+     * @return {@link #SIGNAL_INTERVAL_PROP_NAME} or its default.
+     */
+    public static int signalInterval()
+    {
+        return Integer.getInteger(SIGNAL_INTERVAL_PROP_NAME, SIGNAL_INTERVAL_DEFAULT);
+    }
+
+    /**
+     * @return {@link #CONNECT_TIMEOUT_PROP_NAME} or its default, in ns.
+     */
+    public static long connectTimeoutNs()
+    {
+        return SystemUtil.getDurationInNanos(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #RECONNECT_BACKOFF_PROP_NAME} or its default, in ns.
+     */
+    public static long reconnectBackoffNs()
+    {
+        return SystemUtil.getDurationInNanos(RECONNECT_BACKOFF_PROP_NAME, RECONNECT_BACKOFF_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME} or its default, in ns.
+     */
+    public static long idleAcceptPollIntervalNs()
+    {
+        return SystemUtil.getDurationInNanos(IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME,
+            IDLE_ACCEPT_POLL_INTERVAL_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #MAX_INBOUND_PROP_NAME} or its default.
+     */
+    public static int maxInbound()
+    {
+        return Integer.getInteger(MAX_INBOUND_PROP_NAME, MAX_INBOUND_DEFAULT);
+    }
+}
