@@ -219,6 +219,16 @@ public final class SwimExperiment implements Experiment
         return n <= 1_000 ? 4 : n <= 10_000 ? 2 : 1;
     }
 
+    private static String runsPerSize(final int[] sizes, final boolean quick)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final int n : sizes)
+        {
+            sb.append(sb.length() == 0 ? "" : ", ").append(runsFor(n, quick)).append(" at ").append(Fmt.count(n));
+        }
+        return sb.toString();
+    }
+
     static SimConfig ringConfig(final int n, final DelayModel delays, final int failures, final long seed)
     {
         final RingScenario s = RingScenario.LOW_LAT;
@@ -291,8 +301,7 @@ public final class SwimExperiment implements Experiment
                 "1 s, ProbeTimeout 500 ms, IndirectChecks 3, SuspicionMult 4, SuspicionMaxTimeoutMult 6, " +
                 "RetransmitMult 4, GossipInterval 200 ms, GossipNodes 3 — checked against hashicorp/memberlist " +
                 "config.go) and the same preset with every time ×0.1 so its probe period equals the ring's η. " +
-                "One node crashes at a random rank; runs per n: " + (quick ? "1 (quick)" : "4 / 2 / 1 at 1k / 10k / " +
-                "100k") + ".")
+                "One node crashes at a random rank; runs per n: " + runsPerSize(sizes, quick) + ".")
             .setup("SWIM model: shuffled round-robin probe order (a fresh random affine permutation of the ranks per " +
                 "pass, memberlist walks a shuffled list), direct ping, ping-req to 3 random members after the probe " +
                 "timeout, suspicion at the end of the period, Lifeguard suspicion timeout from 6× down to " +
