@@ -6,6 +6,7 @@ import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 
 /**
@@ -37,7 +38,7 @@ public final class DetectorNode
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
-    private final DeadSet dead = new DeadSet(8);
+    private final RankArray dead = new RankArray(8);
     private final BroadcastIdSet seenBroadcasts;
     private final int[] targets;
     private final OwnNotice ownNotice = new OwnNotice();

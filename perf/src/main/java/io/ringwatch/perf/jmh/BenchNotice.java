@@ -1,7 +1,7 @@
 package io.ringwatch.perf.jmh;
 
-import io.ringwatch.core.protocol.DeadSet;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 
 /**
@@ -9,7 +9,7 @@ import io.ringwatch.core.spi.RankSet;
  */
 final class BenchNotice implements Notice
 {
-    private final DeadSet deadSet = new DeadSet(64);
+    private final RankArray deadSet = new RankArray(64);
     private final int deadRank;
     private final int sourceRank;
     private final int sourceIncarnation;
