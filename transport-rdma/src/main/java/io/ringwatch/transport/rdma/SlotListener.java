@@ -12,6 +12,7 @@ import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;

@@ -17,6 +17,7 @@ import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaEventChannel;
 import com.ibm.disni.verbs.SVCPollCq;
 import com.ibm.disni.verbs.SVCPostSend;
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
