@@ -1,9 +1,8 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
-
-import java.util.Arrays;
 
 /**
  * A failure notice decoded by {@link FrameDecoder}: reused for every notice, overwritten by the next decode.
@@ -12,10 +11,7 @@ import java.util.Arrays;
  */
 public final class DecodedNotice implements Notice
 {
-    private final int maxCapacity;
-    private final DeadRanks deadRanks = new DeadRanks();
-    private int[] ranks;
-    private int size;
+    private final RankArray deadRanks;
     private int deadRank;
     private int sourceRank;
     private int sourceIncarnation;
@@ -27,12 +23,7 @@ public final class DecodedNotice implements Notice
      */
     public DecodedNotice(final int initialCapacity, final int maxCapacity)
     {
-        if (maxCapacity < 1)
-        {
-            throw new IllegalArgumentException("maxCapacity must be positive: " + maxCapacity);
-        }
-        this.maxCapacity = maxCapacity;
-        this.ranks = new int[Math.max(1, Math.min(initialCapacity, maxCapacity))];
+        this.deadRanks = new RankArray(initialCapacity, maxCapacity);
     }
 
     public int deadRank()
@@ -65,7 +56,7 @@ public final class DecodedNotice implements Notice
      */
     public int capacity()
     {
-        return ranks.length;
+        return deadRanks.capacity();
     }
 
     public String toString()
@@ -74,7 +65,7 @@ public final class DecodedNotice implements Notice
             ", sourceRank=" + sourceRank +
             ", sourceIncarnation=" + sourceIncarnation +
             ", sequence=" + sequence +
-            ", deadSet=" + Arrays.toString(Arrays.copyOf(ranks, size)) +
+            ", deadSet=" + deadRanks +
             '}';
     }
 
@@ -88,19 +79,12 @@ public final class DecodedNotice implements Notice
         final long sequence,
         final int setSize)
     {
-        if (setSize > ranks.length)
-        {
-            if (setSize > maxCapacity)
-            {
-                throw new IllegalStateException("set of " + setSize + " exceeds the cluster size " + maxCapacity);
-            }
-            ranks = new int[(int)Math.min(maxCapacity, Math.max(setSize, 2L * ranks.length))];
-        }
+        deadRanks.clear();
+        deadRanks.ensureCapacity(setSize);
         this.deadRank = deadRank;
         this.sourceRank = sourceRank;
         this.sourceIncarnation = sourceIncarnation;
         this.sequence = sequence;
-        size = 0;
     }
 
     /**
@@ -108,40 +92,6 @@ public final class DecodedNotice implements Notice
      */
     void appendRun(final int firstRank, final int length)
     {
-        final int[] ranks = this.ranks;
-        int size = this.size;
-        for (int i = 0; i < length; i++)
-        {
-            ranks[size++] = firstRank + i;
-        }
-        this.size = size;
-    }
-
-    private final class DeadRanks implements RankSet
-    {
-        public int size()
-        {
-            return size;
-        }
-
-        public int rankAt(final int index)
-        {
-            if (index < 0 || index >= size)
-            {
-                throw new IndexOutOfBoundsException("index " + index + " not in [0, " + size + ")");
-            }
-            return ranks[index];
-        }
-
-        public boolean contains(final int rank)
-        {
-            return Arrays.binarySearch(ranks, 0, size, rank) >= 0;
-        }
-
-        public int countBelow(final int rank)
-        {
-            final int i = Arrays.binarySearch(ranks, 0, size, rank);
-            return i >= 0 ? i : -(i + 1);
-        }
+        deadRanks.appendRun(firstRank, length);
     }
 }

@@ -6,6 +6,8 @@ import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.core.spi.RankSet;
 
 /**
@@ -37,10 +39,10 @@ public final class DetectorNode
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
-    private final DeadSet dead = new DeadSet(8);
+    private final RankArray dead = new RankArray(8);
     private final BroadcastIdSet seenBroadcasts;
     private final int[] targets;
-    private final OwnNotice ownNotice = new OwnNotice();
+    private final ReusableNotice ownNotice = new ReusableNotice();
 
     private int state = ACTIVE;
     private int emitter;
@@ -360,9 +362,8 @@ public final class DetectorNode
 
     private void originateNotice(final int deadRank)
     {
-        ownNotice.deadRank = deadRank;
-        ownNotice.sequence = ++broadcastSequence;
-        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence);
+        ownNotice.set(deadRank, rank, incarnation, ++broadcastSequence, dead);
+        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence());
         noticesOriginated++;
         final int count = schedule.neighbours(rank, rank, dead, clusterSize, targets);
         for (int i = 0; i < count; i++)
@@ -549,36 +550,5 @@ public final class DetectorNode
     public long noticesDuplicate()
     {
         return noticesDuplicate;
-    }
-
-    private final class OwnNotice implements Notice
-    {
-        int deadRank;
-        long sequence;
-
-        public int deadRank()
-        {
-            return deadRank;
-        }
-
-        public int sourceRank()
-        {
-            return rank;
-        }
-
-        public int sourceIncarnation()
-        {
-            return incarnation;
-        }
-
-        public long sequence()
-        {
-            return sequence;
-        }
-
-        public RankSet deadSet()
-        {
-            return dead;
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.ringwatch.core.broadcast;
 
 import io.ringwatch.core.broadcast.BroadcastCases.Cluster;
+import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -103,7 +104,7 @@ class BinomialGraphScheduleTest
         int isolated = 0;
         for (int n = 8; n <= 16; n++)
         {
-            final BroadcastReachability broadcast = new BroadcastReachability(schedule, n, SortedRankSet.EMPTY, 0);
+            final BroadcastReachability broadcast = new BroadcastReachability(schedule, n, RankArray.of(), 0);
             final int target = labelNotLinkedToSource(broadcast);
             final boolean[] failed = new boolean[n];
             for (int i = 0; i < broadcast.neighbourCount(target); i++)

@@ -1,5 +1,7 @@
 package io.ringwatch.core.broadcast;
 
+import io.ringwatch.core.spi.RankArray;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -14,7 +16,7 @@ final class BroadcastCases
     /**
      * N and D_msg for one broadcast.
      */
-    record Cluster(int clusterSize, SortedRankSet excluded)
+    record Cluster(int clusterSize, RankArray excluded)
     {
         int firstParticipant()
         {
@@ -41,15 +43,15 @@ final class BroadcastCases
     static List<Cluster> excludedPatterns(final int n)
     {
         final List<Cluster> clusters = new ArrayList<>();
-        clusters.add(new Cluster(n, SortedRankSet.EMPTY));
-        clusters.add(new Cluster(n + 1, new SortedRankSet(0)));
-        clusters.add(new Cluster(n + 1, new SortedRankSet(n)));
+        clusters.add(new Cluster(n, RankArray.of()));
+        clusters.add(new Cluster(n + 1, RankArray.of(0)));
+        clusters.add(new Cluster(n + 1, RankArray.of(n)));
         if (n >= 2)
         {
-            clusters.add(new Cluster(n + 3, new SortedRankSet(0, 2, 4)));
+            clusters.add(new Cluster(n + 3, RankArray.of(0, 2, 4)));
         }
         final int middle = n / 2;
-        clusters.add(new Cluster(n + 4, new SortedRankSet(middle, middle + 1, middle + 2, middle + 3)));
+        clusters.add(new Cluster(n + 4, RankArray.of(middle, middle + 1, middle + 2, middle + 3)));
         return clusters;
     }
 
@@ -107,7 +109,7 @@ final class BroadcastCases
         }
         final int[] excluded = new int[extra];
         System.arraycopy(ranks, 0, excluded, 0, extra);
-        return new Cluster(clusterSize, new SortedRankSet(excluded));
+        return new Cluster(clusterSize, RankArray.of(excluded));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ringwatch.core.broadcast;
 
+import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.Test;
 
 import static io.ringwatch.core.broadcast.DoubleHypercubeModel.H1;
@@ -24,7 +25,7 @@ class BroadcastCostTest
             final DoubleHypercubeModel model = new DoubleHypercubeModel(n);
             final int k = model.dimensions();
             final BroadcastReachability broadcast =
-                new BroadcastReachability(new DoubleHypercubeSchedule(), n, SortedRankSet.EMPTY, 0);
+                new BroadcastReachability(new DoubleHypercubeSchedule(), n, RankArray.of(), 0);
 
             for (final int cube : new int[]{ H1, H2 })
             {
@@ -52,7 +53,7 @@ class BroadcastCostTest
         for (final int n : SIZES)
         {
             final BroadcastReachability broadcast =
-                new BroadcastReachability(new BinomialGraphSchedule(), n, SortedRankSet.EMPTY, 0);
+                new BroadcastReachability(new BinomialGraphSchedule(), n, RankArray.of(), 0);
             broadcast.run(null, BroadcastReachability.EVERY_EDGE);
 
             final long degree = BinomialGraphSchedule.faultTolerance(n) + 1;

@@ -1,5 +1,6 @@
 package io.ringwatch.core.broadcast;
 
+import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -24,8 +25,8 @@ class BroadcastScheduleInputTest
             final int[] out = new int[schedule.maxFanout(N)];
             for (final int bad : new int[]{ -1, N, Integer.MAX_VALUE, Integer.MIN_VALUE })
             {
-                assertEquals(0, schedule.neighbours(bad, 0, SortedRankSet.EMPTY, N, out), name(schedule));
-                assertEquals(0, schedule.neighbours(0, bad, SortedRankSet.EMPTY, N, out), name(schedule));
+                assertEquals(0, schedule.neighbours(bad, 0, RankArray.of(), N, out), name(schedule));
+                assertEquals(0, schedule.neighbours(0, bad, RankArray.of(), N, out), name(schedule));
             }
         }
     }
@@ -36,9 +37,9 @@ class BroadcastScheduleInputTest
         for (final BroadcastSchedule schedule : SCHEDULES)
         {
             final int[] out = new int[schedule.maxFanout(N)];
-            assertEquals(0, schedule.neighbours(0, 0, SortedRankSet.EMPTY, 1, out), name(schedule));
-            assertEquals(0, schedule.neighbours(2, 2, new SortedRankSet(0, 1, 3), 4, out), name(schedule));
-            assertEquals(0, schedule.neighbours(0, 0, new SortedRankSet(0, 1, 2, 3), 4, out), name(schedule));
+            assertEquals(0, schedule.neighbours(0, 0, RankArray.of(), 1, out), name(schedule));
+            assertEquals(0, schedule.neighbours(2, 2, RankArray.of(0, 1, 3), 4, out), name(schedule));
+            assertEquals(0, schedule.neighbours(0, 0, RankArray.of(0, 1, 2, 3), 4, out), name(schedule));
         }
     }
 
@@ -55,8 +56,8 @@ class BroadcastScheduleInputTest
                 {
                     continue;
                 }
-                final int count = schedule.neighbours(self, 5, new SortedRankSet(3), N, expected);
-                assertEquals(count, schedule.neighbours(self, 5, new SortedRankSet(3, 16, 99, 4000), N, actual));
+                final int count = schedule.neighbours(self, 5, RankArray.of(3), N, expected);
+                assertEquals(count, schedule.neighbours(self, 5, RankArray.of(3, 16, 99, 4000), N, actual));
                 assertArrayEquals(expected, actual, name(schedule) + " self " + self);
             }
         }
@@ -65,7 +66,7 @@ class BroadcastScheduleInputTest
     @Test
     void shouldAnswerWithParticipantsEvenWhenSourceOrSelfIsExcluded()
     {
-        final SortedRankSet excluded = new SortedRankSet(0, 7, 15);
+        final RankArray excluded = RankArray.of(0, 7, 15);
         for (final BroadcastSchedule schedule : SCHEDULES)
         {
             final int[] out = new int[schedule.maxFanout(N)];

@@ -1,6 +1,7 @@
 package io.ringwatch.core.broadcast;
 
 import io.ringwatch.core.broadcast.BroadcastCases.Cluster;
+import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -140,7 +141,7 @@ class DoubleHypercubeScheduleTest
                 failed[target ^ (1 << bit)] = true;
             }
 
-            final BroadcastReachability broadcast = new BroadcastReachability(schedule, n, SortedRankSet.EMPTY, 0);
+            final BroadcastReachability broadcast = new BroadcastReachability(schedule, n, RankArray.of(), 0);
             broadcast.run(failed, (from, to) -> model.adjacent(H1, from, to));
             final int bound = k + 1;
             final AssertionError error = assertThrows(
@@ -162,7 +163,7 @@ class DoubleHypercubeScheduleTest
     void shouldReportTheFirstUnreachedVertexWhenTheBoundIsTooTight()
     {
         final DoubleHypercubeModel model = new DoubleHypercubeModel(16);
-        final BroadcastReachability broadcast = new BroadcastReachability(schedule, 16, SortedRankSet.EMPTY, 0);
+        final BroadcastReachability broadcast = new BroadcastReachability(schedule, 16, RankArray.of(), 0);
         broadcast.run(null, (from, to) -> model.adjacent(H1, from, to));
         broadcast.assertReachedWithin(label -> model.contains(H1, label), 4, "failure-free depth is k");
         assertThrows(

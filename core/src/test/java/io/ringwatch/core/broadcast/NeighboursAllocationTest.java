@@ -1,5 +1,6 @@
 package io.ringwatch.core.broadcast;
 
+import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
@@ -22,7 +23,7 @@ class NeighboursAllocationTest
     private final com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
     private final int[] selves = new int[1024];
-    private SortedRankSet excluded;
+    private RankArray excluded;
     private int source;
     private long sink;
 
@@ -68,7 +69,7 @@ class NeighboursAllocationTest
     {
         final SplittableRandom random = new SplittableRandom(42);
         final int[] dead = random.ints(0, CLUSTER_SIZE).distinct().limit(1000).toArray();
-        excluded = new SortedRankSet(dead);
+        excluded = RankArray.of(dead);
         for (int i = 0; i < selves.length; i++)
         {
             int rank = random.nextInt(CLUSTER_SIZE);

@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 
 record TestNotice(int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet)
@@ -8,7 +9,7 @@ record TestNotice(int deadRank, int sourceRank, int sourceIncarnation, long sequ
 {
     static TestNotice of(final int deadRank, final int source, final long sequence, final int... dead)
     {
-        final DeadSet set = new DeadSet(4);
+        final RankArray set = new RankArray(4);
         set.add(deadRank);
         for (final int d : dead)
         {

@@ -1,6 +1,6 @@
 package io.ringwatch.core.sim;
 
-import io.ringwatch.core.protocol.DeadSet;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 import org.junit.jupiter.api.Test;
 
@@ -19,14 +19,14 @@ class ChecksTest
     private static final class State implements ClusterState
     {
         final boolean[] stopped;
-        final DeadSet[] views;
+        final RankArray[] views;
         final int[] emitters;
         final int[] observers;
 
         State(final int n, final int... stoppedRanks)
         {
             stopped = new boolean[n];
-            views = new DeadSet[n];
+            views = new RankArray[n];
             emitters = new int[n];
             observers = new int[n];
             for (final int r : stoppedRanks)
@@ -35,7 +35,7 @@ class ChecksTest
             }
             for (int rank = 0; rank < n; rank++)
             {
-                views[rank] = new DeadSet(4);
+                views[rank] = new RankArray(4);
                 for (final int r : stoppedRanks)
                 {
                     views[rank].add(r);
@@ -98,7 +98,7 @@ class ChecksTest
     void shouldReportSurvivorThatMissedAFailure()
     {
         final State state = new State(8, 3);
-        state.views[6] = new DeadSet(4);
+        state.views[6] = new RankArray(4);
 
         final List<String> out = violations(state);
 
@@ -140,7 +140,7 @@ class ChecksTest
         final State state = new State(64, 10);
         for (int rank = 0; rank < 64; rank++)
         {
-            state.views[rank] = new DeadSet(4);
+            state.views[rank] = new RankArray(4);
         }
 
         final List<String> out = violations(state);

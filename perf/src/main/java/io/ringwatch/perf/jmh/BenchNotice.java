@@ -1,19 +1,16 @@
 package io.ringwatch.perf.jmh;
 
-import io.ringwatch.core.protocol.DeadSet;
-import io.ringwatch.core.spi.Notice;
-import io.ringwatch.core.spi.RankSet;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
 
 /**
- * A failure notice built once in a benchmark's setup and reused by every invocation.
+ * Failure notices built once in a benchmark's setup and reused by every invocation.
  */
-final class BenchNotice implements Notice
+final class BenchNotice
 {
-    private final DeadSet deadSet = new DeadSet(64);
-    private final int deadRank;
-    private final int sourceRank;
-    private final int sourceIncarnation;
-    private final long sequence;
+    private BenchNotice()
+    {
+    }
 
     /**
      * @param deadRank          announced rank; must be one of {@code deadRanks}.
@@ -21,11 +18,13 @@ final class BenchNotice implements Notice
      * @param sourceIncarnation source incarnation.
      * @param sequence          broadcast sequence, at least 1.
      * @param deadRanks         D_msg, any order.
+     * @return a notice owning its own copy of D_msg.
      */
-    BenchNotice(
+    static ReusableNotice of(
         final int deadRank, final int sourceRank, final int sourceIncarnation, final long sequence,
         final int... deadRanks)
     {
+        final RankArray deadSet = new RankArray(64);
         for (final int rank : deadRanks)
         {
             deadSet.add(rank);
@@ -35,34 +34,6 @@ final class BenchNotice implements Notice
             throw new IllegalArgumentException("inconsistent notice: dead " + deadRank + ", source " + sourceRank +
                 ", sequence " + sequence + ", D " + deadSet);
         }
-        this.deadRank = deadRank;
-        this.sourceRank = sourceRank;
-        this.sourceIncarnation = sourceIncarnation;
-        this.sequence = sequence;
-    }
-
-    public int deadRank()
-    {
-        return deadRank;
-    }
-
-    public int sourceRank()
-    {
-        return sourceRank;
-    }
-
-    public int sourceIncarnation()
-    {
-        return sourceIncarnation;
-    }
-
-    public long sequence()
-    {
-        return sequence;
-    }
-
-    public RankSet deadSet()
-    {
-        return deadSet;
+        return new ReusableNotice().set(deadRank, sourceRank, sourceIncarnation, sequence, deadSet);
     }
 }

@@ -6,6 +6,7 @@ import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.spi.RankSet;
+import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -61,7 +62,7 @@ public class CodecBenchmark
             BufferUtil.allocateDirectAligned(FailureNoticeFlyweight.MAX_LENGTH, 64));
         final FailureNoticeFlyweight flyweight = new FailureNoticeFlyweight();
         final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, CLUSTER_SIZE);
-        BenchNotice notice;
+        ReusableNotice notice;
         int length;
 
         @Setup
@@ -74,7 +75,7 @@ public class CodecBenchmark
                 dead[i] = 1 + i * spacing;
             }
             // the source is the observer of the first dead rank
-            notice = new BenchNotice(dead[0], dead[0] + 1, 2, 41, dead);
+            notice = BenchNotice.of(dead[0], dead[0] + 1, 2, 41, dead);
 
             length = flyweight.encode(buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, notice);
             if (length != FailureNoticeFlyweight.lengthOf(deadCount))
@@ -88,7 +89,7 @@ public class CodecBenchmark
             }
         }
 
-        private static boolean sameNotice(final DecodedNotice decoded, final BenchNotice sent)
+        private static boolean sameNotice(final DecodedNotice decoded, final ReusableNotice sent)
         {
             final RankSet a = decoded.deadSet();
             final RankSet b = sent.deadSet();

@@ -5,6 +5,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.ReusableNotice;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -48,7 +49,7 @@ public class OnNoticeBenchmark
 
     private DetectorNode node;
     private CountingControlChannel control;
-    private BenchNotice[] notices;
+    private ReusableNotice[] notices;
     private int next;
     private long forwardedAtStart;
     private long sentAtStart;
@@ -75,7 +76,7 @@ public class OnNoticeBenchmark
             MembershipListener.NO_OP,
             0);
 
-        notices = new BenchNotice[broadcastsInFlight];
+        notices = new ReusableNotice[broadcastsInFlight];
         for (int i = 0; i < broadcastsInFlight; i++)
         {
             final int[] dead = new int[i + 1];
@@ -84,7 +85,7 @@ public class OnNoticeBenchmark
                 dead[j] = FIRST_DEAD_RANK + j * DEAD_RANK_SPACING;
             }
             final int deadRank = dead[i];
-            notices[i] = new BenchNotice(deadRank, deadRank + 1, 0, 1, dead);
+            notices[i] = BenchNotice.of(deadRank, deadRank + 1, 0, 1, dead);
             node.onNotice(notices[i], notices[i].sourceRank(), NOW_NS);
         }
 
@@ -102,7 +103,7 @@ public class OnNoticeBenchmark
     @Benchmark
     public long duplicateNotice()
     {
-        final BenchNotice notice = notices[next++ & (broadcastsInFlight - 1)];
+        final ReusableNotice notice = notices[next++ & (broadcastsInFlight - 1)];
         node.onNotice(notice, notice.sourceRank(), NOW_NS);
         return node.noticesDuplicate();
     }

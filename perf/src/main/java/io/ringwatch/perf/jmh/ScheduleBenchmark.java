@@ -3,7 +3,7 @@ package io.ringwatch.perf.jmh;
 import io.ringwatch.core.broadcast.BinomialGraphSchedule;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
-import io.ringwatch.core.protocol.DeadSet;
+import io.ringwatch.core.spi.RankArray;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -47,7 +47,7 @@ public class ScheduleBenchmark
     int excludedCount;
 
     private BroadcastSchedule broadcastSchedule;
-    private final DeadSet excluded = new DeadSet(16);
+    private final RankArray excluded = new RankArray(16);
     private final int[] selves = new int[PAIRS];
     private final int[] sources = new int[PAIRS];
     private int[] out;

@@ -7,6 +7,7 @@ import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankSet;
+import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -33,7 +34,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
-    private final FenceNotice fenceNotice = new FenceNotice();
+    private final ReusableNotice fenceNotice = new ReusableNotice();
     private final long[] blockedInPass;
     private long pass;
     private long nowNs;
@@ -103,10 +104,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
      */
     void sendFence(final int toRank, final RankSet deadSet)
     {
-        fenceNotice.deadRank = toRank;
-        fenceNotice.deadSet = deadSet;
-        fenceNotice.sequence = FENCE_SEQUENCE_BASE + ++fences;
-        sendNotice(toRank, fenceNotice);
+        sendNotice(toRank, fenceNotice.set(toRank, rank, incarnation, FENCE_SEQUENCE_BASE + ++fences, deadSet));
     }
 
     private void send(final int to, final int length)
@@ -220,37 +218,5 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     public void close()
     {
         publications.close();
-    }
-
-    private final class FenceNotice implements Notice
-    {
-        int deadRank;
-        long sequence;
-        RankSet deadSet;
-
-        public int deadRank()
-        {
-            return deadRank;
-        }
-
-        public int sourceRank()
-        {
-            return rank;
-        }
-
-        public int sourceIncarnation()
-        {
-            return incarnation;
-        }
-
-        public long sequence()
-        {
-            return sequence;
-        }
-
-        public RankSet deadSet()
-        {
-            return deadSet;
-        }
     }
 }

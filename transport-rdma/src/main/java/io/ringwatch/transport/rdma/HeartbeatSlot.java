@@ -1,28 +1,29 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.HEARTBEAT_WORD_OFFSET;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.MAX_RANK;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.SLOT_ALIGNMENT;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.SLOT_LENGTH;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.WRITER_INCARNATION_OFFSET;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.WRITER_RANK_OFFSET;
-import static io.ringwatch.transport.rdma.HeartbeatSlotLayout.WRITER_TIMESTAMP_OFFSET;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.HEARTBEAT_WORD_OFFSET;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.SLOT_ALIGNMENT;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.SLOT_LENGTH;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.WRITER_INCARNATION_OFFSET;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.WRITER_RANK_OFFSET;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.WRITER_TIMESTAMP_OFFSET;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
- * Flyweight over one {@link HeartbeatSlotLayout heartbeat slot} in off-heap memory. The heartbeat word is
- * accessed with acquire/release in native order, which is little-endian on every platform this runs on
+ * Flyweight over one {@link HeartbeatSlotLayout heartbeat slot} in off-heap memory, checked to be where a NIC can
+ * address it. Reads and direct writes follow the shared slot rules of {@link HeartbeatSlotLayout}; the heartbeat
+ * word is accessed with acquire/release in native order, which is little-endian on every platform this runs on
  * (x86-64, aarch64); the other fields are explicit little-endian.
  */
 public final class HeartbeatSlot
 {
     /** Writer rank of a slot nobody has written; no real rank is negative. */
-    public static final int NO_WRITER = -1;
+    public static final int NO_WRITER = HeartbeatSlotLayout.NO_WRITER;
 
     private AtomicBuffer buffer;
     private int offset;
@@ -80,8 +81,7 @@ public final class HeartbeatSlot
      */
     public HeartbeatSlot reset()
     {
-        buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, 0L);
-        buffer.setMemory(offset + WRITER_RANK_OFFSET, SLOT_LENGTH - WRITER_RANK_OFFSET, (byte)0);
+        HeartbeatSlotLayout.clear(buffer, offset);
         return this;
     }
 
@@ -116,10 +116,7 @@ public final class HeartbeatSlot
      */
     public HeartbeatSlot publish(final long counter, final int rank, final int incarnation, final long timestampNs)
     {
-        buffer.putInt(offset + WRITER_RANK_OFFSET, rank, LITTLE_ENDIAN);
-        buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
-        buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
-        buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, HeartbeatSlotLayout.pack(rank, counter));
+        HeartbeatSlotLayout.publish(buffer, offset, counter, rank, incarnation, timestampNs);
         return this;
     }
 
@@ -133,13 +130,7 @@ public final class HeartbeatSlot
      */
     public long heartbeatFrom(final int emitterRank)
     {
-        final long word = buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET);
-        if (word == 0L || emitterRank < 0 || emitterRank > MAX_RANK ||
-            HeartbeatSlotLayout.rankOf(word) != emitterRank)
-        {
-            return HeartbeatChannel.NO_HEARTBEAT;
-        }
-        return HeartbeatSlotLayout.counterOf(word);
+        return HeartbeatSlotLayout.heartbeatFrom(buffer, offset, emitterRank);
     }
 
     /**
@@ -147,7 +138,7 @@ public final class HeartbeatSlot
      */
     public long counter()
     {
-        return HeartbeatSlotLayout.counterOf(buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET));
+        return HeartbeatSlotLayout.counterOf(HeartbeatSlotLayout.word(buffer, offset));
     }
 
     /**
@@ -155,8 +146,7 @@ public final class HeartbeatSlot
      */
     public int writerRank()
     {
-        final long word = buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET);
-        return word == 0L ? NO_WRITER : HeartbeatSlotLayout.rankOf(word);
+        return HeartbeatSlotLayout.writerRank(buffer, offset);
     }
 
     /**

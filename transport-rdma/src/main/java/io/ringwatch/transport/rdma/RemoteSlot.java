@@ -1,5 +1,7 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
+
 /**
  * Where an emitter must RDMA WRITE its heartbeats: the observer's registered slot, as carried in
  * NEW_OBSERVER ({@code rdmaAddress}, {@code rdmaRkey}, {@code rdmaLength}).

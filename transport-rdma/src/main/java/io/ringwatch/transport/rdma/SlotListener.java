@@ -12,6 +12,7 @@ import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -135,7 +136,7 @@ final class SlotListener implements AutoCloseable
             if (inbound.remove(id))
             {
                 disconnected++;
-                release(id);
+                Verbs.releaseConnection(id);
             }
         }
         return 1;
@@ -151,7 +152,7 @@ final class SlotListener implements AutoCloseable
         {
             // the newest emitter is the one the mended ring points at; the oldest is most likely dead
             evicted++;
-            release(inbound.remove(0));
+            Verbs.releaseConnection(inbound.remove(0));
         }
         try
         {
@@ -175,18 +176,8 @@ final class SlotListener implements AutoCloseable
         {
             acceptFailures++;
             lastFailure = "accept failed: " + ex.getMessage();
-            release(id);
+            Verbs.releaseConnection(id);
         }
-    }
-
-    private static void release(final RdmaCmId id)
-    {
-        Verbs.quietly(id::disconnect);
-        if (id.getQp() != null)
-        {
-            Verbs.quietly(id::destroyQP);
-        }
-        Verbs.quietly(id::destroyId);
     }
 
     long accepted()
@@ -223,30 +214,14 @@ final class SlotListener implements AutoCloseable
     {
         for (final RdmaCmId id : inbound)
         {
-            release(id);
+            Verbs.releaseConnection(id);
         }
         inbound.clear();
-        if (slotMr != null)
-        {
-            final IbvMr mr = slotMr;
-            Verbs.quietly(() -> mr.deregMr().execute().free());
-            slotMr = null;
-        }
-        if (cq != null)
-        {
-            Verbs.quietly(cq::destroyCQ);
-            cq = null;
-        }
-        if (compChannel != null)
-        {
-            Verbs.quietly(compChannel::destroyCompChannel);
-            compChannel = null;
-        }
-        if (pd != null)
-        {
-            Verbs.quietly(pd::deallocPd);
-            pd = null;
-        }
+        Verbs.releaseQuietly(slotMr, cq, compChannel, pd);
+        slotMr = null;
+        cq = null;
+        compChannel = null;
+        pd = null;
         if (listenId != null)
         {
             Verbs.quietly(listenId::destroyId);

@@ -17,6 +17,7 @@ import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaEventChannel;
 import com.ibm.disni.verbs.SVCPollCq;
 import com.ibm.disni.verbs.SVCPostSend;
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -394,36 +395,14 @@ final class SlotWriter implements AutoCloseable
         }
         if (id != null)
         {
-            final RdmaCmId oldId = id;
-            Verbs.quietly(oldId::disconnect);
-            if (oldId.getQp() != null)
-            {
-                Verbs.quietly(oldId::destroyQP);
-            }
-            Verbs.quietly(oldId::destroyId);
+            Verbs.releaseConnection(id);
             id = null;
         }
-        if (sourceMr != null)
-        {
-            final IbvMr mr = sourceMr;
-            Verbs.quietly(() -> mr.deregMr().execute().free());
-            sourceMr = null;
-        }
-        if (cq != null)
-        {
-            Verbs.quietly(cq::destroyCQ);
-            cq = null;
-        }
-        if (compChannel != null)
-        {
-            Verbs.quietly(compChannel::destroyCompChannel);
-            compChannel = null;
-        }
-        if (pd != null)
-        {
-            Verbs.quietly(pd::deallocPd);
-            pd = null;
-        }
+        Verbs.releaseQuietly(sourceMr, cq, compChannel, pd);
+        sourceMr = null;
+        cq = null;
+        compChannel = null;
+        pd = null;
         pacer.reset();
     }
 

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

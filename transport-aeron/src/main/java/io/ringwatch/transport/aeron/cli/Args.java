@@ -5,6 +5,7 @@ import org.agrona.SystemUtil;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code --name value} options of one command, checked against the names the command knows.
@@ -50,52 +51,31 @@ final class Args
     int getInt(final String name, final int fallback)
     {
         final String v = values.get(name);
-        if (v == null)
-        {
-            return fallback;
-        }
-        try
-        {
-            return Integer.parseInt(v);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(command + ": --" + name + " is not a number: '" + v + "'", ex);
-        }
+        return v == null ? fallback : parse(name, v, Integer::parseInt, "a number");
     }
 
     long getLong(final String name, final long fallback)
     {
         final String v = values.get(name);
-        if (v == null)
-        {
-            return fallback;
-        }
-        try
-        {
-            return Long.parseLong(v);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException(command + ": --" + name + " is not a number: '" + v + "'", ex);
-        }
+        return v == null ? fallback : parse(name, v, Long::parseLong, "a number");
     }
 
     long getDurationNs(final String name, final long fallbackNs)
     {
         final String v = values.get(name);
-        if (v == null)
-        {
-            return fallbackNs;
-        }
+        return v == null ?
+            fallbackNs : parse(name, v, (s) -> SystemUtil.parseDuration(name, s), "a duration (e.g. 10ms)");
+    }
+
+    private <T> T parse(final String name, final String value, final Function<String, T> parser, final String what)
+    {
         try
         {
-            return SystemUtil.parseDuration(name, v);
+            return parser.apply(value);
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(command + ": --" + name + " is not a duration (e.g. 10ms): '" + v +
-                "'", ex);
+            throw new IllegalArgumentException(command + ": --" + name + " is not " + what + ": '" + value + "'", ex);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.slot;
 
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
@@ -16,7 +17,6 @@ import java.nio.channels.FileLock;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
 import static org.agrona.BitUtil.SIZE_OF_INT;
-import static org.agrona.BitUtil.SIZE_OF_LONG;
 
 /**
  * A memory-mapped file of heartbeat slots, one 64-byte cache line per rank, shared by every node of a cluster on
@@ -24,33 +24,15 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * loads {@code slot[self]}. No message, no callback: the observer's duty cycle sees progress with one acquire load.
  * <pre>
  *   File: header line, then clusterSize slots, each aligned to a cache line (the mapping is page aligned).
- *    0                   1                   2                   3
- *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *   +---------------------------------------------------------------+
  *   |  Header: magic, version, clusterId, clusterSize  (64 bytes)   |
  *   +---------------------------------------------------------------+
- *   Slot (64 bytes):
+ *   |  Slot 0: {@link HeartbeatSlotLayout} (64 bytes)               |
  *   +---------------------------------------------------------------+
- *   |     Heartbeat word: counter &lt;&lt; 24 | writerRank (int64)         |
- *   |                    written LAST, with release semantics       |
- *   +---------------------------------------------------------------+
- *   |                  Writer Rank (int32, mirror)                  |
- *   +---------------------------------------------------------------+
- *   |                  Writer Incarnation (int32)                   |
- *   +---------------------------------------------------------------+
- *   |                 Writer Timestamp Ns (int64)                   |
- *   +---------------------------------------------------------------+
- *   |                     Reserved (40 bytes)                       |
- *   +---------------------------------------------------------------+
+ *   |  ...                                                          |
  * </pre>
- * Why the counter and the writer rank share one word: during ring mending two emitters can write the same slot
- * (the old emitter has not yet heard NEW_OBSERVER, or a stalled node resumes). With separate fields a reader could
- * load writer B's rank next to writer A's counter and credit B with A's progress, and no ordering of separate
- * stores prevents that interleaving (A writes, B writes its rank, reader loads, B writes its counter). Packing
- * both into one 8-byte release store makes every load see a (rank, counter) pair that one writer wrote together.
- * Ranks fit in 24 bits ({@code ProtocolSettings.MAX_CLUSTER_SIZE}); the counter keeps 39 bits and wraps, which the
- * protocol tolerates because it only compares for inequality with the last value seen. The separate writer
- * fields are diagnostics for {@code stat}, written before the word, never used for decisions.
+ * Slot contents, the packed (counter, writer rank) word and the order of stores and loads are those of
+ * {@link HeartbeatSlotLayout}, the same as over RDMA; this class only adds the file, its header and slot indexing.
  */
 public final class HeartbeatSlots implements AutoCloseable
 {
@@ -59,29 +41,14 @@ public final class HeartbeatSlots implements AutoCloseable
     /** Layout version. */
     public static final int VERSION = 1;
     /** Bytes per slot: one cache line, so emitters to different observers never share a line. */
-    public static final int SLOT_LENGTH = CACHE_LINE_LENGTH;
+    public static final int SLOT_LENGTH = HeartbeatSlotLayout.SLOT_LENGTH;
     /** Bytes before slot 0. */
     public static final int HEADER_LENGTH = CACHE_LINE_LENGTH;
-
-    /** Bits of the heartbeat word that hold the writer rank. */
-    public static final int RANK_BITS = 24;
-    /** Mask of the counter once shifted down: 39 bits, never negative so never {@link HeartbeatChannel#NO_HEARTBEAT}. */
-    public static final long COUNTER_MASK = (1L << (Long.SIZE - RANK_BITS - 1)) - 1;
-    private static final long RANK_MASK = (1L << RANK_BITS) - 1;
 
     private static final int MAGIC_OFFSET = 0;
     private static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
     private static final int CLUSTER_ID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
     private static final int CLUSTER_SIZE_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
-
-    /** Offset of the heartbeat word within a slot. */
-    public static final int WORD_OFFSET = 0;
-    /** Offset of the writer rank mirror within a slot. */
-    public static final int WRITER_RANK_OFFSET = WORD_OFFSET + SIZE_OF_LONG;
-    /** Offset of the writer incarnation within a slot. */
-    public static final int WRITER_INCARNATION_OFFSET = WRITER_RANK_OFFSET + SIZE_OF_INT;
-    /** Offset of the writer's timestamp within a slot. */
-    public static final int WRITER_TIMESTAMP_OFFSET = WRITER_INCARNATION_OFFSET + SIZE_OF_INT;
 
     private final File file;
     private final int clusterSize;
@@ -220,8 +187,8 @@ public final class HeartbeatSlots implements AutoCloseable
      */
     public long lastCounter(final int slot)
     {
-        final long word = buffer.getLongAcquire(slotOffset(slot) + WORD_OFFSET);
-        return word == 0 ? HeartbeatChannel.NO_HEARTBEAT : word >>> RANK_BITS;
+        final long word = HeartbeatSlotLayout.word(buffer, slotOffset(slot));
+        return word == 0 ? HeartbeatChannel.NO_HEARTBEAT : HeartbeatSlotLayout.counterOf(word);
     }
 
     private void validateHeader(final int clusterId)
@@ -251,11 +218,7 @@ public final class HeartbeatSlots implements AutoCloseable
     public void write(final int slot, final int writerRank, final int incarnation, final long counter,
         final long timestampNs)
     {
-        final int offset = slotOffset(slot);
-        buffer.putInt(offset + WRITER_RANK_OFFSET, writerRank, LITTLE_ENDIAN);
-        buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
-        buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
-        buffer.putLongRelease(offset + WORD_OFFSET, pack(writerRank, counter));
+        HeartbeatSlotLayout.publish(buffer, slotOffset(slot), counter, writerRank, incarnation, timestampNs);
     }
 
     /**
@@ -266,22 +229,16 @@ public final class HeartbeatSlots implements AutoCloseable
      */
     public long read(final int slot, final int emitterRank)
     {
-        final long word = buffer.getLongAcquire(slotOffset(slot) + WORD_OFFSET);
-        if (word == 0 || (int)(word & RANK_MASK) != emitterRank)
-        {
-            return HeartbeatChannel.NO_HEARTBEAT;
-        }
-        return word >>> RANK_BITS;
+        return HeartbeatSlotLayout.heartbeatFrom(buffer, slotOffset(slot), emitterRank);
     }
 
     /**
      * @param slot index of the slot.
-     * @return rank of the latest writer, or -1 if never written.
+     * @return rank of the latest writer, or {@link HeartbeatSlotLayout#NO_WRITER} (-1) if never written.
      */
     public int lastWriter(final int slot)
     {
-        final long word = buffer.getLongAcquire(slotOffset(slot) + WORD_OFFSET);
-        return word == 0 ? -1 : (int)(word & RANK_MASK);
+        return HeartbeatSlotLayout.writerRank(buffer, slotOffset(slot));
     }
 
     /**
@@ -290,7 +247,7 @@ public final class HeartbeatSlots implements AutoCloseable
      */
     public long lastWriterTimestampNs(final int slot)
     {
-        return buffer.getLongVolatile(slotOffset(slot) + WRITER_TIMESTAMP_OFFSET);
+        return buffer.getLongVolatile(slotOffset(slot) + HeartbeatSlotLayout.WRITER_TIMESTAMP_OFFSET);
     }
 
     /**
@@ -300,9 +257,7 @@ public final class HeartbeatSlots implements AutoCloseable
      */
     public void clear(final int slot)
     {
-        final int offset = slotOffset(slot);
-        buffer.putLongRelease(offset + WORD_OFFSET, 0);
-        buffer.setMemory(offset + WRITER_RANK_OFFSET, SLOT_LENGTH - WRITER_RANK_OFFSET, (byte)0);
+        HeartbeatSlotLayout.clear(buffer, slotOffset(slot));
     }
 
     /**
@@ -319,16 +274,6 @@ public final class HeartbeatSlots implements AutoCloseable
     public File file()
     {
         return file;
-    }
-
-    /**
-     * @param writerRank rank, in [0, 2^24).
-     * @param counter    heartbeat counter; only its low 39 bits are kept.
-     * @return the slot word.
-     */
-    public static long pack(final int writerRank, final long counter)
-    {
-        return ((counter & COUNTER_MASK) << RANK_BITS) | (writerRank & RANK_MASK);
     }
 
     private int slotOffset(final int slot)

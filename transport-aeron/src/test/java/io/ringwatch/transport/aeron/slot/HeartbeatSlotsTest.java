@@ -48,17 +48,6 @@ class HeartbeatSlotsTest
     }
 
     @Test
-    void shouldPackRankAndCounterIntoOneWordAndWrapTheCounter()
-    {
-        final int maxRank = (1 << HeartbeatSlots.RANK_BITS) - 1;
-        final long word = HeartbeatSlots.pack(maxRank, HeartbeatSlots.COUNTER_MASK);
-        assertEquals(maxRank, (int)(word & maxRank));
-        assertEquals(HeartbeatSlots.COUNTER_MASK, word >>> HeartbeatSlots.RANK_BITS);
-        assertEquals(HeartbeatSlots.pack(3, 0), HeartbeatSlots.pack(3, HeartbeatSlots.COUNTER_MASK + 1));
-        assertTrue(word >>> HeartbeatSlots.RANK_BITS >= 0, "a counter never reads as NO_HEARTBEAT");
-    }
-
-    @Test
     void shouldRejectSlotFileOfAnotherClusterShape()
     {
         final File file = new File(dir, "hb.dat");

@@ -1,5 +1,9 @@
-package io.ringwatch.transport.rdma;
+package io.ringwatch.core.slot;
 
+import io.ringwatch.core.spi.HeartbeatChannel;
+import org.agrona.concurrent.AtomicBuffer;
+
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
 import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
@@ -34,8 +38,9 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * written. The fields after the word are diagnostics, never used for decisions.
  * <p>
  * The first {@link #PAYLOAD_LENGTH} bytes are what an emitter writes each beat; over RDMA that is a single
- * 24-byte put. transport-aeron's shared-memory slot file uses the same slot layout from its own copy of these
- * constants for now; the two must stay identical until they share one class.
+ * 24-byte put. The static accessors hold the ordering rules every carrier shares (release store of the word
+ * last, one acquire load to read it); each transport adds its own placement rules, e.g. RDMA's off-heap,
+ * aligned memory, or the shared-memory slot file's header.
  */
 public final class HeartbeatSlotLayout
 {
@@ -53,6 +58,9 @@ public final class HeartbeatSlotLayout
     public static final int SLOT_LENGTH = CACHE_LINE_LENGTH;
     /** Required alignment of a slot's address. */
     public static final int SLOT_ALIGNMENT = CACHE_LINE_LENGTH;
+
+    /** Writer rank of a slot nobody has written; no real rank is negative. */
+    public static final int NO_WRITER = -1;
 
     /** Low bits of the heartbeat word holding the writer's rank. */
     public static final int RANK_BITS = 24;
@@ -92,5 +100,83 @@ public final class HeartbeatSlotLayout
     public static long counterOf(final long word)
     {
         return word >>> RANK_BITS;
+    }
+
+    /**
+     * Write a slot directly (same process or shared memory): diagnostics first, then the heartbeat word with a
+     * release store, so a reader that acquires a new word also sees the diagnostics that go with it.
+     *
+     * @param buffer      holding the slot.
+     * @param offset      of the slot in {@code buffer}.
+     * @param counter     heartbeat counter, from 1.
+     * @param rank        writer's rank, in [0, {@link #MAX_RANK}].
+     * @param incarnation writer's incarnation.
+     * @param timestampNs writer's clock.
+     */
+    public static void publish(
+        final AtomicBuffer buffer,
+        final int offset,
+        final long counter,
+        final int rank,
+        final int incarnation,
+        final long timestampNs)
+    {
+        buffer.putInt(offset + WRITER_RANK_OFFSET, rank, LITTLE_ENDIAN);
+        buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
+        buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
+        buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, pack(rank, counter));
+    }
+
+    /**
+     * What an observer's duty cycle asks: the counter if {@code emitterRank} wrote it. One acquire load, so rank
+     * and counter come from the same write.
+     *
+     * @param buffer      holding the slot.
+     * @param offset      of the slot in {@code buffer}.
+     * @param emitterRank the emitter the observer watches.
+     * @return the counter, or {@link HeartbeatChannel#NO_HEARTBEAT} if never written or last written by another
+     * rank (a previous emitter, before the ring was mended).
+     */
+    public static long heartbeatFrom(final AtomicBuffer buffer, final int offset, final int emitterRank)
+    {
+        final long word = buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET);
+        if (word == 0L || emitterRank < 0 || emitterRank > MAX_RANK || rankOf(word) != emitterRank)
+        {
+            return HeartbeatChannel.NO_HEARTBEAT;
+        }
+        return counterOf(word);
+    }
+
+    /**
+     * @param buffer holding the slot.
+     * @param offset of the slot in {@code buffer}.
+     * @return the heartbeat word, acquire load; 0 if never written.
+     */
+    public static long word(final AtomicBuffer buffer, final int offset)
+    {
+        return buffer.getLongAcquire(offset + HEARTBEAT_WORD_OFFSET);
+    }
+
+    /**
+     * @param buffer holding the slot.
+     * @param offset of the slot in {@code buffer}.
+     * @return rank of the last writer, or {@link #NO_WRITER} if never written; acquire load.
+     */
+    public static int writerRank(final AtomicBuffer buffer, final int offset)
+    {
+        final long word = word(buffer, offset);
+        return word == 0L ? NO_WRITER : rankOf(word);
+    }
+
+    /**
+     * Mark a slot as never written: heartbeat word 0 (release), diagnostics cleared.
+     *
+     * @param buffer holding the slot.
+     * @param offset of the slot in {@code buffer}.
+     */
+    public static void clear(final AtomicBuffer buffer, final int offset)
+    {
+        buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, 0L);
+        buffer.setMemory(offset + WRITER_RANK_OFFSET, SLOT_LENGTH - WRITER_RANK_OFFSET, (byte)0);
     }
 }
