@@ -193,6 +193,9 @@ public final class DetectorNode
             listener.onViewChange(++viewEpoch, dead.size(), nowNs);
             adjustNeighboursAfterLearning(nowNs);
             originateNotice(deadRank);
+            // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
+            // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter.
+            control.sendNotice(deadRank, ownNotice);
             return 1;
         }
 

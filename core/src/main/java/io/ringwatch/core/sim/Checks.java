@@ -1,0 +1,203 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.spi.RankSet;
+
+import java.util.List;
+
+/**
+ * The properties every run must satisfy, as functions of a {@link ClusterState}, so they can be tested on
+ * hand-made states as well as applied to simulations. Each check appends readable violations naming the seed,
+ * at most {@link #MAX_REPORTED} per check plus a count of the rest.
+ */
+public final class Checks
+{
+    /** Violations spelled out per check; the rest are counted. */
+    public static final int MAX_REPORTED = 10;
+
+    private Checks()
+    {
+    }
+
+    /**
+     * @param state cluster.
+     * @param rank  a rank.
+     * @return the nearest predecessor of {@code rank} on the ring that has not stopped; {@code rank} itself if
+     * it is the only one.
+     */
+    public static int livePredecessor(final ClusterState state, final int rank)
+    {
+        final int n = state.clusterSize();
+        int candidate = rank;
+        for (int i = 0; i < n; i++)
+        {
+            candidate = candidate == 0 ? n - 1 : candidate - 1;
+            if (!state.isStopped(candidate))
+            {
+                return candidate;
+            }
+        }
+        return rank;
+    }
+
+    /**
+     * @param state cluster.
+     * @param rank  a rank.
+     * @return the nearest live successor of {@code rank}; {@code rank} itself if it is the only one.
+     */
+    public static int liveSuccessor(final ClusterState state, final int rank)
+    {
+        final int n = state.clusterSize();
+        int candidate = rank;
+        for (int i = 0; i < n; i++)
+        {
+            candidate = candidate == n - 1 ? 0 : candidate + 1;
+            if (!state.isStopped(candidate))
+            {
+                return candidate;
+            }
+        }
+        return rank;
+    }
+
+    /**
+     * The paper's "reconnected and knows exactly the dead" for one live node.
+     *
+     * @param state        cluster.
+     * @param rank         a live rank.
+     * @param stoppedCount number of stopped ranks in the cluster.
+     * @return true if its D equals the stopped set and its emitter and observer are its live neighbours.
+     */
+    public static boolean isNodeStable(final ClusterState state, final int rank, final int stoppedCount)
+    {
+        final RankSet dead = state.deadSet(rank);
+        if (dead.size() != stoppedCount)
+        {
+            return false;
+        }
+        for (int i = 0, size = dead.size(); i < size; i++)
+        {
+            if (!state.isStopped(dead.rankAt(i)))
+            {
+                return false;
+            }
+        }
+        return state.emitter(rank) == livePredecessor(state, rank) &&
+            state.observer(rank) == liveSuccessor(state, rank);
+    }
+
+    /**
+     * Completeness (every stopped rank is in every survivor's D) and final accuracy (no survivor's D names a
+     * rank that is still running).
+     *
+     * @param state cluster at the end of a run.
+     * @param seed  for the messages.
+     * @param out   violations are appended here.
+     */
+    public static void checkViews(final ClusterState state, final long seed, final List<String> out)
+    {
+        final int n = state.clusterSize();
+        final int[] stopped = new int[n];
+        int stoppedCount = 0;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (state.isStopped(rank))
+            {
+                stopped[stoppedCount++] = rank;
+            }
+        }
+
+        int missing = 0;
+        int wrong = 0;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (state.isStopped(rank))
+            {
+                continue;
+            }
+            final RankSet dead = state.deadSet(rank);
+            for (int j = 0; j < stoppedCount; j++)
+            {
+                final int r = stopped[j];
+                if (!dead.contains(r) && missing++ < MAX_REPORTED)
+                {
+                    out.add("seed=" + seed + ": completeness: survivor " + rank + " never learned that " + r +
+                        " stopped");
+                }
+            }
+            for (int i = 0, size = dead.size(); i < size; i++)
+            {
+                final int r = dead.rankAt(i);
+                if (!state.isStopped(r) && wrong++ < MAX_REPORTED)
+                {
+                    out.add("seed=" + seed + ": accuracy: survivor " + rank + " ends believing " + r +
+                        " dead but it is running");
+                }
+            }
+        }
+        reportRest(out, seed, "completeness", missing);
+        reportRest(out, seed, "accuracy", wrong);
+    }
+
+    /**
+     * Every survivor's emitter and observer are its nearest live predecessor and successor.
+     *
+     * @param state cluster at the end of a run.
+     * @param seed  for the messages.
+     * @param out   violations are appended here.
+     */
+    public static void checkRing(final ClusterState state, final long seed, final List<String> out)
+    {
+        int broken = 0;
+        for (int rank = 0, n = state.clusterSize(); rank < n; rank++)
+        {
+            if (state.isStopped(rank))
+            {
+                continue;
+            }
+            final int predecessor = livePredecessor(state, rank);
+            final int successor = liveSuccessor(state, rank);
+            if ((state.emitter(rank) != predecessor || state.observer(rank) != successor) &&
+                broken++ < MAX_REPORTED)
+            {
+                out.add("seed=" + seed + ": ring: node " + rank + " has emitter " + state.emitter(rank) +
+                    " and observer " + state.observer(rank) + ", live neighbours are " + predecessor + " and " +
+                    successor);
+            }
+        }
+        reportRest(out, seed, "ring", broken);
+    }
+
+    /**
+     * @param stabilizationNs measured stabilization time.
+     * @param boundNs         the bound.
+     * @param failures        f it was computed for.
+     * @param aliveNodes      n it was computed for.
+     * @param seed            for the message.
+     * @param out             a violation is appended here if the bound was exceeded.
+     * @return true if within the bound.
+     */
+    public static boolean checkBound(
+        final long stabilizationNs,
+        final long boundNs,
+        final int failures,
+        final int aliveNodes,
+        final long seed,
+        final List<String> out)
+    {
+        if (stabilizationNs <= boundNs)
+        {
+            return true;
+        }
+        out.add("seed=" + seed + ": bound: stabilization took " + stabilizationNs + "ns > bound " + boundNs +
+            "ns for f=" + failures + ", n=" + aliveNodes);
+        return false;
+    }
+
+    private static void reportRest(final List<String> out, final long seed, final String check, final int count)
+    {
+        if (count > MAX_REPORTED)
+        {
+            out.add("seed=" + seed + ": " + check + ": " + (count - MAX_REPORTED) + " more violations not listed");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.spi.RankSet;
+
+/**
+ * What the checkers need to know about a cluster at one instant: ground truth (who really stopped) and each
+ * live node's view. Lets the checkers run on a simulation or on a hand-made state.
+ */
+public interface ClusterState
+{
+    /**
+     * @return N.
+     */
+    int clusterSize();
+
+    /**
+     * @param rank a rank.
+     * @return true if it crashed, left or fenced itself: ground truth, not anyone's opinion.
+     */
+    boolean isStopped(int rank);
+
+    /**
+     * @param rank a rank that has not stopped.
+     * @return its dead set D.
+     */
+    RankSet deadSet(int rank);
+
+    /**
+     * @param rank a rank that has not stopped.
+     * @return the rank it watches.
+     */
+    int emitter(int rank);
+
+    /**
+     * @param rank a rank that has not stopped.
+     * @return the rank that watches it.
+     */
+    int observer(int rank);
+}

@@ -1,0 +1,442 @@
+package io.ringwatch.core.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parameters of one simulation run, set fluently and then fixed by {@link #conclude()}, which fills the
+ * derived defaults and rejects bad values with a message naming them. A concluded config is immutable; use
+ * {@link #copy()} to derive another (the batch runner does so per run, changing only the seed).
+ */
+public final class SimConfig
+{
+    private int nodes = 64;
+    private long heartbeatPeriodNs = 100_000_000L;
+    private long suspicionTimeoutNs = 1_000_000_000L;
+    private long maxDelayNs = 1_000_000L;
+    private boolean onePort;
+    private double lossProbability;
+    private long seed = 42;
+    private FailurePlacement placement = FailurePlacement.SCRIPTED;
+    private int failures;
+    private long crashWindowNs = -1;
+    private long mtbfNs = 365L * 24 * 3600 * 1_000_000_000L;
+    private long firstFailureNs = -1;
+    private long quietMarginNs = -1;
+    private long timeCapNs = -1;
+    private boolean startJitter = true;
+    private long pauseThresholdNs = -1;
+    private StabilizationBound bound = StabilizationBound.THEOREM_1;
+    private final List<Injection> injections = new ArrayList<>();
+    private boolean concluded;
+
+    /**
+     * @return an unconcluded copy with the same settings.
+     */
+    public SimConfig copy()
+    {
+        final SimConfig copy = new SimConfig();
+        copy.nodes = nodes;
+        copy.heartbeatPeriodNs = heartbeatPeriodNs;
+        copy.suspicionTimeoutNs = suspicionTimeoutNs;
+        copy.maxDelayNs = maxDelayNs;
+        copy.onePort = onePort;
+        copy.lossProbability = lossProbability;
+        copy.seed = seed;
+        copy.placement = placement;
+        copy.failures = failures;
+        copy.crashWindowNs = crashWindowNs;
+        copy.mtbfNs = mtbfNs;
+        copy.firstFailureNs = firstFailureNs;
+        copy.quietMarginNs = quietMarginNs;
+        copy.timeCapNs = timeCapNs;
+        copy.startJitter = startJitter;
+        copy.pauseThresholdNs = pauseThresholdNs;
+        copy.bound = bound;
+        copy.injections.addAll(injections);
+        return copy;
+    }
+
+    /**
+     * Fill derived defaults and validate.
+     *
+     * @return this.
+     * @throws IllegalArgumentException naming the offending value.
+     */
+    public SimConfig conclude()
+    {
+        if (concluded)
+        {
+            return this;
+        }
+        require(nodes >= 2, "nodes must be >= 2: " + nodes);
+        require(heartbeatPeriodNs > 0, "heartbeat period (eta) must be > 0: " + heartbeatPeriodNs + "ns");
+        require(suspicionTimeoutNs > heartbeatPeriodNs,
+            "suspicion timeout (delta) " + suspicionTimeoutNs + "ns must exceed eta " + heartbeatPeriodNs + "ns");
+        require(maxDelayNs > 0, "max message delay (tau) must be > 0: " + maxDelayNs + "ns");
+        require(lossProbability >= 0 && lossProbability < 1, "loss must be in [0, 1): " + lossProbability);
+        require(failures >= 0 && failures < nodes, "failures must be in [0, nodes): " + failures);
+        require(mtbfNs > 0, "mtbf must be > 0: " + mtbfNs + "ns");
+        require(placement != null && bound != null, "placement and bound must be set");
+
+        if (pauseThresholdNs < 0)
+        {
+            pauseThresholdNs = suspicionTimeoutNs / 2;
+        }
+        require(pauseThresholdNs > 0 && pauseThresholdNs < suspicionTimeoutNs,
+            "pause threshold must be in (0, delta): " + pauseThresholdNs + "ns");
+        if (crashWindowNs < 0)
+        {
+            crashWindowNs = suspicionTimeoutNs / 2;
+        }
+        require(crashWindowNs < suspicionTimeoutNs,
+            "crash window " + crashWindowNs + "ns must be shorter than delta " + suspicionTimeoutNs + "ns");
+        if (firstFailureNs < 0)
+        {
+            // after every node has seen a heartbeat from its emitter: the start is jittered over one period
+            firstFailureNs = suspicionTimeoutNs + heartbeatPeriodNs;
+        }
+        if (quietMarginNs < 0)
+        {
+            quietMarginNs = 2 * suspicionTimeoutNs;
+        }
+        long lastInjectionNs = firstFailureNs + crashWindowNs;
+        for (final Injection injection : injections)
+        {
+            require(injection.rank() >= 0 && injection.rank() < nodes,
+                "injection rank " + injection.rank() + " not in [0, " + nodes + ")");
+            lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
+        }
+        if (timeCapNs < 0)
+        {
+            final int f = Math.max(1, Math.max(failures, injections.size()));
+            final long boundNs = StabilizationBound.THEOREM_1.boundNs(f, nodes, suspicionTimeoutNs, maxDelayNs);
+            timeCapNs = lastInjectionNs + 2 * boundNs + quietMarginNs + 4 * suspicionTimeoutNs;
+        }
+        require(timeCapNs > firstFailureNs, "time cap " + timeCapNs + "ns must be after the first failure");
+        concluded = true;
+        return this;
+    }
+
+    private static void require(final boolean condition, final String message)
+    {
+        if (!condition)
+        {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    private void checkMutable()
+    {
+        if (concluded)
+        {
+            throw new IllegalStateException("config already concluded; copy() it to change settings");
+        }
+    }
+
+    /**
+     * @param nodes N, ranks 0..N-1.
+     * @return this.
+     */
+    public SimConfig nodes(final int nodes)
+    {
+        checkMutable();
+        this.nodes = nodes;
+        return this;
+    }
+
+    /**
+     * @param ns η.
+     * @return this.
+     */
+    public SimConfig heartbeatPeriodNs(final long ns)
+    {
+        checkMutable();
+        this.heartbeatPeriodNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns δ.
+     * @return this.
+     */
+    public SimConfig suspicionTimeoutNs(final long ns)
+    {
+        checkMutable();
+        this.suspicionTimeoutNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns τ: each message takes a delay drawn uniformly from (0, τ].
+     * @return this.
+     */
+    public SimConfig maxDelayNs(final long ns)
+    {
+        checkMutable();
+        this.maxDelayNs = ns;
+        return this;
+    }
+
+    /**
+     * @param onePort serialize each node's sends and receives (the paper's one-port model).
+     * @return this.
+     */
+    public SimConfig onePort(final boolean onePort)
+    {
+        checkMutable();
+        this.onePort = onePort;
+        return this;
+    }
+
+    /**
+     * @param probability that any single message is lost.
+     * @return this.
+     */
+    public SimConfig lossProbability(final double probability)
+    {
+        checkMutable();
+        this.lossProbability = probability;
+        return this;
+    }
+
+    /**
+     * @param seed the only source of randomness of the run.
+     * @return this.
+     */
+    public SimConfig seed(final long seed)
+    {
+        checkMutable();
+        this.seed = seed;
+        return this;
+    }
+
+    /**
+     * @param placement how generated crashes are placed.
+     * @return this.
+     */
+    public SimConfig placement(final FailurePlacement placement)
+    {
+        checkMutable();
+        this.placement = placement;
+        return this;
+    }
+
+    /**
+     * @param failures f: crashes to generate (an upper limit for {@link FailurePlacement#EXPONENTIAL}).
+     * @return this.
+     */
+    public SimConfig failures(final int failures)
+    {
+        checkMutable();
+        this.failures = failures;
+        return this;
+    }
+
+    /**
+     * @param ns random and contiguous crashes all strike within this long after the first failure time;
+     *           default δ/2.
+     * @return this.
+     */
+    public SimConfig crashWindowNs(final long ns)
+    {
+        checkMutable();
+        this.crashWindowNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns μ_ind, the MTBF of one node, for exponential arrivals.
+     * @return this.
+     */
+    public SimConfig mtbfNs(final long ns)
+    {
+        checkMutable();
+        this.mtbfNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns time of the first generated crash; default δ + η, after the ring has warmed up.
+     * @return this.
+     */
+    public SimConfig firstFailureNs(final long ns)
+    {
+        checkMutable();
+        this.firstFailureNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns how long a run goes on after it became stable, to catch late false suspicions; default 2δ.
+     * @return this.
+     */
+    public SimConfig quietMarginNs(final long ns)
+    {
+        checkMutable();
+        this.quietMarginNs = ns;
+        return this;
+    }
+
+    /**
+     * @param ns virtual time at which a run stops even if it never stabilized (a violation).
+     * @return this.
+     */
+    public SimConfig timeCapNs(final long ns)
+    {
+        checkMutable();
+        this.timeCapNs = ns;
+        return this;
+    }
+
+    /**
+     * @param jitter start each node at a random offset within one heartbeat period (default); false starts all
+     *               at time 0 in lockstep.
+     * @return this.
+     */
+    public SimConfig startJitter(final boolean jitter)
+    {
+        checkMutable();
+        this.startJitter = jitter;
+        return this;
+    }
+
+    /**
+     * @param ns a duty cycle this late makes a node restart its suspicion window (its pause guard); default δ/2.
+     * @return this.
+     */
+    public SimConfig pauseThresholdNs(final long ns)
+    {
+        checkMutable();
+        this.pauseThresholdNs = ns;
+        return this;
+    }
+
+    /**
+     * @param bound the bound each run's stabilization time is checked against (one-port runs only).
+     * @return this.
+     */
+    public SimConfig bound(final StabilizationBound bound)
+    {
+        checkMutable();
+        this.bound = bound;
+        return this;
+    }
+
+    /**
+     * @param injection a scripted fault.
+     * @return this.
+     */
+    public SimConfig inject(final Injection injection)
+    {
+        checkMutable();
+        injections.add(injection);
+        return this;
+    }
+
+    public int nodes()
+    {
+        return nodes;
+    }
+
+    public long heartbeatPeriodNs()
+    {
+        return heartbeatPeriodNs;
+    }
+
+    public long suspicionTimeoutNs()
+    {
+        return suspicionTimeoutNs;
+    }
+
+    public long maxDelayNs()
+    {
+        return maxDelayNs;
+    }
+
+    public boolean onePort()
+    {
+        return onePort;
+    }
+
+    public double lossProbability()
+    {
+        return lossProbability;
+    }
+
+    public long seed()
+    {
+        return seed;
+    }
+
+    public FailurePlacement placement()
+    {
+        return placement;
+    }
+
+    public int failures()
+    {
+        return failures;
+    }
+
+    public long crashWindowNs()
+    {
+        return crashWindowNs;
+    }
+
+    public long mtbfNs()
+    {
+        return mtbfNs;
+    }
+
+    public long firstFailureNs()
+    {
+        return firstFailureNs;
+    }
+
+    public long quietMarginNs()
+    {
+        return quietMarginNs;
+    }
+
+    public long timeCapNs()
+    {
+        return timeCapNs;
+    }
+
+    public boolean startJitter()
+    {
+        return startJitter;
+    }
+
+    public long pauseThresholdNs()
+    {
+        return pauseThresholdNs;
+    }
+
+    public StabilizationBound bound()
+    {
+        return bound;
+    }
+
+    /**
+     * @return the scripted faults, in the order given.
+     */
+    public List<Injection> injections()
+    {
+        return List.copyOf(injections);
+    }
+
+    public boolean isConcluded()
+    {
+        return concluded;
+    }
+
+    public String toString()
+    {
+        return "SimConfig{nodes=" + nodes + ", etaNs=" + heartbeatPeriodNs + ", deltaNs=" + suspicionTimeoutNs +
+            ", tauNs=" + maxDelayNs + ", onePort=" + onePort + ", loss=" + lossProbability + ", seed=" + seed +
+            ", placement=" + placement + ", failures=" + failures + ", crashWindowNs=" + crashWindowNs +
+            ", mtbfNs=" + mtbfNs + ", injections=" + injections.size() + "}";
+    }
+}

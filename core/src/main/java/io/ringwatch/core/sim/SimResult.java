@@ -1,0 +1,68 @@
+package io.ringwatch.core.sim;
+
+import java.util.List;
+
+/**
+ * Outcome of one simulation run. Times are virtual nanoseconds; -1 means "does not apply" (no failure was
+ * injected, or the run never stabilized, which is then also a violation).
+ *
+ * @param seed                        the run's seed: rerun it with the same config to reproduce.
+ * @param nodes                       N.
+ * @param crashes                     crashes that happened.
+ * @param leaves                      graceful leaves that happened.
+ * @param exclusions                  nodes that fenced themselves after being declared dead.
+ * @param firstFailureNs              time of the first crash or leave.
+ * @param firstKnownNs                from the first failure until every survivor knew of it.
+ * @param stabilizationNs             from the first failure until the configuration was stable.
+ * @param failuresDuringStabilization crashes between the first failure and stability, the first included.
+ * @param boundNs                     the stabilization bound the run was checked against, -1 if unchecked.
+ * @param heartbeatMessages           heartbeats sent.
+ * @param newObserverMessages         NEW_OBSERVER messages sent.
+ * @param noticeMessages              failure notice copies sent.
+ * @param leaveMessages               LEAVE messages sent.
+ * @param lostMessages                messages dropped by the loss model.
+ * @param vanishedMessages            messages that reached a crashed or stopped node.
+ * @param eventsProcessed             events taken off the queue, stale wake-ups included.
+ * @param endTimeNs                   virtual time at which the run stopped.
+ * @param violations                  broken safety or liveness properties, each naming the seed.
+ * @param boundViolations             stabilization times above the bound, each naming the seed.
+ */
+public record SimResult(
+    long seed,
+    int nodes,
+    int crashes,
+    int leaves,
+    int exclusions,
+    long firstFailureNs,
+    long firstKnownNs,
+    long stabilizationNs,
+    int failuresDuringStabilization,
+    long boundNs,
+    long heartbeatMessages,
+    long newObserverMessages,
+    long noticeMessages,
+    long leaveMessages,
+    long lostMessages,
+    long vanishedMessages,
+    long eventsProcessed,
+    long endTimeNs,
+    List<String> violations,
+    List<String> boundViolations)
+{
+    /**
+     * Copies the lists.
+     */
+    public SimResult
+    {
+        violations = List.copyOf(violations);
+        boundViolations = List.copyOf(boundViolations);
+    }
+
+    /**
+     * @return true if nothing was violated, bound included.
+     */
+    public boolean passed()
+    {
+        return violations.isEmpty() && boundViolations.isEmpty();
+    }
+}

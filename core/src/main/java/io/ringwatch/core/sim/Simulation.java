@@ -1,0 +1,785 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankSet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A seeded discrete-event simulation of a whole cluster running the real {@link DetectorNode}s in virtual time.
+ * <p>
+ * Each node is woken only at its {@link DetectorNode#nextDeadlineNs()} and when something reaches it: a
+ * heartbeat lands in its slot (it runs a duty cycle at that instant, as a busy-polling agent would), or a control
+ * message is handed to it. Every heartbeat is simulated. Messages take a delay drawn uniformly from (0, τ]; with
+ * the one-port model a message also occupies its sender's port and then its receiver's port for that delay,
+ * each port serving one message at a time in the order they come. Crashed nodes lose everything sent to them;
+ * paused nodes keep receiving into their slot (as with RDMA) and handle queued control messages when they resume.
+ * <p>
+ * The run tracks, event by event, whether the configuration is stable (every live node knows exactly the stopped
+ * ranks and is linked to its live neighbours), stops a quiet margin after it became stable for good or at the
+ * time cap, and then applies the {@link Checks}. One {@link SplittableRandom} seeded from the config draws
+ * everything, so a run is a pure function of its config.
+ * <p>
+ * Single use: construct, {@link #run()}, read the result.
+ */
+public final class Simulation implements ClusterState
+{
+    private static final byte RUNNING = 0;
+    private static final byte PAUSED = 1;
+    private static final byte CRASHED = 2;
+    private static final byte STOPPED = 3;
+
+    private static final int CELL = 8;
+    private static final int STATUS = 0;
+    private static final int SLOT_COUNTER = 1;
+    private static final int SLOT_WRITER = 2;
+    private static final int WAKE_SEQ = 3;
+    private static final int WAKE_TIME = 4;
+    private static final int SEEN_EPOCH = 5;
+    private static final int SEEN_LINKS = 6;
+    private static final int STABLE = 7;
+
+    private static final long NONE = -1;
+    private static final long GENERATED = 1;
+
+    private final SimConfig config;
+    private final int n;
+    private final long deltaNs;
+    private final long tauNs;
+    private final boolean onePort;
+    private final double loss;
+    private final long seed;
+    private final SplittableRandom random;
+    private final EventQueue queue;
+    private final DetectorNode[] nodes;
+    private final Port port = new Port();
+
+    // The per-node state touched by every event, one 64-byte record per node: at 256k nodes the run is bound by
+    // cache misses, and separate arrays would cost one miss each.
+    private final long[] cells;
+    private final long[] resumeAtNs;
+    private final long[] lastResumeNs;
+    private final long[] sendFreeNs;
+    private final long[] recvFreeNs;
+    private final boolean[] condemned;
+    private final long[] firstLearnedNs;
+
+    private int stableCount;
+    private int liveCount;
+    private int stoppedCount;
+    private boolean groundChanged;
+
+    private long nowNs;
+    private long endNs;
+    private long lastInjectionNs;
+    private boolean exponentialActive;
+    private int firstFailureRank = -1;
+    private long firstFailureNs = NONE;
+    private long stableSinceNs = NONE;
+    private int crashesAtStable;
+    private int crashes;
+    private int leaves;
+    private int exclusions;
+    private boolean ran;
+
+    private long heartbeatMessages;
+    private long newObserverMessages;
+    private long noticeMessages;
+    private long leaveMessages;
+    private long lostMessages;
+    private long vanishedMessages;
+    private long eventsProcessed;
+    private int accuracyViolations;
+    private final List<String> violations = new ArrayList<>();
+
+    /**
+     * @param config the run's parameters; concluded here if it was not.
+     */
+    public Simulation(final SimConfig config)
+    {
+        this.config = config.conclude();
+        n = config.nodes();
+        deltaNs = config.suspicionTimeoutNs();
+        tauNs = config.maxDelayNs();
+        onePort = config.onePort();
+        loss = config.lossProbability();
+        seed = config.seed();
+        random = new SplittableRandom(seed);
+        queue = new EventQueue(2 * n + 64);
+
+        cells = new long[n * CELL];
+        for (int rank = 0; rank < n; rank++)
+        {
+            cells[rank * CELL + STATUS] = RUNNING;
+            cells[rank * CELL + SLOT_WRITER] = -1;
+            cells[rank * CELL + WAKE_SEQ] = NONE;
+        }
+        resumeAtNs = new long[n];
+        lastResumeNs = new long[n];
+        Arrays.fill(lastResumeNs, NONE);
+        sendFreeNs = onePort ? new long[n] : null;
+        recvFreeNs = onePort ? new long[n] : null;
+        condemned = new boolean[n];
+        firstLearnedNs = new long[n];
+        Arrays.fill(firstLearnedNs, NONE);
+
+        final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
+            .withPauseThresholdNs(config.pauseThresholdNs());
+        final BroadcastSchedule schedule = new DoubleHypercubeSchedule();
+        nodes = new DetectorNode[n];
+        for (int rank = 0; rank < n; rank++)
+        {
+            final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
+            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
+        }
+    }
+
+    /**
+     * Convenience: build and run.
+     *
+     * @param config parameters.
+     * @return the result.
+     */
+    public static SimResult run(final SimConfig config)
+    {
+        return new Simulation(config).run();
+    }
+
+    /**
+     * @return the result of the run.
+     */
+    public SimResult run()
+    {
+        if (ran)
+        {
+            throw new IllegalStateException("a Simulation runs once");
+        }
+        ran = true;
+
+        liveCount = n;
+        for (int rank = 0; rank < n; rank++)
+        {
+            refreshStable(rank);
+            scheduleWake(rank);
+        }
+        planInjections();
+        endNs = config.timeCapNs();
+
+        while (!queue.isEmpty() && queue.peekTimeNs() <= endNs)
+        {
+            final int slot = queue.poll();
+            nowNs = queue.polledTimeNs();
+            eventsProcessed++;
+            if (!dispatch(slot))
+            {
+                queue.release(slot);
+            }
+            if (groundChanged)
+            {
+                groundChanged = false;
+                refreshAllStable();
+            }
+            trackStability();
+        }
+        return finish();
+    }
+
+    private void planInjections()
+    {
+        lastInjectionNs = 0;
+        for (final Injection injection : config.injections())
+        {
+            final byte type = switch (injection.kind())
+            {
+                case CRASH -> EventQueue.CRASH;
+                case PAUSE -> EventQueue.PAUSE;
+                case LEAVE -> EventQueue.LEAVE_NODE;
+            };
+            queue.schedule(injection.timeNs(), type, -1, injection.rank(), injection.durationNs(), null);
+            lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
+        }
+
+        final int f = config.failures();
+        final long firstNs = config.firstFailureNs();
+        switch (config.placement())
+        {
+            case RANDOM, CONTIGUOUS ->
+            {
+                if (f == 0)
+                {
+                    break;
+                }
+                final long[] times = crashTimes(f, firstNs);
+                if (config.placement() == FailurePlacement.CONTIGUOUS)
+                {
+                    final int start = random.nextInt(n);
+                    for (int i = 0; i < f; i++)
+                    {
+                        scheduleCrash(times[i], (start + i) % n, 0);
+                    }
+                }
+                else
+                {
+                    final boolean[] picked = new boolean[n];
+                    for (int i = 0; i < f; i++)
+                    {
+                        int rank;
+                        do
+                        {
+                            rank = random.nextInt(n);
+                        }
+                        while (picked[rank]);
+                        picked[rank] = true;
+                        scheduleCrash(times[i], rank, 0);
+                    }
+                }
+            }
+            case EXPONENTIAL ->
+            {
+                if (f > 0)
+                {
+                    exponentialActive = true;
+                    scheduleCrash(firstNs, -1, GENERATED);
+                }
+            }
+            case SCRIPTED ->
+            {
+            }
+        }
+    }
+
+    /**
+     * One crash at the first-failure time, the others uniform within the window, in random order over the ranks.
+     */
+    private long[] crashTimes(final int f, final long firstNs)
+    {
+        final long[] times = new long[f];
+        times[0] = firstNs;
+        for (int i = 1; i < f; i++)
+        {
+            times[i] = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
+        }
+        for (int i = f - 1; i > 0; i--)
+        {
+            final int j = random.nextInt(i + 1);
+            final long t = times[i];
+            times[i] = times[j];
+            times[j] = t;
+        }
+        return times;
+    }
+
+    private void scheduleCrash(final long timeNs, final int rank, final long generated)
+    {
+        queue.schedule(timeNs, EventQueue.CRASH, -1, rank, generated, null);
+        lastInjectionNs = Math.max(lastInjectionNs, timeNs);
+    }
+
+    /**
+     * @return true if the event's slot was requeued and must not be released.
+     */
+    private boolean dispatch(final int slot)
+    {
+        final int to = queue.to(slot);
+        switch (queue.type(slot))
+        {
+            case EventQueue.WAKE ->
+            {
+                if (cells[to * CELL + STATUS] == RUNNING && cells[to * CELL + WAKE_SEQ] == queue.polledSeq())
+                {
+                    cells[to * CELL + WAKE_SEQ] = NONE;
+                    enter(to).doWork(nowNs);
+                    afterCall(to);
+                }
+            }
+            case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
+            case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE ->
+            {
+                return deliverControl(slot, to);
+            }
+            case EventQueue.CRASH -> crash(to, queue.value(slot) == GENERATED);
+            case EventQueue.PAUSE -> pause(to, queue.value(slot));
+            case EventQueue.RESUME -> resume(to);
+            case EventQueue.LEAVE_NODE -> leave(to);
+            default -> throw new IllegalStateException("unknown event type " + queue.type(slot));
+        }
+        return false;
+    }
+
+    private void deliverHeartbeat(final int from, final int to, final long counter)
+    {
+        if (isStopped(to))
+        {
+            vanishedMessages++;
+            return;
+        }
+        cells[to * CELL + SLOT_COUNTER] = counter;
+        cells[to * CELL + SLOT_WRITER] = from;
+        if (cells[to * CELL + STATUS] == RUNNING)
+        {
+            enter(to).doWork(nowNs);
+            afterCall(to);
+        }
+    }
+
+    private boolean deliverControl(final int slot, final int to)
+    {
+        if (isStopped(to))
+        {
+            vanishedMessages++;
+            return false;
+        }
+        if (cells[to * CELL + STATUS] == PAUSED)
+        {
+            queue.requeue(slot, resumeAtNs[to]);
+            return true;
+        }
+        final int from = queue.from(slot);
+        switch (queue.type(slot))
+        {
+            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, nowNs);
+            case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
+            default -> enter(to).onLeave(from, nowNs);
+        }
+        afterCall(to);
+        return false;
+    }
+
+    private void crash(final int scriptedRank, final boolean generated)
+    {
+        if (generated && !exponentialActive)
+        {
+            return;
+        }
+        int rank = scriptedRank;
+        if (rank < 0)
+        {
+            do
+            {
+                rank = random.nextInt(n);
+            }
+            while (isStopped(rank));
+        }
+        if (isStopped(rank))
+        {
+            return;
+        }
+        cells[rank * CELL + STATUS] = CRASHED;
+        cells[rank * CELL + WAKE_SEQ] = NONE;
+        crashes++;
+        nodeStopped(rank);
+        recordFailure(rank);
+
+        if (generated && crashes < config.failures() && liveCount > 1)
+        {
+            // Poisson arrivals of rate λ = n/μ_ind over the nodes still alive
+            final double meanGapNs = (double)config.mtbfNs() / liveCount;
+            final long gapNs = (long)Math.ceil(-Math.log(1.0 - random.nextDouble()) * meanGapNs);
+            scheduleCrash(nowNs + Math.max(1, gapNs), -1, GENERATED);
+        }
+    }
+
+    private void pause(final int rank, final long durationNs)
+    {
+        if (cells[rank * CELL + STATUS] != RUNNING)
+        {
+            return;
+        }
+        cells[rank * CELL + STATUS] = PAUSED;
+        cells[rank * CELL + WAKE_SEQ] = NONE;
+        resumeAtNs[rank] = nowNs + durationNs;
+        queue.schedule(resumeAtNs[rank], EventQueue.RESUME, -1, rank, 0, null);
+    }
+
+    private void resume(final int rank)
+    {
+        if (cells[rank * CELL + STATUS] != PAUSED)
+        {
+            return;
+        }
+        cells[rank * CELL + STATUS] = RUNNING;
+        lastResumeNs[rank] = nowNs;
+        // duty cycle first, queued messages after: the node's own pause guard must hold on its own
+        enter(rank).doWork(nowNs);
+        afterCall(rank);
+    }
+
+    private void leave(final int rank)
+    {
+        if (cells[rank * CELL + STATUS] != RUNNING)
+        {
+            return;
+        }
+        recordFailure(rank);
+        enter(rank).leave(nowNs);
+        afterCall(rank);
+    }
+
+    /**
+     * @return the node, with the shared port now speaking for it: every channel and listener call a node makes
+     * happens inside the call the simulator makes into it.
+     */
+    private DetectorNode enter(final int rank)
+    {
+        port.rank = rank;
+        return nodes[rank];
+    }
+
+    private void recordFailure(final int rank)
+    {
+        if (firstFailureRank < 0)
+        {
+            firstFailureRank = rank;
+            firstFailureNs = nowNs;
+        }
+    }
+
+    private void nodeStopped(final int rank)
+    {
+        stoppedCount++;
+        liveCount--;
+        if (cells[rank * CELL + STABLE] != 0)
+        {
+            cells[rank * CELL + STABLE] = 0;
+            stableCount--;
+        }
+        groundChanged = true;
+    }
+
+    private void afterCall(final int rank)
+    {
+        if (isStopped(rank))
+        {
+            return;
+        }
+        final DetectorNode node = nodes[rank];
+        if (node.viewEpoch() != cells[rank * CELL + SEEN_EPOCH] || links(node) != cells[rank * CELL + SEEN_LINKS])
+        {
+            refreshStable(rank);
+        }
+        scheduleWake(rank);
+    }
+
+    private static long links(final DetectorNode node)
+    {
+        return ((long)node.emitter() << 32) | (node.observer() & 0xFFFF_FFFFL);
+    }
+
+    private void scheduleWake(final int rank)
+    {
+        if (cells[rank * CELL + STATUS] != RUNNING)
+        {
+            return;
+        }
+        final long deadlineNs = nodes[rank].nextDeadlineNs();
+        if (deadlineNs == Long.MAX_VALUE)
+        {
+            cells[rank * CELL + WAKE_SEQ] = NONE;
+            return;
+        }
+        final long atNs = Math.max(deadlineNs, nowNs);
+        if (cells[rank * CELL + WAKE_SEQ] != NONE && cells[rank * CELL + WAKE_TIME] == atNs)
+        {
+            return;
+        }
+        cells[rank * CELL + WAKE_TIME] = atNs;
+        // any earlier wake event for this node is now stale and skipped when it comes up
+        cells[rank * CELL + WAKE_SEQ] = queue.schedule(atNs, EventQueue.WAKE, -1, rank, 0, null);
+    }
+
+    private void refreshStable(final int rank)
+    {
+        final DetectorNode node = nodes[rank];
+        cells[rank * CELL + SEEN_EPOCH] = node.viewEpoch();
+        cells[rank * CELL + SEEN_LINKS] = links(node);
+        final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount);
+        if (nowStable != (cells[rank * CELL + STABLE] != 0))
+        {
+            cells[rank * CELL + STABLE] = nowStable ? 1 : 0;
+            stableCount += nowStable ? 1 : -1;
+        }
+    }
+
+    private void refreshAllStable()
+    {
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (!isStopped(rank))
+            {
+                refreshStable(rank);
+            }
+        }
+    }
+
+    private void trackStability()
+    {
+        if (stableCount == liveCount)
+        {
+            if (stableSinceNs == NONE && firstFailureNs != NONE && nowNs >= lastInjectionNs)
+            {
+                stableSinceNs = nowNs;
+                crashesAtStable = crashes;
+                exponentialActive = false;
+                endNs = Math.min(config.timeCapNs(), nowNs + config.quietMarginNs());
+            }
+            else if (firstFailureNs == NONE && nowNs >= lastInjectionNs)
+            {
+                endNs = Math.min(endNs, nowNs + config.quietMarginNs());
+            }
+        }
+        else if (stableSinceNs != NONE)
+        {
+            stableSinceNs = NONE;
+            endNs = config.timeCapNs();
+        }
+    }
+
+    private void send(final byte type, final int from, final int to, final long value, final Object ref)
+    {
+        final long delayNs = 1 + random.nextLong(tauNs);
+        if (loss > 0 && random.nextDouble() < loss)
+        {
+            lostMessages++;
+            return;
+        }
+        long atNs = nowNs + delayNs;
+        if (onePort)
+        {
+            // The sender's port transmits one message at a time; the receiver's port takes in one at a time. The
+            // two are not reserved together: a sender is never held up by a busy receiver (the message waits at
+            // the receiving side), which would otherwise make every flood a convoy.
+            final long sentNs = Math.max(nowNs, sendFreeNs[from]) + delayNs;
+            sendFreeNs[from] = sentNs;
+            atNs = Math.max(sentNs, recvFreeNs[to] + delayNs);
+            recvFreeNs[to] = atNs;
+        }
+        queue.schedule(atNs, type, from, to, value, ref);
+    }
+
+    private SimResult finish()
+    {
+        final List<String> found = new ArrayList<>(violations);
+        if (accuracyViolations > Checks.MAX_REPORTED)
+        {
+            found.add("seed=" + seed + ": accuracy: " + (accuracyViolations - Checks.MAX_REPORTED) +
+                " more false suspicions not listed");
+        }
+        Checks.checkViews(this, seed, found);
+        Checks.checkRing(this, seed, found);
+        int unfenced = 0;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (condemned[rank] && !isStopped(rank) && unfenced++ < Checks.MAX_REPORTED)
+            {
+                found.add("seed=" + seed + ": fencing: node " + rank +
+                    " was declared dead while paused but never excluded itself");
+            }
+        }
+
+        long stabilizationNs = NONE;
+        long firstKnownNs = NONE;
+        long boundNs = NONE;
+        final List<String> boundViolations = new ArrayList<>();
+        if (firstFailureNs != NONE)
+        {
+            if (stableSinceNs == NONE)
+            {
+                found.add("seed=" + seed + ": liveness: not stable at the time cap " + config.timeCapNs() +
+                    "ns (first failure at " + firstFailureNs + "ns, " + (liveCount - stableCount) +
+                    " of " + liveCount + " live nodes unsettled)");
+            }
+            else
+            {
+                stabilizationNs = stableSinceNs - firstFailureNs;
+            }
+            firstKnownNs = firstKnown();
+
+            final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
+                leaves == 0 && exclusions == 0;
+            if (stabilizationNs != NONE && theoremModel &&
+                StabilizationBound.theoremApplies(crashesAtStable, n))
+            {
+                boundNs = config.bound().boundNs(crashesAtStable, n, deltaNs, tauNs);
+                Checks.checkBound(stabilizationNs, boundNs, crashesAtStable, n, seed, boundViolations);
+            }
+        }
+
+        return new SimResult(
+            seed,
+            n,
+            crashes,
+            leaves,
+            exclusions,
+            firstFailureNs,
+            firstKnownNs,
+            stabilizationNs,
+            stableSinceNs == NONE ? crashes : crashesAtStable,
+            boundNs,
+            heartbeatMessages,
+            newObserverMessages,
+            noticeMessages,
+            leaveMessages,
+            lostMessages,
+            vanishedMessages,
+            eventsProcessed,
+            nowNs,
+            found,
+            boundViolations);
+    }
+
+    private long firstKnown()
+    {
+        long lastNs = firstFailureNs;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (!isStopped(rank))
+            {
+                if (firstLearnedNs[rank] == NONE)
+                {
+                    return NONE;
+                }
+                lastNs = Math.max(lastNs, firstLearnedNs[rank]);
+            }
+        }
+        return lastNs - firstFailureNs;
+    }
+
+    public int clusterSize()
+    {
+        return n;
+    }
+
+    public boolean isStopped(final int rank)
+    {
+        return cells[rank * CELL + STATUS] >= CRASHED;
+    }
+
+    public RankSet deadSet(final int rank)
+    {
+        return nodes[rank].deadSet();
+    }
+
+    public int emitter(final int rank)
+    {
+        return nodes[rank].emitter();
+    }
+
+    public int observer(final int rank)
+    {
+        return nodes[rank].observer();
+    }
+
+    /**
+     * @param rank a rank.
+     * @return its protocol object, for tests that inspect state after {@link #run()}.
+     */
+    public DetectorNode node(final int rank)
+    {
+        return nodes[rank];
+    }
+
+    /**
+     * The simulated world as seen by the node being called: its heartbeat slot, its outgoing messages and its
+     * listener. One instance serves all nodes (see {@link #enter(int)}), which saves an object and a cache miss
+     * per node call at 256k nodes.
+     */
+    private final class Port implements HeartbeatChannel, ControlChannel, MembershipListener
+    {
+        private int rank = -1;
+        private SimNotice lastSnapshot;
+
+        public void writeHeartbeat(final int observerRank, final long counter)
+        {
+            heartbeatMessages++;
+            send(EventQueue.HEARTBEAT, rank, observerRank, counter, null);
+        }
+
+        public long readHeartbeat(final int emitterRank)
+        {
+            return cells[rank * CELL + SLOT_WRITER] == emitterRank ? cells[rank * CELL + SLOT_COUNTER] : NO_HEARTBEAT;
+        }
+
+        public void sendNewObserver(final int emitterRank)
+        {
+            newObserverMessages++;
+            send(EventQueue.NEW_OBSERVER, rank, emitterRank, 0, null);
+        }
+
+        public void sendLeave(final int observerRank)
+        {
+            leaveMessages++;
+            send(EventQueue.LEAVE_MESSAGE, rank, observerRank, 0, null);
+        }
+
+        public void sendNotice(final int toRank, final Notice notice)
+        {
+            noticeMessages++;
+            final SimNotice snapshot;
+            if (notice instanceof SimNotice received)
+            {
+                snapshot = received;
+            }
+            else
+            {
+                if (lastSnapshot == null || !lastSnapshot.sameBroadcast(notice))
+                {
+                    lastSnapshot = SimNotice.copyOf(notice);
+                }
+                snapshot = lastSnapshot;
+            }
+            send(EventQueue.NOTICE, rank, toRank, 0, snapshot);
+        }
+
+        public void onFailure(final int deadRank, final long timeNs, final FailureCause cause, final int reporter)
+        {
+            if (deadRank == firstFailureRank)
+            {
+                firstLearnedNs[rank] = timeNs;
+            }
+            if (isStopped(deadRank))
+            {
+                return;
+            }
+            final long resumedNs = lastResumeNs[deadRank];
+            if (cells[deadRank * CELL + STATUS] == PAUSED || (resumedNs != NONE && timeNs - resumedNs <= deltaNs))
+            {
+                // silent for real: a legitimate suspicion, after which the paused node must fence itself
+                condemned[deadRank] = true;
+            }
+            else if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
+            {
+                violations.add("seed=" + seed + ": accuracy: node " + rank + " declared " + deadRank +
+                    " dead at " + timeNs + "ns (" + cause + ", reporter " + reporter + ") while it was running");
+            }
+        }
+
+        public void onExcluded(final long timeNs, final int reporterRank)
+        {
+            if (nodes[rank].state() == DetectorNode.LEFT)
+            {
+                leaves++;
+            }
+            else
+            {
+                exclusions++;
+            }
+            cells[rank * CELL + STATUS] = STOPPED;
+            cells[rank * CELL + WAKE_SEQ] = NONE;
+            nodeStopped(rank);
+        }
+
+        public void onViewChange(final long viewEpoch, final int deadCount, final long timeNs)
+        {
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.Notice;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The duty cycle of a node in steady state (heartbeat when due, read the slot, see progress) must not allocate:
+ * measured with the JVM's per-thread allocation counter over a million cycles after warm-up.
+ */
+class DetectorNodeAllocationTest
+{
+    private static final long ETA_NS = 1_000;
+    private static final long DELTA_NS = 10_000;
+    private static final int WARMUP_CYCLES = 300_000;
+    private static final int MEASURED_CYCLES = 1_000_000;
+    private static final int MAX_ROUNDS = 5;
+
+    /** The observer's slot, written by a fake emitter that beats every other cycle. */
+    private static final class Slot implements HeartbeatChannel
+    {
+        long emitterCounter;
+        long written;
+
+        public void writeHeartbeat(final int observerRank, final long counter)
+        {
+            written = counter;
+        }
+
+        public long readHeartbeat(final int emitterRank)
+        {
+            return emitterCounter;
+        }
+    }
+
+    private static final class NoControl implements ControlChannel
+    {
+        int sent;
+
+        public void sendNewObserver(final int emitterRank)
+        {
+            sent++;
+        }
+
+        public void sendLeave(final int observerRank)
+        {
+            sent++;
+        }
+
+        public void sendNotice(final int toRank, final Notice notice)
+        {
+            sent++;
+        }
+    }
+
+    @Test
+    void shouldNotAllocateInSteadyStateDutyCycle()
+    {
+        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
+        final com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean)threads;
+        assumeTrue(allocation.isThreadAllocatedMemorySupported(), "no per-thread allocation counter");
+        allocation.setThreadAllocatedMemoryEnabled(true);
+
+        final Slot slot = new Slot();
+        final NoControl control = new NoControl();
+        final DetectorNode node = new DetectorNode(
+            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
+            slot, control, MembershipListener.NO_OP, 0);
+
+        final long[] nowNs = {0};
+        runCycles(node, slot, nowNs, WARMUP_CYCLES);
+        final long heartbeatsBefore = node.heartbeatsSent();
+        final long progressBefore = node.heartbeatProgressSeen();
+
+        // A per-cycle allocation shows up in every round as megabytes; a few hundred bytes once are the JIT still
+        // settling on a busy machine, so steady state means: some round of a million cycles allocates nothing.
+        final long[] roundBytes = new long[MAX_ROUNDS];
+        long fewestBytes = Long.MAX_VALUE;
+        int rounds = 0;
+        allocation.getCurrentThreadAllocatedBytes();
+        while (rounds < MAX_ROUNDS && fewestBytes != 0)
+        {
+            final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
+            runCycles(node, slot, nowNs, MEASURED_CYCLES);
+            roundBytes[rounds] = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
+            fewestBytes = Math.min(fewestBytes, roundBytes[rounds++]);
+        }
+
+        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " duty cycles: " +
+            Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
+        final long expectedBeats = rounds * (long)MEASURED_CYCLES / 2;
+        assertEquals(expectedBeats, node.heartbeatsSent() - heartbeatsBefore, "heartbeats sent");
+        assertEquals(expectedBeats, node.heartbeatProgressSeen() - progressBefore, "progress seen");
+        assertEquals(0, control.sent, "no suspicion, no control traffic");
+        assertEquals(0, node.deadSet().size());
+    }
+
+    private static void runCycles(final DetectorNode node, final Slot slot, final long[] nowNs, final int cycles)
+    {
+        long now = nowNs[0];
+        for (int i = 0; i < cycles; i++)
+        {
+            now += ETA_NS / 2;
+            if ((i & 1) == 0)
+            {
+                slot.emitterCounter++;
+            }
+            node.doWork(now);
+        }
+        nowNs[0] = now;
+    }
+}

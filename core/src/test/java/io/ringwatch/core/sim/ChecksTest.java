@@ -1,0 +1,173 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.protocol.DeadSet;
+import io.ringwatch.core.spi.RankSet;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChecksTest
+{
+    private static final long SEED = 1234;
+
+    /** A hand-made cluster: ranks in {@code stopped} are gone; every live node starts out correct. */
+    private static final class State implements ClusterState
+    {
+        final boolean[] stopped;
+        final DeadSet[] views;
+        final int[] emitters;
+        final int[] observers;
+
+        State(final int n, final int... stoppedRanks)
+        {
+            stopped = new boolean[n];
+            views = new DeadSet[n];
+            emitters = new int[n];
+            observers = new int[n];
+            for (final int r : stoppedRanks)
+            {
+                stopped[r] = true;
+            }
+            for (int rank = 0; rank < n; rank++)
+            {
+                views[rank] = new DeadSet(4);
+                for (final int r : stoppedRanks)
+                {
+                    views[rank].add(r);
+                }
+                emitters[rank] = Checks.livePredecessor(this, rank);
+                observers[rank] = Checks.liveSuccessor(this, rank);
+            }
+        }
+
+        public int clusterSize()
+        {
+            return stopped.length;
+        }
+
+        public boolean isStopped(final int rank)
+        {
+            return stopped[rank];
+        }
+
+        public RankSet deadSet(final int rank)
+        {
+            return views[rank];
+        }
+
+        public int emitter(final int rank)
+        {
+            return emitters[rank];
+        }
+
+        public int observer(final int rank)
+        {
+            return observers[rank];
+        }
+    }
+
+    private static List<String> violations(final State state)
+    {
+        final List<String> out = new ArrayList<>();
+        Checks.checkViews(state, SEED, out);
+        Checks.checkRing(state, SEED, out);
+        return out;
+    }
+
+    @Test
+    void shouldAcceptStableConfiguration()
+    {
+        final State state = new State(8, 3, 4, 7);
+
+        assertEquals(List.of(), violations(state));
+        assertEquals(2, Checks.livePredecessor(state, 5));
+        assertEquals(0, Checks.liveSuccessor(state, 6));
+        assertEquals(6, Checks.livePredecessor(state, 0));
+        for (final int rank : new int[] {0, 1, 2, 5, 6})
+        {
+            assertTrue(Checks.isNodeStable(state, rank, 3), "rank " + rank);
+        }
+    }
+
+    @Test
+    void shouldReportSurvivorThatMissedAFailure()
+    {
+        final State state = new State(8, 3);
+        state.views[6] = new DeadSet(4);
+
+        final List<String> out = violations(state);
+
+        assertEquals(1, out.size(), out::toString);
+        assertTrue(out.get(0).contains("completeness") && out.get(0).contains("seed=" + SEED) &&
+            out.get(0).contains("survivor 6"), out::toString);
+        assertFalse(Checks.isNodeStable(state, 6, 1));
+    }
+
+    @Test
+    void shouldReportSurvivorBelievingALiveNodeDead()
+    {
+        final State state = new State(8, 3);
+        state.views[1].add(5);
+
+        final List<String> out = violations(state);
+
+        assertEquals(1, out.size(), out::toString);
+        assertTrue(out.get(0).contains("accuracy") && out.get(0).contains("believing 5"), out::toString);
+        assertFalse(Checks.isNodeStable(state, 1, 1));
+    }
+
+    @Test
+    void shouldReportRingNotMendedAroundDeadNode()
+    {
+        final State state = new State(8, 3);
+        state.emitters[4] = 3;
+
+        final List<String> out = violations(state);
+
+        assertEquals(1, out.size(), out::toString);
+        assertTrue(out.get(0).contains("ring: node 4"), out::toString);
+        assertFalse(Checks.isNodeStable(state, 4, 1));
+    }
+
+    @Test
+    void shouldCapListedViolationsAndCountTheRest()
+    {
+        final State state = new State(64, 10);
+        for (int rank = 0; rank < 64; rank++)
+        {
+            state.views[rank] = new DeadSet(4);
+        }
+
+        final List<String> out = violations(state);
+
+        assertEquals(Checks.MAX_REPORTED + 1, out.size(), out::toString);
+        assertTrue(out.get(Checks.MAX_REPORTED).contains("53 more"), out::toString);
+    }
+
+    @Test
+    void shouldReportStabilizationAboveBound()
+    {
+        final List<String> out = new ArrayList<>();
+
+        assertTrue(Checks.checkBound(100, 100, 2, 64, SEED, out));
+        assertTrue(out.isEmpty());
+        assertFalse(Checks.checkBound(101, 100, 2, 64, SEED, out));
+        assertEquals(1, out.size());
+        assertTrue(out.get(0).contains("seed=" + SEED) && out.get(0).contains("101ns"), out::toString);
+    }
+
+    @Test
+    void shouldComputeTheoremOneBound()
+    {
+        // f=2, n=1024, δ=1s, τ=1ms: 6δ + 2τ + 3·8τ·10 = 6 s + 2 ms + 240 ms
+        assertEquals(6_242_000_000L, StabilizationBound.THEOREM_1.boundNs(2, 1024, 1_000_000_000L, 1_000_000L));
+        assertTrue(StabilizationBound.theoremApplies(9, 1024));
+        assertFalse(StabilizationBound.theoremApplies(10, 1024));
+        assertFalse(StabilizationBound.theoremApplies(0, 1024));
+    }
+}

@@ -1,0 +1,252 @@
+package io.ringwatch.perf;
+
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.sim.FailurePlacement;
+import io.ringwatch.core.sim.SimConfig;
+import io.ringwatch.core.sim.SimResult;
+import io.ringwatch.core.sim.StabilizationBound;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.Locale;
+
+/**
+ * {@code simulate}: many seeded runs of the discrete-event simulator, a readable summary, and a last line of
+ * JSON for scripts. Exits 1 if any run broke a property or the Theorem 1 bound.
+ */
+final class SimulateCommand implements Command
+{
+    private static final double NS_PER_YEAR = 365.25 * 24 * 3600 * 1e9;
+
+    public String name()
+    {
+        return "simulate";
+    }
+
+    public String summary()
+    {
+        return "seeded discrete-event simulation of the detector on a large cluster, with checkers";
+    }
+
+    public String usage()
+    {
+        return String.join(System.lineSeparator(),
+            "usage: java -jar ringwatch-perf.jar simulate [flags]",
+            "  --nodes N              cluster size (default 1024)",
+            "  --failures F           crashes per run; the upper limit for exponential (default 1, exponential:",
+            "                         floor(log2 N) - 1)",
+            "  --placement P          random | contiguous | exponential (default random)",
+            "  --eta D                heartbeat period (default 100ms)",
+            "  --delta D              suspicion timeout (default 1s)",
+            "  --tau D                maximum message delay; delays are uniform in (0, tau] (default 1ms)",
+            "  --window D             random/contiguous crashes all strike within this (default delta/2)",
+            "  --one-port             serialize each node's sends and receives (needed for the bound check)",
+            "  --loss P               probability that a message is lost (default 0)",
+            "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
+            "  --runs R               independent runs (default 1)",
+            "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
+            "  --threads T            runs in parallel (default 2)",
+            "durations take a unit: ns, us, ms or s (e.g. 10s, 1.5ms).",
+            "The last line of output is a JSON object; the exit code is 1 if any violation occurred.");
+    }
+
+    public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
+    {
+        final Flags flags = new Flags(args, "--one-port");
+        final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
+        final FailurePlacement placement;
+        final String placementName = flags.string("--placement", "random");
+        try
+        {
+            placement = FailurePlacement.parse(placementName);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad value for --placement: '" + placementName + "' " +
+                "(expected random, contiguous or exponential)");
+        }
+        final int defaultFailures = placement == FailurePlacement.EXPONENTIAL ?
+            Math.max(1, (31 - Integer.numberOfLeadingZeros(nodes)) - 1) : 1;
+        final int failures = (int)flags.longValue("--failures", defaultFailures, 0, nodes - 1);
+        final long etaNs = flags.durationNs("--eta", 100_000_000L);
+        final long deltaNs = flags.durationNs("--delta", 1_000_000_000L);
+        final long tauNs = flags.durationNs("--tau", 1_000_000L);
+        final boolean windowSet = flags.isSet("--window");
+        final long windowNs = flags.durationNs("--window", deltaNs / 2);
+        final boolean onePort = flags.switchOn("--one-port");
+        final double loss = flags.doubleValue("--loss", 0, 0, 0.999_999);
+        final double mtbfYears = flags.doubleValue("--mtbf-years", 1, 1e-12, 1e6);
+        final int runs = (int)flags.longValue("--runs", 1, 1, 100_000_000);
+        final long seed = flags.longValue("--seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
+        final int threads = (int)flags.longValue("--threads", 2, 1, 256);
+        flags.finish();
+
+        final SimConfig template = new SimConfig()
+            .nodes(nodes)
+            .failures(failures)
+            .placement(placement)
+            .heartbeatPeriodNs(etaNs)
+            .suspicionTimeoutNs(deltaNs)
+            .maxDelayNs(tauNs)
+            .onePort(onePort)
+            .lossProbability(loss)
+            .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
+            .seed(seed);
+        if (windowSet)
+        {
+            template.crashWindowNs(windowNs);
+        }
+        try
+        {
+            template.copy().conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+
+        out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s eta=%s delta=%s tau=%s one-port=%s " +
+            "loss=%s runs=%d seed=%d threads=%d%n", nodes, failures, placement.name().toLowerCase(Locale.ROOT),
+            human(etaNs), human(deltaNs), human(tauNs), onePort ? "on" : "off", loss, runs, seed, threads);
+        if (StabilizationBound.theoremApplies(failures, nodes))
+        {
+            out.printf("Theorem 1 bound for f=%d, n=%d: %s%s%n", failures, nodes,
+                human(StabilizationBound.THEOREM_1.boundNs(failures, nodes, deltaNs, tauNs)),
+                onePort ? "" : " (not checked: --one-port is off)");
+        }
+
+        final long startNs = System.nanoTime();
+        final SimResult[] results = SimulationBatch.run(template, runs, threads, err);
+        final long wallMs = Math.max(1, (System.nanoTime() - startNs) / 1_000_000);
+        final BatchSummary summary = new BatchSummary(results);
+        final long heapMb = peakHeapBytes() >> 20;
+
+        printHuman(out, summary, runs, wallMs, heapMb);
+        out.println(json(summary, nodes, failures, placement, etaNs, deltaNs, tauNs, onePort, loss, seed, threads,
+            wallMs, heapMb));
+        return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
+    }
+
+    private static void printHuman(
+        final PrintStream out, final BatchSummary s, final int runs, final long wallMs, final long heapMb)
+    {
+        out.printf("runs: %d, violations: %d (in %d runs), bound violations: %d (bound checked in %d runs, " +
+            "largest bound %s)%n", runs, s.violations, s.runsWithViolations, s.boundViolations, s.boundChecked,
+            s.boundChecked > 0 ? human(s.maxBoundNs) : "-");
+        for (final String violation : s.shownViolations)
+        {
+            out.println("  " + violation);
+        }
+        if (s.violations + s.boundViolations > s.shownViolations.size())
+        {
+            out.println("  ... (first " + s.shownViolations.size() + " shown)");
+        }
+        out.printf(Locale.ROOT, "stabilization: mean %s, p50 %s, p99 %s, max %s (%d runs stabilized)%n",
+            human(BatchSummary.mean(s.stabilizationNs)), human(BatchSummary.percentile(s.stabilizationNs, 50)),
+            human(BatchSummary.percentile(s.stabilizationNs, 99)), human(BatchSummary.max(s.stabilizationNs)),
+            s.stabilizationNs.length);
+        out.printf(Locale.ROOT, "all survivors know the first failure: mean %s, max %s%n",
+            human(BatchSummary.mean(s.firstKnownNs)), human(BatchSummary.max(s.firstKnownNs)));
+        out.printf(Locale.ROOT, "failures during stabilization: mean %.2f, max %d; self-exclusions: %d%n",
+            s.meanFailuresDuringStabilization, s.maxFailuresDuringStabilization, s.exclusions);
+        out.printf(Locale.ROOT, "messages per run: heartbeat %.0f, newObserver %.1f, notice %.1f, leave %.1f, " +
+            "lost %.1f%n", (double)s.heartbeats / runs, (double)s.newObservers / runs, (double)s.notices / runs,
+            (double)s.leaves / runs, (double)s.lost / runs);
+        out.printf(Locale.ROOT, "events: %d (%.0f per second), wall %d ms, peak heap %d MB%n",
+            s.events, s.events * 1000.0 / wallMs, wallMs, heapMb);
+    }
+
+    private static String json(
+        final BatchSummary s,
+        final int nodes,
+        final int failures,
+        final FailurePlacement placement,
+        final long etaNs,
+        final long deltaNs,
+        final long tauNs,
+        final boolean onePort,
+        final double loss,
+        final long seed,
+        final int threads,
+        final long wallMs,
+        final long heapMb)
+    {
+        return "{" +
+            "\"nodes\":" + nodes +
+            ",\"failures\":" + failures +
+            ",\"placement\":\"" + placement.name().toLowerCase(Locale.ROOT) + "\"" +
+            ",\"etaMs\":" + BatchSummary.ms(etaNs) +
+            ",\"deltaMs\":" + BatchSummary.ms(deltaNs) +
+            ",\"tauMs\":" + BatchSummary.ms(tauNs) +
+            ",\"onePort\":" + onePort +
+            ",\"loss\":" + loss +
+            ",\"runs\":" + s.runs +
+            ",\"seed\":" + seed +
+            ",\"threads\":" + threads +
+            ",\"violations\":" + s.violations +
+            ",\"runsWithViolations\":" + s.runsWithViolations +
+            ",\"boundViolations\":" + s.boundViolations +
+            ",\"boundChecked\":" + s.boundChecked +
+            ",\"boundMs\":" + (s.boundChecked > 0 ? BatchSummary.ms(s.maxBoundNs) : "null") +
+            ",\"stabilizationMs\":{" +
+            "\"mean\":" + BatchSummary.ms(BatchSummary.mean(s.stabilizationNs)) +
+            ",\"p50\":" + BatchSummary.ms(BatchSummary.percentile(s.stabilizationNs, 50)) +
+            ",\"p99\":" + BatchSummary.ms(BatchSummary.percentile(s.stabilizationNs, 99)) +
+            ",\"max\":" + BatchSummary.ms(BatchSummary.max(s.stabilizationNs)) +
+            ",\"count\":" + s.stabilizationNs.length + "}" +
+            ",\"firstKnownMs\":{" +
+            "\"mean\":" + BatchSummary.ms(BatchSummary.mean(s.firstKnownNs)) +
+            ",\"max\":" + BatchSummary.ms(BatchSummary.max(s.firstKnownNs)) + "}" +
+            ",\"failuresDuringStabilization\":{" +
+            "\"mean\":" + String.format(Locale.ROOT, "%.3f", s.meanFailuresDuringStabilization) +
+            ",\"max\":" + s.maxFailuresDuringStabilization + "}" +
+            ",\"exclusions\":" + s.exclusions +
+            ",\"messages\":{" +
+            "\"heartbeat\":" + s.heartbeats +
+            ",\"newObserver\":" + s.newObservers +
+            ",\"notice\":" + s.notices +
+            ",\"leave\":" + s.leaves +
+            ",\"lost\":" + s.lost + "}" +
+            ",\"events\":" + s.events +
+            ",\"eventsPerSec\":" + Math.round(s.events * 1000.0 / wallMs) +
+            ",\"wallMs\":" + wallMs +
+            ",\"heapMb\":" + heapMb +
+            "}";
+    }
+
+    private static long peakHeapBytes()
+    {
+        long bytes = 0;
+        for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
+        {
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null)
+            {
+                bytes += pool.getPeakUsage().getUsed();
+            }
+        }
+        return bytes;
+    }
+
+    static String human(final double ns)
+    {
+        if (Double.isNaN(ns) || ns < 0)
+        {
+            return "-";
+        }
+        if (ns >= 1e9)
+        {
+            return String.format(Locale.ROOT, "%.3f s", ns / 1e9);
+        }
+        if (ns >= 1e6)
+        {
+            return String.format(Locale.ROOT, "%.3f ms", ns / 1e6);
+        }
+        if (ns >= 1e3)
+        {
+            return String.format(Locale.ROOT, "%.3f us", ns / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.0f ns", ns);
+    }
+}

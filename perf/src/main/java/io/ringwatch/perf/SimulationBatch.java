@@ -1,0 +1,97 @@
+package io.ringwatch.perf;
+
+import io.ringwatch.core.sim.Seeds;
+import io.ringwatch.core.sim.SimConfig;
+import io.ringwatch.core.sim.SimResult;
+import io.ringwatch.core.sim.Simulation;
+
+import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Runs independent simulations on a few threads. Run i uses {@link Seeds#forRun}(seed, i) whichever thread
+ * takes it, and results come back indexed by run, so the aggregate does not depend on the thread count.
+ */
+final class SimulationBatch
+{
+    private static final long PROGRESS_INTERVAL_MS = 10_000;
+
+    private SimulationBatch()
+    {
+    }
+
+    /**
+     * @param template config of every run; its seed is the batch seed.
+     * @param runs     number of runs.
+     * @param threads  worker threads.
+     * @param progress where a progress line goes every few seconds, or null.
+     * @return results in run order.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    static SimResult[] run(final SimConfig template, final int runs, final int threads, final PrintStream progress)
+        throws InterruptedException
+    {
+        final long batchSeed = template.seed();
+        final AtomicReferenceArray<SimResult> results = new AtomicReferenceArray<>(runs);
+        final AtomicInteger nextRun = new AtomicInteger();
+        final AtomicInteger finished = new AtomicInteger();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        final Runnable worker = () ->
+        {
+            try
+            {
+                int run;
+                while (failure.get() == null && (run = nextRun.getAndIncrement()) < runs)
+                {
+                    final SimConfig config = template.copy().seed(Seeds.forRun(batchSeed, run));
+                    results.set(run, Simulation.run(config));
+                    finished.incrementAndGet();
+                }
+            }
+            catch (final Throwable ex)
+            {
+                failure.compareAndSet(null, ex);
+            }
+        };
+
+        final int workerCount = Math.max(1, Math.min(threads, runs));
+        final Thread[] workers = new Thread[workerCount];
+        for (int i = 0; i < workerCount; i++)
+        {
+            workers[i] = new Thread(worker, "simulate-" + i);
+            workers[i].setDaemon(true);
+            workers[i].start();
+        }
+
+        final long startMs = System.currentTimeMillis();
+        long lastReportMs = startMs;
+        for (final Thread thread : workers)
+        {
+            while (thread.isAlive())
+            {
+                thread.join(500);
+                final long nowMs = System.currentTimeMillis();
+                if (progress != null && nowMs - lastReportMs >= PROGRESS_INTERVAL_MS)
+                {
+                    lastReportMs = nowMs;
+                    final int done = finished.get();
+                    progress.printf("progress: %d/%d runs done after %.0f s%n", done, runs, (nowMs - startMs) / 1e3);
+                }
+            }
+        }
+
+        if (failure.get() != null)
+        {
+            throw new IllegalStateException("a simulation run failed", failure.get());
+        }
+        final SimResult[] ordered = new SimResult[runs];
+        for (int i = 0; i < runs; i++)
+        {
+            ordered[i] = results.get(i);
+        }
+        return ordered;
+    }
+}

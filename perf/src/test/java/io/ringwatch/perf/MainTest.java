@@ -1,0 +1,81 @@
+package io.ringwatch.perf;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MainTest
+{
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(final String... args)
+    {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String lastLine()
+    {
+        final String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\\R");
+        return lines[lines.length - 1];
+    }
+
+    @Test
+    void shouldRunSimulationsAndEndWithJsonSummary()
+    {
+        final int code = run("simulate", "--nodes", "64", "--failures", "5", "--placement", "contiguous",
+            "--one-port", "--runs", "3", "--seed", "7", "--threads", "2");
+
+        assertEquals(0, code, out + "\n" + err);
+        final String json = lastLine();
+        assertTrue(json.startsWith("{\"nodes\":64,\"failures\":5,\"placement\":\"contiguous\""), json);
+        assertTrue(json.contains("\"runs\":3") && json.contains("\"seed\":7"), json);
+        assertTrue(json.contains("\"violations\":0") && json.contains("\"boundViolations\":0"), json);
+        assertTrue(json.contains("\"boundChecked\":3"), json);
+        assertTrue(json.contains("\"stabilizationMs\":{\"mean\":") && json.contains("\"firstKnownMs\":{"), json);
+        assertTrue(json.contains("\"messages\":{\"heartbeat\":") && json.endsWith("}"), json);
+    }
+
+    @Test
+    void shouldGiveTheSameSummaryWhateverTheThreadCount()
+    {
+        run("simulate", "--nodes", "64", "--failures", "3", "--runs", "4", "--threads", "1");
+        final String oneThread = lastLine().replaceAll(",\"threads\".*?,\"violations\"", ",\"violations\"")
+            .replaceAll(",\"eventsPerSec\".*", "");
+        out.reset();
+        run("simulate", "--nodes", "64", "--failures", "3", "--runs", "4", "--threads", "3");
+        final String threeThreads = lastLine().replaceAll(",\"threads\".*?,\"violations\"", ",\"violations\"")
+            .replaceAll(",\"eventsPerSec\".*", "");
+
+        assertEquals(oneThread, threeThreads);
+    }
+
+    @Test
+    void shouldExitNonZeroWhenRunsViolateProperties()
+    {
+        // heavy loss against a timeout of three periods: live nodes miss three beats and get suspected
+        final int code = run("simulate", "--nodes", "16", "--eta", "1ms", "--delta", "3ms", "--tau", "100us",
+            "--loss", "0.6");
+
+        assertEquals(1, code, out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldRejectBadFlagsWithExitCodeTwoAndTheOffendingValue()
+    {
+        assertEquals(2, run("simulate", "--eta", "10x"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("'10x'"));
+        assertEquals(2, run("simulate", "--placement", "sideways"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("'sideways'"));
+        assertEquals(2, run("simulate", "--nodes", "1"));
+        assertEquals(2, run("simulate", "--frobnicate"));
+        assertEquals(2, run("no-such-command"));
+        assertEquals(2, run());
+    }
+}
