@@ -11,7 +11,8 @@ import java.util.List;
 public final class Main
 {
     private static final List<Command> COMMANDS = List.of(
-        new SimulateCommand());
+        new SimulateCommand(),
+        new DetectionCommand());
 
     private Main()
     {
