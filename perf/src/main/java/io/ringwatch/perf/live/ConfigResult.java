@@ -27,6 +27,8 @@ public final class ConfigResult
     private int clusterStarts;
     private int failedStarts;
     private int unexpectedExits;
+    private int falsePositivesAtStart;
+    private int consecutiveFailedStarts;
     private long wallNs;
 
     /**
@@ -76,6 +78,12 @@ public final class ConfigResult
         note(what);
     }
 
+    void recordFalsePositivesAtStart(final int count)
+    {
+        falsePositives += count;
+        falsePositivesAtStart += count;
+    }
+
     void recordExit(final String what)
     {
         unexpectedExits++;
@@ -85,9 +93,14 @@ public final class ConfigResult
     void recordStart(final boolean ok, final String why)
     {
         clusterStarts++;
-        if (!ok)
+        if (ok)
+        {
+            consecutiveFailedStarts = 0;
+        }
+        else
         {
             failedStarts++;
+            consecutiveFailedStarts++;
             note(why);
         }
     }
@@ -154,7 +167,7 @@ public final class ConfigResult
     }
 
     /**
-     * @return live nodes some survivor declared dead (each counted once per cluster start).
+     * @return live nodes some survivor declared dead (each counted once per cluster start), during start included.
      */
     public int falsePositives()
     {
@@ -191,6 +204,22 @@ public final class ConfigResult
     public int failedStarts()
     {
         return failedStarts;
+    }
+
+    /**
+     * @return live nodes declared dead while the cluster was starting (included in {@link #falsePositives()}).
+     */
+    public int falsePositivesAtStart()
+    {
+        return falsePositivesAtStart;
+    }
+
+    /**
+     * @return failed starts since the last good one.
+     */
+    public int consecutiveFailedStarts()
+    {
+        return consecutiveFailedStarts;
     }
 
     /**

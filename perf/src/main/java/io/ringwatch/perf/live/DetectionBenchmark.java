@@ -1,6 +1,7 @@
 package io.ringwatch.perf.live;
 
 import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -20,6 +21,12 @@ import java.util.function.Consumer;
  */
 public final class DetectionBenchmark
 {
+    /**
+     * A configuration whose clusters cannot even come up (e.g. busy-spinning nodes outnumbering cores declare each
+     * other dead during start) stops after this many failed starts in a row instead of burning its whole budget.
+     */
+    static final int MAX_CONSECUTIVE_FAILED_STARTS = 4;
+
     private final List<DetectionConfig> configs;
     private final DetectionSettings settings;
     private final String classpath;
@@ -78,6 +85,10 @@ public final class DetectionBenchmark
                 cluster.start();
                 final String failure = awaitUp(cluster);
                 result.recordStart(failure == null, failure);
+                if (failure != null)
+                {
+                    result.recordFalsePositivesAtStart(deadAtStart(cluster, config.nodes()));
+                }
                 if (failure == null)
                 {
                     final int before = result.kills();
@@ -95,12 +106,17 @@ public final class DetectionBenchmark
                 }
             }
             progress.println(progressLine(index, result));
+            if (result.consecutiveFailedStarts() >= MAX_CONSECUTIVE_FAILED_STARTS)
+            {
+                break;
+            }
         }
         result.addWallNs(System.nanoTime() - configStartNs);
         if (result.kills() < settings.killsPerConfig())
         {
             progress.println("[" + config.label() + "] gave up after " + result.clusterStarts() + " cluster starts " +
-                "with " + result.kills() + " of " + settings.killsPerConfig() + " kills");
+                "(" + result.failedStarts() + " failed) with " + result.kills() + " of " + settings.killsPerConfig() +
+                " kills");
         }
         return result;
     }
@@ -134,10 +150,40 @@ public final class DetectionBenchmark
         }
         catch (final IllegalStateException ex)
         {
+            // DemoCluster appends the node's whole log; the first clause says what happened
             final String message = String.valueOf(ex.getMessage());
-            final int eol = message.indexOf('\n');
-            return "start failed: " + (eol > 0 ? message.substring(0, eol) : message);
+            final int log = message.indexOf("; log:");
+            return "start failed: " + (log > 0 ? message.substring(0, log) : message);
         }
+    }
+
+    /**
+     * @return ranks some node held dead when the start failed: nobody was killed yet, so each is a false positive.
+     */
+    private static int deadAtStart(final DemoCluster cluster, final int nodes)
+    {
+        final boolean[] dead = new boolean[nodes];
+        for (int r = 0; r < nodes; r++)
+        {
+            try
+            {
+                final ViewSnapshot view = cluster.view(r);
+                for (int d = 0; d < nodes; d++)
+                {
+                    dead[d] |= view.isDead(d);
+                }
+            }
+            catch (final IllegalStateException ex)
+            {
+                // this node never wrote its view file
+            }
+        }
+        int count = 0;
+        for (final boolean d : dead)
+        {
+            count += d ? 1 : 0;
+        }
+        return count;
     }
 
     private String progressLine(final int index, final ConfigResult result)

@@ -12,7 +12,7 @@ import java.util.Locale;
 public final class DetectionReport
 {
     private static final String[] CSV_HEADER = {
-        "nodes", "timeout_ms", "heartbeat_ms", "profile", "transport", "kills", "missed", "false_positives",
+        "nodes", "timeout_ms", "heartbeat_ms", "profile", "transport", "kills", "missed", "false_positives", "false_positives_at_start",
         "unexpected_exits", "cluster_starts", "failed_starts",
         "detection_p50_ms", "detection_p90_ms", "detection_p99_ms", "detection_max_ms",
         "stabilization_p50_ms", "stabilization_p90_ms", "stabilization_p99_ms", "stabilization_max_ms",
@@ -30,9 +30,10 @@ public final class DetectionReport
     {
         final StringBuilder sb = new StringBuilder();
         sb.append("== ").append(result.config().label()).append(String.format(Locale.ROOT,
-            ": %d kills (%d missed), %d false positives, %d unexpected exits, %d cluster starts (%d failed), %.0f s%n",
-            result.kills(), result.missed(), result.falsePositives(), result.unexpectedExits(), result.clusterStarts(),
-            result.failedStarts(), result.wallNs() / 1e9));
+            ": %d kills (%d missed), %d false positives (%d at start), %d unexpected exits, " +
+            "%d cluster starts (%d failed), %.0f s%n",
+            result.kills(), result.missed(), result.falsePositives(), result.falsePositivesAtStart(),
+            result.unexpectedExits(), result.clusterStarts(), result.failedStarts(), result.wallNs() / 1e9));
         sb.append(String.format(Locale.ROOT, "   %-28s %6s %9s %9s %9s %9s%n", "ms", "count", "p50", "p90", "p99",
             "max"));
         row(sb, "detection (kill→first)", result.detection());
@@ -72,6 +73,7 @@ public final class DetectionReport
                 .append(" | ").append(ms(r.leave(), 50)).append(" / ").append(max(r.leave()))
                 .append(" (").append(r.leave().getTotalCount()).append(')')
                 .append(" | ").append(r.falsePositives())
+                .append(r.falsePositivesAtStart() > 0 ? " (" + r.falsePositivesAtStart() + " at start)" : "")
                 .append(" | ").append(r.missed() + r.leavesMissed() > 0 ?
                     r.missed() + (r.leavesMissed() > 0 ? " (+" + r.leavesMissed() + " LEAVE)" : "") : "0")
                 .append(" | ").append(r.clusterStarts()).append(" (").append(r.failedStarts()).append(')')
@@ -93,7 +95,7 @@ public final class DetectionReport
             final Object[] fields = {
                 c.nodes(), c.timeoutNs() / 1e6, c.heartbeatNs() / 1e6, c.profile(),
                 c.transport().name().toLowerCase(Locale.ROOT), r.kills(), r.missed(), r.falsePositives(),
-                r.unexpectedExits(), r.clusterStarts(), r.failedStarts(),
+                r.falsePositivesAtStart(), r.unexpectedExits(), r.clusterStarts(), r.failedStarts(),
                 csvMs(r.detection(), 50), csvMs(r.detection(), 90), csvMs(r.detection(), 99), csvMs(r.detection(), 100),
                 csvMs(r.stabilization(), 50), csvMs(r.stabilization(), 90), csvMs(r.stabilization(), 99),
                 csvMs(r.stabilization(), 100), r.leaves(), r.leavesMissed(), csvMs(r.leave(), 50),
