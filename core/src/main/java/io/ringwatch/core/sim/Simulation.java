@@ -61,6 +61,7 @@ public final class Simulation implements ClusterState
     private final long seed;
     private final SplittableRandom random;
     private final EventQueue queue;
+    private final Network network;
     private final DetectorNode[] nodes;
     private final Port port = new Port();
 
@@ -69,8 +70,6 @@ public final class Simulation implements ClusterState
     private final long[] cells;
     private final long[] resumeAtNs;
     private final long[] lastResumeNs;
-    private final long[] sendFreeNs;
-    private final long[] recvFreeNs;
     private final boolean[] condemned;
     private final long[] firstLearnedNs;
 
@@ -127,8 +126,7 @@ public final class Simulation implements ClusterState
         resumeAtNs = new long[n];
         lastResumeNs = new long[n];
         Arrays.fill(lastResumeNs, NONE);
-        sendFreeNs = onePort ? new long[n] : null;
-        recvFreeNs = onePort ? new long[n] : null;
+        network = new Network(random, n, tauNs, loss, onePort);
         condemned = new boolean[n];
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
@@ -546,22 +544,11 @@ public final class Simulation implements ClusterState
 
     private void send(final byte type, final int from, final int to, final long value, final Object ref)
     {
-        final long delayNs = 1 + random.nextLong(tauNs);
-        if (loss > 0 && random.nextDouble() < loss)
+        final long atNs = network.deliveryTimeNs(nowNs, from, to);
+        if (atNs == Network.LOST)
         {
             lostMessages++;
             return;
-        }
-        long atNs = nowNs + delayNs;
-        if (onePort)
-        {
-            // The sender's port transmits one message at a time; the receiver's port takes in one at a time. The
-            // two are not reserved together: a sender is never held up by a busy receiver (the message waits at
-            // the receiving side), which would otherwise make every flood a convoy.
-            final long sentNs = Math.max(nowNs, sendFreeNs[from]) + delayNs;
-            sendFreeNs[from] = sentNs;
-            atNs = Math.max(sentNs, recvFreeNs[to] + delayNs);
-            recvFreeNs[to] = atNs;
         }
         queue.schedule(atNs, type, from, to, value, ref);
     }
