@@ -54,8 +54,10 @@ final class DetectionCommand implements Command
             "  --out DIR              writes DIR/detection.md and DIR/detection.csv after every configuration",
             "                         (default results)",
             "Per cluster start: kill a random node at a random moment, wait until every survivor knows, repeat while",
-            "more than ceil(N/2) survive, then SIGTERM one (LEAVE) and restart. Exit code 1 if a configuration",
-            "gave up before its kill count; false positives are a measured result, not a failure.");
+            "more than ceil(N/2) survive, then SIGTERM one (LEAVE) and restart. A configuration gives up after 6",
+            "cluster starts in a row without a measured kill (live nodes declared dead at start, say), after",
+            "--max-starts, or after --config-budget. Exit code 1 if a configuration gave up before its kill count;",
+            "false positives are a measured result, not a failure.");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception

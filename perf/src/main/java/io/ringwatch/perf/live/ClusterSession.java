@@ -69,7 +69,10 @@ final class ClusterSession
             made++;
             if (awaitEveryoneKnows(victim, killedAtNs))
             {
-                result.recordKill(first - killedAtNs, last - killedAtNs);
+                if (!declaredBeforeSignal(victim, killedAtNs))
+                {
+                    result.recordKill(first - killedAtNs, last - killedAtNs);
+                }
             }
             else
             {
@@ -86,7 +89,10 @@ final class ClusterSession
             signalled[leaver] = true;
             if (awaitEveryoneKnows(leaver, terminatedAtNs))
             {
-                result.recordLeave(last - terminatedAtNs);
+                if (!declaredBeforeSignal(leaver, terminatedAtNs))
+                {
+                    result.recordLeave(last - terminatedAtNs);
+                }
             }
             else
             {
@@ -95,6 +101,21 @@ final class ClusterSession
             }
         }
         return made;
+    }
+
+    /**
+     * The victim was held dead before the signal: declared while live, between the last check and the signal.
+     * That is a false positive, not a latency sample.
+     */
+    private boolean declaredBeforeSignal(final int victim, final long signalledAtNs)
+    {
+        if (first - signalledAtNs >= 0)
+        {
+            return false;
+        }
+        result.recordFalsePositive("live node " + victim + " declared dead " +
+            (signalledAtNs - first) / 1000 + " us before its signal");
+        return true;
     }
 
     /**

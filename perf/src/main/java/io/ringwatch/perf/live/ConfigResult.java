@@ -28,7 +28,7 @@ public final class ConfigResult
     private int failedStarts;
     private int unexpectedExits;
     private int falsePositivesAtStart;
-    private int consecutiveFailedStarts;
+    private int startsWithoutKill;
     private long wallNs;
 
     /**
@@ -93,14 +93,10 @@ public final class ConfigResult
     void recordStart(final boolean ok, final String why)
     {
         clusterStarts++;
-        if (ok)
-        {
-            consecutiveFailedStarts = 0;
-        }
-        else
+        startsWithoutKill++;
+        if (!ok)
         {
             failedStarts++;
-            consecutiveFailedStarts++;
             note(why);
         }
     }
@@ -215,11 +211,11 @@ public final class ConfigResult
     }
 
     /**
-     * @return failed starts since the last good one.
+     * @return cluster starts since the last kill every survivor learned of (the current one included).
      */
-    public int consecutiveFailedStarts()
+    public int startsWithoutKill()
     {
-        return consecutiveFailedStarts;
+        return startsWithoutKill;
     }
 
     /**

@@ -22,10 +22,11 @@ import java.util.function.Consumer;
 public final class DetectionBenchmark
 {
     /**
-     * A configuration whose clusters cannot even come up (e.g. busy-spinning nodes outnumbering cores declare each
-     * other dead during start) stops after this many failed starts in a row instead of burning its whole budget.
+     * A configuration whose clusters keep declaring live nodes dead before anyone is killed (e.g. busy-spinning
+     * nodes outnumbering cores) stops after this many cluster starts in a row without a measured kill, instead of
+     * burning its whole start budget.
      */
-    static final int MAX_CONSECUTIVE_FAILED_STARTS = 4;
+    static final int MAX_STARTS_WITHOUT_KILL = 6;
 
     private final List<DetectionConfig> configs;
     private final DetectionSettings settings;
@@ -106,7 +107,7 @@ public final class DetectionBenchmark
                 }
             }
             progress.println(progressLine(index, result));
-            if (result.consecutiveFailedStarts() >= MAX_CONSECUTIVE_FAILED_STARTS)
+            if (result.startsWithoutKill() >= MAX_STARTS_WITHOUT_KILL)
             {
                 break;
             }
