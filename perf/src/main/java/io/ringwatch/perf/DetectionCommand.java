@@ -176,7 +176,10 @@ final class DetectionCommand implements Command
             "survivor's; LEAVE: SIGTERM (shutdown hook sends LEAVE) to the last survivor's. Times are the nodes' own " +
             "`System.nanoTime()` stamps in their view files. False positives: live nodes some survivor declared " +
             "dead (each once per cluster start). Missed: kills not known by every survivor within the miss timeout " +
-            "(that cluster is then restarted).\n");
+            "(that cluster is then restarted). \"at start\": live nodes declared dead before the cluster was up " +
+            "(that start failed and was retried). A configuration gives up after 6 cluster starts in a row without " +
+            "a measured kill, after its start budget, or after --config-budget; its kills column then shows fewer " +
+            "than asked for.\n");
         final StringBuilder notes = new StringBuilder();
         for (final ConfigResult r : results)
         {

@@ -42,7 +42,8 @@ public final class ConfigResult
     void recordKill(final long detectionNs, final long stabilizationNs)
     {
         kills++;
-        // a survivor stamping a death before the signal would be a false positive already counted; clamp
+        startsWithoutKill = 0;
+        // ClusterSession counts a death stamped before its signal as a false positive; the clamp is a safeguard
         detection.recordValue(Math.max(0, detectionNs));
         stabilization.recordValue(Math.max(0, stabilizationNs));
     }

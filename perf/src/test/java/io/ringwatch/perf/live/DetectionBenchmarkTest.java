@@ -73,6 +73,25 @@ class DetectionBenchmarkTest
     }
 
     @Test
+    void shouldCountStartsWithoutKillOnlyUntilAKillIsMeasured()
+    {
+        final ConfigResult result =
+            new ConfigResult(new DetectionConfig(4, 10_000_000, 1_000_000, "low-noise", TransportMode.IPC));
+        result.recordStart(false, "start failed");
+        result.recordStart(true, null);
+        assertEquals(2, result.startsWithoutKill());
+
+        result.recordKill(9_000_000, 11_000_000);
+        assertEquals(0, result.startsWithoutKill());
+        result.recordStart(true, null);
+        result.recordMissedKill("missed");
+        assertEquals(1, result.startsWithoutKill());
+        assertEquals(2, result.kills());
+        assertEquals(1, result.missed());
+        assertEquals(1, result.failedStarts());
+    }
+
+    @Test
     void shouldKeepHalfTheClusterAliveAndBudgetStartsPerSize()
     {
         final DetectionSettings settings = new DetectionSettings(50, 1, 0, 1, 1, 0, 0, 0);
