@@ -12,7 +12,8 @@ public final class Main
 {
     private static final List<Command> COMMANDS = List.of(
         new SimulateCommand(),
-        new ReproduceCommand());
+        new ReproduceCommand(),
+        new DetectionCommand());
 
     private Main()
     {

@@ -1,0 +1,267 @@
+package io.ringwatch.perf.live;
+
+import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The kill plan of one cluster start: SIGKILL one random survivor at a random moment, wait until every survivor
+ * holds it dead (or count a miss and stop), repeat while more than ⌈N/2⌉ survive, then SIGTERM one more to time a
+ * LEAVE's propagation. Between and during kills every survivor's view is checked for live nodes declared dead.
+ * <p>
+ * Latencies come from the nodes' view files: each survivor stamps when it learned of a death with
+ * {@code System.nanoTime()}, the clock {@link DemoCluster#kill(int)} read just before the signal (same host), so
+ * how often this harness polls does not change the numbers, only how soon it moves on.
+ */
+final class ClusterSession
+{
+    private static final long POLL_MS = 1;
+
+    private final DemoCluster cluster;
+    private final DetectionConfig config;
+    private final DetectionSettings settings;
+    private final Random random;
+    private final ConfigResult result;
+    private final boolean[] signalled;
+    private final boolean[] falselyDead;
+    private final boolean[] exited;
+    private long first;
+    private long last;
+
+    ClusterSession(
+        final DemoCluster cluster,
+        final DetectionConfig config,
+        final DetectionSettings settings,
+        final Random random,
+        final ConfigResult result)
+    {
+        this.cluster = cluster;
+        this.config = config;
+        this.settings = settings;
+        this.random = random;
+        this.result = result;
+        this.signalled = new boolean[config.nodes()];
+        this.falselyDead = new boolean[config.nodes()];
+        this.exited = new boolean[config.nodes()];
+    }
+
+    /**
+     * @param killBudget at most this many kills.
+     * @return kills made, a missed one included.
+     */
+    int run(final int killBudget) throws InterruptedException
+    {
+        watch(settings.settleNs());
+        int made = 0;
+        while (made < killBudget && survivors() > config.minAlive())
+        {
+            watch(pauseBeforeKillNs());
+            if (survivors() <= config.minAlive())
+            {
+                break;
+            }
+            final int victim = randomSurvivor();
+            final long killedAtNs = cluster.kill(victim);
+            signalled[victim] = true;
+            made++;
+            if (awaitEveryoneKnows(victim, killedAtNs))
+            {
+                if (!declaredBeforeSignal(victim, killedAtNs))
+                {
+                    result.recordKill(first - killedAtNs, last - killedAtNs);
+                }
+            }
+            else
+            {
+                result.recordMissedKill("kill of " + victim + " not known by every survivor within " +
+                    DetectionConfig.duration(settings.missTimeoutNs()) + ": " + unaware(victim));
+                return made;
+            }
+        }
+        if (survivors() >= 2)
+        {
+            watch(pauseBeforeKillNs());
+            final int leaver = randomSurvivor();
+            final long terminatedAtNs = cluster.terminate(leaver);
+            signalled[leaver] = true;
+            if (awaitEveryoneKnows(leaver, terminatedAtNs))
+            {
+                if (!declaredBeforeSignal(leaver, terminatedAtNs))
+                {
+                    result.recordLeave(last - terminatedAtNs);
+                }
+            }
+            else
+            {
+                result.recordMissedLeave("LEAVE of " + leaver + " not known by every survivor within " +
+                    DetectionConfig.duration(settings.missTimeoutNs()) + ": " + unaware(leaver));
+            }
+        }
+        return made;
+    }
+
+    /**
+     * The victim was held dead before the signal: declared while live, between the last check and the signal.
+     * That is a false positive, not a latency sample.
+     */
+    private boolean declaredBeforeSignal(final int victim, final long signalledAtNs)
+    {
+        if (first - signalledAtNs >= 0)
+        {
+            return false;
+        }
+        result.recordFalsePositive("live node " + victim + " declared dead " +
+            (signalledAtNs - first) / 1000 + " us before its signal");
+        return true;
+    }
+
+    /**
+     * A random moment: two timeouts for the mended ring to settle, then a random part of max(δ, 10 ms) so kills
+     * land at every phase of the heartbeat period.
+     */
+    private long pauseBeforeKillNs()
+    {
+        final long spread = Math.max(config.timeoutNs(), TimeUnit.MILLISECONDS.toNanos(10));
+        return 2 * config.timeoutNs() + (long)(random.nextDouble() * spread);
+    }
+
+    private void watch(final long durationNs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + durationNs;
+        do
+        {
+            checkFalsePositives();
+            Thread.sleep(POLL_MS);
+        }
+        while (System.nanoTime() - deadline < 0);
+    }
+
+    private boolean awaitEveryoneKnows(final int victim, final long signalledAtNs) throws InterruptedException
+    {
+        final long deadline = signalledAtNs + settings.missTimeoutNs();
+        while (true)
+        {
+            checkFalsePositives();
+            if (everyoneKnows(victim))
+            {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    private boolean everyoneKnows(final int victim)
+    {
+        long firstNs = Long.MAX_VALUE;
+        long lastNs = Long.MIN_VALUE;
+        for (int r = 0; r < config.nodes(); r++)
+        {
+            if (!isSurvivor(r))
+            {
+                continue;
+            }
+            final ViewSnapshot view = cluster.view(r);
+            if (!view.isDead(victim))
+            {
+                return false;
+            }
+            firstNs = Math.min(firstNs, view.detectedAtNs(victim));
+            lastNs = Math.max(lastNs, view.detectedAtNs(victim));
+        }
+        if (firstNs == Long.MAX_VALUE)
+        {
+            return false;
+        }
+        first = firstNs;
+        last = lastNs;
+        return true;
+    }
+
+    private String unaware(final int victim)
+    {
+        final StringBuilder sb = new StringBuilder("unaware ranks [");
+        String sep = "";
+        for (int r = 0; r < config.nodes(); r++)
+        {
+            if (isSurvivor(r) && !cluster.view(r).isDead(victim))
+            {
+                sb.append(sep).append(r);
+                sep = ", ";
+            }
+        }
+        return sb.append(']').toString();
+    }
+
+    /**
+     * A live node in any survivor's dead set is a false positive, counted once; it fences itself, so it stops
+     * being a survivor. A node that exits on its own is no survivor either (its code goes into the notes).
+     */
+    private void checkFalsePositives()
+    {
+        for (int r = 0; r < config.nodes(); r++)
+        {
+            if (!signalled[r] && !exited[r] && !cluster.process(r).isAlive())
+            {
+                exited[r] = true;
+                result.recordExit("node " + r + " exited by itself with code " + cluster.process(r).exitValue() +
+                    " (3 = fenced after being declared dead)");
+            }
+        }
+        for (int r = 0; r < config.nodes(); r++)
+        {
+            if (!isSurvivor(r))
+            {
+                continue;
+            }
+            final ViewSnapshot view = cluster.view(r);
+            if (view.deadCount() == 0)
+            {
+                continue;
+            }
+            for (int d = 0; d < config.nodes(); d++)
+            {
+                if (!signalled[d] && !falselyDead[d] && view.isDead(d))
+                {
+                    falselyDead[d] = true;
+                    result.recordFalsePositive("live node " + d + " declared dead by " + r + " (" +
+                        ViewLayout.causeName(view.cause(d)) + ")");
+                }
+            }
+        }
+    }
+
+    private boolean isSurvivor(final int r)
+    {
+        return !signalled[r] && !falselyDead[r] && !exited[r];
+    }
+
+    private int survivors()
+    {
+        int count = 0;
+        for (int r = 0; r < config.nodes(); r++)
+        {
+            count += isSurvivor(r) ? 1 : 0;
+        }
+        return count;
+    }
+
+    private int randomSurvivor()
+    {
+        int pick = random.nextInt(survivors());
+        for (int r = 0; r < config.nodes(); r++)
+        {
+            if (isSurvivor(r) && pick-- == 0)
+            {
+                return r;
+            }
+        }
+        throw new IllegalStateException("no survivor");
+    }
+}

@@ -1,0 +1,208 @@
+package io.ringwatch.perf.live;
+
+import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs the detection benchmark over a list of configurations: for each, clusters of real node processes are
+ * started (one {@link DemoCluster} each, driver in this process) and put through {@link ClusterSession}'s kill plan
+ * until the configuration has its kills or its cluster starts run out.
+ * <p>
+ * The driver is not reused across starts: {@code DemoCluster} owns its driver and directory and deletes both on
+ * close, which is also what guarantees no process or file outlives a start. Launching the driver takes a fraction
+ * of a second; the node JVMs dominate the start cost, and they are kept small (serial GC, C1 only).
+ */
+public final class DetectionBenchmark
+{
+    /**
+     * A configuration whose clusters keep declaring live nodes dead before anyone is killed (e.g. busy-spinning
+     * nodes outnumbering cores) stops after this many cluster starts in a row without a measured kill, instead of
+     * burning its whole start budget.
+     */
+    static final int MAX_STARTS_WITHOUT_KILL = 6;
+
+    private final List<DetectionConfig> configs;
+    private final DetectionSettings settings;
+    private final String classpath;
+    private final PrintStream progress;
+    private final long startNs = System.nanoTime();
+    private int killsDone;
+
+    /**
+     * @param configs   configurations, run in this order.
+     * @param settings  kill counts, timeouts, seed.
+     * @param classpath classpath of the node JVMs, or null for {@code DemoCluster}'s default (this JVM's).
+     * @param progress  where progress lines go.
+     */
+    public DetectionBenchmark(
+        final List<DetectionConfig> configs,
+        final DetectionSettings settings,
+        final String classpath,
+        final PrintStream progress)
+    {
+        this.configs = List.copyOf(configs);
+        this.settings = settings;
+        this.classpath = classpath;
+        this.progress = progress;
+    }
+
+    /**
+     * @param onConfigDone called after each configuration (e.g. to rewrite the result files).
+     * @return one result per configuration.
+     * @throws InterruptedException if interrupted; every process started so far is destroyed first.
+     */
+    public List<ConfigResult> run(final Consumer<ConfigResult> onConfigDone) throws InterruptedException
+    {
+        final List<ConfigResult> results = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++)
+        {
+            final ConfigResult result = runConfig(i);
+            killsDone += settings.killsPerConfig() - result.kills();  // a config that gave up counts as done
+            results.add(result);
+            onConfigDone.accept(result);
+        }
+        return results;
+    }
+
+    private ConfigResult runConfig(final int index) throws InterruptedException
+    {
+        final DetectionConfig config = configs.get(index);
+        final ConfigResult result = new ConfigResult(config);
+        final Random random = new Random(settings.seed() * 0x9E3779B97F4A7C15L + index);
+        final long configStartNs = System.nanoTime();
+        final int maxStarts = settings.maxStartsFor(config);
+        while (result.kills() < settings.killsPerConfig() && result.clusterStarts() < maxStarts &&
+            (settings.configBudgetNs() == 0 || System.nanoTime() - configStartNs < settings.configBudgetNs()))
+        {
+            try (DemoCluster cluster = new DemoCluster(options(config, index)))
+            {
+                cluster.start();
+                final String failure = awaitUp(cluster);
+                result.recordStart(failure == null, failure);
+                if (failure != null)
+                {
+                    result.recordFalsePositivesAtStart(deadAtStart(cluster, config.nodes()));
+                }
+                if (failure == null)
+                {
+                    final int before = result.kills();
+                    try
+                    {
+                        new ClusterSession(cluster, config, settings, random, result)
+                            .run(settings.killsPerConfig() - result.kills());
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        // the measurement of this start is lost, not the benchmark; close() still cleans up
+                        result.recordSessionError("cluster session failed: " + ex);
+                    }
+                    killsDone += result.kills() - before;
+                }
+            }
+            progress.println(progressLine(index, result));
+            if (result.startsWithoutKill() >= MAX_STARTS_WITHOUT_KILL)
+            {
+                break;
+            }
+        }
+        result.addWallNs(System.nanoTime() - configStartNs);
+        if (result.kills() < settings.killsPerConfig())
+        {
+            progress.println("[" + config.label() + "] gave up after " + result.clusterStarts() + " cluster starts " +
+                "(" + result.failedStarts() + " failed) with " + result.kills() + " of " + settings.killsPerConfig() +
+                " kills");
+        }
+        return result;
+    }
+
+    private DemoCluster.Options options(final DetectionConfig config, final int index)
+    {
+        final DemoCluster.Options options = new DemoCluster.Options()
+            .nodes(config.nodes())
+            .transport(config.transport())
+            .heartbeatNs(config.heartbeatNs())
+            .timeoutNs(config.timeoutNs())
+            .graceNs(settings.graceNs())
+            .profile(config.profile())
+            .clusterId(100 + index);
+        if (classpath != null)
+        {
+            options.classpath(classpath);
+        }
+        return options;
+    }
+
+    private String awaitUp(final DemoCluster cluster) throws InterruptedException
+    {
+        try
+        {
+            if (cluster.awaitAllUp(TimeUnit.NANOSECONDS.toMillis(settings.startTimeoutNs())))
+            {
+                return null;
+            }
+            return "cluster not up within " + DetectionConfig.duration(settings.startTimeoutNs());
+        }
+        catch (final IllegalStateException ex)
+        {
+            // DemoCluster appends the node's whole log; the first clause says what happened
+            final String message = String.valueOf(ex.getMessage());
+            final int log = message.indexOf("; log:");
+            return "start failed: " + (log > 0 ? message.substring(0, log) : message);
+        }
+    }
+
+    /**
+     * @return ranks some node held dead when the start failed: nobody was killed yet, so each is a false positive.
+     */
+    private static int deadAtStart(final DemoCluster cluster, final int nodes)
+    {
+        final boolean[] dead = new boolean[nodes];
+        for (int r = 0; r < nodes; r++)
+        {
+            try
+            {
+                final ViewSnapshot view = cluster.view(r);
+                for (int d = 0; d < nodes; d++)
+                {
+                    dead[d] |= view.isDead(d);
+                }
+            }
+            catch (final IllegalStateException ex)
+            {
+                // this node never wrote its view file
+            }
+        }
+        int count = 0;
+        for (final boolean d : dead)
+        {
+            count += d ? 1 : 0;
+        }
+        return count;
+    }
+
+    private String progressLine(final int index, final ConfigResult result)
+    {
+        final long elapsedNs = System.nanoTime() - startNs;
+        final long target = (long)configs.size() * settings.killsPerConfig();
+        final long done = Math.min(target, killsDone);
+        final String eta = done == 0 ? "?" : formatSeconds((long)(elapsedNs * ((double)(target - done) / done)));
+        return String.format("[%d/%d %s] kills %d/%d starts %d (failed %d) fp %d missed %d | elapsed %s ETA %s",
+            index + 1, configs.size(), result.config().label(), result.kills(), settings.killsPerConfig(),
+            result.clusterStarts(), result.failedStarts(), result.falsePositives(), result.missed(),
+            formatSeconds(elapsedNs), eta);
+    }
+
+    private static String formatSeconds(final long ns)
+    {
+        final long s = TimeUnit.NANOSECONDS.toSeconds(ns);
+        return s >= 3600 ? String.format("%dh%02dm", s / 3600, s % 3600 / 60) :
+            String.format("%dm%02ds", s / 60, s % 60);
+    }
+}
