@@ -7,25 +7,16 @@ import io.ringwatch.core.spi.RankSet;
 /**
  * An immutable copy of a failure notice as it travels through the simulated network. One copy is made per
  * broadcast id at its source and shared by every message of that broadcast, forwards included.
+ *
+ * @param deadRank          the rank announced dead.
+ * @param sourceRank        the rank that started the broadcast.
+ * @param sourceIncarnation the source's incarnation.
+ * @param sequence          the source's broadcast sequence.
+ * @param deadSet           D_msg, a private copy nobody mutates.
  */
-final class SimNotice implements Notice
+record SimNotice(int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet)
+    implements Notice
 {
-    private final int deadRank;
-    private final int sourceRank;
-    private final int sourceIncarnation;
-    private final long sequence;
-    private final RankArray deadRanks;
-
-    private SimNotice(
-        final int deadRank, final int sourceRank, final int sourceIncarnation, final long sequence, final RankArray dead)
-    {
-        this.deadRank = deadRank;
-        this.sourceRank = sourceRank;
-        this.sourceIncarnation = sourceIncarnation;
-        this.sequence = sequence;
-        this.deadRanks = dead;
-    }
-
     static SimNotice copyOf(final Notice notice)
     {
         return new SimNotice(
@@ -41,36 +32,5 @@ final class SimNotice implements Notice
         return sequence == notice.sequence() &&
             sourceRank == notice.sourceRank() &&
             sourceIncarnation == notice.sourceIncarnation();
-    }
-
-    public int deadRank()
-    {
-        return deadRank;
-    }
-
-    public int sourceRank()
-    {
-        return sourceRank;
-    }
-
-    public int sourceIncarnation()
-    {
-        return sourceIncarnation;
-    }
-
-    public long sequence()
-    {
-        return sequence;
-    }
-
-    public RankSet deadSet()
-    {
-        return deadRanks;
-    }
-
-    public String toString()
-    {
-        return "SimNotice{dead=" + deadRank + ", source=" + sourceRank + "/" + sourceIncarnation +
-            ", seq=" + sequence + ", D=" + deadRanks + "}";
     }
 }
