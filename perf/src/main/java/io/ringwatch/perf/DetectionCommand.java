@@ -51,6 +51,8 @@ final class DetectionCommand implements Command
             "  --max-starts M         cluster starts per configuration before giving up (default 0: three times",
             "                         what the kill count needs at that size)",
             "  --config-budget D      no new cluster start for a configuration after this long on it (default none)",
+            "  --rt-priority P        SCHED_FIFO priority 1..99 for node agents and driver threads, 0 for none",
+            "                         (default 0)",
             "  --out DIR              writes DIR/detection.md and DIR/detection.csv after every configuration",
             "                         (default results)",
             "Per cluster start: kill a random node at a random moment, wait until every survivor knows, repeat while",
@@ -107,6 +109,7 @@ final class DetectionCommand implements Command
         final long settleNs = flags.durationNs("--settle", 1_000_000_000L);
         final int maxStarts = (int)flags.longValue("--max-starts", 0, 0, 1_000_000);
         final long budgetNs = flags.isSet("--config-budget") ? flags.durationNs("--config-budget", 0) : 0;
+        final int realtimePriority = (int)flags.longValue("--rt-priority", 0, 0, 99);
         final Path outDir = Path.of(flags.string("--out", "results"));
         flags.finish();
 
@@ -129,7 +132,7 @@ final class DetectionCommand implements Command
             }
         }
         final DetectionSettings settings = new DetectionSettings(
-            kills, seed, settleNs, missTimeoutNs, startTimeoutNs, graceNs, maxStarts, budgetNs);
+            kills, seed, settleNs, missTimeoutNs, startTimeoutNs, graceNs, maxStarts, budgetNs, realtimePriority);
 
         final String commandLine = "java -jar ringwatch-perf.jar detection " + String.join(" ", args);
         final String startedAt = Instant.now().toString();

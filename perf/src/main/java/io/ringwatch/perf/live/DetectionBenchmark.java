@@ -131,6 +131,7 @@ public final class DetectionBenchmark
             .timeoutNs(config.timeoutNs())
             .graceNs(settings.graceNs())
             .profile(config.profile())
+            .realtimePriority(settings.realtimePriority())
             .clusterId(100 + index);
         if (classpath != null)
         {

@@ -12,6 +12,7 @@ package io.ringwatch.perf.live;
  * @param maxStarts      cluster starts allowed per configuration before giving up on reaching the kill count;
  *                       0 for three times the starts the kill count needs at that cluster size.
  * @param configBudgetNs no new cluster start for a configuration after this much time on it; 0 for no limit.
+ * @param realtimePriority SCHED_FIFO priority of the node agents and the driver's threads; 0 for none.
  */
 public record DetectionSettings(
     int killsPerConfig,
@@ -21,7 +22,8 @@ public record DetectionSettings(
     long startTimeoutNs,
     long graceNs,
     int maxStarts,
-    long configBudgetNs)
+    long configBudgetNs,
+    int realtimePriority)
 {
     /**
      * @throws IllegalArgumentException on a non-positive count or duration.
@@ -35,6 +37,10 @@ public record DetectionSettings(
         if (settleNs < 0 || missTimeoutNs <= 0 || startTimeoutNs <= 0 || graceNs < 0 || configBudgetNs < 0)
         {
             throw new IllegalArgumentException("durations must be positive");
+        }
+        if (realtimePriority < 0 || realtimePriority > 99)
+        {
+            throw new IllegalArgumentException("realtimePriority must be 0 (off) or 1..99: " + realtimePriority);
         }
     }
 

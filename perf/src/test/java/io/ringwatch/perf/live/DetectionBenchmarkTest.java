@@ -94,7 +94,7 @@ class DetectionBenchmarkTest
     @Test
     void shouldKeepHalfTheClusterAliveAndBudgetStartsPerSize()
     {
-        final DetectionSettings settings = new DetectionSettings(50, 1, 0, 1, 1, 0, 0, 0);
+        final DetectionSettings settings = new DetectionSettings(50, 1, 0, 1, 1, 0, 0, 0, 0);
 
         assertEquals(2, new DetectionConfig(4, 10_000_000, 1_000_000, "low-noise", TransportMode.IPC).minAlive());
         assertEquals(3, new DetectionConfig(5, 10_000_000, 1_000_000, "low-noise", TransportMode.IPC).minAlive());

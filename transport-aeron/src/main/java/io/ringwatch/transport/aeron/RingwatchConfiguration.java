@@ -49,6 +49,15 @@ public final class RingwatchConfiguration
     /** Default: no pinning. */
     public static final int CPU_DEFAULT = -1;
 
+    /**
+     * SCHED_FIFO priority (1..99) for the agent thread, so a sleeping agent is woken on time however busy the
+     * host's fair-class threads are; 0 leaves it in the ordinary class. Needs root, CAP_SYS_NICE or RLIMIT_RTPRIO.
+     */
+    public static final String REALTIME_PRIORITY_PROP_NAME = "ringwatch.realtime.priority";
+
+    /** Default: ordinary scheduling. */
+    public static final int REALTIME_PRIORITY_DEFAULT = 0;
+
     /** {@code embedded}: launch a media driver in this process; {@code external}: use the one at aeron.dir. */
     public static final String DRIVER_PROP_NAME = "ringwatch.driver";
     /** Default driver mode. */
@@ -153,6 +162,14 @@ public final class RingwatchConfiguration
     public static int cpu()
     {
         return Integer.getInteger(CPU_PROP_NAME, CPU_DEFAULT);
+    }
+
+    /**
+     * @return SCHED_FIFO priority for the agent thread, 0 for none.
+     */
+    public static int realtimePriority()
+    {
+        return Integer.getInteger(REALTIME_PRIORITY_PROP_NAME, REALTIME_PRIORITY_DEFAULT);
     }
 
     /**

@@ -3,6 +3,8 @@ package io.ringwatch.transport.aeron;
 import io.aeron.CommonContext;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.nativeconfig.RealtimePriority;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -31,6 +33,7 @@ public final class RingwatchContext
     private IdleStrategy idleStrategy;
     private int cpu = RingwatchConfiguration.cpu();
     private ThreadPinner pinner = ThreadPinner.UNAVAILABLE;
+    private int realtimePriority = RingwatchConfiguration.realtimePriority();
     private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
     private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
@@ -111,6 +114,22 @@ public final class RingwatchContext
         if (cpu < -1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.CPU_PROP_NAME + " must be >= -1: " + cpu);
+        }
+        if (realtimePriority != 0)
+        {
+            if (realtimePriority < RealtimePriority.MIN || realtimePriority > RealtimePriority.MAX)
+            {
+                throw new IllegalArgumentException(RingwatchConfiguration.REALTIME_PRIORITY_PROP_NAME +
+                    " must be 0 (off) or in [" + RealtimePriority.MIN + ", " + RealtimePriority.MAX + "]: " +
+                    realtimePriority);
+            }
+            if (idleStrategy instanceof BusySpinIdleStrategy && cpu < 0)
+            {
+                // a spinning real-time thread never yields its core: only acceptable on a core set aside for it
+                throw new IllegalArgumentException(RingwatchConfiguration.REALTIME_PRIORITY_PROP_NAME + "=" +
+                    realtimePriority + " with a busy-spin idle strategy needs a dedicated core (" +
+                    RingwatchConfiguration.CPU_PROP_NAME + "): unpinned it would take a core from everything else");
+            }
         }
         if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
         {
@@ -344,6 +363,24 @@ public final class RingwatchContext
     public ThreadPinner pinner()
     {
         return pinner;
+    }
+
+    /**
+     * @param priority SCHED_FIFO priority 1..99 for the agent thread, or 0 to leave it in the ordinary class.
+     * @return this.
+     */
+    public RingwatchContext realtimePriority(final int priority)
+    {
+        this.realtimePriority = priority;
+        return this;
+    }
+
+    /**
+     * @return SCHED_FIFO priority of the agent thread, 0 for none.
+     */
+    public int realtimePriority()
+    {
+        return realtimePriority;
     }
 
     /**

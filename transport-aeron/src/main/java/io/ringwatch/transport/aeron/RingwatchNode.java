@@ -12,6 +12,7 @@ import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.slot.HeartbeatSender;
 import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
@@ -131,10 +132,15 @@ public final class RingwatchNode implements AutoCloseable
             cachedClock.update(startNs);
             agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
                 new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
-            pinResult = ctx.cpu() >= 0 ? null : "not pinned (no cpu configured)";
-            if (ctx.cpu() >= 0)
+            final boolean pin = ctx.cpu() >= 0;
+            final boolean realtime = ctx.realtimePriority() > 0;
+            pinResult = pin || realtime ? null : "not pinned (no cpu configured), ordinary scheduling";
+            if (pin || realtime)
             {
-                agent.onStartAction(() -> pinResult = ctx.pinner().pinCurrentThread(ctx.cpu()));
+                agent.onStartAction(() -> pinResult =
+                    (pin ? ctx.pinner().pinCurrentThread(ctx.cpu()) : "not pinned (no cpu configured)") + ", " +
+                    (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() :
+                        "ordinary scheduling"));
             }
         }
         catch (final RuntimeException ex)
@@ -208,8 +214,8 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * @return what pinning did, or null while a requested pin has not happened yet (it happens on the agent
-     * thread as it starts).
+     * @return what pinning and the real-time request did, or null while they have not happened yet (they happen
+     * on the agent thread as it starts).
      */
     public String pinResult()
     {

@@ -29,7 +29,8 @@ final class DemoCommand
     static final String TIMEOUT_DEFAULT = "400ms";
 
     private static final Set<String> OPTIONS =
-        Set.of("nodes", "kill", "transport", "heartbeat", "timeout", "seed", "profile", "grace");
+        Set.of("nodes", "kill", "transport", "heartbeat", "timeout", "seed", "profile", "grace",
+            "rt-priority");
 
     private DemoCommand()
     {
@@ -79,6 +80,10 @@ final class DemoCommand
         if (args.has("grace"))
         {
             options.graceNs(args.getDurationNs("grace", 0));
+        }
+        if (args.has("rt-priority"))
+        {
+            options.realtimePriority(args.getInt("rt-priority", 0));
         }
 
         try (DemoCluster cluster = new DemoCluster(options))

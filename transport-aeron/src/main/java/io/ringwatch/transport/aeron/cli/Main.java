@@ -72,9 +72,9 @@ public final class Main
             "usage: java -jar ringwatch.jar <command> [options]",
             "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp]",
             "         [--driver embedded|external] [--aeron-dir DIR] [--cpu N] [--heartbeat 1ms] [--timeout 10ms]",
-            "         [--grace 10s]",
+            "         [--grace 10s] [--rt-priority 1..99]",
             "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp] [--heartbeat 5ms --timeout 50ms] [--seed S]",
-            "         [--profile low-latency|low-noise]",
+            "         [--profile low-latency|low-noise] [--rt-priority 1..99]",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
             "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
             "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 final class NodeCommand
 {
     private static final Set<String> OPTIONS = Set.of(
-        "cluster", "rank", "profile", "transport", "driver", "aeron-dir", "cpu", "heartbeat", "timeout", "grace");
+        "cluster", "rank", "profile", "transport", "driver", "aeron-dir", "cpu", "heartbeat", "timeout", "grace",
+        "rt-priority");
 
     private NodeCommand()
     {
@@ -64,6 +65,10 @@ final class NodeCommand
         if (args.has("grace"))
         {
             ctx.startupGraceNs(args.getDurationNs("grace", 0));
+        }
+        if (args.has("rt-priority"))
+        {
+            ctx.realtimePriority(args.getInt("rt-priority", 0));
         }
         final TuningProfile profile = TuningProfile.fromName(args.get("profile", "low-noise"));
         Profiles.apply(profile, ctx);

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.demo;
 
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.Drivers;
 import io.ringwatch.transport.aeron.TransportMode;
@@ -52,6 +53,7 @@ public final class DemoCluster implements AutoCloseable
         long timeoutNs = TimeUnit.MILLISECONDS.toNanos(50);
         long graceNs = TimeUnit.SECONDS.toNanos(20);
         String profile = "low-noise";
+        int realtimePriority;
         int clusterId = 1;
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> jvmOptions = new ArrayList<>(List.of(
@@ -126,6 +128,25 @@ public final class DemoCluster implements AutoCloseable
          * @param classpath classpath of the node JVMs.
          * @return this.
          */
+        /**
+         * @param priority SCHED_FIFO priority for the node agents and the driver's thread; 0 (default) for none.
+         * @return this.
+         */
+        public Options realtimePriority(final int priority)
+        {
+            if (priority != 0)
+            {
+                RealtimePriority.validate(priority);
+            }
+            this.realtimePriority = priority;
+            return this;
+        }
+
+        public int realtimePriority()
+        {
+            return realtimePriority;
+        }
+
         public Options classpath(final String classpath)
         {
             this.classpath = classpath;
@@ -239,7 +260,8 @@ public final class DemoCluster implements AutoCloseable
         this.processes = new Process[options.nodes];
         this.killedAtNs = new long[options.nodes];
         this.readers = new ViewReader[options.nodes];
-        this.driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
+        this.driver = MediaDriver.launch(
+            Drivers.withRealtimePriority(Drivers.lowFootprint(dir.getAbsolutePath()), options.realtimePriority));
         this.options.logDir = new File(dir, "logs");
         if (!options.logDir.mkdirs())
         {
@@ -342,6 +364,11 @@ public final class DemoCluster implements AutoCloseable
         cmd.add(options.profile);
         cmd.add("--grace");
         cmd.add(options.graceNs + "ns");
+        if (options.realtimePriority > 0)
+        {
+            cmd.add("--rt-priority");
+            cmd.add(Integer.toString(options.realtimePriority));
+        }
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (options.inheritOutput)
         {
