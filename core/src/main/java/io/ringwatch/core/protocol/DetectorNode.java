@@ -142,7 +142,8 @@ public final class DetectorNode
         }
 
         final long periodsDue = (nowNs - nextHeartbeatNs) / heartbeatPeriodNs;
-        heartbeatDeadlinesMissed += periodsDue;
+        // before the first beat the wait is the driver starting its duty cycle, not a late emitter
+        heartbeatDeadlinesMissed += heartbeatsSent == 0 ? 0 : periodsDue;
         sendHeartbeat(nowNs);
         // Absolute deadlines: a late beat never pushes the schedule back, it only skips the beats already missed.
         nextHeartbeatNs += (periodsDue + 1) * heartbeatPeriodNs;
@@ -152,7 +153,7 @@ public final class DetectorNode
     private void sendHeartbeat(final long nowNs)
     {
         final long gapNs = nowNs - lastEmittedNs;
-        if (gapNs > maxHeartbeatGapNs)
+        if (gapNs > maxHeartbeatGapNs && heartbeatsSent > 0)
         {
             maxHeartbeatGapNs = gapNs;
         }

@@ -80,6 +80,17 @@ class DetectorNodeTest
     }
 
     @Test
+    void shouldNotCountTheWaitBeforeTheFirstBeatAsLateness()
+    {
+        node.doWork(START + 5 * ETA + 1);
+        node.doWork(START + 6 * ETA + 1);
+
+        assertEquals(2, io.sentOfType("heartbeat").size());
+        assertEquals(0, node.heartbeatDeadlinesMissed(), "the driver starting late is not a missed deadline");
+        assertEquals(ETA, node.maxHeartbeatGapNs(), "only gaps between beats count");
+    }
+
+    @Test
     void shouldNotSuspectEmitterWhileSlotProgresses()
     {
         for (long t = START, counter = 1; t < START + 10 * DELTA; t += ETA, counter++)

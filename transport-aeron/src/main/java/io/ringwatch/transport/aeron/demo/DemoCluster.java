@@ -57,7 +57,8 @@ public final class DemoCluster implements AutoCloseable
         int clusterId = 1;
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> jvmOptions = new ArrayList<>(List.of(
-            "-XX:+UseSerialGC", "-Xms16m", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-Xmn96m", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0",
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
