@@ -1,5 +1,7 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -26,6 +28,10 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * After {@link #decode} returns {@link RejectReason#NONE} the accessors describe the frame until the next call;
  * those of other frame types keep stale values. All state is preallocated; only the notice's rank array may grow,
  * and only up to the cluster size. Not thread safe: one decoder per receiving thread.
+ * <p>
+ * A decoded notice is the same {@link ReusableNotice} a sender fills, pointed at a {@link RankArray} the decoder
+ * owns: D_msg is expanded from its runs into that sorted array so lookups are a binary search, and receivers see
+ * one notice type whether it came off the wire or was built locally.
  */
 public final class FrameDecoder
 {
@@ -39,7 +45,8 @@ public final class FrameDecoder
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
-    private final DecodedNotice notice;
+    private final RankArray noticeRanks;
+    private final ReusableNotice notice = new ReusableNotice();
 
     private int type;
     private int senderRank;
@@ -73,7 +80,9 @@ public final class FrameDecoder
         }
         this.clusterId = clusterId;
         this.clusterSize = clusterSize;
-        this.notice = new DecodedNotice(initialNoticeCapacity, clusterSize);
+        this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
+        // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
+        notice.set(0, 0, 0, 0L, noticeRanks);
     }
 
     /**
@@ -228,10 +237,21 @@ public final class FrameDecoder
 
     /**
      * @return the last accepted notice; the same object every time, overwritten by the next accepted notice.
+     * Its dead set is owned by this decoder, so a receiver that keeps the notice must copy it.
      */
-    public DecodedNotice notice()
+    public ReusableNotice notice()
     {
         return notice;
+    }
+
+    /**
+     * Exposed so tests can check that the notice's rank array grows only for larger sets and never past N.
+     *
+     * @return dead ranks the notice can hold without the decoder allocating.
+     */
+    public int noticeCapacity()
+    {
+        return noticeRanks.capacity();
     }
 
     /**
@@ -389,11 +409,15 @@ public final class FrameDecoder
         }
 
         // Ranges are disjoint and inside [0, clusterSize), so setSize <= clusterSize: the notice can hold them.
-        notice.reset(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, setSize);
+        // Grow once, before the appends, so that they never allocate.
+        final RankArray ranks = noticeRanks;
+        ranks.clear();
+        ranks.ensureCapacity(setSize);
         for (int i = 0; i < rangeCount; i++)
         {
-            notice.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
+            ranks.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
         }
+        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, ranks);
         return RejectReason.NONE;
     }
 

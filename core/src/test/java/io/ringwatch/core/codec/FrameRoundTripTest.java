@@ -1,5 +1,6 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -156,7 +157,7 @@ class FrameRoundTripTest
     void shouldReuseDecodedNoticeAndForgetThePreviousSet()
     {
         roundTripNotice(new TestNotice(2, 0, 1, 1L, TestNotice.run(1, 300)), 0);
-        final DecodedNotice first = decoder.notice();
+        final ReusableNotice first = decoder.notice();
 
         roundTripNotice(new TestNotice(9, 0, 1, 2L, 9), 0);
 
@@ -170,21 +171,20 @@ class FrameRoundTripTest
     {
         final int clusterSize = 100;
         final FrameDecoder small = new FrameDecoder(CLUSTER_ID, clusterSize, 4);
-        final DecodedNotice notice = small.notice();
-        assertEquals(4, notice.capacity());
+        assertEquals(4, small.noticeCapacity());
 
         decodeWith(small, new TestNotice(0, 99, 1, 1L, TestNotice.run(0, 3)));
-        assertEquals(4, notice.capacity());
+        assertEquals(4, small.noticeCapacity());
 
         decodeWith(small, new TestNotice(0, 99, 1, 2L, TestNotice.run(0, 5)));
-        assertEquals(8, notice.capacity());
+        assertEquals(8, small.noticeCapacity());
 
         decodeWith(small, new TestNotice(0, 99, 1, 3L, TestNotice.run(0, 99)));
-        assertEquals(99, notice.capacity());
+        assertEquals(99, small.noticeCapacity());
 
         decodeWith(small, new TestNotice(0, 99, 1, 4L, TestNotice.run(0, 6)));
-        assertEquals(99, notice.capacity());
-        assertTrue(notice.capacity() <= clusterSize);
+        assertEquals(99, small.noticeCapacity());
+        assertTrue(small.noticeCapacity() <= clusterSize);
     }
 
     @Test
@@ -211,7 +211,7 @@ class FrameRoundTripTest
         assertEquals(FrameHeaderFlyweight.FAILURE_NOTICE_TYPE, decoder.type());
         assertEquals(11, decoder.senderRank());
         assertEquals(5, decoder.senderIncarnation());
-        final DecodedNotice received = decoder.notice();
+        final ReusableNotice received = decoder.notice();
         assertEquals(sent.deadRank(), received.deadRank());
         assertEquals(sent.sourceRank(), received.sourceRank());
         assertEquals(sent.sourceIncarnation(), received.sourceIncarnation());

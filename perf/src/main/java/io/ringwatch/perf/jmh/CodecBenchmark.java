@@ -1,6 +1,5 @@
 package io.ringwatch.perf.jmh;
 
-import io.ringwatch.core.codec.DecodedNotice;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
@@ -89,7 +88,7 @@ public class CodecBenchmark
             }
         }
 
-        private static boolean sameNotice(final DecodedNotice decoded, final ReusableNotice sent)
+        private static boolean sameNotice(final ReusableNotice decoded, final ReusableNotice sent)
         {
             final RankSet a = decoded.deadSet();
             final RankSet b = sent.deadSet();

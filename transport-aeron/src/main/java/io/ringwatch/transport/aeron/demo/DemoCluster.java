@@ -237,12 +237,20 @@ public final class DemoCluster implements AutoCloseable
     private final Options options;
     private final File dir;
     private final File clusterFile;
-    private final MediaDriver driver;
     private final Process[] processes;
     private final long[] killedAtNs;
     private final ViewReader[] readers;
     private final Thread cleanup;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Held while the constructor creates the driver and files and while {@link #close()} removes them, so a
+     * shutdown hook that fires mid-construction waits for what is being created and then deletes it.
+     */
+    private final Object lifecycleLock = new Object();
+
+    /** Guarded by {@link #lifecycleLock}: null before the launch, after close, or if the launch never happened. */
+    private MediaDriver driver;
 
     /**
      * Start the media driver and write the cluster file; no node runs yet.
@@ -258,29 +266,60 @@ public final class DemoCluster implements AutoCloseable
         this.options = options;
         final File base = new File("/dev/shm").isDirectory() ? new File("/dev/shm") : new File(IoUtil.tmpDirName());
         this.dir = new File(base, "ringwatch-demo-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        this.clusterFile = new File(dir, "cluster.txt");
+        this.options.logDir = new File(dir, "logs");
         this.processes = new Process[options.nodes];
         this.killedAtNs = new long[options.nodes];
         this.readers = new ViewReader[options.nodes];
-        this.driver = MediaDriver.launch(
-            Drivers.withRealtimePriority(Drivers.lowFootprint(dir.getAbsolutePath()), options.realtimePriority));
-        this.options.logDir = new File(dir, "logs");
-        if (!options.logDir.mkdirs())
-        {
-            driver.close();
-            throw new IllegalStateException("cannot create " + options.logDir);
-        }
-        this.clusterFile = new File(dir, "cluster.txt");
-        try
-        {
-            Files.writeString(clusterFile.toPath(), clusterConfig().render(), StandardCharsets.UTF_8);
-        }
-        catch (final IOException ex)
-        {
-            driver.close();
-            throw new UncheckedIOException(ex);
-        }
+
+        // The hook goes in before anything exists on disk: were the driver launched first, a Ctrl-C between the
+        // launch and the registration would leave the directory under /dev/shm with nobody to delete it.
         this.cleanup = new Thread(this::close, "ringwatch-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
+
+        try
+        {
+            createOnDisk();
+        }
+        catch (final Throwable ex)
+        {
+            // Nobody gets a reference to close, so undo here: remove the hook, stop the driver, delete the directory.
+            try
+            {
+                close();
+            }
+            catch (final Throwable closeEx)
+            {
+                ex.addSuppressed(closeEx);
+            }
+            throw ex;
+        }
+    }
+
+    private void createOnDisk()
+    {
+        synchronized (lifecycleLock)
+        {
+            // The hook may already have run close() while this thread was between registering it and here.
+            if (closed.get())
+            {
+                throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
+            }
+            driver = MediaDriver.launch(
+                Drivers.withRealtimePriority(Drivers.lowFootprint(dir.getAbsolutePath()), options.realtimePriority));
+            if (!options.logDir.mkdirs())
+            {
+                throw new IllegalStateException("cannot create " + options.logDir);
+            }
+            try
+            {
+                Files.writeString(clusterFile.toPath(), clusterConfig().render(), StandardCharsets.UTF_8);
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
     }
 
     private ClusterConfig clusterConfig()
@@ -622,7 +661,8 @@ public final class DemoCluster implements AutoCloseable
     }
 
     /**
-     * Destroy every node process, stop the driver and delete the directory.
+     * Destroy every node process, stop the driver and delete the directory. Safe to call from a failed
+     * constructor or from the shutdown hook at any point of construction: whatever was not created is skipped.
      */
     public void close()
     {
@@ -630,8 +670,6 @@ public final class DemoCluster implements AutoCloseable
         {
             return;
         }
-        destroyAll();
-        CloseHelper.closeAll(readers);
         try
         {
             Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -640,7 +678,19 @@ public final class DemoCluster implements AutoCloseable
         {
             // already shutting down: the hook is running or has run
         }
-        CloseHelper.quietClose(driver);
-        IoUtil.delete(dir, true);
+        synchronized (lifecycleLock)
+        {
+            destroyAll();
+            CloseHelper.closeAll(readers);
+            if (null != driver)
+            {
+                CloseHelper.quietClose(driver);
+                driver = null;
+            }
+            if (null != dir)
+            {
+                IoUtil.delete(dir, true);
+            }
+        }
     }
 }
