@@ -14,41 +14,28 @@ public enum TuningProfile
      * outright: use it only when a core the application does not use (ideally isolated with
      * {@code isolcpus}/{@code nohz_full}) is available for each agent on the host.
      */
-    LOW_LATENCY("low-latency", "spin", true, 0, 0, 0L, 0L),
+    LOW_LATENCY("low-latency", "spin", true, 0L),
 
     /**
-     * Back off from spinning to yielding to short sleeps when idle; no pinning. The agent then shares cores
-     * with an HPC application, costing it only brief wake-ups, at the price of up to
-     * {@link #maxParkPeriodNs()} of extra lateness per duty cycle (choose δ with that margin). The only safe
-     * choice when there are fewer free cores than agents: busy-spinning agents would starve each other (and
-     * the application) and cause false suspicions.
+     * Sleep until the protocol's next deadline (heartbeat due, suspicion expiry), at most
+     * {@link #maxParkPeriodNs()} at a time; no pinning. The agent then shares cores with an HPC application,
+     * costing it one or two brief wake-ups per heartbeat period, at the price of up to {@link #maxParkPeriodNs()}
+     * before a notice is polled (once per hop). The only safe choice when there are fewer free cores than agents:
+     * busy-spinning agents would starve each other (and the application) and cause false suspicions.
      */
-    LOW_NOISE("low-noise", "backoff", false, 10, 5, TimeUnit.MICROSECONDS.toNanos(50),
-        TimeUnit.MICROSECONDS.toNanos(500));
+    LOW_NOISE("low-noise", "deadline", false, TimeUnit.MILLISECONDS.toNanos(1));
 
     private final String cliName;
     private final String idleStrategyAlias;
     private final boolean pinsAgent;
-    private final int maxSpins;
-    private final int maxYields;
-    private final long minParkPeriodNs;
     private final long maxParkPeriodNs;
 
-    TuningProfile(
-        final String cliName,
-        final String idleStrategyAlias,
-        final boolean pinsAgent,
-        final int maxSpins,
-        final int maxYields,
-        final long minParkPeriodNs,
+    TuningProfile(final String cliName, final String idleStrategyAlias, final boolean pinsAgent,
         final long maxParkPeriodNs)
     {
         this.cliName = cliName;
         this.idleStrategyAlias = idleStrategyAlias;
         this.pinsAgent = pinsAgent;
-        this.maxSpins = maxSpins;
-        this.maxYields = maxYields;
-        this.minParkPeriodNs = minParkPeriodNs;
         this.maxParkPeriodNs = maxParkPeriodNs;
     }
 
@@ -61,8 +48,8 @@ public enum TuningProfile
     }
 
     /**
-     * @return Agrona/Aeron idle strategy alias: {@code "spin"} (BusySpinIdleStrategy) or {@code "backoff"}
-     * (BackoffIdleStrategy with this profile's parameters).
+     * @return idle strategy alias: {@code "spin"} (Agrona's BusySpinIdleStrategy) or {@code "deadline"} (the
+     * runtime's sleep-until-next-deadline strategy, capped at {@link #maxParkPeriodNs()}).
      */
     public String idleStrategyAlias()
     {
@@ -78,31 +65,7 @@ public enum TuningProfile
     }
 
     /**
-     * @return backoff: spins before yielding (0 for busy-spin).
-     */
-    public int maxSpins()
-    {
-        return maxSpins;
-    }
-
-    /**
-     * @return backoff: yields before parking (0 for busy-spin).
-     */
-    public int maxYields()
-    {
-        return maxYields;
-    }
-
-    /**
-     * @return backoff: first park period (0 for busy-spin).
-     */
-    public long minParkPeriodNs()
-    {
-        return minParkPeriodNs;
-    }
-
-    /**
-     * @return backoff: longest park period, the extra lateness an idle agent may add (0 for busy-spin).
+     * @return longest sleep of an idle agent, the most a frame waits to be polled (0 for busy-spin).
      */
     public long maxParkPeriodNs()
     {

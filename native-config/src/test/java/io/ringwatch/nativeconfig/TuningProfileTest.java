@@ -36,9 +36,10 @@ class TuningProfileTest
     {
         assertEquals("spin", TuningProfile.LOW_LATENCY.idleStrategyAlias());
         assertTrue(TuningProfile.LOW_LATENCY.pinsAgent());
-        assertEquals("backoff", TuningProfile.LOW_NOISE.idleStrategyAlias());
+        assertEquals(0, TuningProfile.LOW_LATENCY.maxParkPeriodNs());
+        assertEquals("deadline", TuningProfile.LOW_NOISE.idleStrategyAlias());
         assertFalse(TuningProfile.LOW_NOISE.pinsAgent());
-        assertTrue(TuningProfile.LOW_NOISE.maxParkPeriodNs() >= TuningProfile.LOW_NOISE.minParkPeriodNs());
+        assertEquals(1_000_000, TuningProfile.LOW_NOISE.maxParkPeriodNs());
     }
 
     @Test

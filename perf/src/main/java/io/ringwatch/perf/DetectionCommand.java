@@ -53,7 +53,8 @@ final class DetectionCommand implements Command
             "  --config-budget D      no new cluster start for a configuration after this long on it (default none)",
             "  --rt-priority P        SCHED_FIFO priority 1..99 for node agents and driver threads, 0 for none",
             "                         (default 0)",
-            "  --out DIR              writes DIR/detection.md and DIR/detection.csv after every configuration",
+            "  --out DIR              writes DIR/detection.md, DIR/detection.csv and DIR/detection-notes.md after",
+            "                         every configuration",
             "                         (default results)",
             "Per cluster start: kill a random node at a random moment, wait until every survivor knows, repeat while",
             "more than ceil(N/2) survive, then SIGTERM one (LEAVE) and restart. A configuration gives up after 6",
@@ -152,7 +153,8 @@ final class DetectionCommand implements Command
 
         out.println();
         out.print(DetectionReport.markdown(results));
-        out.println("written: " + outDir.resolve("detection.md") + ", " + outDir.resolve("detection.csv"));
+        out.println("written: " + outDir.resolve("detection.md") + ", " + outDir.resolve("detection.csv") + ", " +
+            outDir.resolve("detection-notes.md"));
         return results.stream().allMatch(r -> r.kills() >= kills) ? 0 : 1;
     }
 
@@ -205,6 +207,13 @@ final class DetectionCommand implements Command
         {
             Files.writeString(outDir.resolve("detection.md"), md.toString(), StandardCharsets.UTF_8);
             Files.writeString(outDir.resolve("detection.csv"), DetectionReport.csv(results), StandardCharsets.UTF_8);
+            final StringBuilder log = new StringBuilder("# every note, in order, per configuration\n");
+            for (final ConfigResult r : results)
+            {
+                log.append("\n## ").append(r.config().label()).append('\n');
+                r.log().forEach(line -> log.append("- ").append(line).append('\n'));
+            }
+            Files.writeString(outDir.resolve("detection-notes.md"), log.toString(), StandardCharsets.UTF_8);
         }
         catch (final IOException ex)
         {

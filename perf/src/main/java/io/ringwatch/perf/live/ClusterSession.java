@@ -30,6 +30,8 @@ final class ClusterSession
     private final boolean[] exited;
     private long first;
     private long last;
+    private int lastSignalled = -1;
+    private long lastSignalNs;
 
     ClusterSession(
         final DemoCluster cluster,
@@ -66,6 +68,8 @@ final class ClusterSession
             final int victim = randomSurvivor();
             final long killedAtNs = cluster.kill(victim);
             signalled[victim] = true;
+            lastSignalled = victim;
+            lastSignalNs = killedAtNs;
             made++;
             if (awaitEveryoneKnows(victim, killedAtNs))
             {
@@ -87,6 +91,8 @@ final class ClusterSession
             final int leaver = randomSurvivor();
             final long terminatedAtNs = cluster.terminate(leaver);
             signalled[leaver] = true;
+            lastSignalled = leaver;
+            lastSignalNs = terminatedAtNs;
             if (awaitEveryoneKnows(leaver, terminatedAtNs))
             {
                 if (!declaredBeforeSignal(leaver, terminatedAtNs))
@@ -231,10 +237,17 @@ final class ClusterSession
                 {
                     falselyDead[d] = true;
                     result.recordFalsePositive("live node " + d + " declared dead by " + r + " (" +
-                        ViewLayout.causeName(view.cause(d)) + ")");
+                        ViewLayout.causeName(view.cause(d)) + " from " + view.reporter(d) + ") " +
+                        sinceLastSignal(view.detectedAtNs(d)));
                 }
             }
         }
+    }
+
+    private String sinceLastSignal(final long atNs)
+    {
+        return lastSignalled < 0 ? "before any signal" :
+            String.format("%.3f ms after the signal to %d", (atNs - lastSignalNs) / 1e6, lastSignalled);
     }
 
     private boolean isSurvivor(final int r)

@@ -12,6 +12,7 @@ import java.util.List;
 public final class ConfigResult
 {
     private static final int MAX_NOTES = 5;
+    private static final int MAX_LOG = 10_000;
     private static final int MAX_NOTE_LENGTH = 160;
 
     private final DetectionConfig config;
@@ -19,6 +20,7 @@ public final class ConfigResult
     private final Histogram stabilization = new Histogram(3);
     private final Histogram leave = new Histogram(3);
     private final List<String> notes = new ArrayList<>();
+    private final List<String> log = new ArrayList<>();
     private int kills;
     private int missed;
     private int falsePositives;
@@ -109,6 +111,10 @@ public final class ConfigResult
 
     private void note(final String text)
     {
+        if (log.size() < MAX_LOG)
+        {
+            log.add(text);
+        }
         if (notes.size() < MAX_NOTES)
         {
             notes.add(text.length() > MAX_NOTE_LENGTH ? text.substring(0, MAX_NOTE_LENGTH) + "…" : text);
@@ -233,6 +239,14 @@ public final class ConfigResult
     public long wallNs()
     {
         return wallNs;
+    }
+
+    /**
+     * @return everything that went wrong, in order, whole (up to 10,000 entries), for the notes file.
+     */
+    public List<String> log()
+    {
+        return log;
     }
 
     /**

@@ -117,6 +117,31 @@ final class ClusterChannels
     }
 
     /**
+     * Control peers to connect before joining: every other node in a cluster of at most {@code allUpTo}, where the
+     * cost is small, otherwise {@link #usualControlPeers(int, int)}. Once ranks have died the schedule's targets
+     * are offsets along the live ring, not in rank space, so in a small cluster connecting to everyone is what
+     * keeps a notice from ever waiting for a publication to be set up.
+     *
+     * @param rank    this node.
+     * @param n       N.
+     * @param allUpTo largest cluster in which every peer is connected up front.
+     * @return distinct peer ranks, excluding {@code rank}.
+     */
+    static int[] controlPeersToPreCreate(final int rank, final int n, final int allUpTo)
+    {
+        if (n > allUpTo)
+        {
+            return usualControlPeers(rank, n);
+        }
+        final int[] peers = new int[n - 1];
+        for (int i = 1; i < n; i++)
+        {
+            peers[i - 1] = (rank + i) % n;
+        }
+        return peers;
+    }
+
+    /**
      * Observers a node may heartbeat: its ⌊log₂ n⌋ + 1 nearest successors.
      *
      * @param rank this node.

@@ -13,6 +13,7 @@ import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.view.ViewFile;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
@@ -59,6 +60,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private DetectorNode node;
     private RemoteHeartbeatChannel remoteHeartbeats;
     private Runnable onStart;
+    private AgentInvoker clientConductor;
+    private volatile Thread agentThread;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
     private volatile boolean halted;
@@ -104,6 +107,16 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.remoteHeartbeats = channel;
     }
 
+    /**
+     * The Aeron client's conductor, run inside this duty cycle rather than on a thread of its own: the client
+     * takes one lock for its conductor's work and for every API call, and an ordinary-priority conductor thread
+     * preempted while holding it stalled a real-time agent creating a publication on demand for tens of ms.
+     */
+    void clientConductor(final AgentInvoker invoker)
+    {
+        this.clientConductor = invoker;
+    }
+
     void onStartAction(final Runnable action)
     {
         this.onStart = action;
@@ -114,6 +127,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
      */
     public void onStart()
     {
+        agentThread = Thread.currentThread();
         if (onStart != null)
         {
             onStart.run();
@@ -140,6 +154,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
         {
             node.leave(now);
             work++;
+        }
+        if (clientConductor != null)
+        {
+            work += clientConductor.invoke();
         }
         work += control.drain(now);
         work += controlSubscription.poll(frameHandler, fragmentLimit);
@@ -239,12 +257,26 @@ public final class RingwatchAgent implements Agent, MembershipListener
     boolean halt(final long timeoutMs)
     {
         haltRequested = true;
+        if (Thread.currentThread() == agentThread)
+        {
+            // the client conductor runs in this duty cycle: the error came from inside it, and the next cycle halts
+            return true;
+        }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (!halted && System.nanoTime() - deadline < 0)
         {
             Thread.onSpinWait();
         }
         return halted;
+    }
+
+    /**
+     * @return the protocol's next deadline, for {@link DeadlineIdleStrategy}; agent thread only.
+     */
+    long nextDeadlineNs()
+    {
+        // a requested leave or halt must not wait out a long sleep
+        return leaveRequested || haltRequested ? nowNs : node.nextDeadlineNs();
     }
 
     /**

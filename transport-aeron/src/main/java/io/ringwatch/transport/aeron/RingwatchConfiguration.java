@@ -39,7 +39,7 @@ public final class RingwatchConfiguration
     /** Default startup grace: covers a JVM launch on a loaded host. */
     public static final long STARTUP_GRACE_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
-    /** Idle strategy: busy-spin, yield, backoff, sleep-&lt;duration&gt; (e.g. sleep-100us). */
+    /** Idle strategy: busy-spin, yield, backoff, deadline (sleep to the next protocol deadline, at most 1 ms), sleep-&lt;duration&gt; (e.g. sleep-100us). */
     public static final String IDLE_STRATEGY_PROP_NAME = "ringwatch.idle.strategy";
     /** Default idle strategy: the low-noise profile's. */
     public static final String IDLE_STRATEGY_DEFAULT = "sleep-100us";
@@ -57,6 +57,22 @@ public final class RingwatchConfiguration
 
     /** Default: ordinary scheduling. */
     public static final int REALTIME_PRIORITY_DEFAULT = 0;
+
+    /**
+     * In a cluster of at most this many nodes every node connects a control publication to every other before
+     * joining, so no notice waits for one to be set up; larger clusters connect to the schedule's usual peers
+     * and add others on demand. Default 32.
+     */
+    public static final String PRECREATE_ALL_MAX_PROP_NAME = "ringwatch.precreate.all.max";
+
+    /** Default for {@link #PRECREATE_ALL_MAX_PROP_NAME}. */
+    public static final int PRECREATE_ALL_MAX_DEFAULT = 32;
+
+    /**
+     * Load the runtime's classes before joining (see {@link ClassPreloader}); costs a fraction of a second at start
+     * and keeps class loading out of the agent's duty cycle. Default true.
+     */
+    public static final String PRELOAD_PROP_NAME = "ringwatch.preload";
 
     /** {@code embedded}: launch a media driver in this process; {@code external}: use the one at aeron.dir. */
     public static final String DRIVER_PROP_NAME = "ringwatch.driver";
@@ -173,6 +189,22 @@ public final class RingwatchConfiguration
     }
 
     /**
+     * @return largest cluster in which all control publications are created up front.
+     */
+    public static int preCreateAllMax()
+    {
+        return Integer.getInteger(PRECREATE_ALL_MAX_PROP_NAME, PRECREATE_ALL_MAX_DEFAULT);
+    }
+
+    /**
+     * @return whether to preload the runtime's classes before joining.
+     */
+    public static boolean preload()
+    {
+        return !"false".equalsIgnoreCase(System.getProperty(PRELOAD_PROP_NAME, "true"));
+    }
+
+    /**
      * @return driver mode.
      */
     public static String driver()
@@ -231,7 +263,7 @@ public final class RingwatchConfiguration
     /**
      * Build an idle strategy from its name.
      *
-     * @param name busy-spin, yield, backoff or sleep-&lt;duration&gt;.
+     * @param name busy-spin, yield, backoff, deadline or sleep-&lt;duration&gt;.
      * @return a new idle strategy.
      * @throws IllegalArgumentException for an unknown name.
      */
@@ -250,12 +282,16 @@ public final class RingwatchConfiguration
             return new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
         }
+        if ("deadline".equals(name))
+        {
+            return new DeadlineIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1));
+        }
         if (name != null && name.startsWith("sleep-"))
         {
             final long sleepNs = SystemUtil.parseDuration(IDLE_STRATEGY_PROP_NAME, name.substring("sleep-".length()));
             return new SleepingIdleStrategy(sleepNs);
         }
         throw new IllegalArgumentException(IDLE_STRATEGY_PROP_NAME + "=" + name +
-            ": expected busy-spin, yield, backoff or sleep-<duration>");
+            ": expected busy-spin, yield, backoff, deadline or sleep-<duration>");
     }
 }

@@ -34,6 +34,8 @@ public final class RingwatchContext
     private int cpu = RingwatchConfiguration.cpu();
     private ThreadPinner pinner = ThreadPinner.UNAVAILABLE;
     private int realtimePriority = RingwatchConfiguration.realtimePriority();
+    private boolean preloadClasses = RingwatchConfiguration.preload();
+    private int preCreateAllUpTo = RingwatchConfiguration.preCreateAllMax();
     private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
     private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
@@ -114,6 +116,11 @@ public final class RingwatchContext
         if (cpu < -1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.CPU_PROP_NAME + " must be >= -1: " + cpu);
+        }
+        if (preCreateAllUpTo < 0)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.PRECREATE_ALL_MAX_PROP_NAME + " must be >= 0: " +
+                preCreateAllUpTo);
         }
         if (realtimePriority != 0)
         {
@@ -381,6 +388,42 @@ public final class RingwatchContext
     public int realtimePriority()
     {
         return realtimePriority;
+    }
+
+    /**
+     * @param n largest cluster in which every control publication is created before joining (0: never).
+     * @return this.
+     */
+    public RingwatchContext preCreateAllUpTo(final int n)
+    {
+        this.preCreateAllUpTo = n;
+        return this;
+    }
+
+    /**
+     * @return largest cluster in which every control publication is created before joining.
+     */
+    public int preCreateAllUpTo()
+    {
+        return preCreateAllUpTo;
+    }
+
+    /**
+     * @param preload whether to load the runtime's classes before joining (see {@link ClassPreloader}).
+     * @return this.
+     */
+    public RingwatchContext preloadClasses(final boolean preload)
+    {
+        this.preloadClasses = preload;
+        return this;
+    }
+
+    /**
+     * @return whether the runtime's classes are loaded before joining.
+     */
+    public boolean preloadClasses()
+    {
+        return preloadClasses;
     }
 
     /**

@@ -58,6 +58,12 @@ public final class RingwatchNode implements AutoCloseable
         final int n = cluster.size();
         try
         {
+            if (ctx.preloadClasses())
+            {
+                ClassPreloader.preload(
+                    List.of(DetectorNode.class, RingwatchNode.class, Aeron.class, UnsafeBuffer.class),
+                    List.of("io.ringwatch.core.", "io.ringwatch.transport.aeron.", "io.aeron.", "org.agrona."));
+            }
             final String dir = ctx.aeronDirectoryName();
             if (ctx.embeddedDriver())
             {
@@ -96,7 +102,7 @@ public final class RingwatchNode implements AutoCloseable
             final AeronControlChannel control = new AeronControlChannel(cluster.clusterId(), rank, ctx.incarnation(),
                 n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
             resources.add(control);
-            for (final int peer : ClusterChannels.usualControlPeers(rank, n))
+            for (final int peer : ClusterChannels.controlPeersToPreCreate(rank, n, ctx.preCreateAllUpTo()))
             {
                 controlPublications.preCreate(peer);
             }
@@ -123,6 +129,7 @@ public final class RingwatchNode implements AutoCloseable
 
             agent = new RingwatchAgent(
                 ctx, cachedClock, slots, controlSubscription, heartbeatSubscription, control, viewFile, counters);
+            agent.clientConductor(aeron.conductorAgentInvoker());
             if (heartbeats instanceof RemoteHeartbeatChannel)
             {
                 agent.remoteHeartbeats((RemoteHeartbeatChannel)heartbeats);
@@ -132,6 +139,10 @@ public final class RingwatchNode implements AutoCloseable
             cachedClock.update(startNs);
             agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
                 new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
+            if (ctx.idleStrategy() instanceof DeadlineIdleStrategy deadlineIdle)
+            {
+                deadlineIdle.deadlines(agent::nextDeadlineNs);
+            }
             final boolean pin = ctx.cpu() >= 0;
             final boolean realtime = ctx.realtimePriority() > 0;
             pinResult = pin || realtime ? null : "not pinned (no cpu configured), ordinary scheduling";
@@ -283,6 +294,7 @@ public final class RingwatchNode implements AutoCloseable
             return Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(dir)
                 .driverTimeoutMs(5_000)
+                .useConductorAgentInvoker(true)
                 .errorHandler(this::onClientError));
         }
         catch (final AeronException | IllegalStateException ex)

@@ -26,4 +26,12 @@ class ClusterChannelsTest
     {
         assertArrayEquals(new int[]{0, 1, 6, 7}, ClusterChannels.usualHeartbeatPeers(5, 8));
     }
+
+    @Test
+    void shouldPreCreateEveryPeerOnlyInSmallClusters()
+    {
+        assertArrayEquals(new int[]{6, 7, 0, 1, 2, 3, 4}, ClusterChannels.controlPeersToPreCreate(5, 8, 32));
+        assertArrayEquals(ClusterChannels.usualControlPeers(5, 64), ClusterChannels.controlPeersToPreCreate(5, 64, 32));
+        assertArrayEquals(ClusterChannels.usualControlPeers(5, 8), ClusterChannels.controlPeersToPreCreate(5, 8, 0));
+    }
 }

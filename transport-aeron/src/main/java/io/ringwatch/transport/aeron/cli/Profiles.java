@@ -2,9 +2,9 @@ package io.ringwatch.transport.aeron.cli;
 
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.ThreadPinner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -24,8 +24,7 @@ final class Profiles
         {
             return new BusySpinIdleStrategy();
         }
-        return new BackoffIdleStrategy(profile.maxSpins(), profile.maxYields(), profile.minParkPeriodNs(),
-            profile.maxParkPeriodNs());
+        return new DeadlineIdleStrategy(profile.maxParkPeriodNs());
     }
 
     static void apply(final TuningProfile profile, final RingwatchContext ctx)

@@ -54,6 +54,7 @@ public final class DemoCluster implements AutoCloseable
         long graceNs = TimeUnit.SECONDS.toNanos(20);
         String profile = "low-noise";
         int realtimePriority;
+        long staggerMs = 300;
         int clusterId = 1;
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> jvmOptions = new ArrayList<>(List.of(
@@ -146,6 +147,20 @@ public final class DemoCluster implements AutoCloseable
         public int realtimePriority()
         {
             return realtimePriority;
+        }
+
+        /**
+         * @param ms pause after each node joins before the next JVM starts; 0 starts them all at once.
+         * @return this.
+         */
+        public Options staggerMs(final long ms)
+        {
+            if (ms < 0)
+            {
+                throw new IllegalArgumentException("stagger must be >= 0: " + ms);
+            }
+            this.staggerMs = ms;
+            return this;
         }
 
         public Options classpath(final String classpath)
@@ -306,7 +321,7 @@ public final class DemoCluster implements AutoCloseable
                 throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
             }
             driver = MediaDriver.launch(
-                Drivers.withRealtimePriority(Drivers.lowFootprint(dir.getAbsolutePath()), options.realtimePriority));
+                Drivers.withRealtimePriority(Drivers.lowFootprint(dir.getAbsolutePath()), driverPriority(options)));
             if (!options.logDir.mkdirs())
             {
                 throw new IllegalStateException("cannot create " + options.logDir);
@@ -320,6 +335,15 @@ public final class DemoCluster implements AutoCloseable
                 throw new UncheckedIOException(ex);
             }
         }
+    }
+
+    /**
+     * One step below the agents: the driver's conductor sets up publications (file creation, mapping) in bursts
+     * when notices fan out, and must never hold a core an agent is waiting for.
+     */
+    private static int driverPriority(final Options options)
+    {
+        return options.realtimePriority <= 1 ? options.realtimePriority : options.realtimePriority - 1;
     }
 
     private ClusterConfig clusterConfig()
@@ -363,21 +387,53 @@ public final class DemoCluster implements AutoCloseable
     }
 
     /**
-     * Launch every node process.
+     * Launch every node process: one at a time, each after the previous one joined and {@code staggerMs} passed
+     * (see {@link Options#staggerMs(long)}).
+     *
+     * @throws InterruptedException if interrupted; the processes started so far are destroyed.
+     * @throws IllegalStateException if a node exits or does not join within 60 s.
      */
-    public void start()
+    public void start() throws InterruptedException
     {
         try
         {
             for (int r = 0; r < options.nodes; r++)
             {
                 processes[r] = launch(r);
+                if (options.staggerMs > 0 && r < options.nodes - 1)
+                {
+                    awaitJoined(r);
+                    Thread.sleep(options.staggerMs);
+                }
             }
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | InterruptedException ex)
         {
             destroyAll();
             throw ex;
+        }
+    }
+
+    /**
+     * A node has joined once its view file exists: its classes are loaded and its agent runs. Starting the next
+     * JVM only then keeps one JVM at a time starting up, instead of all of them fighting over the cores.
+     */
+    private void awaitJoined(final int rank) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (tryView(rank, snapshot) == null)
+        {
+            if (!processes[rank].isAlive())
+            {
+                throw new IllegalStateException("node " + rank + " exited with " + processes[rank].exitValue() +
+                    " during start; log: " + log(rank));
+            }
+            if (System.nanoTime() - deadline >= 0)
+            {
+                throw new IllegalStateException("node " + rank + " did not join within 60s; log: " + log(rank));
+            }
+            Thread.sleep(5);
         }
     }
 
