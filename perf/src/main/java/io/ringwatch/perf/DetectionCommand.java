@@ -51,8 +51,10 @@ final class DetectionCommand implements Command
             "  --max-starts M         cluster starts per configuration before giving up (default 0: three times",
             "                         what the kill count needs at that size)",
             "  --config-budget D      no new cluster start for a configuration after this long on it (default none)",
-            "  --rt-priority P        SCHED_FIFO priority 1..99 for node agents and driver threads, 0 for none",
-            "                         (default 0)",
+            "  --rt-priority P        SCHED_FIFO priority 1..99 for low-noise node agents (driver one below), 0 for",
+            "                         none (default 0; needs root, CAP_SYS_NICE or ulimit -r)",
+            "  --oversubscribe        run low-latency configurations with more busy-spinning agents than spare",
+            "                         cores (default: such a configuration is reported as not run)",
             "  --out DIR              writes DIR/detection.md, DIR/detection.csv and DIR/detection-notes.md after",
             "                         every configuration",
             "                         (default results)",
@@ -65,7 +67,7 @@ final class DetectionCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Flags flags = new Flags(args);
+        final Flags flags = new Flags(args, "--oversubscribe");
         final List<Integer> nodes = new ArrayList<>();
         for (final String n : list(flags.string("--nodes", "4,8,16")))
         {
@@ -111,6 +113,7 @@ final class DetectionCommand implements Command
         final int maxStarts = (int)flags.longValue("--max-starts", 0, 0, 1_000_000);
         final long budgetNs = flags.isSet("--config-budget") ? flags.durationNs("--config-budget", 0) : 0;
         final int realtimePriority = (int)flags.longValue("--rt-priority", 0, 0, 99);
+        final boolean oversubscribe = flags.switchOn("--oversubscribe");
         final Path outDir = Path.of(flags.string("--out", "results"));
         flags.finish();
 
@@ -133,7 +136,8 @@ final class DetectionCommand implements Command
             }
         }
         final DetectionSettings settings = new DetectionSettings(
-            kills, seed, settleNs, missTimeoutNs, startTimeoutNs, graceNs, maxStarts, budgetNs, realtimePriority);
+            kills, seed, settleNs, missTimeoutNs, startTimeoutNs, graceNs, maxStarts, budgetNs, realtimePriority,
+            oversubscribe);
 
         final String commandLine = "java -jar ringwatch-perf.jar detection " + String.join(" ", args);
         final String startedAt = Instant.now().toString();

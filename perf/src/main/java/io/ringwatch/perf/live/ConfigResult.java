@@ -21,6 +21,7 @@ public final class ConfigResult
     private final Histogram leave = new Histogram(3);
     private final List<String> notes = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
+    private String notRun;
     private int kills;
     private int missed;
     private int falsePositives;
@@ -102,6 +103,23 @@ public final class ConfigResult
             failedStarts++;
             note(why);
         }
+    }
+
+    /**
+     * @param why the configuration was refused before any cluster start, e.g. more busy-spinning agents than cores.
+     */
+    void recordNotRun(final String why)
+    {
+        notRun = why;
+        note("not run: " + why);
+    }
+
+    /**
+     * @return why the configuration was not run, or null if it ran.
+     */
+    public String notRun()
+    {
+        return notRun;
     }
 
     void addWallNs(final long ns)

@@ -28,6 +28,8 @@ public final class DetectionBenchmark
      */
     static final int MAX_STARTS_WITHOUT_KILL = 6;
 
+    private static final String LOW_LATENCY = "low-latency";
+
     private final List<DetectionConfig> configs;
     private final DetectionSettings settings;
     private final String classpath;
@@ -78,6 +80,13 @@ public final class DetectionBenchmark
         final Random random = new Random(settings.seed() * 0x9E3779B97F4A7C15L + index);
         final long configStartNs = System.nanoTime();
         final int maxStarts = settings.maxStartsFor(config);
+        final String refusal = oversubscribed(config);
+        if (refusal != null)
+        {
+            result.recordNotRun(refusal);
+            progress.println("[" + config.label() + "] not run: " + refusal);
+            return result;
+        }
         while (result.kills() < settings.killsPerConfig() && result.clusterStarts() < maxStarts &&
             (settings.configBudgetNs() == 0 || System.nanoTime() - configStartNs < settings.configBudgetNs()))
         {
@@ -122,6 +131,23 @@ public final class DetectionBenchmark
         return result;
     }
 
+    /**
+     * The low-latency profile promises each agent a core of its own to spin on; with fewer spare cores than
+     * agents its numbers would measure busy-spinners starving each other, so it is not run unless asked.
+     * One core is left to this process (driver, harness) and the nodes' other threads.
+     */
+    private String oversubscribed(final DetectionConfig config)
+    {
+        final int spareCores = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+        if (!LOW_LATENCY.equals(config.profile()) || settings.oversubscribe() || config.nodes() <= spareCores)
+        {
+            return null;
+        }
+        return "the low-latency profile needs a spare core per busy-spinning agent: " + config.nodes() +
+            " agents, " + spareCores + " spare core(s) on this host (" + Runtime.getRuntime().availableProcessors() +
+            " CPUs, one kept for the driver and harness); --oversubscribe runs it anyway";
+    }
+
     private DemoCluster.Options options(final DetectionConfig config, final int index)
     {
         final DemoCluster.Options options = new DemoCluster.Options()
@@ -131,7 +157,7 @@ public final class DetectionBenchmark
             .timeoutNs(config.timeoutNs())
             .graceNs(settings.graceNs())
             .profile(config.profile())
-            .realtimePriority(settings.realtimePriority())
+            .realtimePriority(LOW_LATENCY.equals(config.profile()) ? 0 : settings.realtimePriority())
             .clusterId(100 + index);
         if (classpath != null)
         {

@@ -16,7 +16,7 @@ public final class DetectionReport
         "unexpected_exits", "cluster_starts", "failed_starts",
         "detection_p50_ms", "detection_p90_ms", "detection_p99_ms", "detection_max_ms",
         "stabilization_p50_ms", "stabilization_p90_ms", "stabilization_p99_ms", "stabilization_max_ms",
-        "leaves", "leaves_missed", "leave_p50_ms", "leave_max_ms", "wall_s"};
+        "leaves", "leaves_missed", "leave_p50_ms", "leave_max_ms", "wall_s", "not_run"};
 
     private DetectionReport()
     {
@@ -64,6 +64,11 @@ public final class DetectionReport
         sb.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (final ConfigResult r : results)
         {
+            if (r.notRun() != null)
+            {
+                sb.append("| ").append(r.config().label()).append(" | not run | – | – | – | – | – | 0 (0) |\n");
+                continue;
+            }
             sb.append("| ").append(r.config().label())
                 .append(" | ").append(r.kills())
                 .append(" | ").append(ms(r.detection(), 50)).append(" / ").append(ms(r.detection(), 99))
@@ -99,7 +104,8 @@ public final class DetectionReport
                 csvMs(r.detection(), 50), csvMs(r.detection(), 90), csvMs(r.detection(), 99), csvMs(r.detection(), 100),
                 csvMs(r.stabilization(), 50), csvMs(r.stabilization(), 90), csvMs(r.stabilization(), 99),
                 csvMs(r.stabilization(), 100), r.leaves(), r.leavesMissed(), csvMs(r.leave(), 50),
-                csvMs(r.leave(), 100), String.format(Locale.ROOT, "%.1f", r.wallNs() / 1e9)};
+                csvMs(r.leave(), 100), String.format(Locale.ROOT, "%.1f", r.wallNs() / 1e9),
+                r.notRun() == null ? "" : r.notRun().replace(',', ';')};
             for (int i = 0; i < fields.length; i++)
             {
                 sb.append(i == 0 ? "" : ",").append(fields[i]);

@@ -12,7 +12,10 @@ package io.ringwatch.perf.live;
  * @param maxStarts      cluster starts allowed per configuration before giving up on reaching the kill count;
  *                       0 for three times the starts the kill count needs at that cluster size.
  * @param configBudgetNs no new cluster start for a configuration after this much time on it; 0 for no limit.
- * @param realtimePriority SCHED_FIFO priority of the node agents and the driver's threads; 0 for none.
+ * @param realtimePriority SCHED_FIFO priority of low-noise node agents (the driver's thread one below); 0 for
+ *                       none. Busy-spinning agents are never raised: unpinned they would take a core outright.
+ * @param oversubscribe  run low-latency configurations even with more agents than spare cores (their results then
+ *                       measure cores being fought over, not the profile).
  */
 public record DetectionSettings(
     int killsPerConfig,
@@ -23,7 +26,8 @@ public record DetectionSettings(
     long graceNs,
     int maxStarts,
     long configBudgetNs,
-    int realtimePriority)
+    int realtimePriority,
+    boolean oversubscribe)
 {
     /**
      * @throws IllegalArgumentException on a non-positive count or duration.

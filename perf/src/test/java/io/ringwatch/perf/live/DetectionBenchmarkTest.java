@@ -94,7 +94,7 @@ class DetectionBenchmarkTest
     @Test
     void shouldKeepHalfTheClusterAliveAndBudgetStartsPerSize()
     {
-        final DetectionSettings settings = new DetectionSettings(50, 1, 0, 1, 1, 0, 0, 0, 0);
+        final DetectionSettings settings = new DetectionSettings(50, 1, 0, 1, 1, 0, 0, 0, 0, false);
 
         assertEquals(2, new DetectionConfig(4, 10_000_000, 1_000_000, "low-noise", TransportMode.IPC).minAlive());
         assertEquals(3, new DetectionConfig(5, 10_000_000, 1_000_000, "low-noise", TransportMode.IPC).minAlive());
@@ -102,5 +102,23 @@ class DetectionBenchmarkTest
         assertEquals(21, settings.maxStartsFor(new DetectionConfig(16, 10, 1, "low-noise", TransportMode.IPC)));
         assertThrows(IllegalArgumentException.class,
             () -> new DetectionConfig(8, 1_000_000, 1_000_000, "low-noise", TransportMode.IPC));
+    }
+
+    @Test
+    void shouldReportOversubscribedLowLatencyAsNotRunWithoutStartingAnything() throws Exception
+    {
+        final int agents = Runtime.getRuntime().availableProcessors() + 2;
+        final int code = run("detection", "--nodes", Integer.toString(agents), "--timeouts", "200ms",
+            "--profiles", "low-latency", "--transports", "ipc", "--kills", "2", "--out", dir.toString());
+        final String context = out + "\n" + err;
+
+        assertEquals(1, code, "a configuration short of its kills exits 1: " + context);
+        assertTrue(err.toString().contains("needs a spare core per busy-spinning agent"), context);
+        final List<String> csv = Files.readAllLines(dir.resolve("detection.csv"));
+        final List<String> header = Arrays.asList(csv.get(0).split(","));
+        final String[] row = csv.get(1).split(",", -1);
+        assertEquals("0", row[header.indexOf("cluster_starts")], context);
+        assertTrue(row[header.indexOf("not_run")].contains("--oversubscribe"), context);
+        assertTrue(Files.readString(dir.resolve("detection.md")).contains("| not run |"), context);
     }
 }
