@@ -22,7 +22,7 @@ public final class Doctor
 {
     /** Section names, in report order. */
     public static final List<String> SECTIONS = List.of(
-        "cpu", "pinning", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile");
+        "cpu", "pinning", "realtime", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile");
 
     /** Below this, {@code /dev/shm} cannot hold even a few Aeron publications' term buffers. */
     static final long SHM_FREE_WARN_BYTES = 512L * 1024 * 1024;
@@ -119,6 +119,7 @@ public final class Doctor
 
         checkCpus(cpus, checks);
         checkPinning(cpus, checks);
+        checkRealtime(checks);
         checkMemlock(parseOrNull(HostFiles.PROC_SELF_LIMITS, LockedMemoryLimit::parse), checks);
         checkShm(HostFiles.readOrNull(HostFiles.PROC_MOUNTS), checks);
         checkHugePages(parseOrNull(HostFiles.PROC_MEMINFO, HugePages::parse), checks);
@@ -188,6 +189,43 @@ public final class Doctor
         {
             checks.add(new Check("pinning", Status.WARN, "could not pin a test thread: " +
                 (pin == null ? "interrupted" : pin.reason()), "low-latency cannot pin agents; use low-noise"));
+        }
+    }
+
+    static void checkRealtime(final List<Check> checks)
+    {
+        // raise a throwaway thread so the caller keeps its own scheduling class
+        final AtomicReference<RealtimePriority.Result> result = new AtomicReference<>();
+        final Thread probe = new Thread(() ->
+        {
+            final RealtimePriority.Result raised = RealtimePriority.raiseCurrentThread(RealtimePriority.MIN);
+            if (raised.applied())
+            {
+                RealtimePriority.restoreCurrentThread();
+            }
+            result.set(raised);
+        }, "ringwatch-doctor-rt");
+        probe.start();
+        try
+        {
+            probe.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+
+        final RealtimePriority.Result raised = result.get();
+        if (raised != null && raised.applied())
+        {
+            checks.add(new Check("realtime", Status.OK, "a test thread could be made SCHED_FIFO", ""));
+        }
+        else
+        {
+            checks.add(new Check("realtime", Status.WARN, "no SCHED_FIFO for agent threads: " +
+                (raised == null ? "interrupted" : raised.reason()),
+                "low-noise agents then wait for the fair scheduler to wake them: keep δ well above the host's " +
+                "stalls, or grant CAP_SYS_NICE / ulimit -r and set ringwatch.realtime.priority"));
         }
     }
 

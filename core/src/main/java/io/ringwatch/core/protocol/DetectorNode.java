@@ -35,6 +35,7 @@ public final class DetectorNode
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
+    private final long startupGraceNs;
     private final BroadcastSchedule schedule;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
@@ -52,6 +53,7 @@ public final class DetectorNode
     private long lastEmittedNs;
     private long lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
     private long suspicionDeadlineNs;
+    private long armedAtNs;
     private long expectedWakeNs;
     private long broadcastSequence;
     private long viewEpoch;
@@ -105,10 +107,42 @@ public final class DetectorNode
 
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
+        this.startupGraceNs = settings.startupGraceNs();
+        rebase(startNs);
+    }
+
+    /**
+     * Restart the node's clocks at {@code nowNs}: for a driver that built the node well before its first duty cycle
+     * (e.g. a launcher holding nodes at a start barrier), so the startup grace counts from when it really starts.
+     *
+     * @param nowNs current protocol time.
+     * @throws IllegalStateException once the node has beaten or learned anything: its timers are live by then.
+     */
+    public void start(final long nowNs)
+    {
+        if (heartbeatsSent != 0 || heartbeatProgressSeen != 0 || viewEpoch != 0 || state != ACTIVE)
+        {
+            throw new IllegalStateException("start(now) only before the first heartbeat of node " + rank);
+        }
+        rebase(nowNs);
+    }
+
+    private void rebase(final long startNs)
+    {
         nextHeartbeatNs = startNs;
         lastEmittedNs = startNs;
-        suspicionDeadlineNs = startNs + suspicionTimeoutNs + settings.startupGraceNs();
+        armedAtNs = startNs + startupGraceNs;
+        suspicionDeadlineNs = armedAtNs + suspicionTimeoutNs;
         expectedWakeNs = startNs;
+    }
+
+    /**
+     * A suspicion deadline, but never before the startup grace ends: while the cluster is still coming up (JVMs
+     * starting, compiling, mapping memory on the same cores) stalls are expected and nobody is declared dead.
+     */
+    private long armed(final long deadlineNs)
+    {
+        return deadlineNs - armedAtNs < 0 ? armedAtNs : deadlineNs;
     }
 
     /**
@@ -174,7 +208,7 @@ public final class DetectorNode
         {
             lastSeenCounter = counter;
             heartbeatProgressSeen++;
-            suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
+            suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
 
@@ -354,7 +388,7 @@ public final class DetectorNode
     {
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
-        suspicionDeadlineNs = nowNs + 2 * suspicionTimeoutNs;
+        suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         if (emitter != rank)
         {
             control.sendNewObserver(emitter);

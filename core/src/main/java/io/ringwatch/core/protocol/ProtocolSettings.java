@@ -8,8 +8,9 @@ package io.ringwatch.core.protocol;
  * @param suspicionTimeoutNs δ: an emitter without heartbeat progress for this long is declared dead.
  * @param pauseThresholdNs   a duty cycle later than this past its own deadline means this node was descheduled;
  *                           it then restarts its suspicion window instead of suspecting.
- * @param startupGraceNs     added to the first suspicion window only, so nodes starting at different moments
- *                           do not suspect peers that are still launching.
+ * @param startupGraceNs     nobody is suspected during this long after the node starts, and the first window
+ *                           (waiting for the emitter's first heartbeat) is this much longer: nodes starting at
+ *                           different moments on busy hosts do not suspect peers that are still launching.
  * @param dedupCapacity      recent broadcast ids remembered to forward each broadcast once.
  */
 public record ProtocolSettings(

@@ -306,6 +306,35 @@ class DetectorNodeTest
     }
 
     @Test
+    void shouldSuspectNobodyBeforeTheStartupGraceEndsEvenAfterAFirstBeat()
+    {
+        final DetectorNode graced = newNode(5, ProtocolSettings.of(N, ETA, DELTA).withStartupGraceNs(10 * DELTA));
+        io.deposit(4, 1);
+        graced.doWork(START + ETA);
+        assertEquals(1, graced.heartbeatProgressSeen());
+
+        runUntil(graced, START + 2 * ETA, START + 10 * DELTA - 1);
+        assertEquals(0, graced.suspicions(), "silent for 9δ, but inside the grace");
+        graced.doWork(START + 10 * DELTA);
+        assertEquals(1, graced.suspicions(), "silent for longer than δ when the grace ends");
+    }
+
+    @Test
+    void shouldCountTheGraceFromStartWhenTheDriverStartsTheNodeLate()
+    {
+        final DetectorNode late = newNode(5, ProtocolSettings.of(N, ETA, DELTA).withStartupGraceNs(500));
+        final long startedNs = START + 100 * DELTA;
+        late.start(startedNs);
+
+        runUntil(late, startedNs, startedNs + DELTA + 499);
+        assertEquals(0, late.suspicions());
+        assertEquals(0, late.heartbeatDeadlinesMissed(), "time before start is not lateness");
+        late.doWork(startedNs + DELTA + 500);
+        assertEquals(1, late.suspicions());
+        assertThrows(IllegalStateException.class, () -> late.start(startedNs + 2 * DELTA));
+    }
+
+    @Test
     void shouldWatchNobodyWhenLastAlive()
     {
         final DetectorNode pair = newNode(1, ProtocolSettings.of(2, ETA, DELTA));

@@ -82,8 +82,7 @@ public final class DeadlineIdleStrategy implements IdleStrategy
      */
     public void idle()
     {
-        final long untilDeadlineNs = nextDeadlineNs.getAsLong() - clock.nanoTime();
-        final long parkNs = Math.min(untilDeadlineNs, maxParkNs);
+        final long parkNs = parkNs();
         if (parkNs >= MIN_PARK_NS)
         {
             LockSupport.parkNanos(parkNs);
@@ -92,6 +91,15 @@ public final class DeadlineIdleStrategy implements IdleStrategy
         {
             Thread.yield();
         }
+    }
+
+    /**
+     * @return how long an idle cycle would sleep now: until the next deadline, at most {@code maxParkNs}; below
+     * {@link #MIN_PARK_NS} it yields instead.
+     */
+    long parkNs()
+    {
+        return Math.min(nextDeadlineNs.getAsLong() - clock.nanoTime(), maxParkNs);
     }
 
     /**

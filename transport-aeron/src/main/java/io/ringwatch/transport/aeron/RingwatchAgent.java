@@ -128,6 +128,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
     public void onStart()
     {
         agentThread = Thread.currentThread();
+        // the node may have waited at a start barrier since it was built: its grace counts from now
+        final long now = clock.nanoTime();
+        cachedClock.update(now);
+        node.start(now);
         if (onStart != null)
         {
             onStart.run();

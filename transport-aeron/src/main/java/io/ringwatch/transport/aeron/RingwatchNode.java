@@ -32,6 +32,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * A live ringwatch node: media driver (embedded or external), Aeron client, heartbeat slots, view file, counters,
@@ -45,6 +46,7 @@ public final class RingwatchNode implements AutoCloseable
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private volatile RingwatchAgent agent;
+    private Aeron aeron;
     private AgentRunner runner;
     private AgentInvoker invoker;
     private volatile String pinResult;
@@ -69,7 +71,7 @@ public final class RingwatchNode implements AutoCloseable
             {
                 resources.add(launchDriver(dir));
             }
-            final Aeron aeron = connect(dir);
+            aeron = connect(dir);
             resources.add(aeron);
 
             final HeartbeatSlots slots = HeartbeatSlots.mapOrCreate(
@@ -169,10 +171,50 @@ public final class RingwatchNode implements AutoCloseable
      */
     public static RingwatchNode launch(final RingwatchContext ctx)
     {
-        final RingwatchNode node = new RingwatchNode(ctx);
-        node.runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, node.agent);
-        AgentRunner.startOnThread(node.runner);
-        return node;
+        return new RingwatchNode(ctx).startOnThread();
+    }
+
+    /**
+     * Start the agent of a node made by {@link #build(RingwatchContext)} on a dedicated thread with the context's
+     * idle strategy; its protocol clocks (startup grace included) start now.
+     *
+     * @return this.
+     * @throws IllegalStateException if the agent already runs.
+     */
+    public RingwatchNode startOnThread()
+    {
+        if (runner != null || invoker != null)
+        {
+            throw new IllegalStateException("node " + ctx.rank() + " already started");
+        }
+        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
+        AgentRunner.startOnThread(runner);
+        return this;
+    }
+
+    /**
+     * Keep a built, not yet started node connected (its Aeron client runs on the agent's duty cycle, so someone must
+     * service it) until {@code go} is true: a start barrier, so a launcher can bring every node of a host up before
+     * any of them starts watching.
+     *
+     * @param go        polled about every millisecond.
+     * @param timeoutMs give up after this long.
+     * @return true once {@code go}, false on timeout.
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean holdUntil(final BooleanSupplier go, final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!go.getAsBoolean())
+        {
+            if (System.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            aeron.conductorAgentInvoker().invoke();
+            Thread.sleep(1);
+        }
+        return true;
     }
 
     /**

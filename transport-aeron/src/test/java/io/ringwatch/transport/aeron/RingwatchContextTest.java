@@ -51,6 +51,12 @@ class RingwatchContextTest
             new RingwatchContext().cluster(cluster(1, 2)).rank(0).idleStrategyName("spinny"));
         assertConcludeFails("ringwatch.fragment.limit must be > 0: 0",
             new RingwatchContext().cluster(cluster(1, 2)).rank(0).fragmentLimit(0));
+        assertConcludeFails("ringwatch.realtime.priority must be 0 (off) or in [1, 99]: 100",
+            new RingwatchContext().cluster(cluster(1, 2)).rank(0).realtimePriority(100));
+        assertConcludeFails("needs a dedicated core (ringwatch.cpu)", new RingwatchContext().cluster(cluster(1, 2))
+            .rank(0).realtimePriority(10).idleStrategy(new org.agrona.concurrent.BusySpinIdleStrategy()));
+        assertConcludeFails("ringwatch.precreate.all.max must be >= 0: -1",
+            new RingwatchContext().cluster(cluster(1, 2)).rank(0).preCreateAllUpTo(-1));
         assertConcludeFails("cannot read cluster file",
             new RingwatchContext().clusterFile(new File(dir, "missing.txt").toPath()).rank(0));
     }

@@ -97,8 +97,8 @@ final class DemoCommand
             }
             System.out.println("all " + nodes + " nodes up, heartbeats flowing, after " +
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + "ms; aeron.dir=" + cluster.aeronDir());
-            // settle: the last JVMs up are still compiling; let that pass before the kills
-            Thread.sleep(2000);
+            // awaitAllUp returned after the startup grace; a short settle lets the last compilations finish
+            Thread.sleep(500);
 
             final Random random = new Random(seed);
             final List<Integer> victims = chooseVictims(random, nodes, kill);

@@ -10,6 +10,8 @@ import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -23,13 +25,13 @@ final class NodeCommand
 {
     private static final Set<String> OPTIONS = Set.of(
         "cluster", "rank", "profile", "transport", "driver", "aeron-dir", "cpu", "heartbeat", "timeout", "grace",
-        "rt-priority");
+        "rt-priority", "start-after");
 
     private NodeCommand()
     {
     }
 
-    static int run(final String[] argv) throws IllegalArgumentException
+    static int run(final String[] argv) throws InterruptedException
     {
         final Args args = new Args("node", argv, 1, OPTIONS);
         if (!args.has("cluster") || !args.has("rank"))
@@ -74,7 +76,7 @@ final class NodeCommand
         Profiles.apply(profile, ctx);
         ctx.conclude();
 
-        final RingwatchNode node = RingwatchNode.launch(ctx);
+        final RingwatchNode node = RingwatchNode.build(ctx);
         final Thread hook = new Thread(() ->
         {
             try
@@ -91,6 +93,11 @@ final class NodeCommand
             node.close();
         }, "ringwatch-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        if (args.has("start-after"))
+        {
+            holdAtBarrier(node, ctx.rank(), Path.of(args.get("start-after", null)));
+        }
+        node.startOnThread();
 
         System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
@@ -100,6 +107,30 @@ final class NodeCommand
         System.out.flush();
 
         return logUntilStopped(node, ctx);
+    }
+
+    /**
+     * A launcher starting many nodes on one host passes {@code --start-after FILE}: the node gets ready (JVM up, classes
+     * loaded, driver connected, publications made), says so by creating {@code FILE.<rank>.ready}, and starts
+     * watching only once FILE exists, so no node is judged while its neighbours' JVMs are still launching.
+     */
+    private static void holdAtBarrier(final RingwatchNode node, final int rank, final Path go) throws InterruptedException
+    {
+        final Path ready = go.resolveSibling(go.getFileName() + "." + rank + ".ready");
+        try
+        {
+            Files.writeString(ready, Long.toString(ProcessHandle.current().pid()));
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("cannot create " + ready + " for the start barrier: " + ex.getMessage(), ex);
+        }
+        System.out.println("ready; waiting for " + go);
+        System.out.flush();
+        if (!node.holdUntil(() -> Files.exists(go), TimeUnit.MINUTES.toMillis(10)))
+        {
+            throw new IllegalStateException("start barrier " + go + " was not created within 10 minutes");
+        }
     }
 
     private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)

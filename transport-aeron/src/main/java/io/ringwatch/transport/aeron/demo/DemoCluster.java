@@ -51,10 +51,9 @@ public final class DemoCluster implements AutoCloseable
         TransportMode transport = TransportMode.IPC;
         long heartbeatNs = TimeUnit.MILLISECONDS.toNanos(5);
         long timeoutNs = TimeUnit.MILLISECONDS.toNanos(50);
-        long graceNs = TimeUnit.SECONDS.toNanos(20);
+        long graceNs = TimeUnit.SECONDS.toNanos(3);
         String profile = "low-noise";
         int realtimePriority;
-        long staggerMs = 300;
         int clusterId = 1;
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> jvmOptions = new ArrayList<>(List.of(
@@ -149,20 +148,6 @@ public final class DemoCluster implements AutoCloseable
             return realtimePriority;
         }
 
-        /**
-         * @param ms pause after each node joins before the next JVM starts; 0 starts them all at once.
-         * @return this.
-         */
-        public Options staggerMs(final long ms)
-        {
-            if (ms < 0)
-            {
-                throw new IllegalArgumentException("stagger must be >= 0: " + ms);
-            }
-            this.staggerMs = ms;
-            return this;
-        }
-
         public Options classpath(final String classpath)
         {
             this.classpath = classpath;
@@ -254,6 +239,10 @@ public final class DemoCluster implements AutoCloseable
     private final File clusterFile;
     private final Process[] processes;
     private final long[] killedAtNs;
+    private volatile long releasedAtNs;
+
+    /** Nodes poll the barrier file every millisecond; this covers them all having started their agents. */
+    private static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private final ViewReader[] readers;
     private final Thread cleanup;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
@@ -387,11 +376,14 @@ public final class DemoCluster implements AutoCloseable
     }
 
     /**
-     * Launch every node process: one at a time, each after the previous one joined and {@code staggerMs} passed
-     * (see {@link Options#staggerMs(long)}).
+     * Launch every node process and release them together: each node gets ready (JVM started, classes loaded,
+     * driver connected) and waits at a start barrier ({@code node --start-after}); once all are ready the barrier
+     * file is created and they start watching at the same moment. Launching JVMs is the noisiest thing that happens
+     * on a host (tens of ms of kernel and JIT work per JVM on two cores), and with the barrier it happens before
+     * anyone is judged. Their startup grace then runs from the release (see {@link #awaitAllUp(long)}).
      *
      * @throws InterruptedException if interrupted; the processes started so far are destroyed.
-     * @throws IllegalStateException if a node exits or does not join within 60 s.
+     * @throws IllegalStateException if a node exits or is not ready within 120 s.
      */
     public void start() throws InterruptedException
     {
@@ -400,12 +392,18 @@ public final class DemoCluster implements AutoCloseable
             for (int r = 0; r < options.nodes; r++)
             {
                 processes[r] = launch(r);
-                if (options.staggerMs > 0 && r < options.nodes - 1)
-                {
-                    awaitJoined(r);
-                    Thread.sleep(options.staggerMs);
-                }
             }
+            for (int r = 0; r < options.nodes; r++)
+            {
+                awaitReady(r);
+            }
+            Files.writeString(startFile().toPath(), "go");
+            releasedAtNs = System.nanoTime();
+        }
+        catch (final IOException ex)
+        {
+            destroyAll();
+            throw new UncheckedIOException("cannot create the start barrier " + startFile(), ex);
         }
         catch (final RuntimeException | InterruptedException ex)
         {
@@ -414,15 +412,16 @@ public final class DemoCluster implements AutoCloseable
         }
     }
 
-    /**
-     * A node has joined once its view file exists: its classes are loaded and its agent runs. Starting the next
-     * JVM only then keeps one JVM at a time starting up, instead of all of them fighting over the cores.
-     */
-    private void awaitJoined(final int rank) throws InterruptedException
+    private File startFile()
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        final ViewSnapshot snapshot = new ViewSnapshot();
-        while (tryView(rank, snapshot) == null)
+        return new File(dir, "start");
+    }
+
+    private void awaitReady(final int rank) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        final File ready = new File(dir, "start." + rank + ".ready");
+        while (!ready.exists())
         {
             if (!processes[rank].isAlive())
             {
@@ -431,7 +430,7 @@ public final class DemoCluster implements AutoCloseable
             }
             if (System.nanoTime() - deadline >= 0)
             {
-                throw new IllegalStateException("node " + rank + " did not join within 60s; log: " + log(rank));
+                throw new IllegalStateException("node " + rank + " not ready within 120s; log: " + log(rank));
             }
             Thread.sleep(5);
         }
@@ -460,6 +459,8 @@ public final class DemoCluster implements AutoCloseable
         cmd.add(options.profile);
         cmd.add("--grace");
         cmd.add(options.graceNs + "ns");
+        cmd.add("--start-after");
+        cmd.add(startFile().getAbsolutePath());
         if (options.realtimePriority > 0)
         {
             cmd.add("--rt-priority");
@@ -485,7 +486,8 @@ public final class DemoCluster implements AutoCloseable
     }
 
     /**
-     * Wait until every node has written its view file and seen heartbeats from its emitter at least twice.
+     * Wait until every node has seen heartbeats from its emitter at least twice and the startup grace, counted from
+     * the release at the start barrier, is over: from then on a kill is judged at once.
      *
      * @param timeoutMs how long to wait.
      * @return true if all are up.
@@ -510,7 +512,7 @@ public final class DemoCluster implements AutoCloseable
                     up++;
                 }
             }
-            if (up == options.nodes)
+            if (up == options.nodes && System.nanoTime() - (releasedAtNs + options.graceNs + ARM_MARGIN_NS) >= 0)
             {
                 return true;
             }
