@@ -194,36 +194,14 @@ public final class Doctor
 
     static void checkRealtime(final List<Check> checks)
     {
-        // raise a throwaway thread so the caller keeps its own scheduling class
-        final AtomicReference<RealtimePriority.Result> result = new AtomicReference<>();
-        final Thread probe = new Thread(() ->
-        {
-            final RealtimePriority.Result raised = RealtimePriority.raiseCurrentThread(RealtimePriority.MIN);
-            if (raised.applied())
-            {
-                RealtimePriority.restoreCurrentThread();
-            }
-            result.set(raised);
-        }, "ringwatch-doctor-rt");
-        probe.start();
-        try
-        {
-            probe.join();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-
-        final RealtimePriority.Result raised = result.get();
-        if (raised != null && raised.applied())
+        final RealtimePriority.Result raised = RealtimePriority.probe();
+        if (raised.applied())
         {
             checks.add(new Check("realtime", Status.OK, "a test thread could be made SCHED_FIFO", ""));
         }
         else
         {
-            checks.add(new Check("realtime", Status.WARN, "no SCHED_FIFO for agent threads: " +
-                (raised == null ? "interrupted" : raised.reason()),
+            checks.add(new Check("realtime", Status.WARN, "no SCHED_FIFO for agent threads: " + raised.reason(),
                 "low-noise agents then wait for the fair scheduler to wake them: keep δ well above the host's " +
                 "stalls, or grant CAP_SYS_NICE / ulimit -r and set ringwatch.realtime.priority"));
         }

@@ -79,6 +79,38 @@ public final class RealtimePriority
     }
 
     /**
+     * Find out whether this process may use SCHED_FIFO, by raising a throwaway thread to {@link #MIN} and back, so
+     * the caller's own scheduling is untouched.
+     *
+     * @return success, or why not.
+     */
+    public static Result probe()
+    {
+        final java.util.concurrent.atomic.AtomicReference<Result> result =
+            new java.util.concurrent.atomic.AtomicReference<>();
+        final Thread thread = new Thread(() ->
+        {
+            final Result raised = raiseCurrentThread(MIN);
+            if (raised.applied())
+            {
+                restoreCurrentThread();
+            }
+            result.set(raised);
+        }, "ringwatch-rt-probe");
+        thread.start();
+        try
+        {
+            thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return new Result(false, MIN, "interrupted while probing");
+        }
+        return result.get();
+    }
+
+    /**
      * Put the calling thread back into the ordinary fair class.
      *
      * @return success ({@code priority} 0), or why not.

@@ -451,6 +451,14 @@ public final class DetectorNode
     }
 
     /**
+     * @return protocol time at which the startup grace ends and suspicion is armed.
+     */
+    public long armedAtNs()
+    {
+        return armedAtNs;
+    }
+
+    /**
      * @param r a rank.
      * @return true unless {@code r} is in this node's dead set; O(log f).
      */

@@ -88,6 +88,21 @@ final class PeerPublications implements AutoCloseable
     /**
      * @return asynchronous registrations the driver refused.
      */
+    /**
+     * @return true when every publication made so far has a connected subscriber.
+     */
+    boolean allConnected()
+    {
+        for (final Publication publication : publications)
+        {
+            if (publication != null && !publication.isConnected())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     long registrationFailures()
     {
         return registrationFailures;

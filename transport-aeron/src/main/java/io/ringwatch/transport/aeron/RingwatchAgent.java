@@ -60,6 +60,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private DetectorNode node;
     private RemoteHeartbeatChannel remoteHeartbeats;
     private Runnable onStart;
+    private Runnable onArmed;
     private AgentInvoker clientConductor;
     private volatile Thread agentThread;
     private volatile boolean leaveRequested;
@@ -117,6 +118,14 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.clientConductor = invoker;
     }
 
+    /**
+     * @param action run once on the agent thread when the startup grace ends.
+     */
+    void onArmedAction(final Runnable action)
+    {
+        this.onArmed = action;
+    }
+
     void onStartAction(final Runnable action)
     {
         this.onStart = action;
@@ -170,6 +179,12 @@ public final class RingwatchAgent implements Agent, MembershipListener
             work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
         }
         work += node.doWork(now);
+        if (onArmed != null && now - node.armedAtNs() >= 0)
+        {
+            final Runnable action = onArmed;
+            onArmed = null;
+            action.run();
+        }
         fenceSlotWriterIfDead(now);
 
         viewFile.endUpdateIfOpen();

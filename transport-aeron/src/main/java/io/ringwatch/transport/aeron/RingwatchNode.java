@@ -47,9 +47,11 @@ public final class RingwatchNode implements AutoCloseable
     private final List<AutoCloseable> resources = new ArrayList<>();
     private volatile RingwatchAgent agent;
     private Aeron aeron;
+    private final List<PeerPublications> peerPublications = new ArrayList<>();
     private AgentRunner runner;
     private AgentInvoker invoker;
     private volatile String pinResult;
+    private String pinned;
     private volatile Throwable driverLost;
 
     private RingwatchNode(final RingwatchContext ctx)
@@ -65,6 +67,12 @@ public final class RingwatchNode implements AutoCloseable
                 ClassPreloader.preload(
                     List.of(DetectorNode.class, RingwatchNode.class, Aeron.class, UnsafeBuffer.class),
                     List.of("io.ringwatch.core.", "io.ringwatch.transport.aeron.", "io.aeron.", "org.agrona."));
+            }
+            if (ctx.realtimePriority() > 0)
+            {
+                // load JNA and libc now: done first on the agent thread, before it is real-time, it took seconds
+                // on a host busy with other agents, and the node missed its first heartbeats
+                RealtimePriority.probe();
             }
             final String dir = ctx.aeronDirectoryName();
             if (ctx.embeddedDriver())
@@ -104,6 +112,7 @@ public final class RingwatchNode implements AutoCloseable
             final AeronControlChannel control = new AeronControlChannel(cluster.clusterId(), rank, ctx.incarnation(),
                 n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
             resources.add(control);
+            peerPublications.add(controlPublications);
             for (final int peer : ClusterChannels.controlPeersToPreCreate(rank, n, ctx.preCreateAllUpTo()))
             {
                 controlPublications.preCreate(peer);
@@ -116,6 +125,7 @@ public final class RingwatchNode implements AutoCloseable
                 final PeerPublications heartbeatPublications = new PeerPublications(
                     aeron, channels.heartbeatChannels(), channels.heartbeatStreams());
                 resources.add(heartbeatPublications);
+                peerPublications.add(heartbeatPublications);
                 for (final int peer : ClusterChannels.usualHeartbeatPeers(rank, n))
                 {
                     heartbeatPublications.preCreate(peer);
@@ -148,10 +158,16 @@ public final class RingwatchNode implements AutoCloseable
             final boolean pin = ctx.cpu() >= 0;
             final boolean realtime = ctx.realtimePriority() > 0;
             pinResult = pin || realtime ? null : "not pinned (no cpu configured), ordinary scheduling";
+            if (pin)
+            {
+                agent.onStartAction(() -> pinned = ctx.pinner().pinCurrentThread(ctx.cpu()));
+            }
             if (pin || realtime)
             {
-                agent.onStartAction(() -> pinResult =
-                    (pin ? ctx.pinner().pinCurrentThread(ctx.cpu()) : "not pinned (no cpu configured)") + ", " +
+                // Real time only once the startup grace is over: started together, agents run interpreted for a
+                // while, and as SCHED_FIFO threads they then kept the JIT compiler threads (ordinary class) and the
+                // driver from the cores, so they stayed slow and heartbeats stalled.
+                agent.onArmedAction(() -> pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " +
                     (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() :
                         "ordinary scheduling"));
             }
@@ -190,6 +206,22 @@ public final class RingwatchNode implements AutoCloseable
         runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
         AgentRunner.startOnThread(runner);
         return this;
+    }
+
+    /**
+     * @return true once every publication created before joining has a connected subscriber: over UDP that takes
+     * a setup exchange per peer, which a launcher should let finish before releasing nodes from a start barrier.
+     */
+    public boolean peersConnected()
+    {
+        for (final PeerPublications publications : peerPublications)
+        {
+            if (!publications.allConnected())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron.cli;
 
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.demo.DemoCluster;
@@ -23,10 +24,42 @@ import java.util.concurrent.TimeUnit;
  */
 final class DemoCommand
 {
-    /** Default η: see the README's note on the demo's defaults. */
-    static final String HEARTBEAT_DEFAULT = "10ms";
-    /** Default δ. */
-    static final String TIMEOUT_DEFAULT = "400ms";
+    /** Default η when the agents can run SCHED_FIFO: see the README's note on the demo's defaults. */
+    static final String HEARTBEAT_DEFAULT = "5ms";
+    /** Default δ when the agents can run SCHED_FIFO. */
+    static final String TIMEOUT_DEFAULT = "50ms";
+    /** Default η when they cannot, and wait for the fair scheduler. */
+    static final String HEARTBEAT_FAIR_DEFAULT = "10ms";
+    /** Default δ when they cannot. */
+    static final String TIMEOUT_FAIR_DEFAULT = "400ms";
+    /** SCHED_FIFO priority given to the agents when permitted and not set. */
+    static final int REALTIME_PRIORITY_DEFAULT = 10;
+
+    /**
+     * The agents' real-time priority: as given, else {@link #REALTIME_PRIORITY_DEFAULT} when this host lets us (a
+     * throwaway thread is raised and put back), else none; the choice and its reason are printed.
+     */
+    private static int realtimePriority(final Args args)
+    {
+        if (args.has("rt-priority"))
+        {
+            final int priority = args.getInt("rt-priority", 0);
+            System.out.println("real-time: " + (priority > 0 ? "SCHED_FIFO " + priority : "off") + " (as requested)");
+            return priority;
+        }
+        final RealtimePriority.Result probe = RealtimePriority.probe();
+        if (probe.applied())
+        {
+            System.out.println("real-time: agents run SCHED_FIFO " + REALTIME_PRIORITY_DEFAULT + " (permitted " +
+                "here), so a sleeping agent wakes on time whatever else runs; defaults η=" + HEARTBEAT_DEFAULT +
+                " δ=" + TIMEOUT_DEFAULT);
+            return REALTIME_PRIORITY_DEFAULT;
+        }
+        System.out.println("real-time: unavailable (" + probe.reason() + "); agents wait for the ordinary " +
+            "scheduler, so the defaults are the conservative η=" + HEARTBEAT_FAIR_DEFAULT + " δ=" +
+            TIMEOUT_FAIR_DEFAULT);
+        return 0;
+    }
 
     private static final Set<String> OPTIONS =
         Set.of("nodes", "kill", "transport", "heartbeat", "timeout", "seed", "profile", "grace",
@@ -43,10 +76,12 @@ final class DemoCommand
         final int kill = args.getInt("kill", 2);
         final long seed = args.getLong("seed", System.nanoTime());
         final TransportMode transport = TransportMode.parse(args.get("transport", "ipc"));
-        final long heartbeatNs = args.getDurationNs("heartbeat",
-            org.agrona.SystemUtil.parseDuration("heartbeat", HEARTBEAT_DEFAULT));
-        final long timeoutNs = args.getDurationNs("timeout",
-            org.agrona.SystemUtil.parseDuration("timeout", TIMEOUT_DEFAULT));
+        final int realtimePriority = realtimePriority(args);
+        final boolean realtime = realtimePriority > 0;
+        final long heartbeatNs = args.getDurationNs("heartbeat", org.agrona.SystemUtil.parseDuration("heartbeat",
+            realtime ? HEARTBEAT_DEFAULT : HEARTBEAT_FAIR_DEFAULT));
+        final long timeoutNs = args.getDurationNs("timeout", org.agrona.SystemUtil.parseDuration("timeout",
+            realtime ? TIMEOUT_DEFAULT : TIMEOUT_FAIR_DEFAULT));
         if (nodes < 2)
         {
             throw new IllegalArgumentException("demo: --nodes must be >= 2: " + nodes);
@@ -81,9 +116,9 @@ final class DemoCommand
         {
             options.graceNs(args.getDurationNs("grace", 0));
         }
-        if (args.has("rt-priority"))
+        if (profile == TuningProfile.LOW_NOISE)
         {
-            options.realtimePriority(args.getInt("rt-priority", 0));
+            options.realtimePriority(realtimePriority);
         }
 
         try (DemoCluster cluster = new DemoCluster(options))

@@ -111,12 +111,18 @@ final class NodeCommand
 
     /**
      * A launcher starting many nodes on one host passes {@code --start-after FILE}: the node gets ready (JVM up, classes
-     * loaded, driver connected, publications made), says so by creating {@code FILE.<rank>.ready}, and starts
+     * loaded, driver connected, publications to its usual peers connected), says so by creating {@code FILE.<rank>.ready}, and starts
      * watching only once FILE exists, so no node is judged while its neighbours' JVMs are still launching.
      */
     private static void holdAtBarrier(final RingwatchNode node, final int rank, final Path go) throws InterruptedException
     {
         final Path ready = go.resolveSibling(go.getFileName() + "." + rank + ".ready");
+        // ready means connected: the peers' subscriptions exist once their nodes are built, so this also waits
+        // for the others to come up, and the setup exchanges are over before anyone is judged
+        if (!node.holdUntil(node::peersConnected, TimeUnit.MINUTES.toMillis(2)))
+        {
+            System.out.println("not every peer connected within 2 minutes; declaring ready anyway");
+        }
         try
         {
             Files.writeString(ready, Long.toString(ProcessHandle.current().pid()));
