@@ -133,14 +133,15 @@ public final class RealtimePriority
         }
         try
         {
-            return switch (libc.sched_getscheduler(0))
+            final int policy = libc.sched_getscheduler(0);
+            return switch (policy)
             {
                 case SCHED_OTHER -> "SCHED_OTHER";
                 case SCHED_FIFO -> "SCHED_FIFO";
                 case 2 -> "SCHED_RR";
                 case 3 -> "SCHED_BATCH";
                 case 5 -> "SCHED_IDLE";
-                default -> "policy " + libc.sched_getscheduler(0);
+                default -> "policy " + policy;
             };
         }
         catch (final LastErrorException ex)

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.nativeconfig.TuningProfile;
 import org.agrona.SystemUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -284,7 +285,7 @@ public final class RingwatchConfiguration
         }
         if ("deadline".equals(name))
         {
-            return new DeadlineIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1));
+            return new DeadlineIdleStrategy(TuningProfile.LOW_NOISE.maxParkPeriodNs());
         }
         if (name != null && name.startsWith("sleep-"))
         {

@@ -5,6 +5,7 @@ import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.StartBarrier;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -116,7 +117,7 @@ final class NodeCommand
      */
     private static void holdAtBarrier(final RingwatchNode node, final int rank, final Path go) throws InterruptedException
     {
-        final Path ready = go.resolveSibling(go.getFileName() + "." + rank + ".ready");
+        final Path ready = StartBarrier.readyFile(go, rank);
         // ready means connected: the peers' subscriptions exist once their nodes are built, so this also waits
         // for the others to come up, and the setup exchanges are over before anyone is judged
         if (!node.holdUntil(node::peersConnected, TimeUnit.MINUTES.toMillis(2)))

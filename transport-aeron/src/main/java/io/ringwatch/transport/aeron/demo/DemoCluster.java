@@ -5,6 +5,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.Drivers;
+import io.ringwatch.transport.aeron.StartBarrier;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -417,17 +418,22 @@ public final class DemoCluster implements AutoCloseable
         return new File(dir, "start");
     }
 
+    private void requireAliveDuringStart(final int rank)
+    {
+        if (!processes[rank].isAlive())
+        {
+            throw new IllegalStateException("node " + rank + " exited with " + processes[rank].exitValue() +
+                " during start; log: " + log(rank));
+        }
+    }
+
     private void awaitReady(final int rank) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        final File ready = new File(dir, "start." + rank + ".ready");
+        final File ready = StartBarrier.readyFile(startFile().toPath(), rank).toFile();
         while (!ready.exists())
         {
-            if (!processes[rank].isAlive())
-            {
-                throw new IllegalStateException("node " + rank + " exited with " + processes[rank].exitValue() +
-                    " during start; log: " + log(rank));
-            }
+            requireAliveDuringStart(rank);
             if (System.nanoTime() - deadline >= 0)
             {
                 throw new IllegalStateException("node " + rank + " not ready within 120s; log: " + log(rank));
@@ -501,11 +507,7 @@ public final class DemoCluster implements AutoCloseable
             int up = 0;
             for (int r = 0; r < options.nodes; r++)
             {
-                if (!processes[r].isAlive())
-                {
-                    throw new IllegalStateException("node " + r + " exited with " + processes[r].exitValue() +
-                        " during start; log: " + log(r));
-                }
+                requireAliveDuringStart(r);
                 final ViewSnapshot v = tryView(r, snapshot);
                 if (v != null && v.state() == DetectorNode.ACTIVE && v.heartbeatProgress() >= 2)
                 {
