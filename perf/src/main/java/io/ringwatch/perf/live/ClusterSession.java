@@ -88,6 +88,10 @@ final class ClusterSession
         if (survivors() >= 2)
         {
             watch(pauseBeforeKillNs());
+        }
+        // checked again after the pause: false positives while watching may have left nobody to leave or to see it
+        if (survivors() >= 2)
+        {
             final int leaver = randomSurvivor();
             final long terminatedAtNs = cluster.terminate(leaver);
             signalled[leaver] = true;

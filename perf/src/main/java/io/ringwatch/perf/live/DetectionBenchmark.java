@@ -92,8 +92,7 @@ public final class DetectionBenchmark
         {
             try (DemoCluster cluster = new DemoCluster(options(config, index)))
             {
-                cluster.start();
-                final String failure = awaitUp(cluster);
+                final String failure = startAndAwaitUp(cluster);
                 result.recordStart(failure == null, failure);
                 if (failure != null)
                 {
@@ -166,10 +165,15 @@ public final class DetectionBenchmark
         return options;
     }
 
-    private String awaitUp(final DemoCluster cluster) throws InterruptedException
+    /**
+     * @return null if the cluster is up; else why not (a node exiting or not getting ready is a failed start, not
+     * the end of the benchmark).
+     */
+    private String startAndAwaitUp(final DemoCluster cluster) throws InterruptedException
     {
         try
         {
+            cluster.start();
             if (cluster.awaitAllUp(TimeUnit.NANOSECONDS.toMillis(settings.startTimeoutNs())))
             {
                 return null;

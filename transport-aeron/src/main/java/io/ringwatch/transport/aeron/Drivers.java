@@ -3,18 +3,31 @@ package io.ringwatch.transport.aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringwatch.nativeconfig.RealtimePriority;
-import org.agrona.concurrent.BackoffIdleStrategy;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Media driver settings for ringwatch: control traffic is a few small frames, so one shared driver thread that
- * backs off when idle, and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes has n IPC
+ * Media driver settings for ringwatch: a conductor thread and one network thread (sender and receiver), both
+ * backing off when idle, and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes has n IPC
  * streams per host, which would otherwise cost gigabytes of /dev/shm).
+ * <p>
+ * The conductor and the network thread are kept apart because they want opposite places in the scheduler: with UDP
+ * every heartbeat crosses the network thread, so it must run before the agents waiting for those heartbeats, while
+ * the conductor sets up publications in bursts (file creation, mapping) when notices fan out and must never hold a
+ * core an agent is waiting for.
  */
 public final class Drivers
 {
+    /** Line {@code ringwatch.jar driver} prints once it accepts clients; launchers wait for it. */
+    public static final String READY_LINE = "driver ready";
+
+    /** Most a heartbeat or notice frame waits in the driver's sender or receiver. */
+    public static final long NETWORK_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(100);
+
+    /** Most a client command (add publication, keepalive) waits for the driver's conductor. */
+    public static final long CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private Drivers()
     {
     }
@@ -27,9 +40,9 @@ public final class Drivers
     {
         return new MediaDriver.Context()
             .aeronDirectoryName(aeronDir)
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new BackoffIdleStrategy(
-                10, 10, TimeUnit.MICROSECONDS.toNanos(10), TimeUnit.MICROSECONDS.toNanos(100)))
+            .threadingMode(ThreadingMode.SHARED_NETWORK)
+            .sharedNetworkIdleStrategy(new PacedIdleStrategy(NETWORK_PERIOD_NS))
+            .conductorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
             .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(5))
@@ -40,22 +53,30 @@ public final class Drivers
     }
 
     /**
-     * Run the driver's agent threads as SCHED_FIFO: with UDP heartbeats every heartbeat passes through the driver,
-     * so a driver thread waiting for a fair-class turn delays heartbeats as much as a late agent would. The driver's
-     * backoff idle strategy keeps it from spinning. A thread that cannot be raised says so on stderr and runs on.
+     * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (with
+     * UDP heartbeats, a network thread waiting behind agents delays heartbeats as much as a late agent would), the
+     * conductor one step below. Both back off when idle, so neither spins. A thread that cannot be raised says so on
+     * stderr and runs on.
      *
-     * @param ctx      driver context.
-     * @param priority SCHED_FIFO priority, or 0 to leave the context as it is.
+     * @param ctx           driver context from {@link #lowFootprint(String)}.
+     * @param agentPriority SCHED_FIFO priority of the node agents, or 0 to leave the context as it is.
      * @return ctx.
      */
-    public static MediaDriver.Context withRealtimePriority(final MediaDriver.Context ctx, final int priority)
+    public static MediaDriver.Context withRealtimePriority(final MediaDriver.Context ctx, final int agentPriority)
     {
-        if (priority <= 0)
+        if (agentPriority <= 0)
         {
             return ctx;
         }
-        RealtimePriority.validate(priority);
-        final ThreadFactory factory = task -> new Thread(() ->
+        RealtimePriority.validate(agentPriority);
+        return ctx
+            .sharedNetworkThreadFactory(raisedTo(Math.min(RealtimePriority.MAX, agentPriority + 1)))
+            .conductorThreadFactory(raisedTo(Math.max(RealtimePriority.MIN, agentPriority - 1)));
+    }
+
+    private static ThreadFactory raisedTo(final int priority)
+    {
+        return task -> new Thread(() ->
         {
             final RealtimePriority.Result result = RealtimePriority.raiseCurrentThread(priority);
             if (!result.applied())
@@ -64,10 +85,5 @@ public final class Drivers
             }
             task.run();
         });
-        return ctx.sharedThreadFactory(factory)
-            .conductorThreadFactory(factory)
-            .senderThreadFactory(factory)
-            .receiverThreadFactory(factory)
-            .sharedNetworkThreadFactory(factory);
     }
 }

@@ -6,7 +6,7 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import java.util.Arrays;
 
 /**
- * Entry point of {@code ringwatch.jar}: {@code node}, {@code demo}, {@code stat}, {@code doctor}.
+ * Entry point of {@code ringwatch.jar}: {@code node}, {@code demo}, {@code driver}, {@code stat}, {@code doctor}.
  * <p>
  * Exit codes: 0 success, 1 the command's check failed (demo: wrong views), {@value
  * RingwatchConfiguration#EXIT_CONFIG_ERROR} bad usage or configuration, {@value RingwatchConfiguration#EXIT_FENCED}
@@ -24,7 +24,7 @@ public final class Main
      */
     public static void main(final String[] args)
     {
-        if (args.length == 0 || "--help".equals(args[0]) || "help".equals(args[0]))
+        if (args.length == 0 || "help".equals(args[0]) || Arrays.asList(args).contains("--help"))
         {
             usage();
             System.exit(args.length == 0 ? RingwatchConfiguration.EXIT_CONFIG_ERROR : 0);
@@ -39,6 +39,9 @@ public final class Main
                     break;
                 case "demo":
                     exitCode = DemoCommand.run(args);
+                    break;
+                case "driver":
+                    exitCode = DriverCommand.run(args);
                     break;
                 case "stat":
                     exitCode = StatCommand.run(args);
@@ -75,6 +78,7 @@ public final class Main
             "         [--grace 10s] [--rt-priority 1..99]",
             "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp] [--heartbeat 5ms --timeout 50ms] [--seed S]",
             "         [--profile low-latency|low-noise] [--rt-priority 1..99]",
+            "  driver [--aeron-dir DIR] [--rt-priority P]   media driver for nodes run with --driver external",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
             "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
             "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +

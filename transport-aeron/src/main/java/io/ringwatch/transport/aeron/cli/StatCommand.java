@@ -17,8 +17,8 @@ import java.util.Arrays;
 import java.util.Set;
 
 /**
- * {@code stat}: print the ringwatch counters from the media driver's CnC file and every view file in the Aeron
- * directory. Aeron's own {@code AeronStat} shows the same counters (type ids 7700-7799).
+ * {@code stat}: print the ringwatch counters and the driver's error log from the media driver's CnC file, the
+ * heartbeat slots and every view file in the Aeron directory. Aeron's own {@code AeronStat} shows the same counters (type ids 7700-7799).
  */
 final class StatCommand
 {
@@ -61,6 +61,9 @@ final class StatCommand
                     System.out.printf("  %4d: %,20d - %s%n", counterId, value, label);
                 }
             });
+            // the driver's own troubles (unreachable ports, refused setups) show up here and nowhere else
+            System.out.println("media driver errors:");
+            CommonContext.printErrorLog(CncFileDescriptor.createErrorLogBuffer(mapped, meta), System.out);
         }
         finally
         {

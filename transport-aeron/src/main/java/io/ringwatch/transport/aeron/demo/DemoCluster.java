@@ -1,6 +1,5 @@
 package io.ringwatch.transport.aeron.demo;
 
-import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
@@ -26,8 +25,10 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cluster of real node processes on this host sharing one media driver that runs in the calling process: the
- * engine of {@code ringwatch demo}, of the multi-process tests and of the detection benchmarks.
+ * A cluster of real node processes on this host sharing one media driver, itself a process of its own
+ * ({@code ringwatch.jar driver}): the engine of {@code ringwatch demo}, of the multi-process tests and of the
+ * detection benchmarks. The driver stays out of the calling JVM because with UDP every heartbeat crosses it, and a
+ * garbage collection in a busy harness would stop it for longer than δ.
  * <pre>{@code
  * try (DemoCluster cluster = new DemoCluster(new DemoCluster.Options().nodes(8).transport(TransportMode.UDP)))
  * {
@@ -38,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *     long learnedAtNs = cluster.view(4).detectedAtNs(3); // same host, same monotonic clock
  * }
  * }</pre>
- * Every node process is destroyed, the driver stopped and the directory deleted on {@link #close()}, on a failed
+ * Every process is destroyed, the driver stopped and the directory deleted on {@link #close()}, on a failed
  * start, and by a shutdown hook if the caller exits without closing (e.g. Ctrl-C on {@code ringwatch demo}).
  */
 public final class DemoCluster implements AutoCloseable
@@ -237,6 +238,7 @@ public final class DemoCluster implements AutoCloseable
 
     private final Options options;
     private final File dir;
+    private final File aeronDir;
     private final File clusterFile;
     private final Process[] processes;
     private final long[] killedAtNs;
@@ -255,7 +257,7 @@ public final class DemoCluster implements AutoCloseable
     private final Object lifecycleLock = new Object();
 
     /** Guarded by {@link #lifecycleLock}: null before the launch, after close, or if the launch never happened. */
-    private MediaDriver driver;
+    private Process driver;
 
     /**
      * Start the media driver and write the cluster file; no node runs yet.
@@ -271,6 +273,7 @@ public final class DemoCluster implements AutoCloseable
         this.options = options;
         final File base = new File("/dev/shm").isDirectory() ? new File("/dev/shm") : new File(IoUtil.tmpDirName());
         this.dir = new File(base, "ringwatch-demo-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        this.aeronDir = new File(dir, "aeron");
         this.clusterFile = new File(dir, "cluster.txt");
         this.options.logDir = new File(dir, "logs");
         this.processes = new Process[options.nodes];
@@ -310,8 +313,6 @@ public final class DemoCluster implements AutoCloseable
             {
                 throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
             }
-            driver = MediaDriver.launch(
-                Drivers.withRealtimePriority(Drivers.lowFootprint(dir.getAbsolutePath()), driverPriority(options)));
             if (!options.logDir.mkdirs())
             {
                 throw new IllegalStateException("cannot create " + options.logDir);
@@ -324,16 +325,60 @@ public final class DemoCluster implements AutoCloseable
             {
                 throw new UncheckedIOException(ex);
             }
+            driver = launchDriver();
         }
+        awaitDriverReady();
     }
 
-    /**
-     * One step below the agents: the driver's conductor sets up publications (file creation, mapping) in bursts
-     * when notices fan out, and must never hold a core an agent is waiting for.
-     */
-    private static int driverPriority(final Options options)
+    private Process launchDriver()
     {
-        return options.realtimePriority <= 1 ? options.realtimePriority : options.realtimePriority - 1;
+        final List<String> cmd = javaCommand();
+        cmd.add("driver");
+        cmd.add("--aeron-dir");
+        cmd.add(aeronDir.getAbsolutePath());
+        if (options.realtimePriority > 0)
+        {
+            cmd.add("--rt-priority");
+            cmd.add(Integer.toString(options.realtimePriority));
+        }
+        // always to its file, even when nodes inherit the console: the file is how the launch is known to be done
+        return start(cmd, driverLog(), "the media driver", false);
+    }
+
+    private File driverLog()
+    {
+        return new File(options.logDir, "driver.log");
+    }
+
+    private void awaitDriverReady()
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        try
+        {
+            while (!(driverLog().exists() && Files.readString(driverLog().toPath()).contains(Drivers.READY_LINE)))
+            {
+                if (!driver.isAlive())
+                {
+                    throw new IllegalStateException("the media driver exited with " + driver.exitValue() +
+                        " during start; log: " + readLog(driverLog()));
+                }
+                if (System.nanoTime() - deadline >= 0)
+                {
+                    throw new IllegalStateException("the media driver was not ready within 60s; log: " +
+                        readLog(driverLog()));
+                }
+                Thread.sleep(5);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the media driver", ex);
+        }
     }
 
     private ClusterConfig clusterConfig()
@@ -444,14 +489,7 @@ public final class DemoCluster implements AutoCloseable
 
     private Process launch(final int rank)
     {
-        final List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(
-            System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-        cmd.addAll(options.jvmOptions);
-        cmd.add("-Daeron.dir=" + dir.getAbsolutePath());
-        cmd.add("-cp");
-        cmd.add(options.classpath);
-        cmd.add("io.ringwatch.transport.aeron.cli.Main");
+        final List<String> cmd = javaCommand();
         cmd.add("node");
         cmd.add("--cluster");
         cmd.add(clusterFile.getAbsolutePath());
@@ -472,14 +510,35 @@ public final class DemoCluster implements AutoCloseable
             cmd.add("--rt-priority");
             cmd.add(Integer.toString(options.realtimePriority));
         }
+        return start(cmd, nodeLog(rank), "node " + rank, options.inheritOutput);
+    }
+
+    /**
+     * @return the start of a {@code ringwatch.jar} command line in a quiet JVM of its own (the node options).
+     */
+    private List<String> javaCommand()
+    {
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse(
+            System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(options.jvmOptions);
+        cmd.add("-Daeron.dir=" + aeronDir.getAbsolutePath());
+        cmd.add("-cp");
+        cmd.add(options.classpath);
+        cmd.add("io.ringwatch.transport.aeron.cli.Main");
+        return cmd;
+    }
+
+    private static Process start(final List<String> cmd, final File log, final String what, final boolean inherit)
+    {
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        if (options.inheritOutput)
+        if (inherit)
         {
             pb.inheritIO();
         }
         else
         {
-            pb.redirectOutput(new File(options.logDir, "node-" + rank + ".log"));
+            pb.redirectOutput(log);
         }
         try
         {
@@ -487,7 +546,7 @@ public final class DemoCluster implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot start node " + rank, ex);
+            throw new UncheckedIOException("cannot start " + what, ex);
         }
     }
 
@@ -625,7 +684,7 @@ public final class DemoCluster implements AutoCloseable
         {
             try
             {
-                readers[rank] = new ViewReader(ViewLayout.fileFor(dir.getAbsolutePath(), options.clusterId, rank));
+                readers[rank] = new ViewReader(ViewLayout.fileFor(aeronDir.getAbsolutePath(), options.clusterId, rank));
             }
             catch (final IllegalStateException ex)
             {
@@ -658,7 +717,7 @@ public final class DemoCluster implements AutoCloseable
      */
     public File aeronDir()
     {
-        return dir;
+        return aeronDir;
     }
 
     /**
@@ -683,14 +742,43 @@ public final class DemoCluster implements AutoCloseable
      */
     public String log(final int rank)
     {
+        return readLog(nodeLog(rank));
+    }
+
+    private File nodeLog(final int rank)
+    {
+        return new File(options.logDir, "node-" + rank + ".log");
+    }
+
+    private static String readLog(final File f)
+    {
         try
         {
-            final File f = new File(options.logDir, "node-" + rank + ".log");
             return f.exists() ? Files.readString(f.toPath()) : "(no log)";
         }
         catch (final IOException ex)
         {
             return "(unreadable log: " + ex + ")";
+        }
+    }
+
+    /**
+     * SIGTERM first, so the driver removes its files and says goodbye to its clients; SIGKILL if it does not go.
+     */
+    private static void stopDriver(final Process driver)
+    {
+        driver.destroy();
+        try
+        {
+            if (!driver.waitFor(5, TimeUnit.SECONDS))
+            {
+                driver.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            driver.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -744,7 +832,7 @@ public final class DemoCluster implements AutoCloseable
             CloseHelper.closeAll(readers);
             if (null != driver)
             {
-                CloseHelper.quietClose(driver);
+                stopDriver(driver);
                 driver = null;
             }
             if (null != dir)

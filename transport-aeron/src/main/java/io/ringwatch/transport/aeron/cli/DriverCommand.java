@@ -1,0 +1,52 @@
+package io.ringwatch.transport.aeron.cli;
+
+import io.aeron.CommonContext;
+import io.aeron.driver.MediaDriver;
+import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.Drivers;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+
+import java.util.Set;
+
+/**
+ * {@code driver}: a media driver with ringwatch's settings in a process of its own, for nodes started with
+ * {@code --driver external}. Stops on SIGTERM or SIGINT (exit status 143 or 130, as for any JVM ended by a signal)
+ * after closing the driver, which removes its directory.
+ * <p>
+ * Why a process of its own: with UDP every heartbeat passes through the driver, and a driver embedded in a busy
+ * JVM stops whenever that JVM does (a 20 ms young collection in the demo's harness was enough for false suspicions
+ * at δ = 10 ms). A driver JVM does almost nothing but the driver, so its pauses are rare and short.
+ */
+final class DriverCommand
+{
+    private static final Set<String> OPTIONS = Set.of("aeron-dir", "rt-priority");
+
+    private DriverCommand()
+    {
+    }
+
+    static int run(final String[] argv)
+    {
+        final Args args = new Args("driver", argv, 1, OPTIONS);
+        final String dir = args.get("aeron-dir", CommonContext.getAeronDirectoryName());
+        final int agentPriority = args.getInt("rt-priority", 0);
+        if (agentPriority != 0)
+        {
+            RealtimePriority.validate(agentPriority);
+        }
+
+        // the barrier holds the JVM's shutdown until it is closed, which try-with-resources does after the driver
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(Drivers.lowFootprint(dir),
+                agentPriority)))
+        {
+            System.out.println(Drivers.READY_LINE + ": aeron.dir=" + driver.aeronDirectoryName() + " pid=" +
+                ProcessHandle.current().pid() + (agentPriority == 0 ? "" :
+                " network thread SCHED_FIFO " + Math.min(RealtimePriority.MAX, agentPriority + 1) +
+                ", conductor " + Math.max(RealtimePriority.MIN, agentPriority - 1)));
+            barrier.await();
+            System.out.println("driver stopping");
+        }
+        return 0;
+    }
+}
