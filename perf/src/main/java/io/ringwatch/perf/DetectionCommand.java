@@ -55,7 +55,8 @@ final class DetectionCommand implements Command
             "                         needs root, CAP_SYS_NICE or ulimit -r); the driver's conductor runs one below,",
             "                         its network thread one above",
             "  --oversubscribe        run low-latency configurations with more busy-spinning agents than spare",
-            "                         cores (default: such a configuration is reported as not run)",
+            "                         cores as one process per node anyway (default: their agents share one",
+            "                         busy-spinning thread pinned to the last core, in this JVM)",
             "  --out DIR              writes DIR/detection.md, DIR/detection.csv and DIR/detection-notes.md after",
             "                         every configuration",
             "                         (default results)",
@@ -189,14 +190,18 @@ final class DetectionCommand implements Command
             "(that cluster is then restarted). \"at start\": live nodes declared dead before the cluster was up " +
             "(that start failed and was retried). A configuration gives up after 6 cluster starts in a row without " +
             "a measured kill, after its start budget, or after --config-budget; its kills column then shows fewer " +
-            "than asked for.\n");
+            "than asked for. \"(shared thread)\": low-latency configurations with more agents than spare cores run " +
+            "every node in the harness JVM, their agents taking turns on one busy-spinning thread pinned to the last " +
+            "core; a kill there is that thread ceasing to run the node (no LEAVE, nothing closed) and a leave is a " +
+            "LEAVE request, so those rows time the profile, while SIGKILL of real processes is measured by the " +
+            "others.\n");
         final StringBuilder notes = new StringBuilder();
         for (final ConfigResult r : results)
         {
             if (!r.notes().isEmpty() || r.failedStarts() > 0 || r.unexpectedExits() > 0)
             {
                 notes.append(String.format(Locale.ROOT, "- %s: %d cluster starts (%d failed), %d unexpected exits",
-                    r.config().label(), r.clusterStarts(), r.failedStarts(), r.unexpectedExits()));
+                    r.label(), r.clusterStarts(), r.failedStarts(), r.unexpectedExits()));
                 for (final String note : r.notes())
                 {
                     notes.append("; ").append(note);
@@ -215,7 +220,7 @@ final class DetectionCommand implements Command
             final StringBuilder log = new StringBuilder("# every note, in order, per configuration\n");
             for (final ConfigResult r : results)
             {
-                log.append("\n## ").append(r.config().label()).append('\n');
+                log.append("\n## ").append(r.label()).append('\n');
                 r.log().forEach(line -> log.append("- ").append(line).append('\n'));
             }
             Files.writeString(outDir.resolve("detection-notes.md"), log.toString(), StandardCharsets.UTF_8);

@@ -1,6 +1,5 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.transport.aeron.demo.DemoCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
@@ -8,19 +7,19 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The kill plan of one cluster start: SIGKILL one random survivor at a random moment, wait until every survivor
- * holds it dead (or count a miss and stop), repeat while more than ⌈N/2⌉ survive, then SIGTERM one more to time a
- * LEAVE's propagation. Between and during kills every survivor's view is checked for live nodes declared dead.
+ * The kill plan of one cluster start: crash one random survivor at a random moment (SIGKILL for node processes),
+ * wait until every survivor holds it dead (or count a miss and stop), repeat while more than ⌈N/2⌉ survive, then
+ * make one more leave (SIGTERM) to time a LEAVE's propagation. Between and during kills every survivor's view is checked for live nodes declared dead.
  * <p>
  * Latencies come from the nodes' view files: each survivor stamps when it learned of a death with
- * {@code System.nanoTime()}, the clock {@link DemoCluster#kill(int)} read just before the signal (same host), so
+ * {@code System.nanoTime()}, the clock {@link LiveCluster#kill(int)} read just before the crash (same host), so
  * how often this harness polls does not change the numbers, only how soon it moves on.
  */
 final class ClusterSession
 {
     private static final long POLL_MS = 1;
 
-    private final DemoCluster cluster;
+    private final LiveCluster cluster;
     private final DetectionConfig config;
     private final DetectionSettings settings;
     private final Random random;
@@ -34,7 +33,7 @@ final class ClusterSession
     private long lastSignalNs;
 
     ClusterSession(
-        final DemoCluster cluster,
+        final LiveCluster cluster,
         final DetectionConfig config,
         final DetectionSettings settings,
         final Random random,
@@ -217,11 +216,14 @@ final class ClusterSession
     {
         for (int r = 0; r < config.nodes(); r++)
         {
-            if (!signalled[r] && !exited[r] && !cluster.process(r).isAlive())
+            if (!signalled[r] && !exited[r])
             {
-                exited[r] = true;
-                result.recordExit("node " + r + " exited by itself with code " + cluster.process(r).exitValue() +
-                    " (3 = fenced after being declared dead)");
+                final String how = cluster.stopped(r);
+                if (how != null)
+                {
+                    exited[r] = true;
+                    result.recordExit("node " + r + " " + how);
+                }
             }
         }
         for (int r = 0; r < config.nodes(); r++)

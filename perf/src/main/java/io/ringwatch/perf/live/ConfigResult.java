@@ -22,6 +22,7 @@ public final class ConfigResult
     private final List<String> notes = new ArrayList<>();
     private final List<String> log = new ArrayList<>();
     private String notRun;
+    private boolean sharedThread;
     private int kills;
     private int missed;
     private int falsePositives;
@@ -112,6 +113,41 @@ public final class ConfigResult
     {
         notRun = why;
         note("not run: " + why);
+    }
+
+    /**
+     * The nodes run on one shared busy-spinning thread in the harness JVM, not as processes.
+     */
+    void recordSharedThread()
+    {
+        sharedThread = true;
+    }
+
+    /**
+     * @param hosting how the nodes ran, noted once per configuration.
+     */
+    void recordHosting(final String hosting)
+    {
+        if (hosting != null && !log.contains(hosting))
+        {
+            note(hosting);
+        }
+    }
+
+    /**
+     * @return true if the nodes shared one spinning thread in the harness JVM.
+     */
+    public boolean sharedThread()
+    {
+        return sharedThread;
+    }
+
+    /**
+     * @return the configuration's label, marked when its nodes shared one thread.
+     */
+    public String label()
+    {
+        return config.label() + (sharedThread ? " (shared thread)" : "");
     }
 
     /**

@@ -12,8 +12,10 @@ import java.util.function.Consumer;
 
 /**
  * Runs the detection benchmark over a list of configurations: for each, clusters of real node processes are
- * started (one {@link DemoCluster} each, driver in this process) and put through {@link ClusterSession}'s kill plan
- * until the configuration has its kills or its cluster starts run out.
+ * started (one {@link DemoCluster} each, with its own driver process) and put through {@link ClusterSession}'s kill
+ * plan until the configuration has its kills or its cluster starts run out. Low-latency configurations with more
+ * agents than spare cores run their nodes on one shared spinning thread instead ({@link SharedThreadCluster}),
+ * unless {@code --oversubscribe} asks for processes anyway.
  * <p>
  * The driver is not reused across starts: {@code DemoCluster} owns its driver and directory and deletes both on
  * close, which is also what guarantees no process or file outlives a start. Launching the driver takes a fraction
@@ -80,19 +82,25 @@ public final class DetectionBenchmark
         final Random random = new Random(settings.seed() * 0x9E3779B97F4A7C15L + index);
         final long configStartNs = System.nanoTime();
         final int maxStarts = settings.maxStartsFor(config);
-        final String refusal = oversubscribed(config);
-        if (refusal != null)
+        final boolean shared = sharesOneThread(config);
+        if (shared && Runtime.getRuntime().availableProcessors() < 2)
         {
-            result.recordNotRun(refusal);
-            progress.println("[" + config.label() + "] not run: " + refusal);
+            result.recordNotRun("the low-latency profile needs a core to spin on besides the driver's and this one's");
+            progress.println("[" + config.label() + "] not run: " + result.notRun());
             return result;
+        }
+        if (shared)
+        {
+            result.recordSharedThread();
         }
         while (result.kills() < settings.killsPerConfig() && result.clusterStarts() < maxStarts &&
             (settings.configBudgetNs() == 0 || System.nanoTime() - configStartNs < settings.configBudgetNs()))
         {
-            try (DemoCluster cluster = new DemoCluster(options(config, index)))
+            try (LiveCluster cluster = shared ? new SharedThreadCluster(new DemoCluster(options(config, index))) :
+                new ProcessCluster(new DemoCluster(options(config, index))))
             {
                 final String failure = startAndAwaitUp(cluster);
+                result.recordHosting(cluster.hosting());
                 result.recordStart(failure == null, failure);
                 if (failure != null)
                 {
@@ -123,7 +131,7 @@ public final class DetectionBenchmark
         result.addWallNs(System.nanoTime() - configStartNs);
         if (result.kills() < settings.killsPerConfig())
         {
-            progress.println("[" + config.label() + "] gave up after " + result.clusterStarts() + " cluster starts " +
+            progress.println("[" + result.label() + "] gave up after " + result.clusterStarts() + " cluster starts " +
                 "(" + result.failedStarts() + " failed) with " + result.kills() + " of " + settings.killsPerConfig() +
                 " kills");
         }
@@ -131,20 +139,14 @@ public final class DetectionBenchmark
     }
 
     /**
-     * The low-latency profile promises each agent a core of its own to spin on; with fewer spare cores than
-     * agents its numbers would measure busy-spinners starving each other, so it is not run unless asked.
-     * One core is left to this process (driver, harness) and the nodes' other threads.
+     * The low-latency profile promises each agent a core of its own to spin on; with fewer spare cores than agents,
+     * processes would measure busy-spinners starving each other, so the agents share one spinning thread pinned to
+     * the last core instead (unless --oversubscribe). One core is left to the driver, this harness and the rest.
      */
-    private String oversubscribed(final DetectionConfig config)
+    private boolean sharesOneThread(final DetectionConfig config)
     {
         final int spareCores = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
-        if (!LOW_LATENCY.equals(config.profile()) || settings.oversubscribe() || config.nodes() <= spareCores)
-        {
-            return null;
-        }
-        return "the low-latency profile needs a spare core per busy-spinning agent: " + config.nodes() +
-            " agents, " + spareCores + " spare core(s) on this host (" + Runtime.getRuntime().availableProcessors() +
-            " CPUs, one kept for the driver and harness); --oversubscribe runs it anyway";
+        return LOW_LATENCY.equals(config.profile()) && !settings.oversubscribe() && config.nodes() > spareCores;
     }
 
     private DemoCluster.Options options(final DetectionConfig config, final int index)
@@ -169,7 +171,7 @@ public final class DetectionBenchmark
      * @return null if the cluster is up; else why not (a node exiting or not getting ready is a failed start, not
      * the end of the benchmark).
      */
-    private String startAndAwaitUp(final DemoCluster cluster) throws InterruptedException
+    private String startAndAwaitUp(final LiveCluster cluster) throws InterruptedException
     {
         try
         {
@@ -192,7 +194,7 @@ public final class DetectionBenchmark
     /**
      * @return ranks some node held dead when the start failed: nobody was killed yet, so each is a false positive.
      */
-    private static int deadAtStart(final DemoCluster cluster, final int nodes)
+    private static int deadAtStart(final LiveCluster cluster, final int nodes)
     {
         final boolean[] dead = new boolean[nodes];
         for (int r = 0; r < nodes; r++)
@@ -225,7 +227,7 @@ public final class DetectionBenchmark
         final long done = Math.min(target, killsDone);
         final String eta = done == 0 ? "?" : formatSeconds((long)(elapsedNs * ((double)(target - done) / done)));
         return String.format("[%d/%d %s] kills %d/%d starts %d (failed %d) fp %d missed %d | elapsed %s ETA %s",
-            index + 1, configs.size(), result.config().label(), result.kills(), settings.killsPerConfig(),
+            index + 1, configs.size(), result.label(), result.kills(), settings.killsPerConfig(),
             result.clusterStarts(), result.failedStarts(), result.falsePositives(), result.missed(),
             formatSeconds(elapsedNs), eta);
     }

@@ -29,7 +29,7 @@ public final class DetectionReport
     public static String block(final ConfigResult result)
     {
         final StringBuilder sb = new StringBuilder();
-        sb.append("== ").append(result.config().label()).append(String.format(Locale.ROOT,
+        sb.append("== ").append(result.label()).append(String.format(Locale.ROOT,
             ": %d kills (%d missed), %d false positives (%d at start), %d unexpected exits, " +
             "%d cluster starts (%d failed), %.0f s%n",
             result.kills(), result.missed(), result.falsePositives(), result.falsePositivesAtStart(),
@@ -66,10 +66,10 @@ public final class DetectionReport
         {
             if (r.notRun() != null)
             {
-                sb.append("| ").append(r.config().label()).append(" | not run | – | – | – | – | – | 0 (0) |\n");
+                sb.append("| ").append(r.label()).append(" | not run | – | – | – | – | – | 0 (0) |\n");
                 continue;
             }
-            sb.append("| ").append(r.config().label())
+            sb.append("| ").append(r.label())
                 .append(" | ").append(r.kills())
                 .append(" | ").append(ms(r.detection(), 50)).append(" / ").append(ms(r.detection(), 99))
                 .append(" / ").append(max(r.detection()))
@@ -98,7 +98,7 @@ public final class DetectionReport
         {
             final DetectionConfig c = r.config();
             final Object[] fields = {
-                c.nodes(), c.timeoutNs() / 1e6, c.heartbeatNs() / 1e6, c.profile(),
+                c.nodes(), c.timeoutNs() / 1e6, c.heartbeatNs() / 1e6, c.profile() + (r.sharedThread() ? "-shared" : ""),
                 c.transport().name().toLowerCase(Locale.ROOT), r.kills(), r.missed(), r.falsePositives(),
                 r.falsePositivesAtStart(), r.unexpectedExits(), r.clusterStarts(), r.failedStarts(),
                 csvMs(r.detection(), 50), csvMs(r.detection(), 90), csvMs(r.detection(), 99), csvMs(r.detection(), 100),

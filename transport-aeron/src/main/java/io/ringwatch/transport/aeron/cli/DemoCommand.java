@@ -124,10 +124,19 @@ final class DemoCommand
         try (DemoCluster cluster = new DemoCluster(options))
         {
             final long startNs = System.nanoTime();
-            cluster.start();
-            if (!cluster.awaitAllUp(60_000))
+            try
             {
-                System.out.println("nodes did not come up within 60s; node 0 log:\n" + cluster.log(0));
+                cluster.start();
+                if (!cluster.awaitAllUp(60_000))
+                {
+                    System.out.println("nodes did not come up within 60s; node 0 log:\n" + cluster.log(0));
+                    return 1;
+                }
+            }
+            catch (final IllegalStateException ex)
+            {
+                // a node fenced or crashed while starting: the check failed, the configuration was fine
+                System.out.println("FAILED during start: " + ex.getMessage());
                 return 1;
             }
             System.out.println("all " + nodes + " nodes up, heartbeats flowing, after " +

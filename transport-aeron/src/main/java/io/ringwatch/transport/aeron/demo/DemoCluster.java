@@ -212,6 +212,22 @@ public final class DemoCluster implements AutoCloseable
         }
 
         /**
+         * @return the nodes' startup grace, counted from their release.
+         */
+        public long graceNs()
+        {
+            return graceNs;
+        }
+
+        /**
+         * @return the cluster id in the cluster file.
+         */
+        public int clusterId()
+        {
+            return clusterId;
+        }
+
+        /**
          * @return N.
          */
         public int nodes()

@@ -1,0 +1,248 @@
+package io.ringwatch.perf.live;
+
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.nativeconfig.CpuPinning;
+import io.ringwatch.transport.aeron.RingwatchAgent;
+import io.ringwatch.transport.aeron.RingwatchContext;
+import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.CloseHelper;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * The low-latency profile on a host without a spare core per agent: every node in this JVM, their agents taking
+ * turns on one busy-spinning thread pinned to the last CPU, talking through the same media driver process and files
+ * as {@link ProcessCluster}'s nodes.
+ * <p>
+ * A crash is that thread no longer running the node's agent: no LEAVE, nothing closed, so its heartbeats stop just
+ * as a SIGKILLed process's do while its Aeron client lingers until the driver times it out. It is not a SIGKILL of a
+ * process (the low-noise rows measure that); it measures what the profile promises, detection timed by an agent
+ * that never sleeps.
+ */
+final class SharedThreadCluster implements LiveCluster
+{
+    private static final int RUN = 0;
+    private static final int CRASH = 1;
+    private static final int LEAVE = 2;
+    private static final int STOPPED = 3;
+
+    /** A leaving node keeps running this long after its LEAVE so the frames leave too. */
+    private static final long LEAVE_DRAIN_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final DemoCluster host;
+    private final int n;
+    private final long graceNs;
+    private final int cpu;
+    private final RingwatchNode[] nodes;
+    private final ViewReader[] readers;
+    private final AtomicIntegerArray commands;
+    private final String[] stoppedHow;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile long startedAtNs;
+    private volatile String pinResult = "not started";
+
+    /**
+     * @param host driver process, directory and cluster file; its own {@code start()} is never called.
+     */
+    SharedThreadCluster(final DemoCluster host)
+    {
+        this.host = host;
+        this.n = host.options().nodes();
+        this.graceNs = host.options().graceNs();
+        this.cpu = Runtime.getRuntime().availableProcessors() - 1;
+        this.nodes = new RingwatchNode[n];
+        this.readers = new ViewReader[n];
+        this.commands = new AtomicIntegerArray(n);
+        this.stoppedHow = new String[n];
+        this.thread = new Thread(this::spin, "ringwatch-shared-agents");
+        thread.setDaemon(true);
+    }
+
+    public String hosting()
+    {
+        return "all agents on one busy-spinning thread in the harness JVM, " + pinResult;
+    }
+
+    public void start()
+    {
+        for (int r = 0; r < n; r++)
+        {
+            nodes[r] = RingwatchNode.build(new RingwatchContext()
+                .clusterFile(host.clusterFile().toPath())
+                .rank(r)
+                .transport(host.options().transport())
+                .embeddedDriver(false)
+                .aeronDirectoryName(host.aeronDir().getAbsolutePath())
+                .startupGraceNs(graceNs));
+        }
+        thread.start();
+    }
+
+    private void spin()
+    {
+        pinResult = CpuPinning.forThisHost().pinCurrentThread(cpu).toString();
+        for (final RingwatchNode node : nodes)
+        {
+            node.agent().onStart();  // every grace starts now
+        }
+        startedAtNs = System.nanoTime();
+        final long[] leftAtNs = new long[n];
+        while (running)
+        {
+            for (int r = 0; r < n; r++)
+            {
+                final int command = commands.get(r);
+                if (command == RUN || command == LEAVE)
+                {
+                    runOnce(r, command, leftAtNs);
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void runOnce(final int r, final int command, final long[] leftAtNs)
+    {
+        final RingwatchAgent agent = nodes[r].agent();
+        try
+        {
+            if (command == LEAVE && agent.node().state() == DetectorNode.ACTIVE)
+            {
+                agent.requestLeave();
+            }
+            agent.doWork();
+        }
+        catch (final Throwable ex)
+        {
+            stop(r, "stopped by its agent throwing " + ex);
+            return;
+        }
+        final int state = agent.node().state();
+        if (state == DetectorNode.EXCLUDED)
+        {
+            stop(r, "fenced itself after being declared dead");
+        }
+        else if (state == DetectorNode.LEFT)
+        {
+            final long now = System.nanoTime();
+            if (leftAtNs[r] == 0)
+            {
+                leftAtNs[r] = now;
+            }
+            else if (now - leftAtNs[r] > LEAVE_DRAIN_NS)
+            {
+                stop(r, "left");
+            }
+        }
+    }
+
+    private void stop(final int r, final String how)
+    {
+        stoppedHow[r] = how;
+        commands.set(r, STOPPED);
+    }
+
+    public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (System.nanoTime() - deadline < 0)
+        {
+            int up = 0;
+            for (int r = 0; r < n; r++)
+            {
+                final String how = stopped(r);
+                if (how != null)
+                {
+                    throw new IllegalStateException("node " + r + " " + how + " during start");
+                }
+                final ViewSnapshot v = tryView(r, snapshot);
+                if (v != null && v.state() == DetectorNode.ACTIVE && v.heartbeatProgress() >= 2)
+                {
+                    up++;
+                }
+            }
+            final long started = startedAtNs;
+            if (up == n && started != 0 && System.nanoTime() - (started + graceNs + ARM_MARGIN_NS) >= 0)
+            {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    public long kill(final int rank)
+    {
+        final long now = System.nanoTime();
+        commands.set(rank, CRASH);
+        return now;
+    }
+
+    public long terminate(final int rank)
+    {
+        final long now = System.nanoTime();
+        commands.set(rank, LEAVE);
+        return now;
+    }
+
+    public ViewSnapshot view(final int rank)
+    {
+        final ViewSnapshot v = tryView(rank, new ViewSnapshot());
+        if (v == null)
+        {
+            throw new IllegalStateException("no view file for rank " + rank);
+        }
+        return v;
+    }
+
+    private ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    {
+        if (readers[rank] == null)
+        {
+            try
+            {
+                readers[rank] = new ViewReader(ViewLayout.fileFor(
+                    host.aeronDir().getAbsolutePath(), host.options().clusterId(), rank));
+            }
+            catch (final IllegalStateException ex)
+            {
+                return null;
+            }
+        }
+        return readers[rank].read(into);
+    }
+
+    public String stopped(final int rank)
+    {
+        final int command = commands.get(rank);
+        if (command == CRASH)
+        {
+            return "crashed";
+        }
+        return command == STOPPED ? stoppedHow[rank] : null;
+    }
+
+    public void close()
+    {
+        running = false;
+        try
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        CloseHelper.quietCloseAll(readers);
+        CloseHelper.quietCloseAll(nodes);
+        host.close();
+    }
+}
