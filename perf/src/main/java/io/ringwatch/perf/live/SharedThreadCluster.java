@@ -6,8 +6,6 @@ import io.ringwatch.transport.aeron.RingwatchAgent;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.demo.DemoCluster;
-import io.ringwatch.transport.aeron.view.ViewLayout;
-import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 
@@ -40,7 +38,6 @@ final class SharedThreadCluster implements LiveCluster
     private final long graceNs;
     private final int cpu;
     private final RingwatchNode[] nodes;
-    private final ViewReader[] readers;
     private final AtomicIntegerArray commands;
     private final String[] stoppedHow;
     private final Thread thread;
@@ -58,7 +55,6 @@ final class SharedThreadCluster implements LiveCluster
         this.graceNs = host.options().graceNs();
         this.cpu = Runtime.getRuntime().availableProcessors() - 1;
         this.nodes = new RingwatchNode[n];
-        this.readers = new ViewReader[n];
         this.commands = new AtomicIntegerArray(n);
         this.stoppedHow = new String[n];
         this.thread = new Thread(this::spin, "ringwatch-shared-agents");
@@ -163,7 +159,7 @@ final class SharedThreadCluster implements LiveCluster
                 {
                     throw new IllegalStateException("node " + r + " " + how + " during start");
                 }
-                final ViewSnapshot v = tryView(r, snapshot);
+                final ViewSnapshot v = host.tryView(r, snapshot);
                 if (v != null && v.state() == DetectorNode.ACTIVE && v.heartbeatProgress() >= 2)
                 {
                     up++;
@@ -195,29 +191,7 @@ final class SharedThreadCluster implements LiveCluster
 
     public ViewSnapshot view(final int rank)
     {
-        final ViewSnapshot v = tryView(rank, new ViewSnapshot());
-        if (v == null)
-        {
-            throw new IllegalStateException("no view file for rank " + rank);
-        }
-        return v;
-    }
-
-    private ViewSnapshot tryView(final int rank, final ViewSnapshot into)
-    {
-        if (readers[rank] == null)
-        {
-            try
-            {
-                readers[rank] = new ViewReader(ViewLayout.fileFor(
-                    host.aeronDir().getAbsolutePath(), host.options().clusterId(), rank));
-            }
-            catch (final IllegalStateException ex)
-            {
-                return null;
-            }
-        }
-        return readers[rank].read(into);
+        return host.view(rank);
     }
 
     public String stopped(final int rank)
@@ -241,7 +215,6 @@ final class SharedThreadCluster implements LiveCluster
         {
             Thread.currentThread().interrupt();
         }
-        CloseHelper.quietCloseAll(readers);
         CloseHelper.quietCloseAll(nodes);
         host.close();
     }

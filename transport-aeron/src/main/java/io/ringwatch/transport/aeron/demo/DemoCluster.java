@@ -694,7 +694,12 @@ public final class DemoCluster implements AutoCloseable
         return v;
     }
 
-    private ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    /**
+     * @param rank node.
+     * @param into snapshot to fill.
+     * @return {@code into} filled from the node's view file, or null while the node has not created it yet.
+     */
+    public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
     {
         if (readers[rank] == null)
         {
