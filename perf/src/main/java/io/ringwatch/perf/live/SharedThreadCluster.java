@@ -31,7 +31,6 @@ final class SharedThreadCluster implements LiveCluster
 
     /** A leaving node keeps running this long after its LEAVE so the frames leave too. */
     private static final long LEAVE_DRAIN_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final DemoCluster host;
     private final int n;
@@ -159,14 +158,14 @@ final class SharedThreadCluster implements LiveCluster
                 {
                     throw new IllegalStateException("node " + r + " " + how + " during start");
                 }
-                final ViewSnapshot v = host.tryView(r, snapshot);
-                if (v != null && v.state() == DetectorNode.ACTIVE && v.heartbeatProgress() >= 2)
+                if (DemoCluster.isUp(host.tryView(r, snapshot)))
                 {
                     up++;
                 }
             }
             final long started = startedAtNs;
-            if (up == n && started != 0 && System.nanoTime() - (started + graceNs + ARM_MARGIN_NS) >= 0)
+            if (up == n && started != 0 &&
+                System.nanoTime() - (started + graceNs + DemoCluster.ARM_MARGIN_NS) >= 0)
             {
                 return true;
             }

@@ -86,9 +86,6 @@ final class PeerPublications implements AutoCloseable
     }
 
     /**
-     * @return asynchronous registrations the driver refused.
-     */
-    /**
      * @return true when every publication made so far has a connected subscriber.
      */
     boolean allConnected()
@@ -103,6 +100,9 @@ final class PeerPublications implements AutoCloseable
         return true;
     }
 
+    /**
+     * @return asynchronous registrations the driver refused.
+     */
     long registrationFailures()
     {
         return registrationFailures;

@@ -261,7 +261,7 @@ public final class DemoCluster implements AutoCloseable
     private volatile long releasedAtNs;
 
     /** Nodes poll the barrier file every millisecond; this covers them all having started their agents. */
-    private static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    public static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
     private final ViewReader[] readers;
     private final Thread cleanup;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
@@ -583,8 +583,7 @@ public final class DemoCluster implements AutoCloseable
             for (int r = 0; r < options.nodes; r++)
             {
                 requireAliveDuringStart(r);
-                final ViewSnapshot v = tryView(r, snapshot);
-                if (v != null && v.state() == DetectorNode.ACTIVE && v.heartbeatProgress() >= 2)
+                if (isUp(tryView(r, snapshot)))
                 {
                     up++;
                 }
@@ -692,6 +691,15 @@ public final class DemoCluster implements AutoCloseable
             throw new IllegalStateException("no view file for rank " + rank);
         }
         return v;
+    }
+
+    /**
+     * @param view a node's view, or null if it has none yet.
+     * @return true if the node is active and has seen its emitter's heartbeat progress at least twice.
+     */
+    public static boolean isUp(final ViewSnapshot view)
+    {
+        return view != null && view.state() == DetectorNode.ACTIVE && view.heartbeatProgress() >= 2;
     }
 
     /**
