@@ -13,7 +13,8 @@ public final class Main
     private static final List<Command> COMMANDS = List.of(
         new SimulateCommand(),
         new ReproduceCommand(),
-        new DetectionCommand());
+        new DetectionCommand(),
+        new HeartbeatPathCommand());
 
     private Main()
     {
