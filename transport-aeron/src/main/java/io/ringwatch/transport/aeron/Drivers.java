@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Media driver settings for ringwatch: a conductor thread and one network thread (sender and receiver), both
- * backing off when idle, and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes has n IPC
+ * paced ({@link PacedIdleStrategy}), and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes has n IPC
  * streams per host, which would otherwise cost gigabytes of /dev/shm).
  * <p>
  * The conductor and the network thread are kept apart because they want opposite places in the scheduler: with UDP
@@ -55,7 +55,7 @@ public final class Drivers
     /**
      * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (with
      * UDP heartbeats, a network thread waiting behind agents delays heartbeats as much as a late agent would), the
-     * conductor one step below. Both back off when idle, so neither spins. A thread that cannot be raised says so on
+     * conductor one step below. Both sleep after every duty cycle, so neither spins. A thread that cannot be raised says so on
      * stderr and runs on.
      *
      * @param ctx           driver context from {@link #lowFootprint(String)}.

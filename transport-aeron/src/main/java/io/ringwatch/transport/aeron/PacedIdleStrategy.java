@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PacedIdleStrategy implements IdleStrategy
 {
-    /** Alias for Aeron's idle strategy properties and for {@link #toString()}. */
+    /** What {@link #alias()} reports, as Agrona's strategies report theirs. */
     public static final String ALIAS = "paced";
 
     private final long periodNs;
