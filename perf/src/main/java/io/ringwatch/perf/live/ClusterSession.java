@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The kill plan of one cluster start: crash one random survivor at a random moment (SIGKILL for node processes),
  * wait until every survivor holds it dead (or count a miss and stop), repeat while more than ⌈N/2⌉ survive, then
- * make one more leave (SIGTERM) to time a LEAVE's propagation. Between and during kills every survivor's view is checked for live nodes declared dead.
+ * make one more leave (SIGTERM) to time a LEAVE's propagation. Between and during kills every survivor's view is
+ * checked for live nodes declared dead.
  * <p>
  * Latencies come from the nodes' view files: each survivor stamps when it learned of a death with
  * {@code System.nanoTime()}, the clock {@link LiveCluster#kill(int)} read just before the crash (same host), so

@@ -13,7 +13,8 @@ package io.ringwatch.perf.live;
  *                       0 for three times the starts the kill count needs at that cluster size.
  * @param configBudgetNs no new cluster start for a configuration after this much time on it; 0 for no limit.
  * @param realtimePriority SCHED_FIFO priority of low-noise node agents (the driver's conductor one below, its
- *                       network thread one above); 0 for none. Busy-spinning agents are never raised: unpinned they would take a core outright.
+ *                       network thread one above); 0 for none. Busy-spinning agents are never raised: unpinned
+ *                       they would take a core outright.
  * @param oversubscribe  run low-latency configurations even with more agents than spare cores (their results then
  *                       measure cores being fought over, not the profile).
  */

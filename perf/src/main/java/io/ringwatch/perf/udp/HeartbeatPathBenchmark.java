@@ -9,14 +9,13 @@ import io.aeron.driver.status.ReceiverHwm;
 import io.aeron.driver.status.ReceiverPos;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringwatch.transport.aeron.Drivers;
+import io.ringwatch.transport.aeron.demo.DemoCluster;
 import org.HdrHistogram.Histogram;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -68,7 +67,7 @@ public final class HeartbeatPathBenchmark
     public Result run() throws InterruptedException
     {
         final File dir = new File(IoUtil.tmpDirName(), "ringwatch-heartbeat-path-" + ProcessHandle.current().pid());
-        final String channel = "aeron:udp?endpoint=localhost:" + freeUdpPort() + "|term-length=64k";
+        final String channel = "aeron:udp?endpoint=localhost:" + DemoCluster.freeUdpPorts(1)[0] + "|term-length=64k";
         final AtomicLongArray sentAtNs = new AtomicLongArray(frames);
         final Histogram poll = new Histogram(3);
         final Histogram hwm = new Histogram(3);
@@ -201,17 +200,5 @@ public final class HeartbeatPathBenchmark
             throw new IllegalStateException("no counter of type " + typeId + " for session " + sessionId);
         }
         return found[0];
-    }
-
-    private static int freeUdpPort()
-    {
-        try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress("localhost", 0)))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final java.io.IOException ex)
-        {
-            throw new java.io.UncheckedIOException(ex);
-        }
     }
 }

@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Media driver settings for ringwatch: a conductor thread and one network thread (sender and receiver), both
- * paced ({@link PacedIdleStrategy}), and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes has n IPC
- * streams per host, which would otherwise cost gigabytes of /dev/shm).
+ * paced ({@link PacedIdleStrategy}), and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes
+ * has n IPC streams per host, which would otherwise cost gigabytes of /dev/shm).
  * <p>
  * The conductor and the network thread are kept apart because they want opposite places in the scheduler: with UDP
  * every heartbeat crosses the network thread, so it must run before the agents waiting for those heartbeats, while
@@ -55,8 +55,8 @@ public final class Drivers
     /**
      * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (with
      * UDP heartbeats, a network thread waiting behind agents delays heartbeats as much as a late agent would), the
-     * conductor one step below. Both sleep after every duty cycle, so neither spins. A thread that cannot be raised says so on
-     * stderr and runs on.
+     * conductor one step below. Both sleep after every duty cycle, so neither spins. A thread that cannot be raised
+     * says so on stderr and runs on.
      *
      * @param ctx           driver context from {@link #lowFootprint(String)}.
      * @param agentPriority SCHED_FIFO priority of the node agents, or 0 to leave the context as it is.
@@ -70,8 +70,26 @@ public final class Drivers
         }
         RealtimePriority.validate(agentPriority);
         return ctx
-            .sharedNetworkThreadFactory(raisedTo(Math.min(RealtimePriority.MAX, agentPriority + 1)))
-            .conductorThreadFactory(raisedTo(Math.max(RealtimePriority.MIN, agentPriority - 1)));
+            .sharedNetworkThreadFactory(raisedTo(networkPriority(agentPriority)))
+            .conductorThreadFactory(raisedTo(conductorPriority(agentPriority)));
+    }
+
+    /**
+     * @param agentPriority SCHED_FIFO priority of the node agents.
+     * @return the driver network thread's: one above, within range.
+     */
+    public static int networkPriority(final int agentPriority)
+    {
+        return Math.min(RealtimePriority.MAX, agentPriority + 1);
+    }
+
+    /**
+     * @param agentPriority SCHED_FIFO priority of the node agents.
+     * @return the driver conductor's: one below, within range.
+     */
+    public static int conductorPriority(final int agentPriority)
+    {
+        return Math.max(RealtimePriority.MIN, agentPriority - 1);
     }
 
     private static ThreadFactory raisedTo(final int priority)

@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.transport.aeron.demo.DemoCluster;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
@@ -33,7 +34,7 @@ final class EmbeddedCluster implements AutoCloseable
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
-        final int[] ports = freeUdpPorts(2 * n);
+        final int[] ports = DemoCluster.freeUdpPorts(2 * n);
         final List<ClusterConfig.Member> members = new ArrayList<>();
         for (int r = 0; r < n; r++)
         {
@@ -64,35 +65,6 @@ final class EmbeddedCluster implements AutoCloseable
             .embeddedDriver(false)
             .aeronDirectoryName(dir.getAbsolutePath())
             .startupGraceNs(TimeUnit.SECONDS.toNanos(1));
-    }
-
-    private static int[] freeUdpPorts(final int count)
-    {
-        final java.net.DatagramSocket[] sockets = new java.net.DatagramSocket[count];
-        final int[] ports = new int[count];
-        try
-        {
-            for (int i = 0; i < count; i++)
-            {
-                sockets[i] = new java.net.DatagramSocket(new java.net.InetSocketAddress("localhost", 0));
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        }
-        catch (final java.io.IOException ex)
-        {
-            throw new java.io.UncheckedIOException(ex);
-        }
-        finally
-        {
-            for (final java.net.DatagramSocket s : sockets)
-            {
-                if (s != null)
-                {
-                    s.close();
-                }
-            }
-        }
     }
 
     /**

@@ -42,8 +42,8 @@ final class DriverCommand
         {
             System.out.println(Drivers.READY_LINE + ": aeron.dir=" + driver.aeronDirectoryName() + " pid=" +
                 ProcessHandle.current().pid() + (agentPriority == 0 ? "" :
-                " network thread SCHED_FIFO " + Math.min(RealtimePriority.MAX, agentPriority + 1) +
-                ", conductor " + Math.max(RealtimePriority.MIN, agentPriority - 1)));
+                " network thread SCHED_FIFO " + Drivers.networkPriority(agentPriority) +
+                ", conductor " + Drivers.conductorPriority(agentPriority)));
             barrier.await();
             System.out.println("driver stopping");
         }

@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * {@code stat}: print the ringwatch counters and the driver's error log from the media driver's CnC file, the
- * heartbeat slots and every view file in the Aeron directory. Aeron's own {@code AeronStat} shows the same counters (type ids 7700-7799).
+ * heartbeat slots and every view file in the Aeron directory. Aeron's own {@code AeronStat} shows the same counters
+ * (type ids 7700-7799).
  */
 final class StatCommand
 {

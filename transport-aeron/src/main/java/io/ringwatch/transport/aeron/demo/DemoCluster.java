@@ -408,7 +408,11 @@ public final class DemoCluster implements AutoCloseable
         return new ClusterConfig(options.clusterId, options.heartbeatNs, options.timeoutNs, members);
     }
 
-    private static int[] freeUdpPorts(final int count)
+    /**
+     * @param count how many.
+     * @return distinct UDP ports on localhost that were free a moment ago.
+     */
+    public static int[] freeUdpPorts(final int count)
     {
         final DatagramSocket[] sockets = new DatagramSocket[count];
         final int[] ports = new int[count];
