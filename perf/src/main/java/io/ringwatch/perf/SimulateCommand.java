@@ -4,7 +4,7 @@ import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
-import io.ringwatch.core.sim.StabilizationBound;
+import io.ringwatch.core.protocol.Theorem1;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -110,10 +110,10 @@ final class SimulateCommand implements Command
         out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s eta=%s delta=%s tau=%s one-port=%s " +
             "loss=%s runs=%d seed=%d threads=%d%n", nodes, failures, placement.name().toLowerCase(Locale.ROOT),
             human(etaNs), human(deltaNs), human(tauNs), onePort ? "on" : "off", loss, runs, seed, threads);
-        if (StabilizationBound.theoremApplies(failures, nodes))
+        if (Theorem1.applies(failures, nodes))
         {
             out.printf("Theorem 1 bound for f=%d, n=%d: %s%s%n", failures, nodes,
-                human(StabilizationBound.THEOREM_1.boundNs(failures, nodes, deltaNs, tauNs)),
+                human(Theorem1.boundNs(failures, nodes, deltaNs, tauNs)),
                 onePort ? "" : " (not checked: --one-port is off)");
         }
 

@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
@@ -18,16 +19,23 @@ import io.ringwatch.core.spi.RankSet;
  * same object. Not thread safe: one driver thread calls everything.
  * <p>
  * Drivers call {@link #doWork(long)} whenever they like (every duty cycle live, only at {@link #nextDeadlineNs()}
- * and after heartbeat deliveries in the simulator) and the {@code on*} methods when a control message arrives.
+ * and after heartbeat deliveries in the simulator) and the {@code on*} methods with every decoded frame. Every
+ * decision about a frame is taken here, not by the driver: whether its sender may still be heard (a frame from a
+ * rank this node holds dead is dropped and its sender fenced), whether it was meant for this node, and what it
+ * changes.
+ * <p>
+ * <b>Fencing.</b> A rank this node holds dead but still hears from (a frame, or a write into this node's slot) is a
+ * zombie: it came back from a pause longer than δ. It is sent a fencing notice naming it, at most once per
+ * {@link ProtocolSettings#fenceIntervalNs()}, so one lost fence is re-sent while the zombie keeps talking. Fencing
+ * notices use sequence numbers from {@link #FENCE_SEQUENCE_BASE} up, apart from every broadcast's, so a receiver
+ * knows it was fenced rather than named in a broadcast, and nobody forwards a fence.
  */
 public final class DetectorNode
 {
-    /** Taking part in the protocol. */
-    public static final int ACTIVE = 0;
-    /** Declared dead by others; fail-stop. */
-    public static final int EXCLUDED = 1;
-    /** Left gracefully; fail-stop. */
-    public static final int LEFT = 2;
+    /** Sequence numbers of fencing notices start here, far above any broadcast's. */
+    public static final long FENCE_SEQUENCE_BASE = 1L << 62;
+
+    private static final int FENCE_LIMITER_CAPACITY = 16;
 
     private final int rank;
     private final int incarnation;
@@ -36,6 +44,7 @@ public final class DetectorNode
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
     private final long startupGraceNs;
+    private final long fenceIntervalNs;
     private final BroadcastSchedule schedule;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
@@ -44,8 +53,10 @@ public final class DetectorNode
     private final BroadcastIdSet seenBroadcasts;
     private final int[] targets;
     private final ReusableNotice ownNotice = new ReusableNotice();
+    private final ReusableNotice fenceNotice = new ReusableNotice();
+    private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
 
-    private int state = ACTIVE;
+    private NodeState state = NodeState.ACTIVE;
     private int emitter;
     private int observer;
     private long heartbeatCounter;
@@ -67,6 +78,11 @@ public final class DetectorNode
     private long noticesOriginated;
     private long noticesForwarded;
     private long noticesDuplicate;
+    private long framesFromDead;
+    private long misaddressed;
+    private long strayFences;
+    private long heartbeatFramesRefused;
+    private long fencesSent;
 
     /**
      * @param rank        this node's rank.
@@ -98,6 +114,7 @@ public final class DetectorNode
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
+        this.fenceIntervalNs = settings.fenceIntervalNs();
         this.schedule = schedule;
         this.heartbeats = heartbeats;
         this.control = control;
@@ -120,7 +137,7 @@ public final class DetectorNode
      */
     public void start(final long nowNs)
     {
-        if (heartbeatsSent != 0 || heartbeatProgressSeen != 0 || viewEpoch != 0 || state != ACTIVE)
+        if (heartbeatsSent != 0 || heartbeatProgressSeen != 0 || viewEpoch != 0 || state != NodeState.ACTIVE)
         {
             throw new IllegalStateException("start(now) only before the first heartbeat of node " + rank);
         }
@@ -153,7 +170,7 @@ public final class DetectorNode
      */
     public int doWork(final long nowNs)
     {
-        if (state != ACTIVE)
+        if (state != NodeState.ACTIVE)
         {
             return 0;
         }
@@ -164,8 +181,20 @@ public final class DetectorNode
         final boolean late = nowNs - expectedWakeNs > pauseThresholdNs;
         int work = emitHeartbeatIfDue(nowNs);
         work += checkEmitter(nowNs, late);
+        work += fenceSlotWriterIfDead(nowNs);
         expectedWakeNs = nextDeadlineNs();
         return work;
+    }
+
+    private int fenceSlotWriterIfDead(final long nowNs)
+    {
+        final int writer = heartbeats.lastWriter();
+        if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
+            validRank(writer) && dead.contains(writer))
+        {
+            return fence(writer, nowNs) ? 1 : 0;
+        }
+        return 0;
     }
 
     private int emitHeartbeatIfDue(final long nowNs)
@@ -231,7 +260,9 @@ public final class DetectorNode
             adjustNeighboursAfterLearning(nowNs);
             originateNotice(deadRank);
             // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
-            // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter.
+            // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
+            // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
+            fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
             control.sendNotice(deadRank, ownNotice);
             return 1;
         }
@@ -240,14 +271,43 @@ public final class DetectorNode
     }
 
     /**
+     * A HEARTBEAT frame arrived (transports that carry heartbeats as messages): it goes into this node's slot
+     * unless its sender is dead in this view, in which case the sender is fenced.
+     *
+     * @param fromRank    sender.
+     * @param incarnation sender's incarnation.
+     * @param counter     its heartbeat counter.
+     * @param timestampNs its clock when sent.
+     * @param nowNs       protocol time.
+     */
+    public void onHeartbeat(
+        final int fromRank, final int incarnation, final long counter, final long timestampNs, final long nowNs)
+    {
+        if (!admit(fromRank, nowNs))
+        {
+            return;
+        }
+        if (!heartbeats.deposit(fromRank, incarnation, counter, timestampNs))
+        {
+            heartbeatFramesRefused++;
+        }
+    }
+
+    /**
      * T4: {@code fromRank} has become this node's observer; heartbeat at once so its 2δ grace is not spent waiting.
      *
-     * @param fromRank sender of NEW_OBSERVER.
-     * @param nowNs    protocol time.
+     * @param fromRank    sender of NEW_OBSERVER.
+     * @param emitterRank the rank the frame is addressed to as the new emitter; anything but this node is dropped.
+     * @param nowNs       protocol time.
      */
-    public void onNewObserver(final int fromRank, final long nowNs)
+    public void onNewObserver(final int fromRank, final int emitterRank, final long nowNs)
     {
-        if (state != ACTIVE || fromRank == rank || !validRank(fromRank) || dead.contains(fromRank))
+        if (emitterRank != rank)
+        {
+            misaddressed++;
+            return;
+        }
+        if (!admit(fromRank, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -266,15 +326,22 @@ public final class DetectorNode
      */
     public void onNotice(final Notice notice, final int fromRank, final long nowNs)
     {
-        if (state != ACTIVE)
+        if (!admit(fromRank, nowNs))
         {
             return;
         }
 
         final RankSet deadInMsg = notice.deadSet();
+        final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
         if (notice.deadRank() == rank || deadInMsg.contains(rank))
         {
-            exclude(nowNs, notice.sourceRank(), EXCLUDED);
+            exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
+            return;
+        }
+        if (fence)
+        {
+            // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
+            strayFences++;
             return;
         }
 
@@ -322,7 +389,7 @@ public final class DetectorNode
      */
     public void onLeave(final int fromRank, final long nowNs)
     {
-        if (state != ACTIVE || fromRank == rank || !validRank(fromRank) || dead.contains(fromRank))
+        if (!admit(fromRank, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -340,7 +407,7 @@ public final class DetectorNode
      */
     public void leave(final long nowNs)
     {
-        if (state != ACTIVE)
+        if (state != NodeState.ACTIVE)
         {
             return;
         }
@@ -348,13 +415,48 @@ public final class DetectorNode
         {
             control.sendLeave(observer);
         }
-        exclude(nowNs, rank, LEFT);
+        exclude(nowNs, ExclusionCause.LEFT, rank);
     }
 
-    private void exclude(final long nowNs, final int reporterRank, final int newState)
+    private void exclude(final long nowNs, final ExclusionCause cause, final int reporterRank)
     {
-        state = newState;
-        listener.onExcluded(nowNs, reporterRank);
+        state = cause == ExclusionCause.LEFT ? NodeState.LEFT : NodeState.EXCLUDED;
+        listener.onExcluded(nowNs, cause, reporterRank);
+    }
+
+    /**
+     * Whether a frame from {@code fromRank} may act on this node: only while this node takes part, and only from a
+     * rank it does not hold dead. A frame from a dead rank is dropped and its sender fenced.
+     */
+    private boolean admit(final int fromRank, final long nowNs)
+    {
+        if (state != NodeState.ACTIVE || !validRank(fromRank))
+        {
+            return false;
+        }
+        if (dead.contains(fromRank))
+        {
+            framesFromDead++;
+            fence(fromRank, nowNs);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Tell a rank this node holds dead that it is dead, at most once per fence interval.
+     *
+     * @return true if a fencing notice was sent.
+     */
+    private boolean fence(final int zombie, final long nowNs)
+    {
+        if (!fenceLimiter.tryAcquire(zombie, nowNs, fenceIntervalNs))
+        {
+            return false;
+        }
+        fencesSent++;
+        control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead));
+        return true;
     }
 
     private boolean learnDead(final int deadRank, final long nowNs, final FailureCause cause, final int reporter)
@@ -441,7 +543,7 @@ public final class DetectorNode
      */
     public long nextDeadlineNs()
     {
-        if (state != ACTIVE)
+        if (state != NodeState.ACTIVE)
         {
             return Long.MAX_VALUE;
         }
@@ -492,9 +594,9 @@ public final class DetectorNode
     }
 
     /**
-     * @return {@link #ACTIVE}, {@link #EXCLUDED} or {@link #LEFT}.
+     * @return where this node stands.
      */
-    public int state()
+    public NodeState state()
     {
         return state;
     }
@@ -593,5 +695,45 @@ public final class DetectorNode
     public long noticesDuplicate()
     {
         return noticesDuplicate;
+    }
+
+    /**
+     * @return frames dropped because their sender is dead in this view (each may have fenced it).
+     */
+    public long framesFromDead()
+    {
+        return framesFromDead;
+    }
+
+    /**
+     * @return NEW_OBSERVER frames addressed to another rank.
+     */
+    public long misaddressed()
+    {
+        return misaddressed;
+    }
+
+    /**
+     * @return fencing notices sent to zombies (ranks held dead but still heard from).
+     */
+    public long fencesSent()
+    {
+        return fencesSent;
+    }
+
+    /**
+     * @return fencing notices received that named another rank; dropped, never forwarded.
+     */
+    public long strayFences()
+    {
+        return strayFences;
+    }
+
+    /**
+     * @return HEARTBEAT frames that reached a node whose slot is written remotely (shared memory, RDMA).
+     */
+    public long heartbeatFramesRefused()
+    {
+        return heartbeatFramesRefused;
     }
 }

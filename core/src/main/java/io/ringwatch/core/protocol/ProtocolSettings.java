@@ -12,6 +12,8 @@ package io.ringwatch.core.protocol;
  *                           (waiting for the emitter's first heartbeat) is this much longer: nodes starting at
  *                           different moments on busy hosts do not suspect peers that are still launching.
  * @param dedupCapacity      recent broadcast ids remembered to forward each broadcast once.
+ * @param fenceIntervalNs    least time between two fencing notices to the same zombie (a rank this node holds dead
+ *                           but still hears from); δ by default, so a lost notice is re-sent within δ.
  */
 public record ProtocolSettings(
     int clusterSize,
@@ -19,7 +21,8 @@ public record ProtocolSettings(
     long suspicionTimeoutNs,
     long pauseThresholdNs,
     long startupGraceNs,
-    int dedupCapacity)
+    int dedupCapacity,
+    long fenceIntervalNs)
 {
     /** Largest supported cluster, bounded by the notice encoding and schedule arithmetic. */
     public static final int MAX_CLUSTER_SIZE = 1 << 24;
@@ -59,10 +62,37 @@ public record ProtocolSettings(
         {
             throw new IllegalArgumentException("dedupCapacity must be >= 1: " + dedupCapacity);
         }
+        if (fenceIntervalNs <= 0)
+        {
+            throw new IllegalArgumentException("fenceIntervalNs must be > 0: " + fenceIntervalNs);
+        }
     }
 
     /**
-     * Settings with defaults for the rest: pause threshold δ/2, no startup grace, default dedup capacity.
+     * Settings with the defaults for what is not given: fence interval δ.
+     *
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param pauseThresholdNs   pause threshold.
+     * @param startupGraceNs     startup grace.
+     * @param dedupCapacity      remembered broadcast ids.
+     */
+    public ProtocolSettings(
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final long pauseThresholdNs,
+        final long startupGraceNs,
+        final int dedupCapacity)
+    {
+        this(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
+            suspicionTimeoutNs);
+    }
+
+    /**
+     * Settings with defaults for the rest: pause threshold δ/2, no startup grace, default dedup capacity, fence
+     * interval δ.
      *
      * @param clusterSize        N.
      * @param heartbeatPeriodNs  η.
@@ -82,7 +112,8 @@ public record ProtocolSettings(
     public ProtocolSettings withStartupGraceNs(final long graceNs)
     {
         return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, graceNs, dedupCapacity);
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, graceNs, dedupCapacity,
+            fenceIntervalNs);
     }
 
     /**
@@ -92,6 +123,18 @@ public record ProtocolSettings(
     public ProtocolSettings withPauseThresholdNs(final long thresholdNs)
     {
         return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, thresholdNs, startupGraceNs, dedupCapacity);
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, thresholdNs, startupGraceNs, dedupCapacity,
+            fenceIntervalNs);
+    }
+
+    /**
+     * @param intervalNs fence interval; {@link Long#MAX_VALUE} never re-sends a fence (only for negative controls).
+     * @return a copy with the given fence interval.
+     */
+    public ProtocolSettings withFenceIntervalNs(final long intervalNs)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
+            intervalNs);
     }
 }

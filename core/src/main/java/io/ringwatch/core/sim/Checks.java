@@ -168,6 +168,113 @@ public final class Checks
     }
 
     /**
+     * What a declaration of death says about the protocol, judged at the moment it is made.
+     */
+    public enum Verdict
+    {
+        /** The rank had stopped: a true detection. */
+        STOPPED,
+        /**
+         * The rank was silent for real (paused, or resumed less than δ ago): a legitimate suspicion that condemns
+         * it; it must end excluded ({@link #checkFencing}).
+         */
+        CONDEMNED,
+        /** The rank was running and had not been silent: an accuracy violation. */
+        FALSE_SUSPICION
+    }
+
+    /**
+     * Accuracy at the moment of each declaration: a node may declare a rank dead only once it stopped or while it
+     * is silent for real.
+     *
+     * @param state    ground truth now.
+     * @param deadRank the rank declared dead.
+     * @param nowNs    when.
+     * @param deltaNs  δ: a rank resumed less than δ ago may not have beaten since.
+     * @return the verdict.
+     */
+    public static Verdict judgeDeclaration(
+        final ClusterState state, final int deadRank, final long nowNs, final long deltaNs)
+    {
+        if (state.isStopped(deadRank))
+        {
+            return Verdict.STOPPED;
+        }
+        final long resumedNs = state.lastResumeNs(deadRank);
+        if (state.isPaused(deadRank) || (resumedNs != ClusterState.NEVER && nowNs - resumedNs <= deltaNs))
+        {
+            return Verdict.CONDEMNED;
+        }
+        return Verdict.FALSE_SUSPICION;
+    }
+
+    /**
+     * @param seed     for the message.
+     * @param rank     the node that declared.
+     * @param deadRank the rank it declared dead.
+     * @param nowNs    when.
+     * @param how      how it learned it, for the message.
+     * @return the accuracy violation, spelled out.
+     */
+    public static String falseSuspicion(
+        final long seed, final int rank, final int deadRank, final long nowNs, final String how)
+    {
+        return "seed=" + seed + ": accuracy: node " + rank + " declared " + deadRank + " dead at " + nowNs +
+            "ns (" + how + ") while it was running";
+    }
+
+    /**
+     * Fencing: every rank condemned by a legitimate suspicion has stopped by the end of the run, so no zombie
+     * goes on with a stale view.
+     *
+     * @param state     cluster at the end of a run.
+     * @param condemned per rank, whether it was ever {@link Verdict#CONDEMNED}.
+     * @param seed      for the messages.
+     * @param out       violations are appended here.
+     */
+    public static void checkFencing(
+        final ClusterState state, final boolean[] condemned, final long seed, final List<String> out)
+    {
+        int unfenced = 0;
+        for (int rank = 0, n = state.clusterSize(); rank < n; rank++)
+        {
+            if (condemned[rank] && !state.isStopped(rank) && unfenced++ < MAX_REPORTED)
+            {
+                out.add("seed=" + seed + ": fencing: node " + rank +
+                    " was declared dead while paused but never excluded itself");
+            }
+        }
+        reportRest(out, seed, "fencing", unfenced);
+    }
+
+    /**
+     * Liveness: after the first failure, the configuration becomes stable before the time cap.
+     *
+     * @param stable       whether it was stable at the end.
+     * @param timeCapNs    the cap.
+     * @param firstFailureNs when the first failure happened.
+     * @param unsettled    live nodes not stable at the end.
+     * @param live         live nodes.
+     * @param seed         for the message.
+     * @param out          a violation is appended here if not stable.
+     */
+    public static void checkLiveness(
+        final boolean stable,
+        final long timeCapNs,
+        final long firstFailureNs,
+        final int unsettled,
+        final int live,
+        final long seed,
+        final List<String> out)
+    {
+        if (!stable)
+        {
+            out.add("seed=" + seed + ": liveness: not stable at the time cap " + timeCapNs + "ns (first failure at " +
+                firstFailureNs + "ns, " + unsettled + " of " + live + " live nodes unsettled)");
+        }
+    }
+
+    /**
      * @param stabilizationNs measured stabilization time.
      * @param boundNs         the bound.
      * @param failures        f it was computed for.
@@ -193,7 +300,13 @@ public final class Checks
         return false;
     }
 
-    private static void reportRest(final List<String> out, final long seed, final String check, final int count)
+    /**
+     * @param out   where the line goes.
+     * @param seed  for the message.
+     * @param check name of the check.
+     * @param count violations found, of which {@link #MAX_REPORTED} were spelled out.
+     */
+    static void reportRest(final List<String> out, final long seed, final String check, final int count)
     {
         if (count > MAX_REPORTED)
         {

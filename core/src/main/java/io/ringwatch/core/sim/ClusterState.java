@@ -36,4 +36,27 @@ public interface ClusterState
      * @return the rank that watches it.
      */
     int observer(int rank);
+
+    /**
+     * Value of {@link #lastResumeNs(int)} for a rank that never resumed from a pause.
+     */
+    long NEVER = -1;
+
+    /**
+     * @param rank a rank.
+     * @return true if it is paused right now (alive but silent): ground truth.
+     */
+    default boolean isPaused(final int rank)
+    {
+        return false;
+    }
+
+    /**
+     * @param rank a rank.
+     * @return when it last resumed from a pause, or {@link #NEVER}.
+     */
+    default long lastResumeNs(final int rank)
+    {
+        return NEVER;
+    }
 }

@@ -4,11 +4,12 @@ package io.ringwatch.core.sim;
  * A scripted fault.
  *
  * @param kind       what happens.
- * @param rank       to whom.
+ * @param rank       to whom; for a cut, the sending side of the link.
  * @param timeNs     virtual time at which it happens.
- * @param durationNs how long a pause lasts; 0 for the other kinds.
+ * @param durationNs how long a pause or a cut lasts; 0 for the other kinds.
+ * @param peer       for a cut, the receiving side of the link; -1 for the other kinds.
  */
-public record Injection(Kind kind, int rank, long timeNs, long durationNs)
+public record Injection(Kind kind, int rank, long timeNs, long durationNs, int peer)
 {
     /**
      * Fault kinds.
@@ -20,7 +21,9 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs)
         /** Stop for a while, then carry on as if nothing happened (GC, preemption, a stuck NIC). */
         PAUSE,
         /** Leave gracefully through the protocol. */
-        LEAVE
+        LEAVE,
+        /** Lose every message on one directed link for a while (the other direction still works). */
+        CUT
     }
 
     /**
@@ -36,9 +39,15 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs)
         {
             throw new IllegalArgumentException("timeNs must be >= 0: " + timeNs);
         }
-        if (kind == Kind.PAUSE ? durationNs <= 0 : durationNs != 0)
+        final boolean lasts = kind == Kind.PAUSE || kind == Kind.CUT;
+        if (lasts ? durationNs <= 0 : durationNs != 0)
         {
-            throw new IllegalArgumentException("durationNs must be > 0 for a pause and 0 otherwise: " + durationNs);
+            throw new IllegalArgumentException(
+                "durationNs must be > 0 for a pause or a cut and 0 otherwise: " + durationNs);
+        }
+        if (kind == Kind.CUT ? peer < 0 || peer == rank : peer != -1)
+        {
+            throw new IllegalArgumentException("peer must be another rank for a cut and -1 otherwise: " + peer);
         }
     }
 
@@ -49,7 +58,7 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs)
      */
     public static Injection crash(final int rank, final long timeNs)
     {
-        return new Injection(Kind.CRASH, rank, timeNs, 0);
+        return new Injection(Kind.CRASH, rank, timeNs, 0, -1);
     }
 
     /**
@@ -60,7 +69,7 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs)
      */
     public static Injection pause(final int rank, final long timeNs, final long durationNs)
     {
-        return new Injection(Kind.PAUSE, rank, timeNs, durationNs);
+        return new Injection(Kind.PAUSE, rank, timeNs, durationNs, -1);
     }
 
     /**
@@ -70,6 +79,18 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs)
      */
     public static Injection leave(final int rank, final long timeNs)
     {
-        return new Injection(Kind.LEAVE, rank, timeNs, 0);
+        return new Injection(Kind.LEAVE, rank, timeNs, 0, -1);
+    }
+
+    /**
+     * @param from       sender whose messages are lost.
+     * @param to         receiver that does not get them.
+     * @param timeNs     when the cut starts.
+     * @param durationNs how long it lasts.
+     * @return the injection.
+     */
+    public static Injection cut(final int from, final int to, final long timeNs, final long durationNs)
+    {
+        return new Injection(Kind.CUT, from, timeNs, durationNs, to);
     }
 }

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -21,6 +22,10 @@ final class Network
     private final double lossProbability;
     private final long[] sendFreeNs;
     private final long[] recvFreeNs;
+    private int[] cutFrom = new int[0];
+    private int[] cutTo = new int[0];
+    private long[] cutStartNs = new long[0];
+    private long[] cutEndNs = new long[0];
 
     Network(
         final SplittableRandom random,
@@ -55,7 +60,7 @@ final class Network
     long deliveryTimeNs(final long nowNs, final int from, final int to)
     {
         final long delayNs = delays.delayNs(random);
-        if (lossProbability > 0 && random.nextDouble() < lossProbability)
+        if ((lossProbability > 0 && random.nextDouble() < lossProbability) || isCut(from, to, nowNs))
         {
             return LOST;
         }
@@ -68,5 +73,38 @@ final class Network
         final long arrivedNs = Math.max(sentNs, recvFreeNs[to] + delayNs);
         recvFreeNs[to] = arrivedNs;
         return arrivedNs;
+    }
+
+    /**
+     * Lose every message sent from {@code from} to {@code to} in [startNs, endNs).
+     *
+     * @param from    sender.
+     * @param to      receiver.
+     * @param startNs first instant of the cut.
+     * @param endNs   first instant after it.
+     */
+    void cut(final int from, final int to, final long startNs, final long endNs)
+    {
+        final int i = cutFrom.length;
+        cutFrom = Arrays.copyOf(cutFrom, i + 1);
+        cutTo = Arrays.copyOf(cutTo, i + 1);
+        cutStartNs = Arrays.copyOf(cutStartNs, i + 1);
+        cutEndNs = Arrays.copyOf(cutEndNs, i + 1);
+        cutFrom[i] = from;
+        cutTo[i] = to;
+        cutStartNs[i] = startNs;
+        cutEndNs[i] = endNs;
+    }
+
+    private boolean isCut(final int from, final int to, final long nowNs)
+    {
+        for (int i = 0; i < cutFrom.length; i++)
+        {
+            if (cutFrom[i] == from && cutTo[i] == to && nowNs >= cutStartNs[i] && nowNs < cutEndNs[i])
+            {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -27,6 +27,7 @@ public final class SimConfig
     private long timeCapNs = -1;
     private boolean startJitter = true;
     private long pauseThresholdNs = -1;
+    private long fenceIntervalNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private final List<Injection> injections = new ArrayList<>();
     private boolean concluded;
@@ -54,6 +55,7 @@ public final class SimConfig
         copy.timeCapNs = timeCapNs;
         copy.startJitter = startJitter;
         copy.pauseThresholdNs = pauseThresholdNs;
+        copy.fenceIntervalNs = fenceIntervalNs;
         copy.bound = bound;
         copy.injections.addAll(injections);
         return copy;
@@ -87,6 +89,11 @@ public final class SimConfig
         }
         require(pauseThresholdNs > 0 && pauseThresholdNs < suspicionTimeoutNs,
             "pause threshold must be in (0, delta): " + pauseThresholdNs + "ns");
+        if (fenceIntervalNs < 0)
+        {
+            fenceIntervalNs = suspicionTimeoutNs;
+        }
+        require(fenceIntervalNs > 0, "fence interval must be > 0: " + fenceIntervalNs + "ns");
         if (crashWindowNs < 0)
         {
             crashWindowNs = suspicionTimeoutNs / 2;
@@ -107,6 +114,7 @@ public final class SimConfig
         {
             require(injection.rank() >= 0 && injection.rank() < nodes,
                 "injection rank " + injection.rank() + " not in [0, " + nodes + ")");
+            require(injection.peer() < nodes, "injection peer " + injection.peer() + " not in [0, " + nodes + ")");
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
         }
         if (timeCapNs < 0)
@@ -316,6 +324,18 @@ public final class SimConfig
     }
 
     /**
+     * @param ns least time between two fencing notices to the same zombie; default δ. {@link Long#MAX_VALUE} never
+     *           re-sends a lost fence: a broken rule, for negative controls.
+     * @return this.
+     */
+    public SimConfig fenceIntervalNs(final long ns)
+    {
+        checkMutable();
+        this.fenceIntervalNs = ns;
+        return this;
+    }
+
+    /**
      * @param ns a duty cycle this late makes a node restart its suspicion window (its pause guard); default δ/2.
      * @return this.
      */
@@ -434,6 +454,11 @@ public final class SimConfig
     public long pauseThresholdNs()
     {
         return pauseThresholdNs;
+    }
+
+    public long fenceIntervalNs()
+    {
+        return fenceIntervalNs;
     }
 
     public StabilizationBound bound()

@@ -3,8 +3,11 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
@@ -72,6 +75,7 @@ public final class Simulation implements ClusterState
     private final long[] lastResumeNs;
     private final boolean[] condemned;
     private final long[] firstLearnedNs;
+    private final ExclusionCause[] exclusionCauses;
 
     private int stableCount;
     private int liveCount;
@@ -130,9 +134,11 @@ public final class Simulation implements ClusterState
         condemned = new boolean[n];
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
+        exclusionCauses = new ExclusionCause[n];
 
         final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
-            .withPauseThresholdNs(config.pauseThresholdNs());
+            .withPauseThresholdNs(config.pauseThresholdNs())
+            .withFenceIntervalNs(config.fenceIntervalNs());
         final BroadcastSchedule schedule = new DoubleHypercubeSchedule();
         nodes = new DetectorNode[n];
         for (int rank = 0; rank < n; rank++)
@@ -197,14 +203,20 @@ public final class Simulation implements ClusterState
         lastInjectionNs = 0;
         for (final Injection injection : config.injections())
         {
+            lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
+            if (injection.kind() == Injection.Kind.CUT)
+            {
+                network.cut(injection.rank(), injection.peer(), injection.timeNs(),
+                    injection.timeNs() + injection.durationNs());
+                continue;
+            }
             final byte type = switch (injection.kind())
             {
                 case CRASH -> EventQueue.CRASH;
                 case PAUSE -> EventQueue.PAUSE;
-                case LEAVE -> EventQueue.LEAVE_NODE;
+                default -> EventQueue.LEAVE_NODE;
             };
             queue.schedule(injection.timeNs(), type, -1, injection.rank(), injection.durationNs(), null);
-            lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
         }
 
         final int f = config.failures();
@@ -350,7 +362,7 @@ public final class Simulation implements ClusterState
         final int from = queue.from(slot);
         switch (queue.type(slot))
         {
-            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, nowNs);
+            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, to, nowNs);
             case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
             default -> enter(to).onLeave(from, nowNs);
         }
@@ -561,22 +573,10 @@ public final class Simulation implements ClusterState
     private SimResult finish()
     {
         final List<String> found = new ArrayList<>(violations);
-        if (accuracyViolations > Checks.MAX_REPORTED)
-        {
-            found.add("seed=" + seed + ": accuracy: " + (accuracyViolations - Checks.MAX_REPORTED) +
-                " more false suspicions not listed");
-        }
+        Checks.reportRest(found, seed, "accuracy", accuracyViolations);
         Checks.checkViews(this, seed, found);
         Checks.checkRing(this, seed, found);
-        int unfenced = 0;
-        for (int rank = 0; rank < n; rank++)
-        {
-            if (condemned[rank] && !isStopped(rank) && unfenced++ < Checks.MAX_REPORTED)
-            {
-                found.add("seed=" + seed + ": fencing: node " + rank +
-                    " was declared dead while paused but never excluded itself");
-            }
-        }
+        Checks.checkFencing(this, condemned, seed, found);
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -584,13 +584,9 @@ public final class Simulation implements ClusterState
         final List<String> boundViolations = new ArrayList<>();
         if (firstFailureNs != NONE)
         {
-            if (stableSinceNs == NONE)
-            {
-                found.add("seed=" + seed + ": liveness: not stable at the time cap " + config.timeCapNs() +
-                    "ns (first failure at " + firstFailureNs + "ns, " + (liveCount - stableCount) +
-                    " of " + liveCount + " live nodes unsettled)");
-            }
-            else
+            Checks.checkLiveness(stableSinceNs != NONE, config.timeCapNs(), firstFailureNs,
+                liveCount - stableCount, liveCount, seed, found);
+            if (stableSinceNs != NONE)
             {
                 stabilizationNs = stableSinceNs - firstFailureNs;
             }
@@ -599,7 +595,7 @@ public final class Simulation implements ClusterState
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
                 leaves == 0 && exclusions == 0;
             if (stabilizationNs != NONE && theoremModel &&
-                StabilizationBound.theoremApplies(crashesAtStable, n))
+                Theorem1.applies(crashesAtStable, n))
             {
                 boundNs = config.bound().boundNs(crashesAtStable, n, deltaNs, tauNs);
                 Checks.checkBound(stabilizationNs, boundNs, crashesAtStable, n, seed, boundViolations);
@@ -661,6 +657,25 @@ public final class Simulation implements ClusterState
         return nodes[rank].deadSet();
     }
 
+    public boolean isPaused(final int rank)
+    {
+        return cells[rank * CELL + STATUS] == PAUSED;
+    }
+
+    public long lastResumeNs(final int rank)
+    {
+        return lastResumeNs[rank] == NONE ? NEVER : lastResumeNs[rank];
+    }
+
+    /**
+     * @param rank a rank.
+     * @return why it stopped taking part, or null if it did not (or crashed).
+     */
+    public ExclusionCause exclusionCause(final int rank)
+    {
+        return exclusionCauses[rank];
+    }
+
     public int emitter(final int rank)
     {
         return nodes[rank].emitter();
@@ -701,6 +716,11 @@ public final class Simulation implements ClusterState
             return cells[rank * CELL + SLOT_WRITER] == emitterRank ? cells[rank * CELL + SLOT_COUNTER] : NO_HEARTBEAT;
         }
 
+        public int lastWriter()
+        {
+            return (int)cells[rank * CELL + SLOT_WRITER];
+        }
+
         public void sendNewObserver(final int emitterRank)
         {
             newObserverMessages++;
@@ -738,26 +758,27 @@ public final class Simulation implements ClusterState
             {
                 firstLearnedNs[rank] = timeNs;
             }
-            if (isStopped(deadRank))
+            switch (Checks.judgeDeclaration(Simulation.this, deadRank, timeNs, deltaNs))
             {
-                return;
-            }
-            final long resumedNs = lastResumeNs[deadRank];
-            if (cells[deadRank * CELL + STATUS] == PAUSED || (resumedNs != NONE && timeNs - resumedNs <= deltaNs))
-            {
-                // silent for real: a legitimate suspicion, after which the paused node must fence itself
-                condemned[deadRank] = true;
-            }
-            else if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
-            {
-                violations.add("seed=" + seed + ": accuracy: node " + rank + " declared " + deadRank +
-                    " dead at " + timeNs + "ns (" + cause + ", reporter " + reporter + ") while it was running");
+                case CONDEMNED -> condemned[deadRank] = true;
+                case FALSE_SUSPICION ->
+                {
+                    if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
+                    {
+                        violations.add(Checks.falseSuspicion(
+                            seed, rank, deadRank, timeNs, cause + ", reporter " + reporter));
+                    }
+                }
+                default ->
+                {
+                }
             }
         }
 
-        public void onExcluded(final long timeNs, final int reporterRank)
+        public void onExcluded(final long timeNs, final ExclusionCause cause, final int reporterRank)
         {
-            if (nodes[rank].state() == DetectorNode.LEFT)
+            exclusionCauses[rank] = cause;
+            if (nodes[rank].state() == NodeState.LEFT)
             {
                 leaves++;
             }

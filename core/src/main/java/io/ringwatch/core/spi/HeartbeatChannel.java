@@ -28,4 +28,31 @@ public interface HeartbeatChannel
      * written by someone else or never.
      */
     long readHeartbeat(int emitterRank);
+
+    /**
+     * Value {@link #lastWriter()} returns when nobody has written this node's slot.
+     */
+    int NO_WRITER = -1;
+
+    /**
+     * @return the rank that last wrote this node's own slot, or {@link #NO_WRITER}: lets the protocol fence a rank it
+     * holds dead that still beats into the slot, as a node does when it resumes from a long pause.
+     */
+    int lastWriter();
+
+    /**
+     * A heartbeat frame from {@code writerRank} reached this node, on a transport that carries heartbeats as
+     * messages: copy it into this node's slot, playing the part of the remote store. The protocol calls this only
+     * after checking that the writer is alive in its view.
+     *
+     * @param writerRank  the emitter that sent the frame.
+     * @param incarnation its incarnation.
+     * @param counter     its heartbeat counter.
+     * @param timestampNs its clock when it sent the frame.
+     * @return false if this transport's slot is written remotely (shared memory, RDMA) and takes no frames.
+     */
+    default boolean deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
+    {
+        return false;
+    }
 }

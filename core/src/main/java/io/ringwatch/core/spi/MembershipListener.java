@@ -18,12 +18,14 @@ public interface MembershipListener
     void onFailure(int rank, long nowNs, FailureCause cause, int reporterRank);
 
     /**
-     * This node was declared dead by others, or left, and has stopped taking part (fail-stop).
+     * This node was declared dead by others, was fenced, or left, and has stopped taking part (fail-stop).
      *
      * @param nowNs        protocol time.
-     * @param reporterRank the broadcast source that named this node, or this node's rank after a leave.
+     * @param cause        why it stopped.
+     * @param reporterRank the broadcast source that named this node, the node that fenced it, or this node's rank
+     *                     after a leave.
      */
-    void onExcluded(long nowNs, int reporterRank);
+    void onExcluded(long nowNs, ExclusionCause cause, int reporterRank);
 
     /**
      * The dead set changed; called once per change after the {@link #onFailure} calls it contains.
@@ -35,16 +37,31 @@ public interface MembershipListener
     void onViewChange(long viewEpoch, int deadCount, long nowNs);
 
     /**
-     * How a failure was learned.
+     * How a failure was learned. The code is stable: view files carry it (0 means alive).
      */
     enum FailureCause
     {
         /** This node's emitter went silent for longer than the timeout. */
-        DETECTED,
+        DETECTED(1),
         /** Carried by a failure notice. */
-        NOTICE,
+        NOTICE(2),
         /** The node announced a graceful leave to this node. */
-        LEFT
+        LEFT(3);
+
+        private final int code;
+
+        FailureCause(final int code)
+        {
+            this.code = code;
+        }
+
+        /**
+         * @return the stable code of this cause.
+         */
+        public int code()
+        {
+            return code;
+        }
     }
 
     /**
@@ -56,7 +73,7 @@ public interface MembershipListener
         {
         }
 
-        public void onExcluded(final long nowNs, final int reporterRank)
+        public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
         {
         }
 

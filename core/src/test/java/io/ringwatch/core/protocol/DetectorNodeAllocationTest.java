@@ -40,6 +40,11 @@ class DetectorNodeAllocationTest
         {
             return emitterCounter;
         }
+
+        public int lastWriter()
+        {
+            return NO_WRITER;
+        }
     }
 
     private static final class NoControl implements ControlChannel

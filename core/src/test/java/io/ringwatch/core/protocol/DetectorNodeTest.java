@@ -199,7 +199,7 @@ class DetectorNodeTest
     void shouldHeartbeatAtOnceForNewObserverWithoutMovingTheSchedule()
     {
         node.doWork(START);
-        node.onNewObserver(8, START + 3);
+        node.onNewObserver(8, node.rank(), START + 3);
 
         final List<RecordingChannels.Sent> beats = io.sentOfType("heartbeat");
         assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), beats.get(1));
@@ -211,9 +211,9 @@ class DetectorNodeTest
     void shouldIgnoreNewObserverFromRankItKnowsDeadOrOutOfRange()
     {
         node.onNotice(TestNotice.of(9, 1, 1), 1, START);
-        node.onNewObserver(9, START);
-        node.onNewObserver(N + 3, START);
-        node.onNewObserver(-2, START);
+        node.onNewObserver(9, node.rank(), START);
+        node.onNewObserver(N + 3, node.rank(), START);
+        node.onNewObserver(-2, node.rank(), START);
         assertEquals(6, node.observer());
     }
 
@@ -251,7 +251,7 @@ class DetectorNodeTest
     {
         node.onNotice(TestNotice.of(2, 9, 1, 5), 9, START);
 
-        assertEquals(DetectorNode.EXCLUDED, node.state());
+        assertEquals(NodeState.EXCLUDED, node.state());
         assertTrue(io.events.contains("excluded by 9 at " + START));
         assertEquals(0, io.sentOfType("notice").size());
         assertEquals(0, node.doWork(START + ETA));
@@ -292,7 +292,7 @@ class DetectorNodeTest
     {
         node.leave(START);
         assertEquals(List.of(new RecordingChannels.Sent("leave", 6, 0)), io.sentOfType("leave"));
-        assertEquals(DetectorNode.LEFT, node.state());
+        assertEquals(NodeState.LEFT, node.state());
     }
 
     @Test
@@ -351,5 +351,95 @@ class DetectorNodeTest
             assertThrows(IllegalArgumentException.class, () -> ProtocolSettings.of(8, 10, 10));
         assertTrue(ex.getMessage().contains("suspicionTimeoutNs (10)"), ex.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ProtocolSettings.of(0, 10, 100));
+    }
+
+    @Test
+    void shouldDropFramesFromARankHeldDeadAndFenceItOncePerInterval()
+    {
+        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
+        io.notices.clear();
+
+        node.onLeave(9, START + 1);
+        node.onNotice(TestNotice.of(3, 9, 4), 9, START + 2);
+        node.onHeartbeat(9, 7, 12, 0, START + 3);
+
+        assertEquals(3, node.framesFromDead());
+        assertEquals(1, node.fencesSent());
+        assertEquals(1, io.notices.size());
+        final RecordingChannels.SentNotice fence = io.notices.get(0);
+        assertEquals(9, fence.to());
+        assertEquals(9, fence.deadRank());
+        assertEquals(5, fence.sourceRank());
+        assertTrue(fence.sequence() >= DetectorNode.FENCE_SEQUENCE_BASE);
+        assertTrue(node.isAlive(3), "a dead sender's notice changes nothing");
+        assertEquals(-1, io.slotWriter, "a dead sender's heartbeat never reaches the slot");
+
+        node.onHeartbeat(9, 7, 13, 0, START + 1 + DELTA);
+        assertEquals(2, node.fencesSent(), "the zombie is still talking a fence interval later: fence it again");
+        assertTrue(io.notices.get(1).sequence() > fence.sequence());
+    }
+
+    @Test
+    void shouldFenceARankHeldDeadThatStillWritesItsSlot()
+    {
+        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
+        io.notices.clear();
+        io.deposit(9, 40);
+
+        node.doWork(START + 1);
+        node.doWork(START + 2);
+
+        assertEquals(1, node.fencesSent());
+        assertEquals(9, io.notices.get(0).to());
+    }
+
+    @Test
+    void shouldDepositHeartbeatFramesFromLiveRanksOnly()
+    {
+        node.onHeartbeat(4, 7, 21, 0, START);
+        assertEquals(4, io.slotWriter);
+        assertEquals(21, io.slotCounter);
+
+        io.acceptsFrames = false;
+        node.onHeartbeat(4, 7, 22, 0, START + 1);
+        assertEquals(1, node.heartbeatFramesRefused());
+        assertEquals(21, io.slotCounter);
+    }
+
+    @Test
+    void shouldDropNewObserverAddressedToAnotherRank()
+    {
+        node.onNewObserver(8, 7, START);
+
+        assertEquals(1, node.misaddressed());
+        assertEquals(6, node.observer());
+        assertEquals(0, io.sentOfType("heartbeat").size());
+    }
+
+    @Test
+    void shouldTellFencedFromNamedInANotice()
+    {
+        final DetectorNode fenced = newNode(2, ProtocolSettings.of(N, ETA, DELTA));
+        fenced.onNotice(TestNotice.of(2, 9, DetectorNode.FENCE_SEQUENCE_BASE + 1), 9, START);
+        assertEquals(NodeState.EXCLUDED, fenced.state());
+        assertTrue(io.events.contains("exclusion cause FENCED"));
+
+        io.events.clear();
+        node.onNotice(TestNotice.of(5, 9, 3), 9, START);
+        assertTrue(io.events.contains("exclusion cause NOTICE"));
+
+        io.events.clear();
+        newNode(3, ProtocolSettings.of(N, ETA, DELTA)).leave(START);
+        assertTrue(io.events.contains("exclusion cause LEFT"));
+    }
+
+    @Test
+    void shouldNeverForwardAFenceNamingAnotherRank()
+    {
+        node.onNotice(TestNotice.of(9, 1, DetectorNode.FENCE_SEQUENCE_BASE + 3), 1, START);
+
+        assertEquals(1, node.strayFences());
+        assertEquals(0, io.sentOfType("notice").size());
+        assertTrue(node.isAlive(9), "a fence is not a broadcast: it teaches nobody else anything");
     }
 }

@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
@@ -16,9 +17,13 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
 {
     record Sent(String type, int to, long value) {}
 
+    record SentNotice(int to, int deadRank, int sourceRank, long sequence) {}
+
     final List<Sent> sent = new ArrayList<>();
+    final List<SentNotice> notices = new ArrayList<>();
     final List<String> events = new ArrayList<>();
     int slotWriter = -1;
+    boolean acceptsFrames = true;
     long slotCounter;
 
     void deposit(final int writer, final long counter)
@@ -42,6 +47,21 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         return slotWriter == emitterRank ? slotCounter : NO_HEARTBEAT;
     }
 
+    public int lastWriter()
+    {
+        return slotWriter;
+    }
+
+    public boolean deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
+    {
+        if (!acceptsFrames)
+        {
+            return false;
+        }
+        deposit(writerRank, counter);
+        return true;
+    }
+
     public void sendNewObserver(final int emitterRank)
     {
         sent.add(new Sent("newObserver", emitterRank, 0));
@@ -55,6 +75,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     public void sendNotice(final int toRank, final Notice notice)
     {
         sent.add(new Sent("notice", toRank, notice.deadRank()));
+        notices.add(new SentNotice(toRank, notice.deadRank(), notice.sourceRank(), notice.sequence()));
     }
 
     public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
@@ -62,9 +83,10 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         events.add("failure " + rank + " " + cause + " by " + reporterRank + " at " + nowNs);
     }
 
-    public void onExcluded(final long nowNs, final int reporterRank)
+    public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
     {
         events.add("excluded by " + reporterRank + " at " + nowNs);
+        events.add("exclusion cause " + cause);
     }
 
     public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 import org.junit.jupiter.api.Test;
@@ -166,8 +167,8 @@ class ChecksTest
     {
         // f=2, n=1024, δ=1s, τ=1ms: 6δ + 2τ + 3·8τ·10 = 6 s + 2 ms + 240 ms
         assertEquals(6_242_000_000L, StabilizationBound.THEOREM_1.boundNs(2, 1024, 1_000_000_000L, 1_000_000L));
-        assertTrue(StabilizationBound.theoremApplies(9, 1024));
-        assertFalse(StabilizationBound.theoremApplies(10, 1024));
-        assertFalse(StabilizationBound.theoremApplies(0, 1024));
+        assertTrue(Theorem1.applies(9, 1024));
+        assertFalse(Theorem1.applies(10, 1024));
+        assertFalse(Theorem1.applies(0, 1024));
     }
 }

@@ -1,6 +1,8 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -113,7 +115,7 @@ class SimulationTest
         final SimResult result = sim.run();
 
         assertPassed(result);
-        assertEquals(DetectorNode.EXCLUDED, sim.node(paused).state(), "seed=" + seed);
+        assertEquals(NodeState.EXCLUDED, sim.node(paused).state(), "seed=" + seed);
         assertEquals(1, result.exclusions(), "seed=" + seed);
         assertEquals(0, sim.node(paused).suspicions(), "the paused node suspected someone, seed=" + seed);
         for (int rank = 0; rank < 32; rank++)
@@ -121,7 +123,7 @@ class SimulationTest
             if (rank != paused)
             {
                 assertDeadSet(sim, rank, paused);
-                assertEquals(DetectorNode.ACTIVE, sim.node(rank).state(), "seed=" + seed);
+                assertEquals(NodeState.ACTIVE, sim.node(rank).state(), "seed=" + seed);
             }
         }
         assertEquals(paused + 1, sim.node(paused - 1).observer(), "seed=" + seed);
@@ -140,7 +142,7 @@ class SimulationTest
         for (int rank = 0; rank < 32; rank++)
         {
             assertEquals(0, sim.node(rank).deadSet().size(), "node " + rank + " suspected someone, seed=" + seed);
-            assertEquals(DetectorNode.ACTIVE, sim.node(rank).state(), "seed=" + seed);
+            assertEquals(NodeState.ACTIVE, sim.node(rank).state(), "seed=" + seed);
         }
     }
 
@@ -193,7 +195,7 @@ class SimulationTest
 
         assertPassed(result);
         assertEquals(1, result.leaves(), "seed=" + seed);
-        assertEquals(DetectorNode.LEFT, sim.node(leaver).state(), "seed=" + seed);
+        assertEquals(NodeState.LEFT, sim.node(leaver).state(), "seed=" + seed);
         assertTrue(result.stabilizationNs() < 100 * TAU_NS, "seed=" + seed + " took " + result.stabilizationNs());
         for (int rank = 0; rank < 64; rank++)
         {
@@ -282,5 +284,46 @@ class SimulationTest
         assertTrue(result.noticeMessages() >= 2 * 62);
         assertEquals(1, result.leaveMessages());
         assertTrue(result.vanishedMessages() > 0);
+    }
+
+    /**
+     * Node 10 pauses for 3δ. Its observer 11 declares it dead and sends it the fence of task T3, which a cut of the
+     * link 11→10 loses. When 10 resumes it beats into 11's slot; 11 holds it dead, so it fences it again, and 10
+     * excludes itself before its own pause guard runs out and it suspects anyone.
+     */
+    @Test
+    void shouldResendALostFenceWhenTheZombieIsHeardFromAgain()
+    {
+        final long seed = 12;
+        final Simulation sim = new Simulation(lostFenceScenario(seed));
+        final SimResult result = sim.run();
+
+        assertPassed(result);
+        assertEquals(NodeState.EXCLUDED, sim.node(10).state(), "seed=" + seed);
+        assertEquals(ExclusionCause.FENCED, sim.exclusionCause(10), "seed=" + seed);
+        assertTrue(sim.node(11).fencesSent() >= 1, "seed=" + seed);
+        assertEquals(0, sim.node(10).suspicions(), "the zombie suspected someone, seed=" + seed);
+    }
+
+    /**
+     * Negative control for the fencing and accuracy checkers: the same run with a rule that never re-sends a fence
+     * leaves 10 a zombie long enough to declare its live emitter dead, and the checkers must say so.
+     */
+    @Test
+    void shouldReportAZombieWhenLostFencesAreNeverResent()
+    {
+        final long seed = 12;
+        final SimResult result = Simulation.run(lostFenceScenario(seed).fenceIntervalNs(Long.MAX_VALUE));
+
+        assertFalse(result.violations().isEmpty(), "seed=" + seed);
+        assertTrue(result.violations().stream().anyMatch((v) -> v.contains("accuracy: node 10 declared 9 dead")),
+            "seed=" + seed + ": " + result.violations());
+    }
+
+    private static SimConfig lostFenceScenario(final long seed)
+    {
+        return lowLat(32, seed)
+            .inject(Injection.pause(10, 2 * DELTA_NS, 3 * DELTA_NS))
+            .inject(Injection.cut(11, 10, 2 * DELTA_NS, 5 * DELTA_NS / 2));
     }
 }

@@ -1,5 +1,6 @@
 package io.ringwatch.perf.jmh;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -68,6 +69,11 @@ public class DetectorNodeDutyCycleBenchmark
         {
             return ownSlot;
         }
+
+        public int lastWriter()
+        {
+            return NO_WRITER;
+        }
     }
 
     @Setup
@@ -112,7 +118,7 @@ public class DetectorNodeDutyCycleBenchmark
     {
         final long expectedHeartbeats = (nowNs - startedAtNs) / HEARTBEAT_PERIOD_NS;
         final long heartbeats = node.heartbeatsSent() - heartbeatsAtStart;
-        if (node.state() != DetectorNode.ACTIVE || node.suspicions() != 0 || node.pausesDetected() != 0 ||
+        if (node.state() != NodeState.ACTIVE || node.suspicions() != 0 || node.pausesDetected() != 0 ||
             node.heartbeatDeadlinesMissed() != 0 || Math.abs(heartbeats - expectedHeartbeats) > 1 ||
             slot.observerSlot != node.heartbeatsSent())
         {

@@ -1,5 +1,6 @@
 package io.ringwatch.perf.jmh;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -111,7 +112,7 @@ public class OnNoticeBenchmark
     @TearDown
     public void checkOnlyDuplicates()
     {
-        if (node.state() != DetectorNode.ACTIVE || node.noticesForwarded() != forwardedAtStart ||
+        if (node.state() != NodeState.ACTIVE || node.noticesForwarded() != forwardedAtStart ||
             control.noticesSent != sentAtStart || node.viewEpoch() != viewEpochAtStart ||
             node.noticesDuplicate() == duplicatesAtStart)
         {
@@ -131,6 +132,11 @@ public class OnNoticeBenchmark
         public long readHeartbeat(final int emitterRank)
         {
             return NO_HEARTBEAT;
+        }
+
+        public int lastWriter()
+        {
+            return NO_WRITER;
         }
     }
 }

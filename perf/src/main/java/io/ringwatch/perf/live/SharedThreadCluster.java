@@ -1,5 +1,6 @@
 package io.ringwatch.perf.live;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.transport.aeron.RingwatchAgent;
@@ -108,7 +109,7 @@ final class SharedThreadCluster implements LiveCluster
         final RingwatchAgent agent = nodes[r].agent();
         try
         {
-            if (command == LEAVE && agent.node().state() == DetectorNode.ACTIVE)
+            if (command == LEAVE && agent.node().state() == NodeState.ACTIVE)
             {
                 agent.requestLeave();
             }
@@ -119,12 +120,12 @@ final class SharedThreadCluster implements LiveCluster
             stop(r, "stopped by its agent throwing " + ex);
             return;
         }
-        final int state = agent.node().state();
-        if (state == DetectorNode.EXCLUDED)
+        final NodeState state = agent.node().state();
+        if (state == NodeState.EXCLUDED)
         {
             stop(r, "fenced itself after being declared dead");
         }
-        else if (state == DetectorNode.LEFT)
+        else if (state == NodeState.LEFT)
         {
             final long now = System.nanoTime();
             if (leftAtNs[r] == 0)

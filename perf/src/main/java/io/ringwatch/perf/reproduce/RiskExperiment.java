@@ -1,5 +1,7 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.core.protocol.Theorem1;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -42,9 +44,9 @@ public final class RiskExperiment implements Experiment
                 for (int i = 0; i < sizes.length; i++)
                 {
                     final int n = sizes[i];
-                    final int bigM = RiskModel.maxTolerated(n);
+                    final int bigM = Theorem1.maxTolerated(n);
                     final double d = RiskModel.maxDeltaS(n, muS, TAU_S[t], TARGET);
-                    final double tS = RiskModel.stabilizationBoundS(bigM, n, d, TAU_S[t]);
+                    final double tS = Theorem1.bound(bigM, n, d, TAU_S[t]);
                     final double risk = Math.exp(RiskModel.logPoissonTail(n / muS * tS, bigM));
                     final double naive = RiskModel.naiveTail(n / muS * tS, bigM);
                     delta[t][m][i] = d;
@@ -103,7 +105,7 @@ public final class RiskExperiment implements Experiment
         final MarkdownTable table = new MarkdownTable("n", "M", "μ=5 y", "μ=10 y", "μ=20 y", "μ=45 y");
         for (int i = 0; i < sizes.length; i++)
         {
-            table.row(Fmt.count(sizes[i]), Integer.toString(RiskModel.maxTolerated(sizes[i])),
+            table.row(Fmt.count(sizes[i]), Integer.toString(Theorem1.maxTolerated(sizes[i])),
                 Fmt.seconds(delta[0][0][i]), Fmt.seconds(delta[0][1][i]), Fmt.seconds(delta[0][2][i]),
                 Fmt.seconds(delta[0][3][i]));
         }

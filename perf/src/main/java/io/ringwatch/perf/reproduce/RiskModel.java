@@ -1,5 +1,7 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.core.protocol.Theorem1;
+
 /**
  * Paper 002 §3.3: how large the suspicion timeout δ may be while the chance that more than M = ⌊log₂ n⌋ − 1
  * failures strike within the Theorem 1 stabilization bound T(M) stays below a target.
@@ -14,30 +16,6 @@ public final class RiskModel
 
     private RiskModel()
     {
-    }
-
-    /**
-     * @param n nodes.
-     * @return M = ⌊log₂ n⌋ − 1, the largest number of overlapping failures Theorem 1 covers.
-     */
-    public static int maxTolerated(final int n)
-    {
-        return 31 - Integer.numberOfLeadingZeros(n) - 1;
-    }
-
-    /**
-     * Theorem 1: T(f) = f(f+1)δ + fτ + f(f+1)/2 · B(n), B(n) = 8τ log₂ n.
-     *
-     * @param f      overlapping failures.
-     * @param n      nodes.
-     * @param deltaS δ in seconds.
-     * @param tauS   τ in seconds.
-     * @return the bound in seconds.
-     */
-    public static double stabilizationBoundS(final int f, final int n, final double deltaS, final double tauS)
-    {
-        final double broadcastS = 8 * tauS * log2(n);
-        return (double)f * (f + 1) * deltaS + f * tauS + f * (f + 1) / 2.0 * broadcastS;
     }
 
     /**
@@ -125,16 +103,16 @@ public final class RiskModel
      */
     public static double maxDeltaS(final int n, final double muIndS, final double tauS, final double target)
     {
-        final int m = maxTolerated(n);
+        final int m = Theorem1.maxTolerated(n);
         final double lambda = n / muIndS;
         final double logTarget = Math.log(target);
-        if (logPoissonTail(lambda * stabilizationBoundS(m, n, 0, tauS), m) >= logTarget)
+        if (logPoissonTail(lambda * Theorem1.bound(m, n, 0, tauS), m) >= logTarget)
         {
             return 0;
         }
         double lo = 0;
         double hi = 1;
-        while (logPoissonTail(lambda * stabilizationBoundS(m, n, hi, tauS), m) < logTarget)
+        while (logPoissonTail(lambda * Theorem1.bound(m, n, hi, tauS), m) < logTarget)
         {
             lo = hi;
             hi *= 2;
@@ -142,7 +120,7 @@ public final class RiskModel
         for (int i = 0; i < 100 && hi - lo > 1e-9 * hi; i++)
         {
             final double mid = 0.5 * (lo + hi);
-            if (logPoissonTail(lambda * stabilizationBoundS(m, n, mid, tauS), m) < logTarget)
+            if (logPoissonTail(lambda * Theorem1.bound(m, n, mid, tauS), m) < logTarget)
             {
                 lo = mid;
             }

@@ -1,5 +1,7 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.core.protocol.Theorem1;
+
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
@@ -60,7 +62,7 @@ public final class StabilizationExperiment implements Experiment
                 for (int i = 0; i < sizes.length; i++)
                 {
                     final int n = sizes[i];
-                    final int f = RiskModel.maxTolerated(n);
+                    final int f = Theorem1.maxTolerated(n);
                     final int runs = included(scenario, n, quick) ? RingBatch.runsFor(n, f, quick) : 0;
                     final int point = s * 100 + i;
                     totalWork += runs * RingBatch.weight(n, f);
@@ -75,7 +77,7 @@ public final class StabilizationExperiment implements Experiment
                 final List<RingRuns> points = new ArrayList<>();
                 for (final int n : sizes)
                 {
-                    final int f = RiskModel.maxTolerated(n);
+                    final int f = Theorem1.maxTolerated(n);
                     final List<Future<SimResult>> futures = pending.get(next++);
                     if (futures.isEmpty())
                     {
@@ -87,7 +89,7 @@ public final class StabilizationExperiment implements Experiment
                     allViolations.addAll(r.violations);
                     csv.row(scenario.name(), n, f, r.runs, r.meanFirstKnownS, r.meanStabilizationS,
                         r.maxStabilizationS, windowModelS(scenario, f),
-                        RiskModel.stabilizationBoundS(f, n, scenario.deltaS(), RingScenario.TAU_NS / 1e9),
+                        Theorem1.bound(f, n, scenario.deltaS(), RingScenario.TAU_NS / 1e9),
                         r.meanMessagesPerNode, r.violations.size());
                 }
                 describe(section, scenario, points, options);
@@ -202,7 +204,7 @@ public final class StabilizationExperiment implements Experiment
                 "adds only O(τ log n)." : "Differs from δ − η/2; see the CSV per n.");
         section.compare(scenario.name() + ": fit for all know the first failure", "O(1/n)", firstFit,
             "Same model as the paper (a + b/n).");
-        final double windowModel = windowModelS(scenario, RiskModel.maxTolerated(points.get(last).n));
+        final double windowModel = windowModelS(scenario, Theorem1.maxTolerated(points.get(last).n));
         final String shape = Double.isNaN(logCoefficient) ? "Too few sizes to fit the shape." :
             logCoefficient > 0 ? Fmt.f("The fitted ⌊log₂ n⌋ coefficient is positive (%.3g s per doubling), as in " +
                 "the paper.", logCoefficient) : Fmt.f("Differs in shape: the fitted ⌊log₂ n⌋ coefficient is %.3g s, " +

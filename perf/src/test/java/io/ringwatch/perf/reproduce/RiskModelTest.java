@@ -1,5 +1,7 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.core.protocol.Theorem1;
+
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,10 +38,10 @@ class RiskModelTest
         final int n = 256_000;
         final double mu = 20 * RiskModel.YEAR_S;
         final double delta = RiskModel.maxDeltaS(n, mu, 1e-6, 1e-9);
-        final int m = RiskModel.maxTolerated(n);
-        final double below = RiskModel.logPoissonTail(n / mu * RiskModel.stabilizationBoundS(m, n, delta, 1e-6), m);
+        final int m = Theorem1.maxTolerated(n);
+        final double below = RiskModel.logPoissonTail(n / mu * Theorem1.bound(m, n, delta, 1e-6), m);
         final double above = RiskModel.logPoissonTail(
-            n / mu * RiskModel.stabilizationBoundS(m, n, delta * 1.001, 1e-6), m);
+            n / mu * Theorem1.bound(m, n, delta * 1.001, 1e-6), m);
         assertTrue(below < Math.log(1e-9) && above > Math.log(1e-9), "delta=" + delta);
         assertEquals(22, delta, 0.5, "the paper's 22 s at n = 256,000, mu = 20 years");
     }
@@ -47,8 +49,8 @@ class RiskModelTest
     @Test
     void shouldUseFloorLogTwoMinusOneForTheToleratedFailures()
     {
-        assertEquals(8, RiskModel.maxTolerated(1_000));
-        assertEquals(9, RiskModel.maxTolerated(1_024));
-        assertEquals(16, RiskModel.maxTolerated(256_000));
+        assertEquals(8, Theorem1.maxTolerated(1_000));
+        assertEquals(9, Theorem1.maxTolerated(1_024));
+        assertEquals(16, Theorem1.maxTolerated(256_000));
     }
 }

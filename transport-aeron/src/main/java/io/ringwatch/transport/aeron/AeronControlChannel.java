@@ -6,8 +6,6 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.Notice;
-import io.ringwatch.core.spi.RankSet;
-import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -21,9 +19,6 @@ import java.nio.ByteBuffer;
  */
 public final class AeronControlChannel implements ControlChannel, AutoCloseable
 {
-    /** Sequence numbers of fencing notices start here, far from any real broadcast's. */
-    static final long FENCE_SEQUENCE_BASE = 1L << 62;
-
     private final int clusterId;
     private final int rank;
     private final int incarnation;
@@ -34,14 +29,12 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
-    private final ReusableNotice fenceNotice = new ReusableNotice();
     private final long[] blockedInPass;
     private long pass;
     private long nowNs;
     private long sent;
     private long dropped;
     private long retried;
-    private long fences;
 
     AeronControlChannel(
         final int clusterId,
@@ -94,17 +87,6 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     public void sendNotice(final int toRank, final Notice notice)
     {
         send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, notice));
-    }
-
-    /**
-     * Tell a rank this node holds dead that it is dead: a notice naming it, which makes it fence itself.
-     *
-     * @param toRank   the zombie.
-     * @param deadSet  this node's dead set; contains {@code toRank}.
-     */
-    void sendFence(final int toRank, final RankSet deadSet)
-    {
-        sendNotice(toRank, fenceNotice.set(toRank, rank, incarnation, FENCE_SEQUENCE_BASE + ++fences, deadSet));
     }
 
     private void send(final int to, final int length)

@@ -29,7 +29,7 @@ public enum NodeCounter
     VIEW_EPOCH(9, "view epoch"),
     /** Longest duty cycle, ns. */
     DUTY_CYCLE_MAX_NS(10, "duty cycle max ns"),
-    /** DetectorNode state: 0 active, 1 excluded, 2 left. */
+    /** {@link io.ringwatch.core.protocol.NodeState#code()}: 0 active, 1 excluded, 2 left. */
     NODE_STATE(11, "node state"),
     /** Late duty cycles that made this node restart its suspicion window. */
     PAUSES_DETECTED(12, "pauses detected"),
@@ -42,7 +42,11 @@ public enum NodeCounter
     /** Frames rejected for one decoder reason; the reason's ordinal is the key's detail. */
     FRAMES_REJECTED_BY_REASON(16, "frames rejected"),
     /** UDP heartbeat frames the publication could not take (not connected or back pressured); never retried. */
-    HEARTBEATS_DROPPED(17, "heartbeats dropped");
+    HEARTBEATS_DROPPED(17, "heartbeats dropped"),
+    /** Fencing notices sent to ranks held dead that were still heard from (at most one per zombie per δ). */
+    FENCES_SENT(18, "fences sent"),
+    /** NEW_OBSERVER frames addressed to another rank: dropped. */
+    MISADDRESSED(19, "new observer misaddressed");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

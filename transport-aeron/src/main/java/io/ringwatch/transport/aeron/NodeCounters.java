@@ -122,14 +122,12 @@ public final class NodeCounters implements AutoCloseable
      * @param node         the protocol.
      * @param sendsDropped frames dropped on send.
      * @param sendsRetried frames sent after queueing.
-     * @param fromDead     frames received from dead ranks.
      * @param heartbeatsDropped UDP heartbeat frames not sent.
      */
     public void publish(
         final DetectorNode node,
         final long sendsDropped,
         final long sendsRetried,
-        final long fromDead,
         final long heartbeatsDropped)
     {
         set(NodeCounter.HEARTBEATS_SENT, node.heartbeatsSent());
@@ -141,11 +139,13 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.NOTICES_FORWARDED, node.noticesForwarded());
         set(NodeCounter.DEAD_COUNT, node.deadSet().size());
         set(NodeCounter.VIEW_EPOCH, node.viewEpoch());
-        set(NodeCounter.NODE_STATE, node.state());
+        set(NodeCounter.NODE_STATE, node.state().code());
         set(NodeCounter.PAUSES_DETECTED, node.pausesDetected());
         set(NodeCounter.SENDS_DROPPED, sendsDropped);
         set(NodeCounter.SENDS_RETRIED, sendsRetried);
-        set(NodeCounter.FRAMES_FROM_DEAD, fromDead);
+        set(NodeCounter.FRAMES_FROM_DEAD, node.framesFromDead());
+        set(NodeCounter.FENCES_SENT, node.fencesSent());
+        set(NodeCounter.MISADDRESSED, node.misaddressed());
         set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);
     }
 

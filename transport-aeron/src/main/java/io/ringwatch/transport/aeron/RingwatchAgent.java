@@ -7,8 +7,9 @@ import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
-import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.view.ViewFile;
 import org.agrona.DirectBuffer;
@@ -27,13 +28,13 @@ import java.util.concurrent.TimeUnit;
  *     <li>read the clock once;</li>
  *     <li>retry queued control frames;</li>
  *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
- *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped;</li>
+ *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped; an accepted frame is
+ *     handed to the {@link DetectorNode} entry point of its type, which decides what it means;</li>
  *     <li>{@link DetectorNode#doWork(long)}: heartbeat when due, read the slot, suspect on expiry;</li>
  *     <li>publish the view file and counters.</li>
  * </ol>
- * A frame from a rank this node holds dead is dropped and answered with a notice naming the sender, which makes a
- * paused-then-resumed node fence itself instead of acting on a stale view. The same happens when a dead rank is
- * found still writing this node's shared-memory slot.
+ * The agent takes no protocol decision: who may be heard, who is fenced and how often, what a frame changes are all
+ * the core's, so the simulator runs exactly the rules that run live.
  * <p>
  * Steady state allocates nothing. Runs under an {@code AgentRunner}, an {@code AgentInvoker}, or with other nodes
  * in a {@code CompositeAgent}.
@@ -42,10 +43,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
 {
     private final int rank;
     private final int fragmentLimit;
-    private final long suspicionTimeoutNs;
     private final NanoClock clock;
     private final CachedNanoClock cachedClock;
-    private final HeartbeatSlots slots;
     private final Subscription controlSubscription;
     private final Subscription heartbeatSubscription;
     private final AeronControlChannel control;
@@ -54,7 +53,6 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final MembershipListener application;
     private final FrameDecoder decoder;
     private final FragmentHandler frameHandler = this::onFrame;
-    private final long[] lastFenceNs;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
     private DetectorNode node;
@@ -68,13 +66,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private volatile boolean halted;
     private long nowNs;
     private long lastProgress = -1;
-    private long framesFromDead;
-    private long misaddressed;
 
     RingwatchAgent(
         final RingwatchContext ctx,
         final CachedNanoClock cachedClock,
-        final HeartbeatSlots slots,
         final Subscription controlSubscription,
         final Subscription heartbeatSubscription,
         final AeronControlChannel control,
@@ -83,10 +78,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         this.rank = ctx.rank();
         this.fragmentLimit = ctx.fragmentLimit();
-        this.suspicionTimeoutNs = ctx.protocolSettings().suspicionTimeoutNs();
         this.clock = ctx.nanoClock();
         this.cachedClock = cachedClock;
-        this.slots = slots;
         this.controlSubscription = controlSubscription;
         this.heartbeatSubscription = heartbeatSubscription;
         this.control = control;
@@ -94,7 +87,6 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.counters = counters;
         this.application = ctx.listener();
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size());
-        this.lastFenceNs = new long[ctx.cluster().size()];
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
     }
 
@@ -163,7 +155,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         control.nowNs(now);
 
         int work = 0;
-        if (leaveRequested && node.state() == DetectorNode.ACTIVE)
+        if (leaveRequested && node.state() == NodeState.ACTIVE)
         {
             node.leave(now);
             work++;
@@ -185,7 +177,6 @@ public final class RingwatchAgent implements Agent, MembershipListener
             onArmed = null;
             action.run();
         }
-        fenceSlotWriterIfDead(now);
 
         viewFile.endUpdateIfOpen();
         final long progress = node.heartbeatProgressSeen();
@@ -194,7 +185,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             lastProgress = progress;
             viewFile.heartbeatProgress(progress, now);
         }
-        counters.publish(node, control.dropped(), control.retried(), framesFromDead,
+        counters.publish(node, control.dropped(), control.retried(),
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
@@ -210,27 +201,15 @@ public final class RingwatchAgent implements Agent, MembershipListener
         }
 
         final int sender = decoder.senderRank();
-        if (!node.isAlive(sender))
-        {
-            framesFromDead++;
-            fence(sender, nowNs);
-            return;
-        }
-
         switch (decoder.type())
         {
             case FrameHeaderFlyweight.HEARTBEAT_TYPE:
-                slots.write(rank, sender, decoder.senderIncarnation(), decoder.heartbeatCounter(),
-                    decoder.heartbeatTimestampNs());
+                node.onHeartbeat(sender, decoder.senderIncarnation(), decoder.heartbeatCounter(),
+                    decoder.heartbeatTimestampNs(), nowNs);
                 break;
 
             case FrameHeaderFlyweight.NEW_OBSERVER_TYPE:
-                if (decoder.newObserverEmitterRank() != rank)
-                {
-                    misaddressed++;
-                    return;
-                }
-                node.onNewObserver(sender, nowNs);
+                node.onNewObserver(sender, decoder.newObserverEmitterRank(), nowNs);
                 break;
 
             case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE:
@@ -243,25 +222,6 @@ public final class RingwatchAgent implements Agent, MembershipListener
 
             default:
                 break;
-        }
-    }
-
-    private void fenceSlotWriterIfDead(final long now)
-    {
-        final int writer = slots.lastWriter(rank);
-        if (writer >= 0 && writer != rank && !node.isAlive(writer) && node.state() == DetectorNode.ACTIVE)
-        {
-            fence(writer, now);
-        }
-    }
-
-    private void fence(final int zombie, final long now)
-    {
-        // at most one fencing notice per zombie per δ: it needs one, and a stream of heartbeats must not flood it
-        if (lastFenceNs[zombie] == 0 || now - lastFenceNs[zombie] >= suspicionTimeoutNs)
-        {
-            lastFenceNs[zombie] = now;
-            control.sendFence(zombie, node.deadSet());
         }
     }
 
@@ -339,22 +299,6 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
-     * @return frames dropped because their sender is dead in this view.
-     */
-    public long framesFromDead()
-    {
-        return framesFromDead;
-    }
-
-    /**
-     * @return NEW_OBSERVER frames addressed to another rank.
-     */
-    public long misaddressed()
-    {
-        return misaddressed;
-    }
-
-    /**
      * {@inheritDoc}
      */
     public String roleName()
@@ -374,10 +318,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
     /**
      * {@inheritDoc}
      */
-    public void onExcluded(final long atNs, final int reporterRank)
+    public void onExcluded(final long atNs, final ExclusionCause cause, final int reporterRank)
     {
-        viewFile.onExcluded(atNs, reporterRank);
-        application.onExcluded(atNs, reporterRank);
+        viewFile.onExcluded(atNs, cause, reporterRank);
+        application.onExcluded(atNs, cause, reporterRank);
         stopped.countDown();
     }
 

@@ -140,7 +140,7 @@ public final class RingwatchNode implements AutoCloseable
             }
 
             agent = new RingwatchAgent(
-                ctx, cachedClock, slots, controlSubscription, heartbeatSubscription, control, viewFile, counters);
+                ctx, cachedClock, controlSubscription, heartbeatSubscription, control, viewFile, counters);
             agent.clientConductor(aeron.conductorAgentInvoker());
             if (heartbeats instanceof RemoteHeartbeatChannel)
             {

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.demo.DemoCluster;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.transport.aeron.view.ViewLayout;
@@ -154,7 +155,7 @@ class MultiProcessDetectionTest
                 "the leaver's observer got the LEAVE, not a timeout: " + cluster.view(observer));
             assertEquals(ViewLayout.CAUSE_NOTICE, cluster.view(0).cause(leaver), cluster.view(0).toString());
             assertEquals(observer, cluster.view(0).reporter(leaver), "the observer announced it");
-            assertEquals(DetectorNode.LEFT, cluster.view(leaver).state(), cluster.log(leaver));
+            assertEquals(NodeState.LEFT, cluster.view(leaver).state(), cluster.log(leaver));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
@@ -69,7 +70,7 @@ class RingwatchNodeTest
             assertEquals(ViewLayout.CAUSE_NOTICE, view.cause(2));
             assertEquals(0, view.reporter(2));
             assertEquals(1, view.deadCount());
-            assertEquals(DetectorNode.ACTIVE, view.state());
+            assertEquals(NodeState.ACTIVE, view.state());
         }
     }
 
@@ -82,7 +83,7 @@ class RingwatchNodeTest
         cluster.nodes[1].agent().requestLeave();
         cluster.run(200, 0, 1, 2);
 
-        assertEquals(DetectorNode.LEFT, cluster.nodes[1].agent().node().state());
+        assertEquals(NodeState.LEFT, cluster.nodes[1].agent().node().state());
         assertEquals(0, cluster.nodes[1].agent().stopped().getCount());
         assertFalse(cluster.nodes[0].agent().node().isAlive(1), "δ is 30s, so only the LEAVE can explain this");
         assertFalse(cluster.nodes[2].agent().node().isAlive(1));
@@ -139,7 +140,7 @@ class RingwatchNodeTest
         for (final RingwatchNode node : cluster.nodes)
         {
             assertEquals(0, node.agent().node().deadSet().size(), "nobody suspected after garbage");
-            assertEquals(DetectorNode.ACTIVE, node.agent().node().state());
+            assertEquals(NodeState.ACTIVE, node.agent().node().state());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.cli;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
@@ -262,7 +263,7 @@ final class DemoCommand
                         ViewLayout.causeName(v.cause(r)) + " by " + v.reporter(r) + ")");
                 }
             }
-            if (v.state() != DetectorNode.ACTIVE || !cluster.process(s).isAlive())
+            if (v.state() != NodeState.ACTIVE || !cluster.process(s).isAlive())
             {
                 troubled++;
                 System.out.println("  survivor " + s + " is " + v.stateName() +

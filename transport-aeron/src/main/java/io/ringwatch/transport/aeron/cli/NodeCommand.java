@@ -1,5 +1,7 @@
 package io.ringwatch.transport.aeron.cli;
 
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
@@ -177,10 +179,12 @@ final class NodeCommand
                 }
                 if (stopped)
                 {
-                    if (snapshot.state() == DetectorNode.EXCLUDED)
+                    if (snapshot.state() == NodeState.EXCLUDED)
                     {
-                        System.out.println("EXCLUDED: declared dead by the cluster (reported by rank " +
-                            snapshot.excludedBy() + "); fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
+                        final String why = snapshot.exclusionCause() == ExclusionCause.FENCED ?
+                            "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead" :
+                            "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
+                        System.out.println("EXCLUDED: " + why + "; fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
                         System.out.flush();
                         return RingwatchConfiguration.EXIT_FENCED;
                     }

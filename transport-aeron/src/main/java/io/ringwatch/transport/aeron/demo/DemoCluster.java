@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.demo;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
@@ -703,7 +704,7 @@ public final class DemoCluster implements AutoCloseable
      */
     public static boolean isUp(final ViewSnapshot view)
     {
-        return view != null && view.state() == DetectorNode.ACTIVE && view.heartbeatProgress() >= 2;
+        return view != null && view.state() == NodeState.ACTIVE && view.heartbeatProgress() >= 2;
     }
 
     /**

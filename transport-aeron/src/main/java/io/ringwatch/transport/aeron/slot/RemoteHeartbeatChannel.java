@@ -53,16 +53,20 @@ public final class RemoteHeartbeatChannel implements HeartbeatChannel
     }
 
     /**
-     * A heartbeat frame arrived for this node: the receiver plays the part of the remote store.
-     *
-     * @param writerRank  sender of the frame.
-     * @param incarnation sender's incarnation.
-     * @param counter     its counter.
-     * @param timestampNs sender's clock.
+     * {@inheritDoc}
      */
-    public void deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
+    public int lastWriter()
+    {
+        return slots.lastWriter(rank);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
     {
         slots.write(rank, writerRank, incarnation, counter, timestampNs);
+        return true;
     }
 
     /**

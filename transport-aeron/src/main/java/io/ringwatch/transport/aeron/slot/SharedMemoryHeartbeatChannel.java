@@ -44,4 +44,12 @@ public final class SharedMemoryHeartbeatChannel implements HeartbeatChannel
     {
         return slots.read(rank, emitterRank);
     }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int lastWriter()
+    {
+        return slots.lastWriter(rank);
+    }
 }

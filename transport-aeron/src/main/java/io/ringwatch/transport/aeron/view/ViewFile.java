@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron.view;
 
-import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -57,7 +58,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putInt(CLUSTER_ID_OFFSET, clusterId, LITTLE_ENDIAN);
         buffer.putInt(CLUSTER_SIZE_OFFSET, clusterSize, LITTLE_ENDIAN);
         buffer.putInt(RANK_OFFSET, rank, LITTLE_ENDIAN);
-        buffer.putInt(STATE_OFFSET, DetectorNode.ACTIVE, LITTLE_ENDIAN);
+        buffer.putInt(STATE_OFFSET, NodeState.ACTIVE.code(), LITTLE_ENDIAN);
         buffer.putInt(EXCLUDED_BY_OFFSET, -1, LITTLE_ENDIAN);
         buffer.putLong(START_NS_OFFSET, startNs, LITTLE_ENDIAN);
         buffer.putInt(VERSION_OFFSET, VERSION, LITTLE_ENDIAN);
@@ -79,20 +80,19 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putLong(wordOffset, buffer.getLong(wordOffset, LITTLE_ENDIAN) | (1L << (rank & 63)), LITTLE_ENDIAN);
         final int record = recordOffset(clusterSize, rank);
         buffer.putLong(record + RECORD_DETECTED_AT_OFFSET, nowNs, LITTLE_ENDIAN);
-        buffer.putInt(record + RECORD_CAUSE_OFFSET, causeCode(cause), LITTLE_ENDIAN);
+        buffer.putInt(record + RECORD_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_REPORTER_OFFSET, reporterRank, LITTLE_ENDIAN);
     }
 
     /**
      * {@inheritDoc}
      */
-    public void onExcluded(final long nowNs, final int reporterRank)
+    public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
     {
-        // the protocol stops here, so the state is what tells readers which of the two fail-stops happened
-        final int state = reporterRank == buffer.getInt(RANK_OFFSET, LITTLE_ENDIAN) ?
-            DetectorNode.LEFT : DetectorNode.EXCLUDED;
+        final NodeState state = cause == ExclusionCause.LEFT ? NodeState.LEFT : NodeState.EXCLUDED;
         beginUpdate();
-        buffer.putInt(STATE_OFFSET, state, LITTLE_ENDIAN);
+        buffer.putInt(STATE_OFFSET, state.code(), LITTLE_ENDIAN);
+        buffer.putInt(EXCLUSION_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
         buffer.putInt(EXCLUDED_BY_OFFSET, reporterRank, LITTLE_ENDIAN);
         buffer.putLong(EXCLUDED_AT_NS_OFFSET, nowNs, LITTLE_ENDIAN);
         endUpdate();
@@ -147,16 +147,6 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     {
         writing = false;
         buffer.putLongRelease(SEQUENCE_OFFSET, ++sequence);
-    }
-
-    private static int causeCode(final FailureCause cause)
-    {
-        switch (cause)
-        {
-            case DETECTED: return CAUSE_DETECTED;
-            case NOTICE: return CAUSE_NOTICE;
-            default: return CAUSE_LEFT;
-        }
     }
 
     /**

@@ -13,14 +13,15 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *     0  magic int32            4  version int32
  *     8  pid int64
  *    16  clusterId int32       20  clusterSize int32
- *    24  rank int32            28  state int32   (DetectorNode.ACTIVE / EXCLUDED / LEFT)
+ *    24  rank int32            28  state int32   (NodeState code: 0 active, 1 excluded, 2 left)
  *    32  sequence int64        seqlock: odd while the writer is inside an update
  *    40  viewEpoch int64       48  deadCount int32   52  excludedBy int32
  *    56  startNs int64         node's nanoTime when it started
  *    64  excludedAtNs int64
  *    72  heartbeatProgress int64   outside the seqlock: release-stored liveness gauge for tools
  *    80  lastProgressNs int64      outside the seqlock
- *    88  reserved up to 128
+ *    88  exclusionCause int32      ExclusionCause code (1 notice, 2 fenced, 3 left), 0 while active
+ *    92  reserved up to 128
  *   Dead bitmap: ceil(N / 64) int64 words, bit r of word r/64 set when rank r is dead
  *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left), reporter int32}
  * </pre>
@@ -49,6 +50,7 @@ public final class ViewLayout
     static final int EXCLUDED_AT_NS_OFFSET = START_NS_OFFSET + SIZE_OF_LONG;
     static final int HEARTBEAT_PROGRESS_OFFSET = EXCLUDED_AT_NS_OFFSET + SIZE_OF_LONG;
     static final int LAST_PROGRESS_NS_OFFSET = HEARTBEAT_PROGRESS_OFFSET + SIZE_OF_LONG;
+    static final int EXCLUSION_CAUSE_OFFSET = LAST_PROGRESS_NS_OFFSET + SIZE_OF_LONG;
     /** Bytes of header before the bitmap. */
     public static final int HEADER_LENGTH = 128;
 
@@ -57,6 +59,7 @@ public final class ViewLayout
     static final int RECORD_CAUSE_OFFSET = RECORD_DETECTED_AT_OFFSET + SIZE_OF_LONG;
     static final int RECORD_REPORTER_OFFSET = RECORD_CAUSE_OFFSET + SIZE_OF_INT;
 
+    // the record causes are FailureCause codes, spelled as constants for switches; ViewFileTest keeps them equal
     /** Record cause: rank is alive in this view. */
     public static final int CAUSE_NONE = 0;
     /** Record cause: this node detected it. */

@@ -79,6 +79,7 @@ public final class ViewReader implements AutoCloseable
             snapshot.viewEpoch = buffer.getLong(VIEW_EPOCH_OFFSET, LITTLE_ENDIAN);
             snapshot.deadCount = buffer.getInt(DEAD_COUNT_OFFSET, LITTLE_ENDIAN);
             snapshot.excludedBy = buffer.getInt(EXCLUDED_BY_OFFSET, LITTLE_ENDIAN);
+            snapshot.exclusionCause = buffer.getInt(EXCLUSION_CAUSE_OFFSET, LITTLE_ENDIAN);
             snapshot.startNs = buffer.getLong(START_NS_OFFSET, LITTLE_ENDIAN);
             snapshot.excludedAtNs = buffer.getLong(EXCLUDED_AT_NS_OFFSET, LITTLE_ENDIAN);
             for (int i = 0; i < words; i++)

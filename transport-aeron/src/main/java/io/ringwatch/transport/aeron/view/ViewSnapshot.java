@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron.view;
 
-import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 
 /**
  * A consistent copy of a node's view file, filled by {@link ViewReader#read(ViewSnapshot)}; reusable.
@@ -15,6 +16,7 @@ public final class ViewSnapshot
     long viewEpoch;
     int deadCount;
     int excludedBy;
+    int exclusionCause;
     long startNs;
     long excludedAtNs;
     long heartbeatProgress;
@@ -68,11 +70,19 @@ public final class ViewSnapshot
     }
 
     /**
-     * @return {@link DetectorNode#ACTIVE}, {@link DetectorNode#EXCLUDED} or {@link DetectorNode#LEFT}.
+     * @return the node's state, or null if the file holds a code this version does not know.
      */
-    public int state()
+    public NodeState state()
     {
-        return state;
+        return NodeState.ofCode(state);
+    }
+
+    /**
+     * @return why the node stopped, or null while it is active.
+     */
+    public ExclusionCause exclusionCause()
+    {
+        return ExclusionCause.ofCode(exclusionCause);
     }
 
     /**
@@ -173,13 +183,13 @@ public final class ViewSnapshot
      */
     public String stateName()
     {
-        switch (state)
+        final NodeState known = NodeState.ofCode(state);
+        if (known == null)
         {
-            case DetectorNode.ACTIVE: return "ACTIVE";
-            case DetectorNode.EXCLUDED: return "EXCLUDED";
-            case DetectorNode.LEFT: return "LEFT";
-            default: return "UNKNOWN(" + state + ")";
+            return "UNKNOWN(" + state + ")";
         }
+        final ExclusionCause cause = exclusionCause();
+        return cause == null || known == NodeState.LEFT ? known.name() : known.name() + " (" + cause + ")";
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron.view;
 
-import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ViewFileTest
@@ -45,14 +47,25 @@ class ViewFileTest
             assertEquals(ViewLayout.CAUSE_NOTICE, v.cause(1));
             assertEquals(9, v.reporter(1));
             assertEquals(200, v.detectedAtNs(65));
-            assertEquals(DetectorNode.ACTIVE, v.state());
+            assertEquals(NodeState.ACTIVE, v.state());
 
-            writer.onExcluded(300, 8);
+            assertNull(v.exclusionCause());
+
+            writer.onExcluded(300, ExclusionCause.FENCED, 8);
             reader.read(v);
-            assertEquals(DetectorNode.EXCLUDED, v.state());
+            assertEquals(NodeState.EXCLUDED, v.state());
+            assertEquals(ExclusionCause.FENCED, v.exclusionCause());
             assertEquals(8, v.excludedBy());
             assertEquals(300, v.excludedAtNs());
         }
+    }
+
+    @Test
+    void shouldWriteRecordCausesAsTheirStableCodes()
+    {
+        assertEquals(ViewLayout.CAUSE_DETECTED, FailureCause.DETECTED.code());
+        assertEquals(ViewLayout.CAUSE_NOTICE, FailureCause.NOTICE.code());
+        assertEquals(ViewLayout.CAUSE_LEFT, FailureCause.LEFT.code());
     }
 
     @Test

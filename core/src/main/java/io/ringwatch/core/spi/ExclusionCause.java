@@ -1,0 +1,46 @@
+package io.ringwatch.core.spi;
+
+/**
+ * Why a node stopped taking part ({@link MembershipListener#onExcluded}). The code is stable: view files and
+ * counters carry it, so a retired code is never reused.
+ */
+public enum ExclusionCause
+{
+    /** A failure notice named this node: the others declared it dead (it was silent for longer than δ). */
+    NOTICE(1),
+    /** A node that holds this one dead told it so, because it still heard from it (it came back from a pause). */
+    FENCED(2),
+    /** This node left gracefully. */
+    LEFT(3);
+
+    private final int code;
+
+    ExclusionCause(final int code)
+    {
+        this.code = code;
+    }
+
+    /**
+     * @return the stable code of this cause.
+     */
+    public int code()
+    {
+        return code;
+    }
+
+    /**
+     * @param code a code from {@link #code()}.
+     * @return the cause, or null for 0 (not excluded) or a code this version does not know.
+     */
+    public static ExclusionCause ofCode(final int code)
+    {
+        for (final ExclusionCause cause : values())
+        {
+            if (cause.code == code)
+            {
+                return cause;
+            }
+        }
+        return null;
+    }
+}
