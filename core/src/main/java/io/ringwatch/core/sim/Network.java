@@ -26,6 +26,10 @@ final class Network
     private int[] cutTo = new int[0];
     private long[] cutStartNs = new long[0];
     private long[] cutEndNs = new long[0];
+    private int[][] groupOf = new int[0][];
+    private long[] partitionStartNs = new long[0];
+    private long[] partitionEndNs = new long[0];
+    private boolean[] partitionOneWay = new boolean[0];
 
     Network(
         final SplittableRandom random,
@@ -96,11 +100,53 @@ final class Network
         cutEndNs[i] = endNs;
     }
 
+    /**
+     * Split the cluster into groups over [startNs, endNs).
+     *
+     * @param groups  group of each rank.
+     * @param startNs first instant of the partition.
+     * @param endNs   first instant after it.
+     * @param oneWay  true if only messages into group 0 are lost.
+     */
+    void partition(final int[] groups, final long startNs, final long endNs, final boolean oneWay)
+    {
+        final int i = groupOf.length;
+        groupOf = Arrays.copyOf(groupOf, i + 1);
+        partitionStartNs = Arrays.copyOf(partitionStartNs, i + 1);
+        partitionEndNs = Arrays.copyOf(partitionEndNs, i + 1);
+        partitionOneWay = Arrays.copyOf(partitionOneWay, i + 1);
+        groupOf[i] = groups;
+        partitionStartNs[i] = startNs;
+        partitionEndNs[i] = endNs;
+        partitionOneWay[i] = oneWay;
+    }
+
     private boolean isCut(final int from, final int to, final long nowNs)
+    {
+        return wasCut(from, to, nowNs, nowNs + 1);
+    }
+
+    /**
+     * @param from    sender.
+     * @param to      receiver.
+     * @param fromNs  start of the window.
+     * @param untilNs end of the window, exclusive.
+     * @return true if messages from {@code from} to {@code to} were lost to a cut or partition at any time in it.
+     */
+    boolean wasCut(final int from, final int to, final long fromNs, final long untilNs)
     {
         for (int i = 0; i < cutFrom.length; i++)
         {
-            if (cutFrom[i] == from && cutTo[i] == to && nowNs >= cutStartNs[i] && nowNs < cutEndNs[i])
+            if (cutFrom[i] == from && cutTo[i] == to && untilNs > cutStartNs[i] && fromNs < cutEndNs[i])
+            {
+                return true;
+            }
+        }
+        for (int i = 0; i < groupOf.length; i++)
+        {
+            final int[] groups = groupOf[i];
+            if (untilNs > partitionStartNs[i] && fromNs < partitionEndNs[i] && groups[from] != groups[to] &&
+                (!partitionOneWay[i] || groups[to] == 0))
             {
                 return true;
             }

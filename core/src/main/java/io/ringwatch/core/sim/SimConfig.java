@@ -30,6 +30,7 @@ public final class SimConfig
     private long fenceIntervalNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private final List<Injection> injections = new ArrayList<>();
+    private final List<Partition> partitions = new ArrayList<>();
     private boolean concluded;
 
     /**
@@ -58,6 +59,7 @@ public final class SimConfig
         copy.fenceIntervalNs = fenceIntervalNs;
         copy.bound = bound;
         copy.injections.addAll(injections);
+        copy.partitions.addAll(partitions);
         return copy;
     }
 
@@ -116,6 +118,12 @@ public final class SimConfig
                 "injection rank " + injection.rank() + " not in [0, " + nodes + ")");
             require(injection.peer() < nodes, "injection peer " + injection.peer() + " not in [0, " + nodes + ")");
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
+        }
+        for (final Partition partition : partitions)
+        {
+            require(partition.nodes() == nodes, "partition groups " + partition.describe() + " must add up to " +
+                nodes + " nodes");
+            lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
         }
         if (timeCapNs < 0)
         {
@@ -355,6 +363,25 @@ public final class SimConfig
         checkMutable();
         this.bound = bound;
         return this;
+    }
+
+    /**
+     * @param partition a partition of the network, healed after its duration.
+     * @return this.
+     */
+    public SimConfig partition(final Partition partition)
+    {
+        checkMutable();
+        partitions.add(partition);
+        return this;
+    }
+
+    /**
+     * @return the partitions, in the order given.
+     */
+    public List<Partition> partitions()
+    {
+        return List.copyOf(partitions);
     }
 
     /**

@@ -76,6 +76,7 @@ public final class Simulation implements ClusterState
     private final boolean[] condemned;
     private final long[] firstLearnedNs;
     private final ExclusionCause[] exclusionCauses;
+    private final int[] majorityGroup;
 
     private int stableCount;
     private int liveCount;
@@ -135,6 +136,7 @@ public final class Simulation implements ClusterState
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
         exclusionCauses = new ExclusionCause[n];
+        majorityGroup = placePartitions();
 
         final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
@@ -146,6 +148,61 @@ public final class Simulation implements ClusterState
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
         }
+    }
+
+    /**
+     * Gives each partition's groups their ranks and hands them to the network. Draws from the run's random source
+     * only when there are partitions, so runs without them keep their seeds' outcomes.
+     *
+     * @return ranks of the largest group of the first partition (the side that should survive), or an empty array.
+     */
+    private int[] placePartitions()
+    {
+        int[] majority = new int[0];
+        for (final Partition partition : config.partitions())
+        {
+            final int[] order = new int[n];
+            final int offset = random.nextInt(n);
+            for (int i = 0; i < n; i++)
+            {
+                order[i] = (offset + i) % n;
+            }
+            if (partition.randomPlacement())
+            {
+                for (int i = n - 1; i > 0; i--)
+                {
+                    final int j = random.nextInt(i + 1);
+                    final int t = order[i];
+                    order[i] = order[j];
+                    order[j] = t;
+                }
+            }
+            final int[] groups = new int[n];
+            final int[] sizes = partition.groupSizes();
+            int next = 0;
+            for (int g = 0; g < sizes.length; g++)
+            {
+                for (int k = 0; k < sizes[g]; k++)
+                {
+                    groups[order[next++]] = g;
+                }
+            }
+            network.partition(groups, partition.startNs(), partition.endNs(), partition.oneWay());
+            if (majority.length == 0)
+            {
+                final int largest = partition.largestGroup();
+                majority = new int[sizes[largest]];
+                int m = 0;
+                for (int rank = 0; rank < n; rank++)
+                {
+                    if (groups[rank] == largest)
+                    {
+                        majority[m++] = rank;
+                    }
+                }
+            }
+        }
+        return majority;
     }
 
     /**
@@ -201,6 +258,15 @@ public final class Simulation implements ClusterState
     private void planInjections()
     {
         lastInjectionNs = 0;
+        for (final Partition partition : config.partitions())
+        {
+            // a partition is a failure of the network: stabilization counts from its start
+            if (firstFailureNs == NONE || partition.startNs() < firstFailureNs)
+            {
+                firstFailureNs = partition.startNs();
+            }
+            lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
+        }
         for (final Injection injection : config.injections())
         {
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
@@ -452,7 +518,7 @@ public final class Simulation implements ClusterState
 
     private void recordFailure(final int rank)
     {
-        if (firstFailureRank < 0)
+        if (firstFailureNs == NONE || nowNs < firstFailureNs || (firstFailureRank < 0 && nowNs == firstFailureNs))
         {
             firstFailureRank = rank;
             firstFailureNs = nowNs;
@@ -577,6 +643,15 @@ public final class Simulation implements ClusterState
         Checks.checkViews(this, seed, found);
         Checks.checkRing(this, seed, found);
         Checks.checkFencing(this, condemned, seed, found);
+        final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
+        int majorityLost = 0;
+        for (final int rank : majorityGroup)
+        {
+            if (cells[rank * CELL + STATUS] == STOPPED && exclusionCauses[rank] != ExclusionCause.LEFT)
+            {
+                majorityLost++;
+            }
+        }
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -593,7 +668,7 @@ public final class Simulation implements ClusterState
             firstKnownNs = firstKnown();
 
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
-                leaves == 0 && exclusions == 0;
+                leaves == 0 && exclusions == 0 && config.partitions().isEmpty();
             if (stabilizationNs != NONE && theoremModel &&
                 Theorem1.applies(crashesAtStable, n))
             {
@@ -622,7 +697,9 @@ public final class Simulation implements ClusterState
             eventsProcessed,
             nowNs,
             found,
-            boundViolations);
+            boundViolations,
+            splitBrainPairs,
+            majorityLost);
     }
 
     private long firstKnown()
@@ -665,6 +742,11 @@ public final class Simulation implements ClusterState
     public long lastResumeNs(final int rank)
     {
         return lastResumeNs[rank] == NONE ? NEVER : lastResumeNs[rank];
+    }
+
+    public boolean wasCut(final int from, final int to, final long fromNs, final long untilNs)
+    {
+        return network.wasCut(from, to, fromNs, untilNs);
     }
 
     /**
@@ -758,7 +840,7 @@ public final class Simulation implements ClusterState
             {
                 firstLearnedNs[rank] = timeNs;
             }
-            switch (Checks.judgeDeclaration(Simulation.this, deadRank, timeNs, deltaNs))
+            switch (Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs))
             {
                 case CONDEMNED -> condemned[deadRank] = true;
                 case FALSE_SUSPICION ->
