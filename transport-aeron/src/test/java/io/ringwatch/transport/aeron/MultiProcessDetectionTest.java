@@ -1,6 +1,6 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Real node processes sharing a media driver in this JVM, killed with SIGKILL or paused with SIGSTOP. Timeouts
+ * Real node processes sharing a media driver process, killed with SIGKILL or paused with SIGSTOP. Timeouts
  * are generous (δ = 400 ms) because this runs on small, shared CI machines where a process can be descheduled
  * for tens of milliseconds; speed is measured by the benchmarks, not asserted here.
  */
@@ -32,9 +32,9 @@ class MultiProcessDetectionTest
     private static final long HEARTBEAT_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
 
-    private static DemoCluster start(final int nodes, final TransportMode transport) throws InterruptedException
+    private static LocalCluster start(final int nodes, final TransportMode transport) throws InterruptedException
     {
-        final DemoCluster cluster = new DemoCluster(new DemoCluster.Options()
+        final LocalCluster cluster = new LocalCluster(new LocalCluster.Options()
             .nodes(nodes).transport(transport).heartbeatNs(HEARTBEAT_NS).timeoutNs(TIMEOUT_NS)
             .graceNs(TimeUnit.SECONDS.toNanos(30)));
         try
@@ -62,7 +62,7 @@ class MultiProcessDetectionTest
         final long seed = System.nanoTime();
         final Random random = new Random(seed);
         final int n = 8;
-        try (DemoCluster cluster = start(n, transport))
+        try (LocalCluster cluster = start(n, transport))
         {
             final Set<Integer> killed = new LinkedHashSet<>();
             final List<Integer> alive = new ArrayList<>();
@@ -106,7 +106,7 @@ class MultiProcessDetectionTest
     {
         final int n = 4;
         final int paused = 2;
-        try (DemoCluster cluster = start(n, transport))
+        try (LocalCluster cluster = start(n, transport))
         {
             cluster.signal(paused, "STOP");
             try
@@ -144,7 +144,7 @@ class MultiProcessDetectionTest
     {
         final int n = 3;
         final int leaver = 1;
-        try (DemoCluster cluster = start(n, TransportMode.IPC))
+        try (LocalCluster cluster = start(n, TransportMode.IPC))
         {
             cluster.process(leaver).destroy();
             assertTrue(cluster.process(leaver).waitFor(30, TimeUnit.SECONDS), "terminated node exits");
@@ -159,7 +159,7 @@ class MultiProcessDetectionTest
     }
 
     private static void killAll(
-        final DemoCluster cluster, final List<Integer> victims, final Set<Integer> killed, final List<Integer> alive)
+        final LocalCluster cluster, final List<Integer> victims, final Set<Integer> killed, final List<Integer> alive)
     {
         for (final int victim : victims)
         {
@@ -170,7 +170,7 @@ class MultiProcessDetectionTest
     }
 
     private static void awaitExactly(
-        final DemoCluster cluster, final Set<Integer> killed, final String round, final long seed)
+        final LocalCluster cluster, final Set<Integer> killed, final String round, final long seed)
         throws InterruptedException
     {
         final boolean agreed = cluster.awaitViews(killed, 30_000);

@@ -4,7 +4,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.HdrHistogram.Histogram;
@@ -109,7 +109,7 @@ final class DemoCommand
             transport.name().toLowerCase(Locale.ROOT) + " heartbeat=" + fmtMs(heartbeatNs) + "ms timeout=" +
             fmtMs(timeoutNs) + "ms seed=" + seed);
 
-        final DemoCluster.Options options = new DemoCluster.Options()
+        final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(nodes).transport(transport).heartbeatNs(heartbeatNs).timeoutNs(timeoutNs)
             .profile(profile.cliName());
         if (args.has("grace"))
@@ -121,7 +121,7 @@ final class DemoCommand
             options.realtimePriority(realtimePriority);
         }
 
-        try (DemoCluster cluster = new DemoCluster(options))
+        try (LocalCluster cluster = new LocalCluster(options))
         {
             final long startNs = System.nanoTime();
             try
@@ -180,7 +180,7 @@ final class DemoCommand
     }
 
     private static int report(
-        final DemoCluster cluster,
+        final LocalCluster cluster,
         final Set<Integer> killed,
         final boolean agreed,
         final int nodes,
