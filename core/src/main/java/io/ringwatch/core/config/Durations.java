@@ -59,6 +59,18 @@ public final class Durations
     }
 
     /**
+     * @param propName  a system property holding a duration, e.g. {@code ringwatch.suspicion.timeout}.
+     * @param defaultNs value when the property is absent.
+     * @return the property read by {@link #parseNs}, or the default.
+     * @throws IllegalArgumentException naming the property if its value is not a duration with a unit.
+     */
+    public static long propertyNs(final String propName, final long defaultNs)
+    {
+        final String value = System.getProperty(propName);
+        return null == value ? defaultNs : parseNs(propName, value);
+    }
+
+    /**
      * @param ns a duration.
      * @return it in the largest unit that keeps it whole, in the grammar {@link #parseNs} reads: {@code 10ms},
      * {@code 1500us}, {@code 0s}.

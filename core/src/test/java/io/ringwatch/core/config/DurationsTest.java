@@ -86,4 +86,23 @@ class DurationsTest
             assertEquals(ns, Durations.parseNs(NAME, Durations.format(ns)), Durations.format(ns));
         }
     }
+
+    @Test
+    void shouldReadAPropertyWithTheSameGrammarOrFallBack()
+    {
+        final String name = "ringwatch.test.durations." + System.nanoTime();
+        assertEquals(7L, Durations.propertyNs(name, 7L));
+        System.setProperty(name, "25ms");
+        try
+        {
+            assertEquals(25_000_000L, Durations.propertyNs(name, 7L));
+            System.setProperty(name, "25");
+            assertEquals(name + " '25' needs a unit: 25ms, 25s, 25us or 25ns",
+                assertThrows(IllegalArgumentException.class, () -> Durations.propertyNs(name, 7L)).getMessage());
+        }
+        finally
+        {
+            System.clearProperty(name);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.ringwatch.perf.live;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
@@ -154,8 +155,8 @@ public final class DetectionBenchmark
         final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(config.nodes())
             .transport(config.transport())
-            .heartbeatNs(config.heartbeatNs())
-            .timeoutNs(config.timeoutNs())
+            .heartbeatPeriodNs(config.heartbeatPeriodNs())
+            .suspicionTimeoutNs(config.suspicionTimeoutNs())
             .graceNs(settings.graceNs())
             .profile(config.profile())
             .realtimePriority(LOW_LATENCY.equals(config.profile()) ? 0 : settings.realtimePriority())
@@ -180,7 +181,7 @@ public final class DetectionBenchmark
             {
                 return null;
             }
-            return "cluster not up within " + DetectionConfig.duration(settings.startTimeoutNs());
+            return "cluster not up within " + Durations.format(settings.startTimeoutNs());
         }
         catch (final IllegalStateException ex)
         {

@@ -20,19 +20,23 @@ final class EmbeddedCluster implements AutoCloseable
     final RingwatchNode[] nodes;
     final TransportMode transport;
 
-    EmbeddedCluster(final int n, final int clusterId, final long heartbeatNs, final long timeoutNs)
+    EmbeddedCluster(final int n, final int clusterId, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
     {
-        this(n, clusterId, heartbeatNs, timeoutNs, TransportMode.IPC);
+        this(n, clusterId, heartbeatPeriodNs, suspicionTimeoutNs, TransportMode.IPC);
     }
 
     EmbeddedCluster(
-        final int n, final int clusterId, final long heartbeatNs, final long timeoutNs, final TransportMode transport)
+        final int n,
+        final int clusterId,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final TransportMode transport)
     {
         this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
-        cluster = new ClusterConfig(clusterId, heartbeatNs, timeoutNs, FreePorts.localhostMembers(n));
+        cluster = new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, FreePorts.localhostMembers(n));
         nodes = new RingwatchNode[n];
         try
         {

@@ -29,13 +29,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class MultiProcessDetectionTest
 {
-    private static final long HEARTBEAT_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final long TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
+    private static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
 
     private static LocalCluster start(final int nodes, final TransportMode transport) throws InterruptedException
     {
         final LocalCluster cluster = new LocalCluster(new LocalCluster.Options()
-            .nodes(nodes).transport(transport).heartbeatNs(HEARTBEAT_NS).timeoutNs(TIMEOUT_NS)
+            .nodes(nodes).transport(transport).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
+            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
             .graceNs(TimeUnit.SECONDS.toNanos(30)));
         try
         {
@@ -124,7 +125,7 @@ class MultiProcessDetectionTest
             assertEquals(RingwatchConfiguration.EXIT_FENCED, cluster.process(paused).exitValue(),
                 "exit code of a fenced node; log: " + cluster.log(paused));
 
-            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * TIMEOUT_NS));
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * SUSPICION_TIMEOUT_NS));
             assertTrue(cluster.awaitViews(Set.of(paused), 1_000), "survivors hold exactly the paused node");
             for (int r = 0; r < n; r++)
             {
@@ -175,7 +176,7 @@ class MultiProcessDetectionTest
     {
         final boolean agreed = cluster.awaitViews(killed, 30_000);
         // and stay agreed: a late false suspicion would change some view
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * TIMEOUT_NS));
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * SUSPICION_TIMEOUT_NS));
         final boolean stillAgreed = cluster.awaitViews(killed, 1);
         if (!agreed || !stillAgreed)
         {

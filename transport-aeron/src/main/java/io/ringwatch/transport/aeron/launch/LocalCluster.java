@@ -45,8 +45,8 @@ public final class LocalCluster implements AutoCloseable
     {
         private int nodes = 8;
         private TransportMode transport = TransportMode.IPC;
-        private long heartbeatNs = TimeUnit.MILLISECONDS.toNanos(5);
-        private long timeoutNs = TimeUnit.MILLISECONDS.toNanos(50);
+        private long heartbeatPeriodNs = TimeUnit.MILLISECONDS.toNanos(5);
+        private long suspicionTimeoutNs = TimeUnit.MILLISECONDS.toNanos(50);
         private long graceNs = TimeUnit.SECONDS.toNanos(3);
         private String profile = "low-noise";
         private int realtimePriority;
@@ -81,22 +81,22 @@ public final class LocalCluster implements AutoCloseable
         }
 
         /**
-         * @param ns η.
+         * @param ns η, the heartbeat period.
          * @return this.
          */
-        public Options heartbeatNs(final long ns)
+        public Options heartbeatPeriodNs(final long ns)
         {
-            this.heartbeatNs = ns;
+            this.heartbeatPeriodNs = ns;
             return this;
         }
 
         /**
-         * @param ns δ.
+         * @param ns δ, the suspicion timeout.
          * @return this.
          */
-        public Options timeoutNs(final long ns)
+        public Options suspicionTimeoutNs(final long ns)
         {
-            this.timeoutNs = ns;
+            this.suspicionTimeoutNs = ns;
             return this;
         }
 
@@ -193,19 +193,19 @@ public final class LocalCluster implements AutoCloseable
         }
 
         /**
-         * @return η.
+         * @return η, the heartbeat period.
          */
-        public long heartbeatNs()
+        public long heartbeatPeriodNs()
         {
-            return heartbeatNs;
+            return heartbeatPeriodNs;
         }
 
         /**
-         * @return δ.
+         * @return δ, the suspicion timeout.
          */
-        public long timeoutNs()
+        public long suspicionTimeoutNs()
         {
-            return timeoutNs;
+            return suspicionTimeoutNs;
         }
 
         /**
@@ -332,8 +332,8 @@ public final class LocalCluster implements AutoCloseable
             {
                 throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
             }
-            directory.create(new ClusterConfig(options.clusterId(), options.heartbeatNs(), options.timeoutNs(),
-                FreePorts.localhostMembers(options.nodes())));
+            directory.create(new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
+                options.suspicionTimeoutNs(), FreePorts.localhostMembers(options.nodes())));
             driver = DriverProcess.launch(options, directory);
             launched = driver;
         }

@@ -1,5 +1,7 @@
 package io.ringwatch.transport.aeron.launch;
 
+import io.ringwatch.core.config.Durations;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +49,7 @@ public final class NodeProcesses
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
             "--profile", options.profile(),
-            "--grace", options.graceNs() + "ns",
+            "--grace", Durations.format(options.graceNs()),
             "--start-after", directory.startFile().getAbsolutePath()));
         if (options.realtimePriority() > 0)
         {
