@@ -84,28 +84,21 @@ class MainTest
     @Test
     void shouldNameTheNewSpellingOfEveryOldOneAndRequireUnits()
     {
-        assertEquals(2, run("simulate", "--eta", "100ms"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--eta was renamed --heartbeat-period"),
-            err.toString());
-        assertEquals(2, run("simulate", "--delta", "1s"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--delta was renamed --suspicion-timeout"),
-            err.toString());
-        assertEquals(2, run("heartbeat-path", "--period", "1ms"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--period was renamed --heartbeat-period"),
-            err.toString());
-        assertEquals(2, run("detection", "--timeouts", "10ms"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--timeouts was renamed --suspicion-timeouts"),
-            err.toString());
-        assertEquals(2, run("detection", "--eta-ratio", "10"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--eta-ratio was renamed --heartbeat-period-ratio"),
-            err.toString());
+        assertUsageError("--eta was renamed --heartbeat-period", "simulate", "--eta", "100ms");
+        assertUsageError("--delta was renamed --suspicion-timeout", "simulate", "--delta", "1s");
+        assertUsageError("--period was renamed --heartbeat-period", "heartbeat-path", "--period", "1ms");
+        assertUsageError("--timeouts was renamed --suspicion-timeouts", "detection", "--timeouts", "10ms");
+        assertUsageError("--eta-ratio was renamed --heartbeat-period-ratio", "detection", "--eta-ratio", "10");
+        assertUsageError("--suspicion-timeout '10' needs a unit: 10ms, 10s, 10us or 10ns",
+            "simulate", "--suspicion-timeout", "10");
+        assertUsageError("--suspicion-timeouts '5' needs a unit", "detection", "--suspicion-timeouts", "10ms,5");
+    }
 
-        assertEquals(2, run("simulate", "--suspicion-timeout", "10"));
-        assertTrue(err.toString(StandardCharsets.UTF_8)
-            .contains("--suspicion-timeout '10' needs a unit: 10ms, 10s, 10us or 10ns"), err.toString());
-        assertEquals(2, run("detection", "--suspicion-timeouts", "10ms,5"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--suspicion-timeouts '5' needs a unit"),
-            err.toString());
+    private void assertUsageError(final String expected, final String... args)
+    {
+        err.reset();
+        assertEquals(2, run(args), String.join(" ", args));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(expected), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

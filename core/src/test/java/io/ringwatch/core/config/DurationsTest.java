@@ -11,23 +11,16 @@ class DurationsTest
     private static final String NAME = "--suspicion-timeout";
 
     @Test
-    void shouldParseEveryUnit()
+    void shouldParseEveryUnitDecimalsAnyCaseSurroundingSpaceAndZero()
     {
-        assertEquals(10_000_000_000L, Durations.parseNs(NAME, "10s"));
-        assertEquals(1_000_000L, Durations.parseNs(NAME, "1ms"));
-        assertEquals(500_000L, Durations.parseNs(NAME, "500us"));
-        assertEquals(42L, Durations.parseNs(NAME, "42ns"));
-    }
-
-    @Test
-    void shouldParseDecimalsCaseAndSurroundingSpaceAndZero()
-    {
-        assertEquals(1_500_000L, Durations.parseNs(NAME, "1.5ms"));
-        assertEquals(250_000_000L, Durations.parseNs(NAME, ".25s"));
-        assertEquals(2_000L, Durations.parseNs(NAME, "2.us"));
-        assertEquals(3_000_000L, Durations.parseNs(NAME, " 3MS "));
-        assertEquals(0L, Durations.parseNs(NAME, "0s"));
-        assertEquals(Long.MAX_VALUE, Durations.parseNs(NAME, Long.MAX_VALUE + "ns"));
+        final Object[][] cases = {
+            {"10s", 10_000_000_000L}, {"1ms", 1_000_000L}, {"500us", 500_000L}, {"42ns", 42L},
+            {"1.5ms", 1_500_000L}, {".25s", 250_000_000L}, {"2.us", 2_000L}, {" 3MS ", 3_000_000L}, {"0s", 0L},
+            {Long.MAX_VALUE + "ns", Long.MAX_VALUE}};
+        for (final Object[] c : cases)
+        {
+            assertEquals((long)c[1], Durations.parseNs(NAME, (String)c[0]), (String)c[0]);
+        }
     }
 
     @Test

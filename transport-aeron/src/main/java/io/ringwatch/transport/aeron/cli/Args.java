@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The command-line parser of every {@code ringwatch.jar} and {@code ringwatch-perf.jar} command: {@code --name value},
@@ -158,25 +159,7 @@ public final class Args
      */
     public long longValue(final String name, final long defaultValue, final long min, final long max)
     {
-        final String value = take(name);
-        if (value == null)
-        {
-            return defaultValue;
-        }
-        final long parsed;
-        try
-        {
-            parsed = Long.parseLong(value.replace("_", ""));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new UsageException("bad value for " + name + ": '" + value + "' (expected an integer)");
-        }
-        if (parsed < min || parsed > max)
-        {
-            throw new UsageException("bad value for " + name + ": '" + value + "' (expected " + min + ".." + max + ")");
-        }
-        return parsed;
+        return number(name, defaultValue, min, max, (v) -> Long.parseLong(v.replace("_", "")), "an integer");
     }
 
     /**
@@ -189,25 +172,7 @@ public final class Args
      */
     public double doubleValue(final String name, final double defaultValue, final double min, final double max)
     {
-        final String value = take(name);
-        if (value == null)
-        {
-            return defaultValue;
-        }
-        final double parsed;
-        try
-        {
-            parsed = Double.parseDouble(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new UsageException("bad value for " + name + ": '" + value + "' (expected a number)");
-        }
-        if (!(parsed >= min && parsed <= max))
-        {
-            throw new UsageException("bad value for " + name + ": '" + value + "' (expected " + min + ".." + max + ")");
-        }
-        return parsed;
+        return number(name, defaultValue, min, max, Double::parseDouble, "a number");
     }
 
     /**
@@ -259,6 +224,32 @@ public final class Args
         }
         throw new UsageException("unknown option " + name +
             (known.isEmpty() ? "" : " (known: " + String.join(", ", known) + ")"));
+    }
+
+    private <T extends Comparable<T>> T number(
+        final String name, final T defaultValue, final T min, final T max, final Function<String, T> parser,
+        final String expected)
+    {
+        final String value = take(name);
+        if (value == null)
+        {
+            return defaultValue;
+        }
+        final T parsed;
+        try
+        {
+            parsed = parser.apply(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException("bad value for " + name + ": '" + value + "' (expected " + expected + ")");
+        }
+        // NaN compares above every double, so it is out of range too
+        if (parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0)
+        {
+            throw new UsageException("bad value for " + name + ": '" + value + "' (expected " + min + ".." + max + ")");
+        }
+        return parsed;
     }
 
     private String take(final String name)
