@@ -1,5 +1,7 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.transport.aeron.cli.UsageException;
+
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;

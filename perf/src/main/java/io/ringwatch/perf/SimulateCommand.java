@@ -5,6 +5,8 @@ import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.core.protocol.Theorem1;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -38,10 +40,11 @@ final class SimulateCommand implements Command
             "  --failures F           crashes per run; the upper limit for exponential (default 1, exponential:",
             "                         floor(log2 N) - 1)",
             "  --placement P          random | contiguous | exponential (default random)",
-            "  --eta D                heartbeat period (default 100ms)",
-            "  --delta D              suspicion timeout (default 1s)",
+            "  --heartbeat-period D   η (default 100ms)",
+            "  --suspicion-timeout D  δ (default 1s)",
             "  --tau D                maximum message delay; delays are uniform in (0, tau] (default 1ms)",
-            "  --window D             random/contiguous crashes all strike within this (default delta/2)",
+            "  --window D             random/contiguous crashes all strike within this (default half the suspicion",
+            "                         timeout)",
             "  --one-port             serialize each node's sends and receives (needed for the bound check)",
             "  --loss P               probability that a message is lost (default 0)",
             "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
@@ -54,7 +57,7 @@ final class SimulateCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Flags flags = new Flags(args, "--one-port");
+        final Args flags = new Args(args, 0, "--one-port");
         final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final FailurePlacement placement;
         final String placementName = flags.string("--placement", "random");
@@ -70,11 +73,11 @@ final class SimulateCommand implements Command
         final int defaultFailures = placement == FailurePlacement.EXPONENTIAL ?
             Math.max(1, (31 - Integer.numberOfLeadingZeros(nodes)) - 1) : 1;
         final int failures = (int)flags.longValue("--failures", defaultFailures, 0, nodes - 1);
-        final long etaNs = flags.durationNs("--eta", 100_000_000L);
-        final long deltaNs = flags.durationNs("--delta", 1_000_000_000L);
+        final long heartbeatPeriodNs = flags.durationNs(Args.HEARTBEAT_PERIOD, 100_000_000L);
+        final long suspicionTimeoutNs = flags.durationNs(Args.SUSPICION_TIMEOUT, 1_000_000_000L);
         final long tauNs = flags.durationNs("--tau", 1_000_000L);
         final boolean windowSet = flags.isSet("--window");
-        final long windowNs = flags.durationNs("--window", deltaNs / 2);
+        final long windowNs = flags.durationNs("--window", suspicionTimeoutNs / 2);
         final boolean onePort = flags.switchOn("--one-port");
         final double loss = flags.doubleValue("--loss", 0, 0, 0.999_999);
         final double mtbfYears = flags.doubleValue("--mtbf-years", 1, 1e-12, 1e6);
@@ -87,8 +90,8 @@ final class SimulateCommand implements Command
             .nodes(nodes)
             .failures(failures)
             .placement(placement)
-            .heartbeatPeriodNs(etaNs)
-            .suspicionTimeoutNs(deltaNs)
+            .heartbeatPeriodNs(heartbeatPeriodNs)
+            .suspicionTimeoutNs(suspicionTimeoutNs)
             .maxDelayNs(tauNs)
             .onePort(onePort)
             .lossProbability(loss)
@@ -107,13 +110,14 @@ final class SimulateCommand implements Command
             throw new UsageException(ex.getMessage());
         }
 
-        out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s eta=%s delta=%s tau=%s one-port=%s " +
-            "loss=%s runs=%d seed=%d threads=%d%n", nodes, failures, placement.name().toLowerCase(Locale.ROOT),
-            human(etaNs), human(deltaNs), human(tauNs), onePort ? "on" : "off", loss, runs, seed, threads);
+        out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
+            "suspicion-timeout=%s tau=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes, failures,
+            placement.name().toLowerCase(Locale.ROOT), human(heartbeatPeriodNs), human(suspicionTimeoutNs),
+            human(tauNs), onePort ? "on" : "off", loss, runs, seed, threads);
         if (Theorem1.applies(failures, nodes))
         {
             out.printf("Theorem 1 bound for f=%d, n=%d: %s%s%n", failures, nodes,
-                human(Theorem1.boundNs(failures, nodes, deltaNs, tauNs)),
+                human(Theorem1.boundNs(failures, nodes, suspicionTimeoutNs, tauNs)),
                 onePort ? "" : " (not checked: --one-port is off)");
         }
 
@@ -124,8 +128,8 @@ final class SimulateCommand implements Command
         final long heapMb = peakHeapBytes() >> 20;
 
         printHuman(out, summary, runs, wallMs, heapMb);
-        out.println(json(summary, nodes, failures, placement, etaNs, deltaNs, tauNs, onePort, loss, seed, threads,
-            wallMs, heapMb));
+        out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, onePort,
+            loss, seed, threads, wallMs, heapMb));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
     }
 
@@ -163,8 +167,8 @@ final class SimulateCommand implements Command
         final int nodes,
         final int failures,
         final FailurePlacement placement,
-        final long etaNs,
-        final long deltaNs,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
         final long tauNs,
         final boolean onePort,
         final double loss,
@@ -177,8 +181,8 @@ final class SimulateCommand implements Command
             "\"nodes\":" + nodes +
             ",\"failures\":" + failures +
             ",\"placement\":\"" + placement.name().toLowerCase(Locale.ROOT) + "\"" +
-            ",\"etaMs\":" + BatchSummary.ms(etaNs) +
-            ",\"deltaMs\":" + BatchSummary.ms(deltaNs) +
+            ",\"heartbeatPeriodMs\":" + BatchSummary.ms(heartbeatPeriodNs) +
+            ",\"suspicionTimeoutMs\":" + BatchSummary.ms(suspicionTimeoutNs) +
             ",\"tauMs\":" + BatchSummary.ms(tauNs) +
             ",\"onePort\":" + onePort +
             ",\"loss\":" + loss +

@@ -1,16 +1,16 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 /**
- * One node process per rank ({@link DemoCluster}): a crash is SIGKILL, a leave is SIGTERM.
+ * One node process per rank ({@link LocalCluster}): a crash is SIGKILL, a leave is SIGTERM.
  */
 final class ProcessCluster implements LiveCluster
 {
-    private final DemoCluster cluster;
+    private final LocalCluster cluster;
 
-    ProcessCluster(final DemoCluster cluster)
+    ProcessCluster(final LocalCluster cluster)
     {
         this.cluster = cluster;
     }

@@ -6,7 +6,8 @@ import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.transport.aeron.RingwatchAgent;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.launch.ClusterViews;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 
@@ -33,7 +34,7 @@ final class SharedThreadCluster implements LiveCluster
     /** A leaving node keeps running this long after its LEAVE so the frames leave too. */
     private static final long LEAVE_DRAIN_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
-    private final DemoCluster host;
+    private final LocalCluster host;
     private final int n;
     private final long graceNs;
     private final int cpu;
@@ -48,7 +49,7 @@ final class SharedThreadCluster implements LiveCluster
     /**
      * @param host driver process, directory and cluster file; its own {@code start()} is never called.
      */
-    SharedThreadCluster(final DemoCluster host)
+    SharedThreadCluster(final LocalCluster host)
     {
         this.host = host;
         this.n = host.options().nodes();
@@ -159,14 +160,14 @@ final class SharedThreadCluster implements LiveCluster
                 {
                     throw new IllegalStateException("node " + r + " " + how + " during start");
                 }
-                if (DemoCluster.isUp(host.tryView(r, snapshot)))
+                if (ClusterViews.isUp(host.tryView(r, snapshot)))
                 {
                     up++;
                 }
             }
             final long started = startedAtNs;
             if (up == n && started != 0 &&
-                System.nanoTime() - (started + graceNs + DemoCluster.ARM_MARGIN_NS) >= 0)
+                System.nanoTime() - (started + graceNs + LocalCluster.ARM_MARGIN_NS) >= 0)
             {
                 return true;
             }

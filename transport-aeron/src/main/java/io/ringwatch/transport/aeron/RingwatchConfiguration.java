@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.TuningProfile;
-import org.agrona.SystemUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -11,9 +11,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Settings of a ringwatch node as system properties ({@code ringwatch.*}), with defaults. Durations accept the
- * s/ms/us/ns suffixes of {@link SystemUtil#parseDuration}. {@link RingwatchContext} reads these as its defaults;
- * setters on the context win.
+ * Settings of a ringwatch node as system properties ({@code ringwatch.*}), with defaults. Durations are read by
+ * {@link Durations#parseNs}, so they need their unit ({@code -Dringwatch.suspicion.timeout=10ms}); a bare number is
+ * an error naming the property. {@link RingwatchContext} reads these as its defaults; setters on the context win.
  */
 public final class RingwatchConfiguration
 {
@@ -136,7 +136,7 @@ public final class RingwatchConfiguration
      */
     public static long heartbeatPeriodNs(final long fallbackNs)
     {
-        return SystemUtil.getDurationInNanos(HEARTBEAT_PERIOD_PROP_NAME, fallbackNs);
+        return Durations.propertyNs(HEARTBEAT_PERIOD_PROP_NAME, fallbackNs);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class RingwatchConfiguration
      */
     public static long suspicionTimeoutNs(final long fallbackNs)
     {
-        return SystemUtil.getDurationInNanos(SUSPICION_TIMEOUT_PROP_NAME, fallbackNs);
+        return Durations.propertyNs(SUSPICION_TIMEOUT_PROP_NAME, fallbackNs);
     }
 
     /**
@@ -154,7 +154,7 @@ public final class RingwatchConfiguration
      */
     public static long pauseThresholdNs(final long fallbackNs)
     {
-        return SystemUtil.getDurationInNanos(PAUSE_THRESHOLD_PROP_NAME, fallbackNs);
+        return Durations.propertyNs(PAUSE_THRESHOLD_PROP_NAME, fallbackNs);
     }
 
     /**
@@ -162,7 +162,7 @@ public final class RingwatchConfiguration
      */
     public static long startupGraceNs()
     {
-        return SystemUtil.getDurationInNanos(STARTUP_GRACE_PROP_NAME, STARTUP_GRACE_DEFAULT_NS);
+        return Durations.propertyNs(STARTUP_GRACE_PROP_NAME, STARTUP_GRACE_DEFAULT_NS);
     }
 
     /**
@@ -258,7 +258,7 @@ public final class RingwatchConfiguration
      */
     public static long sendRetryTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
+        return Durations.propertyNs(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
     }
 
     /**
@@ -289,7 +289,7 @@ public final class RingwatchConfiguration
         }
         if (name != null && name.startsWith("sleep-"))
         {
-            final long sleepNs = SystemUtil.parseDuration(IDLE_STRATEGY_PROP_NAME, name.substring("sleep-".length()));
+            final long sleepNs = Durations.parseNs(IDLE_STRATEGY_PROP_NAME, name.substring("sleep-".length()));
             return new SleepingIdleStrategy(sleepNs);
         }
         throw new IllegalArgumentException(IDLE_STRATEGY_PROP_NAME + "=" + name +

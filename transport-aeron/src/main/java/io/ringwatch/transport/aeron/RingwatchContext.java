@@ -86,8 +86,8 @@ public final class RingwatchContext
         }
         if (suspicionTimeoutNs < 0)
         {
-            suspicionTimeoutNs = RingwatchConfiguration.suspicionTimeoutNs(cluster.timeoutNs() > 0 ?
-                cluster.timeoutNs() : RingwatchConfiguration.SUSPICION_TIMEOUT_DEFAULT_NS);
+            suspicionTimeoutNs = RingwatchConfiguration.suspicionTimeoutNs(cluster.suspicionTimeoutNs() > 0 ?
+                cluster.suspicionTimeoutNs() : RingwatchConfiguration.SUSPICION_TIMEOUT_DEFAULT_NS);
         }
         if (pauseThresholdNs < 0)
         {

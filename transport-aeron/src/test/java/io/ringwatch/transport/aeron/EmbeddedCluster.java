@@ -1,13 +1,11 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
 import java.io.File;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,25 +20,23 @@ final class EmbeddedCluster implements AutoCloseable
     final RingwatchNode[] nodes;
     final TransportMode transport;
 
-    EmbeddedCluster(final int n, final int clusterId, final long heartbeatNs, final long timeoutNs)
+    EmbeddedCluster(final int n, final int clusterId, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
     {
-        this(n, clusterId, heartbeatNs, timeoutNs, TransportMode.IPC);
+        this(n, clusterId, heartbeatPeriodNs, suspicionTimeoutNs, TransportMode.IPC);
     }
 
     EmbeddedCluster(
-        final int n, final int clusterId, final long heartbeatNs, final long timeoutNs, final TransportMode transport)
+        final int n,
+        final int clusterId,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final TransportMode transport)
     {
         this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
-        final int[] ports = DemoCluster.freeUdpPorts(2 * n);
-        final List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int r = 0; r < n; r++)
-        {
-            members.add(new ClusterConfig.Member(r, "localhost", ports[2 * r], ports[2 * r + 1]));
-        }
-        cluster = new ClusterConfig(clusterId, heartbeatNs, timeoutNs, members);
+        cluster = new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, FreePorts.localhostMembers(n));
         nodes = new RingwatchNode[n];
         try
         {

@@ -1,11 +1,12 @@
 package io.ringwatch.transport.rdma;
 
-import org.agrona.SystemUtil;
+import io.ringwatch.core.config.Durations;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * System properties of the RDMA heartbeat transport. Durations accept Aeron's suffixes (s, ms, us, ns).
+ * System properties of the RDMA heartbeat transport. Durations need their unit (ns, us, ms or s), as every
+ * {@code ringwatch.*} duration does ({@link Durations#propertyNs}).
  */
 public final class RdmaConfiguration
 {
@@ -51,7 +52,7 @@ public final class RdmaConfiguration
      */
     public static long connectTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
+        return Durations.propertyNs(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
     }
 
     /**
@@ -59,7 +60,7 @@ public final class RdmaConfiguration
      */
     public static long reconnectBackoffNs()
     {
-        return SystemUtil.getDurationInNanos(RECONNECT_BACKOFF_PROP_NAME, RECONNECT_BACKOFF_DEFAULT_NS);
+        return Durations.propertyNs(RECONNECT_BACKOFF_PROP_NAME, RECONNECT_BACKOFF_DEFAULT_NS);
     }
 
     /**
@@ -67,7 +68,7 @@ public final class RdmaConfiguration
      */
     public static long idleAcceptPollIntervalNs()
     {
-        return SystemUtil.getDurationInNanos(IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME,
+        return Durations.propertyNs(IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME,
             IDLE_ACCEPT_POLL_INTERVAL_DEFAULT_NS);
     }
 

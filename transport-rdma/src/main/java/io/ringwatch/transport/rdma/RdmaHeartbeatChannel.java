@@ -202,6 +202,14 @@ public final class RdmaHeartbeatChannel implements HeartbeatChannel, AutoCloseab
     }
 
     /**
+     * {@inheritDoc}
+     */
+    public int lastWriter()
+    {
+        return localSlot.writerRank();
+    }
+
+    /**
      * @return the local slot, for diagnostics (incarnation, timestamp of the last writer).
      */
     public HeartbeatSlot slot()

@@ -1,11 +1,13 @@
 package io.ringwatch.transport.aeron.cli;
 
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.HdrHistogram.Histogram;
@@ -26,45 +28,48 @@ import java.util.concurrent.TimeUnit;
 final class DemoCommand
 {
     /** Default η when the agents can run SCHED_FIFO: see the README's note on the demo's defaults. */
-    static final String HEARTBEAT_DEFAULT = "5ms";
+    static final long HEARTBEAT_PERIOD_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(5);
     /** Default δ when the agents can run SCHED_FIFO. */
-    static final String TIMEOUT_DEFAULT = "50ms";
+    static final long SUSPICION_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Default η when they cannot, and wait for the fair scheduler. */
-    static final String HEARTBEAT_FAIR_DEFAULT = "10ms";
+    static final long HEARTBEAT_PERIOD_FAIR_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(10);
     /** Default δ when they cannot. */
-    static final String TIMEOUT_FAIR_DEFAULT = "400ms";
+    static final long SUSPICION_TIMEOUT_FAIR_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(400);
     /** SCHED_FIFO priority given to the agents when permitted and not set. */
     static final int REALTIME_PRIORITY_DEFAULT = 10;
 
     /**
-     * The agents' real-time priority: as given, else {@link #REALTIME_PRIORITY_DEFAULT} when this host lets us (a
+     * The agents' real-time priority: as requested, else {@link #REALTIME_PRIORITY_DEFAULT} when this host lets us (a
      * throwaway thread is raised and put back), else none; the choice and its reason are printed.
+     *
+     * @param requested {@code --rt-priority}, or null if not given.
      */
-    private static int realtimePriority(final Args args)
+    private static int realtimePriority(final Integer requested)
     {
-        if (args.has("rt-priority"))
+        if (requested != null)
         {
-            final int priority = args.getInt("rt-priority", 0);
-            System.out.println("real-time: " + (priority > 0 ? "SCHED_FIFO " + priority : "off") + " (as requested)");
-            return priority;
+            System.out.println("real-time: " + (requested > 0 ? "SCHED_FIFO " + requested : "off") + " (as requested)");
+            return requested;
         }
         final RealtimePriority.Result probe = RealtimePriority.probe();
         if (probe.applied())
         {
             System.out.println("real-time: agents run SCHED_FIFO " + REALTIME_PRIORITY_DEFAULT + " (permitted " +
-                "here), so a sleeping agent wakes on time whatever else runs; defaults η=" + HEARTBEAT_DEFAULT +
-                " δ=" + TIMEOUT_DEFAULT);
+                "here), so a sleeping agent wakes on time whatever else runs; defaults " +
+                settings(HEARTBEAT_PERIOD_DEFAULT_NS, SUSPICION_TIMEOUT_DEFAULT_NS));
             return REALTIME_PRIORITY_DEFAULT;
         }
         System.out.println("real-time: unavailable (" + probe.reason() + "); agents wait for the ordinary " +
-            "scheduler, so the defaults are the conservative η=" + HEARTBEAT_FAIR_DEFAULT + " δ=" +
-            TIMEOUT_FAIR_DEFAULT);
+            "scheduler, so the defaults are the conservative " +
+            settings(HEARTBEAT_PERIOD_FAIR_DEFAULT_NS, SUSPICION_TIMEOUT_FAIR_DEFAULT_NS));
         return 0;
     }
 
-    private static final Set<String> OPTIONS =
-        Set.of("nodes", "kill", "transport", "heartbeat", "timeout", "seed", "profile", "grace",
-            "rt-priority");
+    private static String settings(final long heartbeatPeriodNs, final long suspicionTimeoutNs)
+    {
+        return "heartbeat-period=" + Durations.format(heartbeatPeriodNs) + " suspicion-timeout=" +
+            Durations.format(suspicionTimeoutNs);
+    }
 
     private DemoCommand()
     {
@@ -72,31 +77,37 @@ final class DemoCommand
 
     static int run(final String[] argv) throws Exception
     {
-        final Args args = new Args("demo", argv, 1, OPTIONS);
-        final int nodes = args.getInt("nodes", 8);
-        final int kill = args.getInt("kill", 2);
-        final long seed = args.getLong("seed", System.nanoTime());
-        final TransportMode transport = TransportMode.parse(args.get("transport", "ipc"));
-        final int realtimePriority = realtimePriority(args);
+        final Args args = new Args(argv, 1);
+        final int nodes = args.intValue("--nodes", 8, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
+        final int kill = args.intValue("--kill", 2, 1, Integer.MAX_VALUE);
+        final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
+        final TransportMode transport = TransportMode.parse(args.string("--transport", "ipc"));
+        final long heartbeatPeriodArgNs = args.durationNs(Args.HEARTBEAT_PERIOD, -1);
+        final long suspicionTimeoutArgNs = args.durationNs(Args.SUSPICION_TIMEOUT, -1);
+        final String profileName = args.string("--profile", null);
+        final long graceNs = args.durationNs("--grace", -1);
+        final Integer requestedPriority = args.isSet("--rt-priority") ?
+            args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE) : null;
+        args.finish();
+        if (kill >= nodes)
+        {
+            throw new UsageException("--kill must be in [1, nodes): " + kill);
+        }
+
+        final int realtimePriority = realtimePriority(requestedPriority);
         final boolean realtime = realtimePriority > 0;
-        final long heartbeatNs = args.getDurationNs("heartbeat", org.agrona.SystemUtil.parseDuration("heartbeat",
-            realtime ? HEARTBEAT_DEFAULT : HEARTBEAT_FAIR_DEFAULT));
-        final long timeoutNs = args.getDurationNs("timeout", org.agrona.SystemUtil.parseDuration("timeout",
-            realtime ? TIMEOUT_DEFAULT : TIMEOUT_FAIR_DEFAULT));
-        if (nodes < 2)
-        {
-            throw new IllegalArgumentException("demo: --nodes must be >= 2: " + nodes);
-        }
-        if (kill < 1 || kill >= nodes)
-        {
-            throw new IllegalArgumentException("demo: --kill must be in [1, nodes): " + kill);
-        }
+        final long heartbeatPeriodNs = heartbeatPeriodArgNs >= 0 ? heartbeatPeriodArgNs :
+            realtime ? HEARTBEAT_PERIOD_DEFAULT_NS : HEARTBEAT_PERIOD_FAIR_DEFAULT_NS;
+        final long suspicionTimeoutNs = suspicionTimeoutArgNs >= 0 ? suspicionTimeoutArgNs :
+            realtime ? SUSPICION_TIMEOUT_DEFAULT_NS : SUSPICION_TIMEOUT_FAIR_DEFAULT_NS;
+        // every node would refuse these after its JVM started; the protocol's own check says why before any starts
+        ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs);
 
         final int freeCores = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
         final TuningProfile profile;
-        if (args.has("profile"))
+        if (profileName != null)
         {
-            profile = TuningProfile.fromName(args.get("profile", null));
+            profile = TuningProfile.fromName(profileName);
             System.out.println("profile: " + profile.cliName() + " (as requested)");
         }
         else
@@ -107,22 +118,22 @@ final class DemoCommand
                 " (free cores = " + Runtime.getRuntime().availableProcessors() + " minus one for the media driver)");
         }
         System.out.println("demo: nodes=" + nodes + " kill=" + kill + " transport=" +
-            transport.name().toLowerCase(Locale.ROOT) + " heartbeat=" + fmtMs(heartbeatNs) + "ms timeout=" +
-            fmtMs(timeoutNs) + "ms seed=" + seed);
+            transport.name().toLowerCase(Locale.ROOT) + " " + settings(heartbeatPeriodNs, suspicionTimeoutNs) +
+            " seed=" + seed);
 
-        final DemoCluster.Options options = new DemoCluster.Options()
-            .nodes(nodes).transport(transport).heartbeatNs(heartbeatNs).timeoutNs(timeoutNs)
-            .profile(profile.cliName());
-        if (args.has("grace"))
+        final LocalCluster.Options options = new LocalCluster.Options()
+            .nodes(nodes).transport(transport).heartbeatPeriodNs(heartbeatPeriodNs)
+            .suspicionTimeoutNs(suspicionTimeoutNs).profile(profile.cliName());
+        if (graceNs >= 0)
         {
-            options.graceNs(args.getDurationNs("grace", 0));
+            options.graceNs(graceNs);
         }
         if (profile == TuningProfile.LOW_NOISE)
         {
             options.realtimePriority(realtimePriority);
         }
 
-        try (DemoCluster cluster = new DemoCluster(options))
+        try (LocalCluster cluster = new LocalCluster(options))
         {
             final long startNs = System.nanoTime();
             try
@@ -150,16 +161,16 @@ final class DemoCommand
             final Set<Integer> killed = new LinkedHashSet<>();
             for (final int victim : victims)
             {
-                Thread.sleep(random.nextInt((int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(2 * timeoutNs))));
+                Thread.sleep(random.nextInt((int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(2 * suspicionTimeoutNs))));
                 cluster.kill(victim);
                 killed.add(victim);
                 System.out.println("SIGKILL rank " + victim + " (pid " + cluster.process(victim).pid() + ")");
             }
 
-            final long budgetMs = 10_000 + TimeUnit.NANOSECONDS.toMillis(kill * (kill + 1) * 2 * timeoutNs);
+            final long budgetMs = 10_000 + TimeUnit.NANOSECONDS.toMillis(kill * (kill + 1) * 2 * suspicionTimeoutNs);
             final boolean agreed = cluster.awaitViews(killed, budgetMs);
             // keep watching a little longer so a late false suspicion is caught too
-            Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(4 * timeoutNs)));
+            Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(4 * suspicionTimeoutNs)));
             return report(cluster, killed, agreed, nodes, transport, profile);
         }
     }
@@ -181,7 +192,7 @@ final class DemoCommand
     }
 
     private static int report(
-        final DemoCluster cluster,
+        final LocalCluster cluster,
         final Set<Integer> killed,
         final boolean agreed,
         final int nodes,

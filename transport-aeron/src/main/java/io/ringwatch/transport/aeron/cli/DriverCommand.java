@@ -6,7 +6,6 @@ import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.Drivers;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
-import java.util.Set;
 
 /**
  * {@code driver}: a media driver with ringwatch's settings in a process of its own, for nodes started with
@@ -19,17 +18,16 @@ import java.util.Set;
  */
 final class DriverCommand
 {
-    private static final Set<String> OPTIONS = Set.of("aeron-dir", "rt-priority");
-
     private DriverCommand()
     {
     }
 
     static int run(final String[] argv)
     {
-        final Args args = new Args("driver", argv, 1, OPTIONS);
-        final String dir = args.get("aeron-dir", CommonContext.getAeronDirectoryName());
-        final int agentPriority = args.getInt("rt-priority", 0);
+        final Args args = new Args(argv, 1);
+        final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
+        final int agentPriority = args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        args.finish();
         if (agentPriority != 0)
         {
             RealtimePriority.validate(agentPriority);

@@ -74,13 +74,14 @@ public final class Main
         System.err.println(String.join(System.lineSeparator(),
             "usage: java -jar ringwatch.jar <command> [options]",
             "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp]",
-            "         [--driver embedded|external] [--aeron-dir DIR] [--cpu N] [--heartbeat 1ms] [--timeout 10ms]",
-            "         [--grace 10s] [--rt-priority 1..99]",
-            "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp] [--heartbeat 5ms --timeout 50ms] [--seed S]",
-            "         [--profile low-latency|low-noise] [--rt-priority 1..99]",
+            "         [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
+            "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
+            "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
+            "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
             "  driver [--aeron-dir DIR] [--rt-priority P]   media driver for nodes run with --driver external",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
             "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
+            "durations need their unit: ns, us, ms or s (10ms, 1.5ms, 500us)",
             "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +
                 "4 node lost its media driver"));
     }

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.cli;
 
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
@@ -16,7 +17,6 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,56 +26,55 @@ import java.util.concurrent.TimeUnit;
  */
 final class NodeCommand
 {
-    private static final Set<String> OPTIONS = Set.of(
-        "cluster", "rank", "profile", "transport", "driver", "aeron-dir", "cpu", "heartbeat", "timeout", "grace",
-        "rt-priority", "start-after");
-
     private NodeCommand()
     {
     }
 
     static int run(final String[] argv) throws InterruptedException
     {
-        final Args args = new Args("node", argv, 1, OPTIONS);
-        if (!args.has("cluster") || !args.has("rank"))
+        final Args args = new Args(argv, 1);
+        if (!args.isSet("--cluster") || !args.isSet("--rank"))
         {
-            throw new IllegalArgumentException("node: --cluster FILE and --rank R are required");
+            throw new UsageException("--cluster FILE and --rank R are required");
         }
         final RingwatchContext ctx = new RingwatchContext()
-            .clusterFile(Path.of(args.get("cluster", null)))
-            .rank(args.getInt("rank", -1));
-        if (args.has("transport"))
+            .clusterFile(Path.of(args.string("--cluster", null)))
+            .rank(args.intValue("--rank", -1, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        if (args.isSet("--transport"))
         {
-            ctx.transport(TransportMode.parse(args.get("transport", null)));
+            ctx.transport(TransportMode.parse(args.string("--transport", null)));
         }
-        if (args.has("driver"))
+        if (args.isSet("--driver"))
         {
-            final String driver = args.get("driver", null);
+            final String driver = args.string("--driver", null);
             if (!"embedded".equals(driver) && !"external".equals(driver))
             {
-                throw new IllegalArgumentException("node: --driver must be embedded or external: " + driver);
+                throw new UsageException("--driver must be embedded or external: " + driver);
             }
             ctx.embeddedDriver("embedded".equals(driver));
         }
-        if (args.has("aeron-dir"))
+        if (args.isSet("--aeron-dir"))
         {
-            ctx.aeronDirectoryName(args.get("aeron-dir", null));
+            ctx.aeronDirectoryName(args.string("--aeron-dir", null));
         }
-        if (args.has("cpu"))
+        if (args.isSet("--cpu"))
         {
-            ctx.cpu(args.getInt("cpu", -1));
+            ctx.cpu(args.intValue("--cpu", -1, Integer.MIN_VALUE, Integer.MAX_VALUE));
         }
-        ctx.heartbeatPeriodNs(args.getDurationNs("heartbeat", -1));
-        ctx.suspicionTimeoutNs(args.getDurationNs("timeout", -1));
-        if (args.has("grace"))
+        ctx.heartbeatPeriodNs(args.durationNs(Args.HEARTBEAT_PERIOD, -1));
+        ctx.suspicionTimeoutNs(args.durationNs(Args.SUSPICION_TIMEOUT, -1));
+        if (args.isSet("--grace"))
         {
-            ctx.startupGraceNs(args.getDurationNs("grace", 0));
+            ctx.startupGraceNs(args.durationNs("--grace", 0));
         }
-        if (args.has("rt-priority"))
+        if (args.isSet("--rt-priority"))
         {
-            ctx.realtimePriority(args.getInt("rt-priority", 0));
+            ctx.realtimePriority(args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE));
         }
-        final TuningProfile profile = TuningProfile.fromName(args.get("profile", "low-noise"));
+        final String profileName = args.string("--profile", "low-noise");
+        final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
+        args.finish();
+        final TuningProfile profile = TuningProfile.fromName(profileName);
         Profiles.apply(profile, ctx);
         ctx.conclude();
 
@@ -96,17 +95,17 @@ final class NodeCommand
             node.close();
         }, "ringwatch-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        if (args.has("start-after"))
+        if (startAfter != null)
         {
-            holdAtBarrier(node, ctx.rank(), Path.of(args.get("start-after", null)));
+            holdAtBarrier(node, ctx.rank(), startAfter);
         }
         node.startOnThread();
 
         System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
-            profile.cliName() + " heartbeat=" + ctx.protocolSettings().heartbeatPeriodNs() + "ns timeout=" +
-            ctx.protocolSettings().suspicionTimeoutNs() + "ns aeron.dir=" + ctx.aeronDirectoryName() + " pid=" +
-            ProcessHandle.current().pid());
+            profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
+            " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
+            ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
         System.out.flush();
 
         return logUntilStopped(node, ctx);

@@ -14,7 +14,6 @@ import org.agrona.concurrent.status.CountersReader;
 import java.io.File;
 import java.nio.MappedByteBuffer;
 import java.util.Arrays;
-import java.util.Set;
 
 /**
  * {@code stat}: print the ringwatch counters and the driver's error log from the media driver's CnC file, the
@@ -23,17 +22,16 @@ import java.util.Set;
  */
 final class StatCommand
 {
-    private static final Set<String> OPTIONS = Set.of("aeron-dir", "cluster-id");
-
     private StatCommand()
     {
     }
 
     static int run(final String[] argv)
     {
-        final Args args = new Args("stat", argv, 1, OPTIONS);
-        final String dir = args.get("aeron-dir", CommonContext.getAeronDirectoryName());
-        final String clusterFilter = args.get("cluster-id", null);
+        final Args args = new Args(argv, 1);
+        final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
+        final String clusterFilter = args.string("--cluster-id", null);
+        args.finish();
         final File cnc = new File(dir, CncFileDescriptor.CNC_FILE);
         if (!cnc.exists())
         {

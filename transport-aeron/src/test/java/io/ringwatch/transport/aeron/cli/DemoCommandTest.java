@@ -31,7 +31,7 @@ class DemoCommandTest
         try
         {
             code = DemoCommand.run(new String[]{"demo", "--nodes", "4", "--kill", "2", "--seed", Long.toString(SEED),
-                "--heartbeat", "10ms", "--timeout", "400ms"});
+                "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"});
         }
         finally
         {

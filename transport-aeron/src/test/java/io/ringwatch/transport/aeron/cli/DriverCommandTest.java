@@ -70,7 +70,7 @@ class DriverCommandTest
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+            "-cp", System.getProperty("java.class.path"),
             Main.class.getName(), "driver"));
         cmd.addAll(List.of(options));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
