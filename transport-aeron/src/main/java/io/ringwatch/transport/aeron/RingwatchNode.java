@@ -113,7 +113,8 @@ public final class RingwatchNode implements AutoCloseable
                 n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
             resources.add(control);
             peerPublications.add(controlPublications);
-            for (final int peer : ClusterChannels.controlPeersToPreCreate(rank, n, ctx.preCreateAllUpTo()))
+            final DoubleHypercubeSchedule schedule = new DoubleHypercubeSchedule();
+            for (final int peer : ClusterChannels.controlPeersToPreCreate(schedule, rank, n, ctx.preCreateAllUpTo()))
             {
                 controlPublications.preCreate(peer);
             }
@@ -150,7 +151,7 @@ public final class RingwatchNode implements AutoCloseable
             final long startNs = ctx.nanoClock().nanoTime();
             cachedClock.update(startNs);
             agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
-                new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
+                schedule, heartbeats, control, agent, startNs));
             if (ctx.idleStrategy() instanceof DeadlineIdleStrategy deadlineIdle)
             {
                 deadlineIdle.deadlines(agent::nextDeadlineNs);
