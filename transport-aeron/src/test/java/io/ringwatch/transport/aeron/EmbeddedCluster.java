@@ -9,10 +9,11 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
- * Test fixture: one embedded media driver and n nodes in this JVM, each built without a thread so the test
- * drives the duty cycles.
+ * Test fixture: one embedded media driver and n nodes in this JVM, by default launched {@link ThreadingMode#UNSTARTED}
+ * so the test drives the duty cycles.
  */
 final class EmbeddedCluster implements AutoCloseable
 {
@@ -30,6 +31,20 @@ final class EmbeddedCluster implements AutoCloseable
     EmbeddedCluster(
         final int n, final int clusterId, final long heartbeatNs, final long timeoutNs, final TransportMode transport)
     {
+        this(n, clusterId, heartbeatNs, timeoutNs, transport, ctx -> ctx.threadingMode(ThreadingMode.UNSTARTED));
+    }
+
+    /**
+     * @param settings applied to each node's context before launch, e.g. its threading mode.
+     */
+    EmbeddedCluster(
+        final int n,
+        final int clusterId,
+        final long heartbeatNs,
+        final long timeoutNs,
+        final TransportMode transport,
+        final UnaryOperator<RingwatchContext> settings)
+    {
         this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
@@ -46,7 +61,7 @@ final class EmbeddedCluster implements AutoCloseable
         {
             for (int r = 0; r < n; r++)
             {
-                nodes[r] = RingwatchNode.build(context(r));
+                nodes[r] = RingwatchNode.launch(settings.apply(context(r)));
             }
         }
         catch (final RuntimeException ex)

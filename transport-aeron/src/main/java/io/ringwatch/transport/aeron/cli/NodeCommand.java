@@ -75,10 +75,32 @@ final class NodeCommand
         }
         final TuningProfile profile = TuningProfile.fromName(args.get("profile", "low-noise"));
         Profiles.apply(profile, ctx);
-        ctx.conclude();
+        final Path go = args.has("start-after") ? Path.of(args.get("start-after", null)) : null;
+        ctx.startGate(built ->
+        {
+            // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
+            Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            if (go != null)
+            {
+                holdAtBarrier(built, built.context().rank(), go);
+            }
+        });
 
-        final RingwatchNode node = RingwatchNode.build(ctx);
-        final Thread hook = new Thread(() ->
+        final RingwatchNode node = RingwatchNode.launch(ctx);
+
+        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
+            ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
+            profile.cliName() + " heartbeat=" + ctx.protocolSettings().heartbeatPeriodNs() + "ns timeout=" +
+            ctx.protocolSettings().suspicionTimeoutNs() + "ns aeron.dir=" + ctx.aeronDirectoryName() + " pid=" +
+            ProcessHandle.current().pid());
+        System.out.flush();
+
+        return logUntilStopped(node, ctx);
+    }
+
+    private static Thread shutdownHook(final RingwatchNode node)
+    {
+        return new Thread(() ->
         {
             try
             {
@@ -93,21 +115,6 @@ final class NodeCommand
             }
             node.close();
         }, "ringwatch-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        if (args.has("start-after"))
-        {
-            holdAtBarrier(node, ctx.rank(), Path.of(args.get("start-after", null)));
-        }
-        node.startOnThread();
-
-        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
-            ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
-            profile.cliName() + " heartbeat=" + ctx.protocolSettings().heartbeatPeriodNs() + "ns timeout=" +
-            ctx.protocolSettings().suspicionTimeoutNs() + "ns aeron.dir=" + ctx.aeronDirectoryName() + " pid=" +
-            ProcessHandle.current().pid());
-        System.out.flush();
-
-        return logUntilStopped(node, ctx);
     }
 
     /**
