@@ -121,28 +121,17 @@ public final class RingwatchNode implements AutoCloseable
             final HeartbeatChannel heartbeats = udp ? udpHeartbeats :
                 new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
-            agent = new RingwatchAgent(
-                ctx,
+            agent = new RingwatchAgent(ctx,
                 listener ->
                 {
                     // the protocol's clock starts when everything is in place, so set-up is not a missed heartbeat
                     final long startNs = ctx.nanoClock().nanoTime();
                     cachedClock.update(startNs);
-                    return new DetectorNode(
-                        rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats, control, listener,
-                        startNs);
+                    return new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats,
+                        control, listener, startNs);
                 },
-                cachedClock,
-                aeron.conductorAgentInvoker(),
-                slots,
-                controlSubscription,
-                heartbeatSubscription,
-                control,
-                udpHeartbeats,
-                viewFile,
-                counters,
-                pinOnStart(),
-                scheduleOnArmed());
+                cachedClock, aeron.conductorAgentInvoker(), slots, controlSubscription, heartbeatSubscription, control,
+                udpHeartbeats, viewFile, counters, pinOnStart(), scheduleOnArmed());
         }
         catch (final RuntimeException ex)
         {

@@ -12,7 +12,8 @@ public enum ThreadingMode
     DEDICATED,
 
     /**
-     * An {@code AgentInvoker}, started by {@code launch} on the launching thread; the caller runs duty cycles with
+     * An {@code AgentInvoker}, started by {@code launch}, so the agent's {@code onStart} (the protocol's clocks, and
+     * pinning if a CPU is set) runs on the launching thread; the caller then runs duty cycles with
      * {@code node.invoker().invoke()}. For tests and for embedding a node in an existing duty cycle.
      */
     INVOKER,
