@@ -8,6 +8,7 @@ import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.launch.ClusterViews;
 import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 
@@ -71,7 +72,8 @@ final class SharedThreadCluster implements LiveCluster
     {
         for (int r = 0; r < n; r++)
         {
-            nodes[r] = RingwatchNode.build(new RingwatchContext()
+            nodes[r] = RingwatchNode.launch(new RingwatchContext()
+                .threadingMode(ThreadingMode.UNSTARTED)
                 .clusterFile(host.clusterFile().toPath())
                 .rank(r)
                 .transport(host.options().transport())

@@ -2,6 +2,9 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.CommonContext;
+import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.RankSet;
 
 import java.util.BitSet;
 
@@ -92,46 +95,55 @@ final class ClusterChannels
     }
 
     /**
-     * Peers a node is likely to send control frames to: ±2^j along the ring (the double hypercube's links, so where
-     * notices go), its ⌊log₂ n⌋ + 1 nearest predecessors (NEW_OBSERVER after mending around that many failures) and
-     * its successor (LEAVE).
+     * Peers a node is likely to send control frames to: whoever the schedule has it forward a notice to in the
+     * full cluster, for every source (where notices go while few have died), its ⌊log₂ n⌋ + 1 nearest
+     * predecessors (NEW_OBSERVER after mending around that many failures) and its successor (LEAVE).
      *
-     * @param rank this node.
-     * @param n    N.
+     * @param schedule the cluster's broadcast schedule.
+     * @param rank     this node.
+     * @param n        N.
      * @return distinct peer ranks, ascending, excluding {@code rank}.
      */
-    static int[] usualControlPeers(final int rank, final int n)
+    static int[] usualControlPeers(final BroadcastSchedule schedule, final int rank, final int n)
     {
         final BitSet peers = new BitSet(n);
-        for (int step = 1; step < n; step <<= 1)
+        final RankSet noneExcluded = RankArray.of();
+        final int[] targets = new int[schedule.maxFanout(n)];
+        for (int source = 0; source < n; source++)
         {
-            peers.set((rank + step) % n);
-            peers.set(Math.floorMod(rank - step, n));
+            final int count = schedule.neighbours(rank, source, noneExcluded, n, targets);
+            for (int i = 0; i < count; i++)
+            {
+                peers.set(targets[i]);
+            }
         }
         for (int i = 1; i <= nearest(n); i++)
         {
             peers.set(Math.floorMod(rank - i, n));
         }
+        peers.set((rank + 1) % n);
         peers.clear(rank);
         return peers.stream().toArray();
     }
 
     /**
      * Control peers to connect before joining: every other node in a cluster of at most {@code allUpTo}, where the
-     * cost is small, otherwise {@link #usualControlPeers(int, int)}. Once ranks have died the schedule's targets
-     * are offsets along the live ring, not in rank space, so in a small cluster connecting to everyone is what
-     * keeps a notice from ever waiting for a publication to be set up.
+     * cost is small, otherwise {@link #usualControlPeers(BroadcastSchedule, int, int)}. Once ranks have died the
+     * schedule's targets are offsets along the live ring, not in rank space, so in a small cluster connecting to
+     * everyone is what keeps a notice from ever waiting for a publication to be set up.
      *
-     * @param rank    this node.
-     * @param n       N.
-     * @param allUpTo largest cluster in which every peer is connected up front.
+     * @param schedule the cluster's broadcast schedule.
+     * @param rank     this node.
+     * @param n        N.
+     * @param allUpTo  largest cluster in which every peer is connected up front.
      * @return distinct peer ranks, excluding {@code rank}.
      */
-    static int[] controlPeersToPreCreate(final int rank, final int n, final int allUpTo)
+    static int[] controlPeersToPreCreate(
+        final BroadcastSchedule schedule, final int rank, final int n, final int allUpTo)
     {
         if (n > allUpTo)
         {
-            return usualControlPeers(rank, n);
+            return usualControlPeers(schedule, rank, n);
         }
         final int[] peers = new int[n - 1];
         for (int i = 1; i < n; i++)

@@ -21,6 +21,7 @@ import org.agrona.concurrent.NanoClock;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
@@ -55,11 +56,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final FragmentHandler frameHandler = this::onFrame;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
-    private DetectorNode node;
-    private RemoteHeartbeatChannel remoteHeartbeats;
-    private Runnable onStart;
+    private final DetectorNode node;
+    private final RemoteHeartbeatChannel remoteHeartbeats;
+    private final Runnable onStart;
+    private final AgentInvoker clientConductor;
     private Runnable onArmed;
-    private AgentInvoker clientConductor;
     private volatile Thread agentThread;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
@@ -67,60 +68,54 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private long nowNs;
     private long lastProgress = -1;
 
+    /**
+     * @param ctx                   concluded configuration.
+     * @param protocol              makes the node's {@link DetectorNode} around this agent, its listener.
+     * @param cachedClock           the clock the heartbeat channel reads; updated once per duty cycle.
+     * @param clientConductor       the Aeron client's conductor, run inside this duty cycle rather than on a thread
+     *                              of its own: the client takes one lock for its conductor's work and for every API
+     *                              call, and an ordinary-priority conductor thread preempted while holding it stalled
+     *                              a real-time agent creating a publication on demand for tens of ms.
+     * @param controlSubscription   control and notice frames to this node.
+     * @param heartbeatSubscription UDP heartbeat frames to this node, or null over IPC.
+     * @param control               control and notice frames from this node.
+     * @param remoteHeartbeats      the UDP heartbeat channel, for its drop count, or null over IPC.
+     * @param viewFile              the view published to other processes.
+     * @param counters              the node's counters.
+     * @param onStart               run on the agent thread as it starts, after the protocol's clocks; or null.
+     * @param onArmed               run once on the agent thread when the startup grace ends; or null.
+     */
     RingwatchAgent(
         final RingwatchContext ctx,
+        final Function<MembershipListener, DetectorNode> protocol,
         final CachedNanoClock cachedClock,
+        final AgentInvoker clientConductor,
         final Subscription controlSubscription,
         final Subscription heartbeatSubscription,
         final AeronControlChannel control,
+        final RemoteHeartbeatChannel remoteHeartbeats,
         final ViewFile viewFile,
-        final NodeCounters counters)
+        final NodeCounters counters,
+        final Runnable onStart,
+        final Runnable onArmed)
     {
         this.rank = ctx.rank();
         this.fragmentLimit = ctx.fragmentLimit();
         this.clock = ctx.nanoClock();
         this.cachedClock = cachedClock;
+        this.clientConductor = clientConductor;
         this.controlSubscription = controlSubscription;
         this.heartbeatSubscription = heartbeatSubscription;
         this.control = control;
+        this.remoteHeartbeats = remoteHeartbeats;
         this.viewFile = viewFile;
         this.counters = counters;
+        this.onStart = onStart;
+        this.onArmed = onArmed;
         this.application = ctx.listener();
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size());
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
-    }
-
-    void node(final DetectorNode node)
-    {
-        this.node = node;
-    }
-
-    void remoteHeartbeats(final RemoteHeartbeatChannel channel)
-    {
-        this.remoteHeartbeats = channel;
-    }
-
-    /**
-     * The Aeron client's conductor, run inside this duty cycle rather than on a thread of its own: the client
-     * takes one lock for its conductor's work and for every API call, and an ordinary-priority conductor thread
-     * preempted while holding it stalled a real-time agent creating a publication on demand for tens of ms.
-     */
-    void clientConductor(final AgentInvoker invoker)
-    {
-        this.clientConductor = invoker;
-    }
-
-    /**
-     * @param action run once on the agent thread when the startup grace ends.
-     */
-    void onArmedAction(final Runnable action)
-    {
-        this.onArmed = action;
-    }
-
-    void onStartAction(final Runnable action)
-    {
-        this.onStart = action;
+        this.node = protocol.apply(this);
     }
 
     /**

@@ -80,6 +80,11 @@ public final class RingwatchConfiguration
     /** Default driver mode. */
     public static final String DRIVER_DEFAULT = "embedded";
 
+    /** Who runs the node's agent: {@code dedicated}, {@code invoker} or {@code unstarted} ({@link ThreadingMode}). */
+    public static final String THREADING_MODE_PROP_NAME = "ringwatch.threading.mode";
+    /** Default threading mode: a thread of the node's own. */
+    public static final String THREADING_MODE_DEFAULT = "dedicated";
+
     /** Fragments polled per subscription per duty cycle. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "ringwatch.fragment.limit";
     /** Default fragment limit. */
@@ -211,6 +216,14 @@ public final class RingwatchConfiguration
     public static String driver()
     {
         return System.getProperty(DRIVER_PROP_NAME, DRIVER_DEFAULT);
+    }
+
+    /**
+     * @return threading mode name.
+     */
+    public static String threadingMode()
+    {
+        return System.getProperty(THREADING_MODE_PROP_NAME, THREADING_MODE_DEFAULT);
     }
 
     /**

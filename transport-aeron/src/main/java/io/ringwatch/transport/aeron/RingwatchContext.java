@@ -14,7 +14,8 @@ import java.nio.file.Path;
 /**
  * Everything a {@link RingwatchNode} needs. Defaults come from {@link RingwatchConfiguration} (system properties)
  * and the cluster file; {@link #conclude()} fills the rest, validates, and fails naming the offending value.
- * Setters are not to be called after {@link #conclude()}.
+ * {@link RingwatchNode#launch(RingwatchContext)} concludes the context and builds the node's resources from it in
+ * one pass; a context launches one node, so a second conclude and every setter after the first are refused.
  */
 public final class RingwatchContext
 {
@@ -37,6 +38,8 @@ public final class RingwatchContext
     private boolean preloadClasses = RingwatchConfiguration.preload();
     private int preCreateAllUpTo = RingwatchConfiguration.preCreateAllMax();
     private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
+    private ThreadingMode threadingMode = ThreadingMode.parse(RingwatchConfiguration.threadingMode());
+    private RingwatchNode.StartGate startGate;
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
     private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
     private int controlStreamId = RingwatchConfiguration.controlStreamId();
@@ -49,17 +52,19 @@ public final class RingwatchContext
     private ProtocolSettings protocolSettings;
 
     /**
-     * Fill defaults and validate. Idempotent.
+     * Fill defaults and validate, once: {@link RingwatchNode#launch(RingwatchContext)} calls it.
      *
      * @return this.
      * @throws IllegalArgumentException or IllegalStateException naming the offending setting and value.
+     * @throws IllegalStateException if this context was concluded before, even if that conclude failed.
      */
     public RingwatchContext conclude()
     {
         if (concluded)
         {
-            return this;
+            throw new IllegalStateException(this + " already concluded: a context launches one node");
         }
+        concluded = true;
         if (cluster == null)
         {
             if (clusterFile == null)
@@ -142,8 +147,19 @@ public final class RingwatchContext
         {
             throw new IllegalArgumentException("aeron.dir is empty");
         }
-        concluded = true;
+        if (threadingMode == null)
+        {
+            throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
+        }
         return this;
+    }
+
+    private void requireOpen(final String setting)
+    {
+        if (concluded)
+        {
+            throw new IllegalStateException("context already concluded: set " + setting + " before launch");
+        }
     }
 
     private static void requirePositive(final String name, final long value)
@@ -174,6 +190,7 @@ public final class RingwatchContext
      */
     public RingwatchContext clusterFile(final Path path)
     {
+        requireOpen("clusterFile");
         this.clusterFile = path;
         return this;
     }
@@ -184,6 +201,7 @@ public final class RingwatchContext
      */
     public RingwatchContext cluster(final ClusterConfig cluster)
     {
+        requireOpen("cluster");
         this.cluster = cluster;
         return this;
     }
@@ -202,6 +220,7 @@ public final class RingwatchContext
      */
     public RingwatchContext rank(final int rank)
     {
+        requireOpen("rank");
         this.rank = rank;
         return this;
     }
@@ -220,6 +239,7 @@ public final class RingwatchContext
      */
     public RingwatchContext incarnation(final int incarnation)
     {
+        requireOpen("incarnation");
         this.incarnation = incarnation;
         this.incarnationSet = true;
         return this;
@@ -239,6 +259,7 @@ public final class RingwatchContext
      */
     public RingwatchContext transport(final TransportMode transport)
     {
+        requireOpen("transport");
         this.transport = transport;
         return this;
     }
@@ -257,6 +278,7 @@ public final class RingwatchContext
      */
     public RingwatchContext heartbeatPeriodNs(final long ns)
     {
+        requireOpen("heartbeatPeriodNs");
         this.heartbeatPeriodNs = ns;
         return this;
     }
@@ -267,6 +289,7 @@ public final class RingwatchContext
      */
     public RingwatchContext suspicionTimeoutNs(final long ns)
     {
+        requireOpen("suspicionTimeoutNs");
         this.suspicionTimeoutNs = ns;
         return this;
     }
@@ -277,6 +300,7 @@ public final class RingwatchContext
      */
     public RingwatchContext pauseThresholdNs(final long ns)
     {
+        requireOpen("pauseThresholdNs");
         this.pauseThresholdNs = ns;
         return this;
     }
@@ -287,6 +311,7 @@ public final class RingwatchContext
      */
     public RingwatchContext startupGraceNs(final long ns)
     {
+        requireOpen("startupGraceNs");
         this.startupGraceNs = ns;
         return this;
     }
@@ -305,6 +330,7 @@ public final class RingwatchContext
      */
     public RingwatchContext idleStrategyName(final String name)
     {
+        requireOpen("idleStrategyName");
         this.idleStrategyName = name;
         this.idleStrategy = null;
         return this;
@@ -324,6 +350,7 @@ public final class RingwatchContext
      */
     public RingwatchContext idleStrategy(final IdleStrategy idleStrategy)
     {
+        requireOpen("idleStrategy");
         this.idleStrategy = idleStrategy;
         return this;
     }
@@ -342,6 +369,7 @@ public final class RingwatchContext
      */
     public RingwatchContext cpu(final int cpu)
     {
+        requireOpen("cpu");
         this.cpu = cpu;
         return this;
     }
@@ -360,6 +388,7 @@ public final class RingwatchContext
      */
     public RingwatchContext pinner(final ThreadPinner pinner)
     {
+        requireOpen("pinner");
         this.pinner = pinner;
         return this;
     }
@@ -378,6 +407,7 @@ public final class RingwatchContext
      */
     public RingwatchContext realtimePriority(final int priority)
     {
+        requireOpen("realtimePriority");
         this.realtimePriority = priority;
         return this;
     }
@@ -396,6 +426,7 @@ public final class RingwatchContext
      */
     public RingwatchContext preCreateAllUpTo(final int n)
     {
+        requireOpen("preCreateAllUpTo");
         this.preCreateAllUpTo = n;
         return this;
     }
@@ -414,6 +445,7 @@ public final class RingwatchContext
      */
     public RingwatchContext preloadClasses(final boolean preload)
     {
+        requireOpen("preloadClasses");
         this.preloadClasses = preload;
         return this;
     }
@@ -432,6 +464,7 @@ public final class RingwatchContext
      */
     public RingwatchContext embeddedDriver(final boolean embedded)
     {
+        requireOpen("embeddedDriver");
         this.embeddedDriver = embedded;
         return this;
     }
@@ -450,6 +483,7 @@ public final class RingwatchContext
      */
     public RingwatchContext aeronDirectoryName(final String dir)
     {
+        requireOpen("aeronDirectoryName");
         this.aeronDirectoryName = dir;
         return this;
     }
@@ -468,6 +502,7 @@ public final class RingwatchContext
      */
     public RingwatchContext fragmentLimit(final int limit)
     {
+        requireOpen("fragmentLimit");
         this.fragmentLimit = limit;
         return this;
     }
@@ -494,6 +529,7 @@ public final class RingwatchContext
      */
     public RingwatchContext controlStreamId(final int id)
     {
+        requireOpen("controlStreamId");
         this.controlStreamId = id;
         return this;
     }
@@ -528,6 +564,7 @@ public final class RingwatchContext
      */
     public RingwatchContext sendQueueCapacity(final int capacity)
     {
+        requireOpen("sendQueueCapacity");
         this.sendQueueCapacity = capacity;
         return this;
     }
@@ -546,6 +583,7 @@ public final class RingwatchContext
      */
     public RingwatchContext nanoClock(final NanoClock clock)
     {
+        requireOpen("nanoClock");
         this.nanoClock = clock;
         return this;
     }
@@ -559,11 +597,51 @@ public final class RingwatchContext
     }
 
     /**
+     * @param mode who runs the agent once the node is built.
+     * @return this.
+     */
+    public RingwatchContext threadingMode(final ThreadingMode mode)
+    {
+        requireOpen("threadingMode");
+        this.threadingMode = mode;
+        return this;
+    }
+
+    /**
+     * @return who runs the agent once the node is built.
+     */
+    public ThreadingMode threadingMode()
+    {
+        return threadingMode;
+    }
+
+    /**
+     * @param gate called by launch once the node is built and before its agent starts, e.g. to hold it at a start
+     *             barrier with {@link RingwatchNode#holdUntil}; null for none.
+     * @return this.
+     */
+    public RingwatchContext startGate(final RingwatchNode.StartGate gate)
+    {
+        requireOpen("startGate");
+        this.startGate = gate;
+        return this;
+    }
+
+    /**
+     * @return the start gate, or null.
+     */
+    public RingwatchNode.StartGate startGate()
+    {
+        return startGate;
+    }
+
+    /**
      * @param listener application callbacks, on the agent thread.
      * @return this.
      */
     public RingwatchContext listener(final MembershipListener listener)
     {
+        requireOpen("listener");
         this.listener = listener;
         return this;
     }
@@ -574,5 +652,14 @@ public final class RingwatchContext
     public MembershipListener listener()
     {
         return listener;
+    }
+
+    /**
+     * @return which node this context describes, for messages.
+     */
+    public String toString()
+    {
+        return "RingwatchContext(rank " + rank + " of cluster " +
+            (cluster != null ? Integer.toString(cluster.clusterId()) : String.valueOf(clusterFile)) + ")";
     }
 }

@@ -7,10 +7,11 @@ import org.agrona.IoUtil;
 
 import java.io.File;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
- * Test fixture: one embedded media driver and n nodes in this JVM, each built without a thread so the test
- * drives the duty cycles.
+ * Test fixture: one embedded media driver and n nodes in this JVM, by default launched {@link ThreadingMode#UNSTARTED}
+ * so the test drives the duty cycles.
  */
 final class EmbeddedCluster implements AutoCloseable
 {
@@ -32,6 +33,21 @@ final class EmbeddedCluster implements AutoCloseable
         final long suspicionTimeoutNs,
         final TransportMode transport)
     {
+        this(n, clusterId, heartbeatPeriodNs, suspicionTimeoutNs, transport,
+            ctx -> ctx.threadingMode(ThreadingMode.UNSTARTED));
+    }
+
+    /**
+     * @param settings applied to each node's context before launch, e.g. its threading mode.
+     */
+    EmbeddedCluster(
+        final int n,
+        final int clusterId,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final TransportMode transport,
+        final UnaryOperator<RingwatchContext> settings)
+    {
         this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
@@ -42,7 +58,7 @@ final class EmbeddedCluster implements AutoCloseable
         {
             for (int r = 0; r < n; r++)
             {
-                nodes[r] = RingwatchNode.build(context(r));
+                nodes[r] = RingwatchNode.launch(settings.apply(context(r)));
             }
         }
         catch (final RuntimeException ex)

@@ -76,10 +76,32 @@ final class NodeCommand
         args.finish();
         final TuningProfile profile = TuningProfile.fromName(profileName);
         Profiles.apply(profile, ctx);
-        ctx.conclude();
+        final Path go = startAfter;
+        ctx.startGate(built ->
+        {
+            // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
+            Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            if (go != null)
+            {
+                holdAtBarrier(built, built.context().rank(), go);
+            }
+        });
 
-        final RingwatchNode node = RingwatchNode.build(ctx);
-        final Thread hook = new Thread(() ->
+        final RingwatchNode node = RingwatchNode.launch(ctx);
+
+        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
+            ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
+            profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
+            " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
+            ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
+        System.out.flush();
+
+        return logUntilStopped(node, ctx);
+    }
+
+    private static Thread shutdownHook(final RingwatchNode node)
+    {
+        return new Thread(() ->
         {
             try
             {
@@ -94,21 +116,6 @@ final class NodeCommand
             }
             node.close();
         }, "ringwatch-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        if (startAfter != null)
-        {
-            holdAtBarrier(node, ctx.rank(), startAfter);
-        }
-        node.startOnThread();
-
-        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
-            ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
-            profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
-            " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
-            ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
-        System.out.flush();
-
-        return logUntilStopped(node, ctx);
     }
 
     /**
