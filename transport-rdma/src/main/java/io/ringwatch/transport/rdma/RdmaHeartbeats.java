@@ -836,21 +836,23 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
 
         public void onWriteCompleted(final int connection, final boolean success, final String error)
         {
-            if (state[connection] != CONNECTED || signalledPending[connection] == 0)
+            if (state[connection] != CONNECTED)
             {
                 return;
             }
-            signalledPending[connection]--;
-            signalledOutstanding--;
-            if (success)
+            if (!success)
             {
-                completionsReaped++;
-                pacers[connection].onSignalledCompletion();
-            }
-            else
-            {
+                // errors complete even unsignalled writes; the queue pair carries nothing more
                 completionErrors++;
                 queuePairFailed(connection, error);
+                return;
+            }
+            if (signalledPending[connection] > 0)
+            {
+                signalledPending[connection]--;
+                signalledOutstanding--;
+                completionsReaped++;
+                pacers[connection].onSignalledCompletion();
             }
         }
 
