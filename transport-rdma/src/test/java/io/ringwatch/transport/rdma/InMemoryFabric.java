@@ -51,6 +51,15 @@ final class InMemoryFabric
     }
 
     /**
+     * @param index creation order.
+     * @return the node made {@code index}-th.
+     */
+    Node nodeOf(final int index)
+    {
+        return nodes.get(index);
+    }
+
+    /**
      * The process of {@code node} dies: its queue pairs are gone, peers connected to it get DISCONNECTED.
      */
     void kill(final Node node)
