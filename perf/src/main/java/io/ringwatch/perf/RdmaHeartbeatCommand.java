@@ -44,7 +44,8 @@ final class RdmaHeartbeatCommand implements Command
             "  --delta D     δ for the detection trials (default 1ms)",
             "  --address IP  IPv4 address of the RDMA interface (default: the first one found)",
             "  --port P      first rdma_cm port used (default 27471; two are used)",
-            "Runs over this host's RDMA device (HCA loopback or Soft-RoCE). Without usable RDMA it prints why and exits 0.");
+            "Runs over this host's RDMA device (HCA loopback or Soft-RoCE).",
+            "Without usable RDMA it prints why and exits 0.");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception

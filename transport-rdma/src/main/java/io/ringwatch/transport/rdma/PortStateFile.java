@@ -55,10 +55,15 @@ final class PortStateFile implements AutoCloseable
         }
         final Path state = find(netDevice, classDir, HostFiles.readTrimmedOrNull(
             Path.of("/sys/class/net", netDevice, "dev_port")));
-        if (state == null)
-        {
-            return null;
-        }
+        return state == null ? null : open(state);
+    }
+
+    /**
+     * @param state a port's {@code state} file.
+     * @return the watcher, or {@code null} if the file cannot be opened.
+     */
+    static PortStateFile open(final Path state)
+    {
         try
         {
             return new PortStateFile(state, FileChannel.open(state, StandardOpenOption.READ));

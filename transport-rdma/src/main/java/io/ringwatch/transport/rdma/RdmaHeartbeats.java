@@ -904,7 +904,8 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
             }
             if (endpoints == null || endpoints.length < 2)
             {
-                throw new IllegalArgumentException("endpoints must give an RDMA endpoint for each of at least 2 ranks");
+                throw new IllegalArgumentException(
+                    "endpoints must give an RDMA endpoint for each of at least 2 ranks");
             }
             if (endpoints.length - 1 > HeartbeatSlotLayout.MAX_RANK)
             {
