@@ -124,8 +124,7 @@ public final class Doctor
         checkShm(HostFiles.readOrNull(HostFiles.PROC_MOUNTS), checks);
         checkHugePages(parseOrNull(HostFiles.PROC_MEMINFO, HugePages::parse), checks);
         checkGovernor(cpus, checks);
-        checkRdma(RdmaHost.probe(), checks);
-        checkLibraries(checks);
+        RdmaReadiness.examine(checks);
         checkProfile(agents, cpus, checks);
 
         return new Report(List.copyOf(checks));
@@ -314,50 +313,6 @@ public final class Doctor
         return new Check("governor", Status.WARN, "CPU frequency governor(s): " + String.join(", ", governors),
             "frequency scaling and deep C-states add wake-up latency; use the performance governor " +
             "(cpupower frequency-set -g performance) on cores running low-latency agents");
-    }
-
-    static void checkRdma(final RdmaHost rdma, final List<Check> checks)
-    {
-        final String unusable = rdma.unusableReason();
-        if (!rdma.sysfsPresent() || rdma.ports().isEmpty())
-        {
-            checks.add(new Check("rdma", Status.WARN, unusable,
-                "the RDMA heartbeat transport is unavailable here; the UDP and shared-memory transports work"));
-            return;
-        }
-        for (final RdmaPort port : rdma.ports())
-        {
-            checks.add(new Check("rdma", port.isActive() ? Status.OK : Status.WARN,
-                port.device() + " port " + port.port() + ": " + port.state() + ", " + port.linkLayer() +
-                (port.rate().isEmpty() ? "" : ", " + port.rate()),
-                port.isActive() ? "" : "check cabling and the subnet manager (opensm) for InfiniBand, " +
-                    "or the Ethernet link for RoCE"));
-        }
-        checks.add(new Check("rdma", rdma.netDevices().isEmpty() ? Status.WARN : Status.OK,
-            "network interfaces on RDMA devices: " +
-            (rdma.netDevices().isEmpty() ? "none" : String.join(", ", rdma.netDevices())),
-            rdma.netDevices().isEmpty() ? "RDMA CM addresses peers by IP; configure IPoIB (ib0) or the RoCE " +
-                "interface with an address" : ""));
-    }
-
-    static void checkLibraries(final List<Check> checks)
-    {
-        for (final String name : List.of("ibverbs", "rdmacm"))
-        {
-            final NativeLibraryProbe.Result found = NativeLibraryProbe.findOnLinkerPath(name);
-            checks.add(found.usable() ?
-                new Check("libraries", Status.OK, "lib" + name + " at " + found.foundAt(), "") :
-                new Check("libraries", Status.WARN, "lib" + name + " not found on the linker path",
-                    "needed by DiSNI for RDMA only; install rdma-core (libibverbs1, librdmacm1)"));
-        }
-
-        final NativeLibraryProbe.Result disni = NativeLibraryProbe.tryLoad("disni");
-        checks.add(disni.usable() ?
-            new Check("libraries", Status.OK, "libdisni loaded" +
-                (disni.foundAt() == null ? "" : " from " + disni.foundAt()), "") :
-            new Check("libraries", Status.WARN, "libdisni not loadable: " + disni.loadError(),
-                "needed for RDMA only; build libdisni 2.1 (zrlio/disni, libdisni/) against rdma-core and put " +
-                "its directory on -Djava.library.path"));
     }
 
     static void checkProfile(final int agents, final HostCpus cpus, final List<Check> checks)

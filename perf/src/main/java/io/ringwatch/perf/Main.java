@@ -16,7 +16,8 @@ public final class Main
         new SimulateCommand(),
         new ReproduceCommand(),
         new DetectionCommand(),
-        new HeartbeatPathCommand());
+        new HeartbeatPathCommand(),
+        new RdmaHeartbeatCommand());
 
     private Main()
     {
