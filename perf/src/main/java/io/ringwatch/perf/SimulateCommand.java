@@ -1,12 +1,12 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
-import io.ringwatch.core.protocol.Theorem1;
-import io.ringwatch.transport.aeron.cli.Args;
-import io.ringwatch.transport.aeron.cli.UsageException;
+import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

@@ -1,7 +1,7 @@
 package io.ringwatch.perf.live;
 
 import io.ringwatch.core.config.Durations;
-import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;

@@ -1,14 +1,14 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.nativeconfig.CpuPinning;
-import io.ringwatch.transport.aeron.RingwatchAgent;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
-import io.ringwatch.transport.aeron.launch.ClusterViews;
-import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.ThreadingMode;
+import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;

@@ -3,7 +3,10 @@ package io.ringwatch.transport.aeron;
 import io.aeron.CommonContext;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -342,6 +345,42 @@ public final class RingwatchContext
     public String idleStrategyName()
     {
         return idleStrategyName;
+    }
+
+    /**
+     * Apply a tuning profile: the agent's idle strategy (busy spin for {@link TuningProfile#LOW_LATENCY}, sleep until
+     * the protocol's next deadline otherwise) and, for a profile that pins, CPU pinning of the agent thread through
+     * {@link CpuPinning} on the CPU given by {@link #cpu(int)}; a profile that does not pin clears the CPU.
+     *
+     * @param profile the profile.
+     * @return this.
+     */
+    public RingwatchContext profile(final TuningProfile profile)
+    {
+        requireOpen("profile");
+        idleStrategy(profile == TuningProfile.LOW_LATENCY ?
+            new BusySpinIdleStrategy() : new DeadlineIdleStrategy(profile.maxParkPeriodNs()));
+        if (profile.pinsAgent())
+        {
+            pinner(RingwatchContext::pinThroughAffinity);
+        }
+        else
+        {
+            cpu(-1);
+        }
+        return this;
+    }
+
+    private static String pinThroughAffinity(final int cpu)
+    {
+        try
+        {
+            return CpuPinning.forThisHost().pinCurrentThread(cpu).toString();
+        }
+        catch (final RuntimeException | LinkageError ex)
+        {
+            return "pinning to cpu " + cpu + " impossible: " + ex;
+        }
     }
 
     /**

@@ -2,7 +2,6 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
-import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.exceptions.AeronException;
@@ -10,15 +9,22 @@ import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
-import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
-import io.ringwatch.transport.aeron.slot.HeartbeatSender;
-import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
-import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
-import io.ringwatch.transport.aeron.slot.SharedMemoryHeartbeatChannel;
-import io.ringwatch.transport.aeron.view.ViewFile;
+import io.ringwatch.transport.aeron.internal.AeronControlChannel;
+import io.ringwatch.transport.aeron.internal.ClassPreloader;
+import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.internal.PeerPublications;
+import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.internal.ViewFile;
+import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
+import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
+import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
+import io.ringwatch.transport.aeron.internal.slot.UdpHeartbeatSender;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentInvoker;
@@ -475,36 +481,6 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("cannot subscribe to " + channel + " stream " + streamId + " for rank " +
                 ctx.rank() + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    private static final class UdpHeartbeatSender implements HeartbeatSender
-    {
-        private final PeerPublications publications;
-        private final int clusterId;
-        private final int rank;
-        private final int incarnation;
-        private final HeartbeatFlyweight frame = new HeartbeatFlyweight();
-        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
-
-        UdpHeartbeatSender(final PeerPublications publications, final int clusterId, final int rank,
-            final int incarnation)
-        {
-            this.publications = publications;
-            this.clusterId = clusterId;
-            this.rank = rank;
-            this.incarnation = incarnation;
-        }
-
-        public boolean send(final int observerRank, final long counter, final long timestampNs)
-        {
-            final Publication publication = publications.get(observerRank);
-            if (publication == null)
-            {
-                return false;
-            }
-            final int length = frame.encode(buffer, 0, clusterId, rank, incarnation, counter, timestampNs);
-            return publication.offer(buffer, 0, length) > 0;
         }
     }
 }

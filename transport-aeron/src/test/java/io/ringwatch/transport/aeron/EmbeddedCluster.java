@@ -1,7 +1,8 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
-import io.ringwatch.transport.aeron.launch.FreePorts;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
@@ -13,20 +14,20 @@ import java.util.function.UnaryOperator;
  * Test fixture: one embedded media driver and n nodes in this JVM, by default launched {@link ThreadingMode#UNSTARTED}
  * so the test drives the duty cycles.
  */
-final class EmbeddedCluster implements AutoCloseable
+public final class EmbeddedCluster implements AutoCloseable
 {
-    final File dir;
-    final MediaDriver driver;
-    final ClusterConfig cluster;
-    final RingwatchNode[] nodes;
-    final TransportMode transport;
+    public final File dir;
+    public final MediaDriver driver;
+    public final ClusterConfig cluster;
+    public final RingwatchNode[] nodes;
+    public final TransportMode transport;
 
-    EmbeddedCluster(final int n, final int clusterId, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
+    public EmbeddedCluster(final int n, final int clusterId, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
     {
         this(n, clusterId, heartbeatPeriodNs, suspicionTimeoutNs, TransportMode.IPC);
     }
 
-    EmbeddedCluster(
+    public EmbeddedCluster(
         final int n,
         final int clusterId,
         final long heartbeatPeriodNs,
@@ -40,7 +41,7 @@ final class EmbeddedCluster implements AutoCloseable
     /**
      * @param settings applied to each node's context before launch, e.g. its threading mode.
      */
-    EmbeddedCluster(
+    public EmbeddedCluster(
         final int n,
         final int clusterId,
         final long heartbeatPeriodNs,
@@ -68,7 +69,7 @@ final class EmbeddedCluster implements AutoCloseable
         }
     }
 
-    RingwatchContext context(final int rank)
+    public RingwatchContext context(final int rank)
     {
         return new RingwatchContext()
             .cluster(cluster)
@@ -82,7 +83,7 @@ final class EmbeddedCluster implements AutoCloseable
     /**
      * Run duty cycles of the given nodes for a while.
      */
-    void run(final long millis, final int... ranks)
+    public void run(final long millis, final int... ranks)
     {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (System.nanoTime() - deadline < 0)

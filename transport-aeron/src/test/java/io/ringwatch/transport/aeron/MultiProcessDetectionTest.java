@@ -1,8 +1,8 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.internal.Drivers;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
