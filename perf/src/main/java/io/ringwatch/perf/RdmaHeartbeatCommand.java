@@ -40,12 +40,12 @@ final class RdmaHeartbeatCommand implements Command
         return String.join(System.lineSeparator(),
             "usage: java -jar ringwatch-perf.jar rdma-heartbeat [--beats N] [--trials K] [--heartbeat-period D]",
             "                                                   [--suspicion-timeout D] [--address IP] [--port P]",
-            "  --beats N     heartbeats timed write-to-observed (default 100000)",
-            "  --trials K    detections timed (default 50)",
+            "  --beats N              heartbeats timed write-to-observed (default 100000)",
+            "  --trials K             detections timed (default 50)",
             "  --heartbeat-period D   η between beats (default 100us)",
             "  --suspicion-timeout D  δ for the detection trials (default 1ms)",
-            "  --address IP  IPv4 address of the RDMA interface (default: the first one found)",
-            "  --port P      first rdma_cm port used (default 27471; two are used)",
+            "  --address IP           IPv4 address of the RDMA interface (default: the first one found)",
+            "  --port P               first rdma_cm port used (default 27471; two are used)",
             "Runs over this host's RDMA device (HCA loopback or Soft-RoCE).",
             "Without usable RDMA it prints why and exits 0.");
     }

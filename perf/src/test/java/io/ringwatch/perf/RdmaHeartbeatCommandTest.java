@@ -36,7 +36,8 @@ class RdmaHeartbeatCommandTest
     @Test
     void shouldRejectAPeriodNotBelowDelta()
     {
-        assertEquals(2, run("rdma-heartbeat", "--period", "2ms", "--delta", "1ms"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--period < --delta"), err.toString());
+        assertEquals(2, run("rdma-heartbeat", "--heartbeat-period", "2ms", "--suspicion-timeout", "1ms"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--heartbeat-period < --suspicion-timeout"),
+            err.toString());
     }
 }

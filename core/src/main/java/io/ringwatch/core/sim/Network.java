@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -22,14 +23,7 @@ final class Network
     private final double lossProbability;
     private final long[] sendFreeNs;
     private final long[] recvFreeNs;
-    private int[] cutFrom = new int[0];
-    private int[] cutTo = new int[0];
-    private long[] cutStartNs = new long[0];
-    private long[] cutEndNs = new long[0];
-    private int[][] groupOf = new int[0][];
-    private long[] partitionStartNs = new long[0];
-    private long[] partitionEndNs = new long[0];
-    private boolean[] partitionOneWay = new boolean[0];
+    private final List<Cut> cuts = new ArrayList<>();
 
     Network(
         final SplittableRandom random,
@@ -89,15 +83,7 @@ final class Network
      */
     void cut(final int from, final int to, final long startNs, final long endNs)
     {
-        final int i = cutFrom.length;
-        cutFrom = Arrays.copyOf(cutFrom, i + 1);
-        cutTo = Arrays.copyOf(cutTo, i + 1);
-        cutStartNs = Arrays.copyOf(cutStartNs, i + 1);
-        cutEndNs = Arrays.copyOf(cutEndNs, i + 1);
-        cutFrom[i] = from;
-        cutTo[i] = to;
-        cutStartNs[i] = startNs;
-        cutEndNs[i] = endNs;
+        cuts.add(new Cut(startNs, endNs, from, to, null, false));
     }
 
     /**
@@ -110,20 +96,12 @@ final class Network
      */
     void partition(final int[] groups, final long startNs, final long endNs, final boolean oneWay)
     {
-        final int i = groupOf.length;
-        groupOf = Arrays.copyOf(groupOf, i + 1);
-        partitionStartNs = Arrays.copyOf(partitionStartNs, i + 1);
-        partitionEndNs = Arrays.copyOf(partitionEndNs, i + 1);
-        partitionOneWay = Arrays.copyOf(partitionOneWay, i + 1);
-        groupOf[i] = groups;
-        partitionStartNs[i] = startNs;
-        partitionEndNs[i] = endNs;
-        partitionOneWay[i] = oneWay;
+        cuts.add(new Cut(startNs, endNs, -1, -1, groups, oneWay));
     }
 
     private boolean isCut(final int from, final int to, final long nowNs)
     {
-        return wasCut(from, to, nowNs, nowNs + 1);
+        return !cuts.isEmpty() && wasCut(from, to, nowNs, nowNs + 1);
     }
 
     /**
@@ -135,22 +113,30 @@ final class Network
      */
     boolean wasCut(final int from, final int to, final long fromNs, final long untilNs)
     {
-        for (int i = 0; i < cutFrom.length; i++)
+        for (int i = 0, size = cuts.size(); i < size; i++)
         {
-            if (cutFrom[i] == from && cutTo[i] == to && untilNs > cutStartNs[i] && fromNs < cutEndNs[i])
-            {
-                return true;
-            }
-        }
-        for (int i = 0; i < groupOf.length; i++)
-        {
-            final int[] groups = groupOf[i];
-            if (untilNs > partitionStartNs[i] && fromNs < partitionEndNs[i] && groups[from] != groups[to] &&
-                (!partitionOneWay[i] || groups[to] == 0))
+            final Cut cut = cuts.get(i);
+            if (untilNs > cut.startNs && fromNs < cut.endNs && cut.severs(from, to))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * A time window in which the network loses messages: on one directed link, or between the groups of a partition
+     * (only into group 0 when one-way).
+     */
+    private record Cut(long startNs, long endNs, int from, int to, int[] groups, boolean oneWay)
+    {
+        boolean severs(final int sender, final int receiver)
+        {
+            if (groups == null)
+            {
+                return sender == from && receiver == to;
+            }
+            return groups[sender] != groups[receiver] && (!oneWay || groups[receiver] == 0);
+        }
     }
 }
