@@ -3,6 +3,7 @@ package io.ringwatch.perf;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
+import io.ringwatch.core.sim.Partition;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.transport.aeron.internal.cli.Args;
@@ -48,6 +49,14 @@ final class SimulateCommand implements Command
             "  --one-port             serialize each node's sends and receives (needed for the bound check)",
             "  --loss P               probability that a message is lost (default 0)",
             "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
+            "  --pauses K             also pause K random nodes within the crash window (zombies to fence)",
+            "  --pause-for D          how long each of those pauses lasts (default twice the suspicion timeout)",
+            "  --partition A:B[:C..]  split the network into groups of these sizes (summing to N), then heal",
+            "  --partition-placement P  contiguous (segments of the ring, default) | random",
+            "  --partition-at D       when the cut starts (default: when failures start)",
+            "  --partition-for D      how long it lasts (default 5 suspicion timeouts)",
+            "  --one-way              the first group hears nothing from the others, which still hear it",
+            "  --isolate K            instead of --partition: K random nodes each cut off alone",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -57,7 +66,7 @@ final class SimulateCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--one-port");
+        final Args flags = new Args(args, 0, "--one-port", "--one-way");
         final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final FailurePlacement placement;
         final String placementName = flags.string("--placement", "random");
@@ -84,6 +93,9 @@ final class SimulateCommand implements Command
         final int runs = (int)flags.longValue("--runs", 1, 1, 100_000_000);
         final long seed = flags.longValue("--seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         final int threads = (int)flags.longValue("--threads", 2, 1, 256);
+        final int pauses = (int)flags.longValue("--pauses", 0, 0, nodes - 1);
+        final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
+        final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
         flags.finish();
 
         final SimConfig template = new SimConfig()
@@ -101,6 +113,14 @@ final class SimulateCommand implements Command
         {
             template.crashWindowNs(windowNs);
         }
+        if (pauses > 0)
+        {
+            template.randomPauses(pauses, pauseNs);
+        }
+        if (partition != null)
+        {
+            template.partition(partition);
+        }
         try
         {
             template.copy().conclude();
@@ -110,6 +130,12 @@ final class SimulateCommand implements Command
             throw new UsageException(ex.getMessage());
         }
 
+        if (partition != null)
+        {
+            out.println("partition: " + partition.describe() + (partition.randomPlacement() ? " scattered" :
+                " contiguous") + (partition.oneWay() ? ", one-way" : "") + " at " + human(partition.startNs()) +
+                " for " + human(partition.durationNs()) + "; policy: none (the paper's: every side goes on)");
+        }
         out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
             "suspicion-timeout=%s tau=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes, failures,
             placement.name().toLowerCase(Locale.ROOT), human(heartbeatPeriodNs), human(suspicionTimeoutNs),
@@ -131,6 +157,52 @@ final class SimulateCommand implements Command
         out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, onePort,
             loss, seed, threads, wallMs, heapMb));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
+    }
+
+    private static Partition partition(
+        final Args flags, final int nodes, final long defaultAtNs, final long suspicionTimeoutNs) throws UsageException
+    {
+        final boolean oneWay = flags.switchOn("--one-way");
+        final String sizes = flags.string("--partition", null);
+        final int isolate = (int)flags.longValue("--isolate", 0, 0, nodes - 1);
+        final String placement = flags.string("--partition-placement", "contiguous");
+        final long atNs = flags.durationNs("--partition-at", defaultAtNs);
+        final long forNs = flags.durationNs("--partition-for", 5 * suspicionTimeoutNs);
+        if (sizes == null && isolate == 0)
+        {
+            if (oneWay)
+            {
+                throw new UsageException("--one-way needs --partition");
+            }
+            return null;
+        }
+        if (sizes != null && isolate > 0)
+        {
+            throw new UsageException("give --partition or --isolate, not both");
+        }
+        if (!"contiguous".equals(placement) && !"random".equals(placement))
+        {
+            throw new UsageException("bad value for --partition-placement: '" + placement +
+                "' (expected contiguous or random)");
+        }
+        try
+        {
+            if (isolate > 0)
+            {
+                return Partition.isolate(isolate, nodes, atNs, forNs);
+            }
+            final String[] parts = sizes.split(":");
+            final int[] groups = new int[parts.length];
+            for (int i = 0; i < parts.length; i++)
+            {
+                groups[i] = Integer.parseInt(parts[i].trim());
+            }
+            return new Partition(atNs, forNs, groups, "random".equals(placement), oneWay);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad partition: " + ex.getMessage());
+        }
     }
 
     private static void printHuman(
@@ -207,6 +279,9 @@ final class SimulateCommand implements Command
             "\"mean\":" + String.format(Locale.ROOT, "%.3f", s.meanFailuresDuringStabilization) +
             ",\"max\":" + s.maxFailuresDuringStabilization + "}" +
             ",\"exclusions\":" + s.exclusions +
+            ",\"fencesSent\":" + s.fencesSent +
+            ",\"splitBrain\":" + s.runsWithSplitBrain +
+            ",\"majorityLost\":" + s.majorityLost +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +
             ",\"newObserver\":" + s.newObservers +

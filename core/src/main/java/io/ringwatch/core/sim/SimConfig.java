@@ -28,6 +28,8 @@ public final class SimConfig
     private boolean startJitter = true;
     private long pauseThresholdNs = -1;
     private long fenceIntervalNs = -1;
+    private int randomPauses;
+    private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
@@ -57,6 +59,8 @@ public final class SimConfig
         copy.startJitter = startJitter;
         copy.pauseThresholdNs = pauseThresholdNs;
         copy.fenceIntervalNs = fenceIntervalNs;
+        copy.randomPauses = randomPauses;
+        copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
@@ -100,6 +104,13 @@ public final class SimConfig
         {
             crashWindowNs = suspicionTimeoutNs / 2;
         }
+        if (randomPauseNs < 0)
+        {
+            randomPauseNs = 2 * suspicionTimeoutNs;
+        }
+        require(randomPauses >= 0 && randomPauses + failures < nodes,
+            "random pauses must be in [0, nodes - failures): " + randomPauses);
+        require(randomPauses == 0 || randomPauseNs > 0, "pause duration must be > 0: " + randomPauseNs + "ns");
         require(crashWindowNs < suspicionTimeoutNs,
             "crash window " + crashWindowNs + "ns must be shorter than delta " + suspicionTimeoutNs + "ns");
         if (firstFailureNs < 0)
@@ -111,7 +122,7 @@ public final class SimConfig
         {
             quietMarginNs = 2 * suspicionTimeoutNs;
         }
-        long lastInjectionNs = firstFailureNs + crashWindowNs;
+        long lastInjectionNs = firstFailureNs + crashWindowNs + (randomPauses > 0 ? randomPauseNs : 0);
         for (final Injection injection : injections)
         {
             require(injection.rank() >= 0 && injection.rank() < nodes,
@@ -329,6 +340,30 @@ public final class SimConfig
         checkMutable();
         this.startJitter = jitter;
         return this;
+    }
+
+    /**
+     * @param count      nodes paused per run, chosen at random among those that do not crash, each at a random time
+     *                   within the crash window: nodes that come back as zombies and must be fenced.
+     * @param durationNs how long each pause lasts; default 2δ (long enough to be declared dead).
+     * @return this.
+     */
+    public SimConfig randomPauses(final int count, final long durationNs)
+    {
+        checkMutable();
+        this.randomPauses = count;
+        this.randomPauseNs = durationNs;
+        return this;
+    }
+
+    public int randomPauses()
+    {
+        return randomPauses;
+    }
+
+    public long randomPauseNs()
+    {
+        return randomPauseNs;
     }
 
     /**

@@ -28,6 +28,7 @@ import java.util.List;
  * @param boundViolations             stabilization times above the bound, each naming the seed.
  * @param splitBrainPairs             pairs of running nodes that ended holding each other dead.
  * @param majorityLost                nodes of the largest group of the first partition that ended excluded.
+ * @param fencesSent                  fencing notices sent to zombies (ranks held dead but still heard from).
  */
 public record SimResult(
     long seed,
@@ -51,7 +52,8 @@ public record SimResult(
     List<String> violations,
     List<String> boundViolations,
     int splitBrainPairs,
-    int majorityLost)
+    int majorityLost,
+    long fencesSent)
 {
     /**
      * Copies the lists.

@@ -333,6 +333,34 @@ public final class Simulation implements ClusterState
             {
             }
         }
+        planRandomPauses(firstNs);
+    }
+
+    /**
+     * Pauses of random nodes within the crash window, drawn after the crashes so runs without pauses keep their
+     * seeds' outcomes. A paused node may also be picked to crash later; it then simply stays down.
+     */
+    private void planRandomPauses(final long firstNs)
+    {
+        final int k = config.randomPauses();
+        if (k == 0)
+        {
+            return;
+        }
+        final boolean[] picked = new boolean[n];
+        for (int i = 0; i < k; i++)
+        {
+            int rank;
+            do
+            {
+                rank = random.nextInt(n);
+            }
+            while (picked[rank]);
+            picked[rank] = true;
+            final long atNs = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
+            queue.schedule(atNs, EventQueue.PAUSE, -1, rank, config.randomPauseNs(), null);
+            lastInjectionNs = Math.max(lastInjectionNs, atNs + config.randomPauseNs());
+        }
     }
 
     /**
@@ -699,7 +727,18 @@ public final class Simulation implements ClusterState
             found,
             boundViolations,
             splitBrainPairs,
-            majorityLost);
+            majorityLost,
+            fencesSent());
+    }
+
+    private long fencesSent()
+    {
+        long total = 0;
+        for (final DetectorNode node : nodes)
+        {
+            total += node.fencesSent();
+        }
+        return total;
     }
 
     private long firstKnown()
