@@ -1,5 +1,6 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
@@ -46,6 +47,7 @@ final class SimulateCommand implements Command
             "  --tau D                maximum message delay; delays are uniform in (0, tau] (default 1ms)",
             "  --window D             random/contiguous crashes all strike within this (default half the suspicion",
             "                         timeout)",
+            "  --broadcast B          double-hypercube (default) | binomial-graph",
             "  --one-port             serialize each node's sends and receives (needed for the bound check)",
             "  --loss P               probability that a message is lost (default 0)",
             "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
@@ -94,6 +96,15 @@ final class SimulateCommand implements Command
         final long seed = flags.longValue("--seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         final int threads = (int)flags.longValue("--threads", 2, 1, 256);
         final int pauses = (int)flags.longValue("--pauses", 0, 0, nodes - 1);
+        final BroadcastKind broadcast;
+        try
+        {
+            broadcast = BroadcastKind.parse(flags.string("--broadcast", "double-hypercube"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
         final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
         final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
         flags.finish();
@@ -107,6 +118,7 @@ final class SimulateCommand implements Command
             .maxDelayNs(tauNs)
             .onePort(onePort)
             .lossProbability(loss)
+            .broadcast(broadcast)
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
             .seed(seed);
         if (windowSet)
@@ -137,9 +149,9 @@ final class SimulateCommand implements Command
                 " for " + human(partition.durationNs()) + "; policy: none (the paper's: every side goes on)");
         }
         out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
-            "suspicion-timeout=%s tau=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes, failures,
-            placement.name().toLowerCase(Locale.ROOT), human(heartbeatPeriodNs), human(suspicionTimeoutNs),
-            human(tauNs), onePort ? "on" : "off", loss, runs, seed, threads);
+            "suspicion-timeout=%s tau=%s broadcast=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes,
+            failures, placement.name().toLowerCase(Locale.ROOT), human(heartbeatPeriodNs), human(suspicionTimeoutNs),
+            human(tauNs), broadcast, onePort ? "on" : "off", loss, runs, seed, threads);
         if (Theorem1.applies(failures, nodes))
         {
             out.printf("Theorem 1 bound for f=%d, n=%d: %s%s%n", failures, nodes,
@@ -154,8 +166,8 @@ final class SimulateCommand implements Command
         final long heapMb = peakHeapBytes() >> 20;
 
         printHuman(out, summary, runs, wallMs, heapMb);
-        out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, onePort,
-            loss, seed, threads, wallMs, heapMb));
+        out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, broadcast,
+            onePort, loss, seed, threads, wallMs, heapMb));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
     }
 
@@ -242,6 +254,7 @@ final class SimulateCommand implements Command
         final long heartbeatPeriodNs,
         final long suspicionTimeoutNs,
         final long tauNs,
+        final BroadcastKind broadcast,
         final boolean onePort,
         final double loss,
         final long seed,
@@ -256,6 +269,7 @@ final class SimulateCommand implements Command
             ",\"heartbeatPeriodMs\":" + BatchSummary.ms(heartbeatPeriodNs) +
             ",\"suspicionTimeoutMs\":" + BatchSummary.ms(suspicionTimeoutNs) +
             ",\"tauMs\":" + BatchSummary.ms(tauNs) +
+            ",\"broadcast\":\"" + broadcast + "\"" +
             ",\"onePort\":" + onePort +
             ",\"loss\":" + loss +
             ",\"runs\":" + s.runs +

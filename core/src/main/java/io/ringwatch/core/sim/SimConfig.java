@@ -1,5 +1,7 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.broadcast.BroadcastKind;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,6 +30,7 @@ public final class SimConfig
     private boolean startJitter = true;
     private long pauseThresholdNs = -1;
     private long fenceIntervalNs = -1;
+    private BroadcastKind broadcast = BroadcastKind.DOUBLE_HYPERCUBE;
     private int randomPauses;
     private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
@@ -59,6 +62,7 @@ public final class SimConfig
         copy.startJitter = startJitter;
         copy.pauseThresholdNs = pauseThresholdNs;
         copy.fenceIntervalNs = fenceIntervalNs;
+        copy.broadcast = broadcast;
         copy.randomPauses = randomPauses;
         copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
@@ -87,7 +91,7 @@ public final class SimConfig
         require(lossProbability >= 0 && lossProbability < 1, "loss must be in [0, 1): " + lossProbability);
         require(failures >= 0 && failures < nodes, "failures must be in [0, nodes): " + failures);
         require(mtbfNs > 0, "mtbf must be > 0: " + mtbfNs + "ns");
-        require(placement != null && bound != null, "placement and bound must be set");
+        require(placement != null && bound != null && broadcast != null, "placement, bound and broadcast must be set");
 
         if (pauseThresholdNs < 0)
         {
@@ -340,6 +344,22 @@ public final class SimConfig
         checkMutable();
         this.startJitter = jitter;
         return this;
+    }
+
+    /**
+     * @param kind the broadcast schedule every node runs; default the double hypercube.
+     * @return this.
+     */
+    public SimConfig broadcast(final BroadcastKind kind)
+    {
+        checkMutable();
+        this.broadcast = kind;
+        return this;
+    }
+
+    public BroadcastKind broadcast()
+    {
+        return broadcast;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastSchedule;
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -141,7 +140,7 @@ public final class Simulation implements ClusterState
         final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
             .withFenceIntervalNs(config.fenceIntervalNs());
-        final BroadcastSchedule schedule = new DoubleHypercubeSchedule();
+        final BroadcastSchedule schedule = config.broadcast().newSchedule();
         nodes = new DetectorNode[n];
         for (int rank = 0; rank < n; rank++)
         {

@@ -23,6 +23,14 @@ public final class RingwatchConfiguration
     /** Default transport. */
     public static final String TRANSPORT_DEFAULT = "ipc";
 
+    /**
+     * Broadcast schedule of failure notices: {@code double-hypercube} (paper 002, default) or {@code binomial-graph}
+     * (paper 001). Every node of a cluster must run the same one.
+     */
+    public static final String BROADCAST_PROP_NAME = "ringwatch.broadcast";
+    /** Default broadcast schedule. */
+    public static final String BROADCAST_DEFAULT = "double-hypercube";
+
     /** η, overriding the cluster file. */
     public static final String HEARTBEAT_PERIOD_PROP_NAME = "ringwatch.heartbeat.period";
     /** Default η when neither property nor cluster file gives one. */
@@ -209,6 +217,14 @@ public final class RingwatchConfiguration
     public static boolean preload()
     {
         return !"false".equalsIgnoreCase(System.getProperty(PRELOAD_PROP_NAME, "true"));
+    }
+
+    /**
+     * @return {@link #BROADCAST_PROP_NAME} or its default.
+     */
+    public static String broadcast()
+    {
+        return System.getProperty(BROADCAST_PROP_NAME, BROADCAST_DEFAULT);
     }
 
     /**

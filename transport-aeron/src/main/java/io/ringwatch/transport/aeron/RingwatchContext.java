@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
+import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.CpuPinning;
@@ -29,6 +30,7 @@ public final class RingwatchContext
     private int incarnation;
     private boolean incarnationSet;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
+    private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private long heartbeatPeriodNs = -1;
     private long suspicionTimeoutNs = -1;
     private long pauseThresholdNs = -1;
@@ -265,6 +267,25 @@ public final class RingwatchContext
         requireOpen("transport");
         this.transport = transport;
         return this;
+    }
+
+    /**
+     * @param broadcast the schedule failure notices travel; every node of the cluster must use the same.
+     * @return this.
+     */
+    public RingwatchContext broadcast(final BroadcastKind broadcast)
+    {
+        requireOpen("broadcast");
+        this.broadcast = broadcast;
+        return this;
+    }
+
+    /**
+     * @return the broadcast schedule kind.
+     */
+    public BroadcastKind broadcast()
+    {
+        return broadcast;
     }
 
     /**

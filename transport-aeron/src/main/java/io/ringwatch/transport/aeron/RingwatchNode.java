@@ -8,7 +8,6 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
@@ -114,7 +113,7 @@ public final class RingwatchNode implements AutoCloseable
             final Subscription heartbeatSubscription = udp ? own(subscribe(
                 channels.heartbeatChannel(rank), ctx.heartbeatStreamId(), member.heartbeatPort())) : null;
 
-            final BroadcastSchedule schedule = new DoubleHypercubeSchedule();
+            final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,

@@ -1,7 +1,9 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -107,6 +109,8 @@ class RingwatchContextTest
         assertSetterRefused("clusterFile", () -> ctx.clusterFile(new File(dir, "c.txt").toPath()));
         assertSetterRefused("incarnation", () -> ctx.incarnation(7));
         assertSetterRefused("transport", () -> ctx.transport(TransportMode.UDP));
+        assertSetterRefused("broadcast", () -> ctx.broadcast(BroadcastKind.BINOMIAL_GRAPH));
+        assertSetterRefused("profile", () -> ctx.profile(TuningProfile.LOW_LATENCY));
         assertSetterRefused("heartbeatPeriodNs", () -> ctx.heartbeatPeriodNs(1));
         assertSetterRefused("suspicionTimeoutNs", () -> ctx.suspicionTimeoutNs(1));
         assertSetterRefused("pauseThresholdNs", () -> ctx.pauseThresholdNs(1));
