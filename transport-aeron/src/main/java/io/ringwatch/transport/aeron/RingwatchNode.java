@@ -13,6 +13,9 @@ import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.jitter.JitterFile;
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.slot.HeartbeatSender;
 import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
@@ -20,6 +23,7 @@ import io.ringwatch.transport.aeron.slot.SharedMemoryHeartbeatChannel;
 import io.ringwatch.transport.aeron.view.ViewFile;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CachedNanoClock;
@@ -46,6 +50,7 @@ public final class RingwatchNode implements AutoCloseable
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private volatile RingwatchAgent agent;
+    private Agent dutyCycleAgent;
     private Aeron aeron;
     private final List<PeerPublications> peerPublications = new ArrayList<>();
     private AgentRunner runner;
@@ -151,6 +156,15 @@ public final class RingwatchNode implements AutoCloseable
             cachedClock.update(startNs);
             agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
                 new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
+            dutyCycleAgent = agent;
+            if (ctx.jitterFile())
+            {
+                final JitterFile jitter = new JitterFile(JitterLayout.fileFor(dir, cluster.clusterId(), rank),
+                    cluster.clusterId(), rank, ctx.protocolSettings().heartbeatPeriodNs());
+                resources.add(jitter);
+                dutyCycleAgent = new JitterRecordingAgent(agent, jitter, ctx.nanoClock(),
+                    ctx.protocolSettings().heartbeatPeriodNs());
+            }
             if (ctx.idleStrategy() instanceof DeadlineIdleStrategy deadlineIdle)
             {
                 deadlineIdle.deadlines(agent::nextDeadlineNs);
@@ -203,7 +217,7 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("node " + ctx.rank() + " already started");
         }
-        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
+        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, dutyCycleAgent);
         AgentRunner.startOnThread(runner);
         return this;
     }
@@ -258,12 +272,12 @@ public final class RingwatchNode implements AutoCloseable
     public static RingwatchNode launchWithInvoker(final RingwatchContext ctx)
     {
         final RingwatchNode node = new RingwatchNode(ctx);
-        node.invoker = new AgentInvoker(Throwable::printStackTrace, null, node.agent);
+        node.invoker = new AgentInvoker(Throwable::printStackTrace, null, node.dutyCycleAgent);
         return node;
     }
 
     /**
-     * Build a node without running it: the caller hosts {@link #agent()}, e.g. with other nodes in a
+     * Build a node without running it: the caller hosts {@link #dutyCycleAgent()}, e.g. with other nodes in a
      * {@code CompositeAgent} on one thread.
      *
      * @param ctx configuration; concluded here.
@@ -288,6 +302,16 @@ public final class RingwatchNode implements AutoCloseable
     public RingwatchAgent agent()
     {
         return agent;
+    }
+
+    /**
+     * @return what a host of this node must run for its duty cycle: the agent, or with a jitter file
+     * ({@link RingwatchContext#jitterFile(boolean)}) the agent wrapped in a {@link JitterRecordingAgent}. A caller
+     * hosting the node itself (e.g. in a {@code CompositeAgent}) runs this one.
+     */
+    public Agent dutyCycleAgent()
+    {
+        return dutyCycleAgent;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * Test fixture: one embedded media driver and n nodes in this JVM, each built without a thread so the test
@@ -30,6 +31,20 @@ final class EmbeddedCluster implements AutoCloseable
     EmbeddedCluster(
         final int n, final int clusterId, final long heartbeatNs, final long timeoutNs, final TransportMode transport)
     {
+        this(n, clusterId, heartbeatNs, timeoutNs, transport, UnaryOperator.identity());
+    }
+
+    /**
+     * @param customise applied to each node's context before it is built.
+     */
+    EmbeddedCluster(
+        final int n,
+        final int clusterId,
+        final long heartbeatNs,
+        final long timeoutNs,
+        final TransportMode transport,
+        final UnaryOperator<RingwatchContext> customise)
+    {
         this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
@@ -46,7 +61,7 @@ final class EmbeddedCluster implements AutoCloseable
         {
             for (int r = 0; r < n; r++)
             {
-                nodes[r] = RingwatchNode.build(context(r));
+                nodes[r] = RingwatchNode.build(customise.apply(context(r)));
             }
         }
         catch (final RuntimeException ex)
