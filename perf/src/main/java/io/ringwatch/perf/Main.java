@@ -14,7 +14,8 @@ public final class Main
         new SimulateCommand(),
         new ReproduceCommand(),
         new DetectionCommand(),
-        new HeartbeatPathCommand());
+        new HeartbeatPathCommand(),
+        new NoiseCommand());
 
     private Main()
     {

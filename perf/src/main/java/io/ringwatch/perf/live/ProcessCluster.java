@@ -6,11 +6,14 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
 /**
  * One node process per rank ({@link DemoCluster}): a crash is SIGKILL, a leave is SIGTERM.
  */
-final class ProcessCluster implements LiveCluster
+public final class ProcessCluster implements LiveCluster
 {
     private final DemoCluster cluster;
 
-    ProcessCluster(final DemoCluster cluster)
+    /**
+     * @param cluster node processes, not started yet.
+     */
+    public ProcessCluster(final DemoCluster cluster)
     {
         this.cluster = cluster;
     }

@@ -94,6 +94,24 @@ public final class Chart
     }
 
     /**
+     * Measured means with their confidence intervals: markers joined by a thin line, with error bars.
+     *
+     * @param name      legend entry.
+     * @param x         x values.
+     * @param y         y values.
+     * @param halfWidth half the interval at each point (the bar spans y ± halfWidth).
+     * @return this.
+     */
+    public Chart pointsWithErrorBars(final String name, final double[] x, final double[] y, final double[] halfWidth)
+    {
+        final XYSeries series = chart.addSeries(name, x, y, halfWidth);
+        series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        series.setLineWidth(1.5f);
+        chart.getStyler().setErrorBarsColorSeriesColor(true);
+        return this;
+    }
+
+    /**
      * A curve (fit, bound or closed form): line, no markers.
      *
      * @param name   legend entry.
