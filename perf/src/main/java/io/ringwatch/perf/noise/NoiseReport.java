@@ -409,7 +409,7 @@ public final class NoiseReport
     private void plots(final List<ConfigOutcome> outcomes, final Path dir) throws IOException
     {
         final Chart slowdown = new Chart("DGEMM slowdown vs heartbeat period (1 node/host, IPC; bars: 95 % CI)",
-            "heartbeat period η (ms, δ = 10η)", "slowdown (%)").logX();
+            "heartbeat period η (ms, δ = 10η)", "slowdown (%)").logX().yDecimalPattern("0.0#");
         boolean any = false;
         for (final Placement placement : Placement.values())
         {
@@ -467,7 +467,7 @@ public final class NoiseReport
     private static Chart cdf(final List<ConfigOutcome> outcomes, final boolean emission, final String title,
         final String xTitle)
     {
-        final Chart chart = new Chart(title, xTitle, "fraction ≤ x").logX();
+        final Chart chart = new Chart(title, xTitle, "fraction ≤ x").logX().yDecimalPattern("0.0#");
         boolean any = false;
         for (final ConfigOutcome o : outcomes)
         {

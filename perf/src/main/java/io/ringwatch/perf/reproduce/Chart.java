@@ -79,6 +79,16 @@ public final class Chart
     }
 
     /**
+     * @param pattern {@link java.text.DecimalFormat} pattern of the y axis labels, e.g. {@code "0.0"}.
+     * @return this.
+     */
+    public Chart yDecimalPattern(final String pattern)
+    {
+        chart.getStyler().setYAxisDecimalPattern(pattern);
+        return this;
+    }
+
+    /**
      * Measured values: markers, no line.
      *
      * @param name legend entry.
