@@ -50,20 +50,21 @@ public final class SharedThreadCluster implements LiveCluster
      */
     public SharedThreadCluster(final DemoCluster host)
     {
-        this(host, false);
+        this(host, false, Runtime.getRuntime().availableProcessors() - 1);
     }
 
     /**
      * @param host        driver process, directory and cluster file; its own {@code start()} is never called.
      * @param jitterFiles true to give every node a jitter file (emission error, duty cycles) beside its view file.
+     * @param cpu         the core the spinning thread is pinned to.
      */
-    public SharedThreadCluster(final DemoCluster host, final boolean jitterFiles)
+    public SharedThreadCluster(final DemoCluster host, final boolean jitterFiles, final int cpu)
     {
         this.host = host;
         this.jitterFiles = jitterFiles;
         this.n = host.options().nodes();
         this.graceNs = host.options().graceNs();
-        this.cpu = Runtime.getRuntime().availableProcessors() - 1;
+        this.cpu = cpu;
         this.nodes = new RingwatchNode[n];
         this.commands = new AtomicIntegerArray(n);
         this.stoppedHow = new String[n];

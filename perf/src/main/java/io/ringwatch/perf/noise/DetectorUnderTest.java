@@ -87,7 +87,8 @@ final class DetectorUnderTest implements AutoCloseable
         }
         final boolean shared = sharesOneThread(config, layout);
         final DemoCluster host = new DemoCluster(options);
-        final LiveCluster cluster = shared ? new SharedThreadCluster(host, true) : new ProcessCluster(host);
+        final LiveCluster cluster = shared ?
+            new SharedThreadCluster(host, true, layout.detectorCpus().length() - 1) : new ProcessCluster(host);
         final DetectorUnderTest detector = new DetectorUnderTest(config, cluster, host);
         try
         {
@@ -124,11 +125,6 @@ final class DetectorUnderTest implements AutoCloseable
      */
     static String whyNotRunnable(final NoiseConfig config, final HostLayout layout)
     {
-        if (sharesOneThread(config, layout) &&
-            !layout.detectorCpus().get(Runtime.getRuntime().availableProcessors() - 1))
-        {
-            return "the shared spinning thread runs on the last core, which this layout gives the application";
-        }
         if (config.placement() == Placement.LOW_LATENCY_APP_CORE &&
             config.nodesPerHost() > layout.appCpus().cardinality())
         {
@@ -140,7 +136,7 @@ final class DetectorUnderTest implements AutoCloseable
 
     /**
      * Low-latency on its own cores needs one per agent, the peer's included; with fewer, every agent takes turns on
-     * one spinning thread pinned to the last core (in this JVM), as the detection benchmark does.
+     * one spinning thread pinned to the last detector core (in this JVM), as the detection benchmark does.
      */
     static boolean sharesOneThread(final NoiseConfig config, final HostLayout layout)
     {
