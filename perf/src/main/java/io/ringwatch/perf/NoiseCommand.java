@@ -63,7 +63,7 @@ final class NoiseCommand implements Command
             "                         installed, else it is skipped with the reason)",
             "  --dgemm-n N            DGEMM matrix order (default 1024)",
             "  --fwq-quantum D        target length of one FWQ work quantum (default 20us)",
-            "  --hpl-n N              HPL problem size (default 8000)",
+            "  --hpl-n N              HPL problem size (default 4000: about 1 s of HPL in 12 s of HPCC per run)",
             "  --app-cores LIST       the application's cores (default every allowed core but the last, which the",
             "                         harness and a detector of its own get)",
             "  --rt-priority P        SCHED_FIFO priority of low-noise agents, 0 for none (default 10 where",
@@ -137,7 +137,7 @@ final class NoiseCommand implements Command
         }
         final int dgemmN = (int)flags.longValue("--dgemm-n", quick ? 512 : 1024, 16, 16_384);
         final long quantumNs = flags.durationNs("--fwq-quantum", TimeUnit.MICROSECONDS.toNanos(20));
-        final int hplN = (int)flags.longValue("--hpl-n", 8000, 500, 200_000);
+        final int hplN = (int)flags.longValue("--hpl-n", 4000, 500, 200_000);
         final String appCores = flags.string("--app-cores", null);
         final int rtDefault = RealtimePriority.probe().applied() ? 10 : 0;
         final int realtimePriority = (int)flags.longValue("--rt-priority", rtDefault, 0, 99);
@@ -194,13 +194,14 @@ final class NoiseCommand implements Command
         final NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
             settleNs, startTimeoutNs, realtimePriority, null);
         final String commandLine = "java -jar ringwatch-perf.jar noise " + String.join(" ", args);
-        final NoiseBenchmark benchmark = new NoiseBenchmark(configs, settings, layout, outDir.resolve("noise-work"),
-            err);
+        // the worker's log and HPCC's files go to scratch space, kept only when something failed
+        final Path workDir = java.nio.file.Files.createTempDirectory("ringwatch-noise-");
+        final NoiseBenchmark benchmark = new NoiseBenchmark(configs, settings, layout, workDir, err);
         final NoiseReport report = new NoiseReport(commandLine, settings, layout, benchmark, Instant.now().toString(),
             quick, configs.size());
         err.printf(Locale.ROOT, "noise: %d configuration(s) x %d pair(s), %s per run, loads %s; %s; load average %.2f; " +
-            "planned about %s%n", configs.size(), pairs, DetectionConfig.duration(runNs), String.join(",", loads),
-            layout, NoiseBenchmark.loadAverage(), minutes(benchmark.estimateNs()));
+            "planned about %s; scratch %s%n", configs.size(), pairs, DetectionConfig.duration(runNs),
+            String.join(",", loads), layout, NoiseBenchmark.loadAverage(), minutes(benchmark.estimateNs()), workDir);
 
         final var outcomes = benchmark.run(done ->
         {
@@ -217,7 +218,13 @@ final class NoiseCommand implements Command
         out.println(report.jitterTable(outcomes));
         out.println("written: " + outDir.resolve("noise.md") + ", noise.csv, noise-pairs.csv, " +
             "slowdown_vs_eta.png, fwq_percentiles.png, emission_error_cdf.png, duty_cycle_cdf.png");
-        return NoiseBenchmark.allMeasured(outcomes) ? 0 : 1;
+        if (NoiseBenchmark.allMeasured(outcomes))
+        {
+            org.agrona.IoUtil.delete(workDir.toFile(), true);
+            return 0;
+        }
+        err.println("noise: a configuration got fewer than 2 valid pairs; worker log and HPCC files kept in " + workDir);
+        return 1;
     }
 
     private static String minutes(final long ns)

@@ -34,8 +34,11 @@ public final class NoiseBenchmark
     /** Rough cost of starting and stopping one detector, for the first ETA only. */
     private static final long START_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(6);
 
-    /** Rough length of one HPCC run beyond HPL, for the first ETA only. */
-    private static final long HPL_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(30);
+    /**
+     * Rough length of one HPCC run at N = 4000 on this project's machines (its other kernels take most of it and
+     * grow with N², as HPCC sizes them from HPL's memory), for the first ETA only.
+     */
+    private static final long HPCC_4000_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(12);
 
     private final List<NoiseConfig> configs;
     private final NoiseSettings settings;
@@ -78,7 +81,8 @@ public final class NoiseBenchmark
         long perSide = 0;
         perSide += settings.loads().contains(NoiseSettings.DGEMM) ? settings.runNs() : 0;
         perSide += settings.loads().contains(NoiseSettings.FWQ) ? settings.runNs() : 0;
-        perSide += settings.loads().contains(NoiseSettings.HPL) ? HPL_ESTIMATE_NS : 0;
+        perSide += settings.loads().contains(NoiseSettings.HPL) && Hpl.detect(settings.hplN()).hpl() != null ?
+            (long)(HPCC_4000_ESTIMATE_NS * Math.pow(settings.hplN() / 4000.0, 2)) : 0;
         final long perPair = 2 * perSide + START_ESTIMATE_NS + settings.settleNs() + settings.graceNs();
         return (long)configs.size() * settings.pairs() * perPair;
     }
@@ -211,8 +215,17 @@ public final class NoiseBenchmark
         {
             return " (invalid)";
         }
-        return String.format(Locale.ROOT, " dgemm %+.2f%% fwq %+.2f%%", 100 * last.dgemmSlowdown(),
-            100 * last.fwqSlowdown());
+        final StringBuilder sb = new StringBuilder();
+        final double[] values = {last.dgemmSlowdown(), last.fwqSlowdown(), last.hplSlowdown()};
+        final String[] names = {"dgemm", "fwq", "hpl"};
+        for (int i = 0; i < values.length; i++)
+        {
+            if (!Double.isNaN(values[i]))
+            {
+                sb.append(String.format(Locale.ROOT, " %s %+.2f%%", names[i], 100 * values[i]));
+            }
+        }
+        return sb.toString();
     }
 
     private Measurement measure(final LoadClient worker) throws InterruptedException, IOException

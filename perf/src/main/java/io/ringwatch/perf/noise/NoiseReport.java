@@ -93,7 +93,8 @@ public final class NoiseReport
                 continue;
             }
             t.row(o.label(), o.validPairs() + " (" + o.invalidPairs() + ")",
-                f("%.2f → %.2f", o.meanOf(Measurement::dgemmGflops, true), o.meanOf(Measurement::dgemmGflops, false)),
+                Double.isNaN(o.meanOf(Measurement::dgemmGflops, true)) ? "–" : f("%.2f → %.2f",
+                    o.meanOf(Measurement::dgemmGflops, true), o.meanOf(Measurement::dgemmGflops, false)),
                 percent(o.dgemm()), percent(o.hpl()), percent(o.fwq()), plain(o.fwqExcess()),
                 f("%.2f → %.2f", o.loadAtStart(), o.loadAtEnd()));
         }
