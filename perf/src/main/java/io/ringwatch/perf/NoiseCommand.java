@@ -72,6 +72,7 @@ final class NoiseCommand implements Command
             "  --settle D             wait between a detector being up and its B run (default 1s)",
             "  --start-timeout D      time for a detector to come up (default 120s)",
             "  --seed S               matrix contents and the order of the first pair (default 1)",
+            "  --dry-run              print the configurations and the planned time, run nothing",
             "  --out DIR              writes DIR/noise.md, noise.csv, noise-pairs.csv and PNG plots after every",
             "                         configuration (default results)",
             "Each pair runs the loads without the detector (A) and with a freshly started one (B), A first in every",
@@ -82,8 +83,9 @@ final class NoiseCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Flags flags = new Flags(args, "--quick");
+        final Flags flags = new Flags(args, "--quick", "--dry-run");
         final boolean quick = flags.switchOn("--quick");
+        final boolean dryRun = flags.switchOn("--dry-run");
         final boolean listsGiven = flags.isSet("--placements") || flags.isSet("--etas") ||
             flags.isSet("--nodes-per-host") || flags.isSet("--transports");
         final List<Placement> placements = new ArrayList<>();
@@ -194,6 +196,14 @@ final class NoiseCommand implements Command
         final NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
             settleNs, startTimeoutNs, realtimePriority, null);
         final String commandLine = "java -jar ringwatch-perf.jar noise " + String.join(" ", args);
+        if (dryRun)
+        {
+            final NoiseBenchmark plan = new NoiseBenchmark(configs, settings, layout, outDir, err);
+            configs.forEach(c -> out.println(c.label()));
+            out.printf(Locale.ROOT, "%d configuration(s) x %d pair(s): planned about %s on %s%n", configs.size(),
+                pairs, minutes(plan.estimateNs()), layout);
+            return 0;
+        }
         // the worker's log and HPCC's files go to scratch space, kept only when something failed
         final Path workDir = java.nio.file.Files.createTempDirectory("ringwatch-noise-");
         final NoiseBenchmark benchmark = new NoiseBenchmark(configs, settings, layout, workDir, err);
