@@ -127,7 +127,7 @@ public record QuietHost(
     {
         final StringBuilder sb = new StringBuilder();
         final BitSet seen = new BitSet();
-        for (final Map.Entry<Integer, BitSet> e : siblings.entrySet())
+        for (final Map.Entry<Integer, BitSet> e : new TreeMap<>(siblings).entrySet())
         {
             final BitSet threads = (BitSet)e.getValue().clone();
             threads.and(online);
