@@ -42,8 +42,9 @@ final class LoadClient implements AutoCloseable
      * @param calls     DGEMM calls made.
      * @param elapsedNs wall time of the run.
      * @param callTimes per-call times, ns.
+     * @param allocatedBytes bytes the timed thread allocated during the run (0: the loop allocates nothing).
      */
-    record DgemmRun(double gflops, long calls, long elapsedNs, Histogram callTimes)
+    record DgemmRun(double gflops, long calls, long elapsedNs, Histogram callTimes, long allocatedBytes)
     {
     }
 
@@ -52,8 +53,9 @@ final class LoadClient implements AutoCloseable
      *
      * @param quanta    every core's quantum times, ns, merged.
      * @param elapsedNs longest wall time of a core's loop.
+     * @param allocatedBytes bytes the timed threads allocated during the run.
      */
-    record FwqRun(Histogram quanta, long elapsedNs)
+    record FwqRun(Histogram quanta, long elapsedNs, long allocatedBytes)
     {
     }
 
@@ -175,7 +177,7 @@ final class LoadClient implements AutoCloseable
         commands.println("dgemm " + durationNs);
         final Map<String, String> f = fields(await("dgemm", durationNs + SLACK_NS));
         return new DgemmRun(Double.parseDouble(f.get("gflops")), Long.parseLong(f.get("calls")),
-            Long.parseLong(f.get("elapsedNs")), LoadWorker.decode(f.get("hist")));
+            Long.parseLong(f.get("elapsedNs")), LoadWorker.decode(f.get("hist")), Long.parseLong(f.get("allocatedBytes")));
     }
 
     FwqRun fwq(final long durationNs) throws InterruptedException
@@ -183,16 +185,18 @@ final class LoadClient implements AutoCloseable
         commands.println("fwq " + durationNs);
         final Histogram merged = new Histogram(1, LoadWorker.HIGHEST_NS, 3);
         long elapsed = 0;
+        long allocated = 0;
         while (true)
         {
             final String line = await("fwq", durationNs + SLACK_NS);
             if (line.equals("fwq done"))
             {
-                return new FwqRun(merged, elapsed);
+                return new FwqRun(merged, elapsed, allocated);
             }
             final Map<String, String> f = fields(line);
             merged.add(LoadWorker.decode(f.get("hist")));
             elapsed = Math.max(elapsed, Long.parseLong(f.get("elapsedNs")));
+            allocated += Long.parseLong(f.get("allocatedBytes"));
         }
     }
 

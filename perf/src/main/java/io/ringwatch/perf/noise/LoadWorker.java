@@ -27,8 +27,9 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  *   (worker)  ready PID
  *   init CPUS DGEMM_N FWQ_QUANTUM_NS SEED  ->  init dgemm=ok|unavailable fwqIterations=I fwqQuantumNs=Q [reason=...]
- *   dgemm DURATION_NS                      ->  dgemm calls=C elapsedNs=E gflops=G hist=BASE64
- *   fwq DURATION_NS                        ->  fwq cpu=C quanta=Q elapsedNs=E hist=BASE64   (one per CPU), fwq done
+ *   dgemm DURATION_NS                      ->  dgemm calls=C elapsedNs=E gflops=G allocatedBytes=A hist=BASE64
+ *   fwq DURATION_NS                        ->  fwq cpu=C quanta=Q elapsedNs=E allocatedBytes=A hist=BASE64
+ *                                              (one per CPU), fwq done
  *   quit
  * </pre>
  * The harness places the process on the application's cores before {@code init}, so the BLAS threads created then
@@ -38,6 +39,10 @@ public final class LoadWorker
 {
     /** Longest single DGEMM call or FWQ quantum a histogram holds (longer ones are clamped). */
     static final long HIGHEST_NS = 60_000_000_000L;
+
+    /** Bytes allocated by the timed thread, reported with every run: the timed loops must allocate nothing. */
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
 
     private static volatile long sink;
 
@@ -153,12 +158,14 @@ public final class LoadWorker
             return;
         }
         final Histogram histogram = new Histogram(1, HIGHEST_NS, 3);
+        final long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
         final long start = System.nanoTime();
         final long calls = dgemmLoop(histogram, start + durationNs);
         final long elapsed = System.nanoTime() - start;
+        final long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
         final double flops = 2.0 * dgemmN * dgemmN * (double)dgemmN * calls;
-        out.printf(Locale.ROOT, "dgemm calls=%d elapsedNs=%d gflops=%.6f hist=%s%n",
-            calls, elapsed, flops / elapsed, encode(histogram));
+        out.printf(Locale.ROOT, "dgemm calls=%d elapsedNs=%d gflops=%.6f allocatedBytes=%d hist=%s%n",
+            calls, elapsed, flops / elapsed, allocated, encode(histogram));
     }
 
     private long dgemmLoop(final Histogram histogram, final long endNs)
@@ -181,6 +188,7 @@ public final class LoadWorker
     {
         final Histogram[] histograms = new Histogram[cpus.length];
         final long[] elapsed = new long[cpus.length];
+        final long[] allocated = new long[cpus.length];
         final String[] pinned = new String[cpus.length];
         final CountDownLatch ready = new CountDownLatch(cpus.length);
         final CountDownLatch go = new CountDownLatch(1);
@@ -203,9 +211,11 @@ public final class LoadWorker
                 {
                     return;
                 }
+                final long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
                 final long begin = System.nanoTime();
                 fwqLoop(histograms[index], fwqIterations, startNs[0] + durationNs);
                 elapsed[index] = System.nanoTime() - begin;
+                allocated[index] = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
             }, "fwq-" + cpus[i]);
             threads[i].start();
         }
@@ -234,8 +244,8 @@ public final class LoadWorker
         }
         for (int i = 0; i < cpus.length; i++)
         {
-            out.printf(Locale.ROOT, "fwq cpu=%d quanta=%d elapsedNs=%d hist=%s%n", cpus[i],
-                histograms[i].getTotalCount(), elapsed[i], encode(histograms[i]));
+            out.printf(Locale.ROOT, "fwq cpu=%d quanta=%d elapsedNs=%d allocatedBytes=%d hist=%s%n", cpus[i],
+                histograms[i].getTotalCount(), elapsed[i], allocated[i], encode(histograms[i]));
         }
         out.println("fwq done");
     }

@@ -51,6 +51,7 @@ public final class NoiseBenchmark
     private String blasLibrary;
     private long fwqQuantumNs;
     private Hpl hpl;
+    private long timedAllocations;
 
     /**
      * @param configs  configurations, in order.
@@ -240,12 +241,14 @@ public final class NoiseBenchmark
             final LoadClient.DgemmRun run = worker.dgemm(settings.runNs());
             gflops = run.gflops();
             calls = run.callTimes();
+            timedAllocations += run.allocatedBytes();
         }
         if (settings.loads().contains(NoiseSettings.FWQ))
         {
             final LoadClient.FwqRun run = worker.fwq(settings.runNs());
             fwq = run.quanta();
             fwqCoreSeconds = run.elapsedNs() / 1e9 * layout.appCpus().cardinality();
+            timedAllocations += run.allocatedBytes();
         }
         if (hpl != null)
         {
@@ -267,6 +270,14 @@ public final class NoiseBenchmark
     public String dgemmUnavailable()
     {
         return dgemmUnavailable;
+    }
+
+    /**
+     * @return bytes the load worker's timed loops allocated over the whole run (they should allocate none).
+     */
+    public long timedAllocations()
+    {
+        return timedAllocations;
     }
 
     /**

@@ -204,6 +204,7 @@ public final class NoiseReport
             quiet.irqsReaching(layout.appCpus()).size(), quiet.irqAffinity().size()));
         sb.append(f("- SCHED_FIFO for low-noise agents: %s%n", settings.realtimePriority() > 0 ?
             "priority " + settings.realtimePriority() : "off (" + RealtimePriority.probe() + ")"));
+        sb.append(f("- bytes allocated inside the timed DGEMM and FWQ loops, all runs: %d%n", benchmark.timedAllocations()));
         sb.append(f("- DGEMM: %s; FWQ quantum %.1f µs; HPL: %s%n",
             benchmark.dgemmUnavailable() == null ? "n = " + settings.dgemmN() + ", " + benchmark.blasLibrary() +
                 ", " + layout.appCpus().cardinality() + " BLAS thread(s)" : "skipped: " + benchmark.dgemmUnavailable(),

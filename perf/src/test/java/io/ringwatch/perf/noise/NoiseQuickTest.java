@@ -89,6 +89,7 @@ class NoiseQuickTest
     {
         final String md = Files.readString(dir.resolve("noise.md"));
         assertTrue(md.contains("A `--quick` run"), md);
+        assertTrue(md.contains("bytes allocated inside the timed DGEMM and FWQ loops, all runs: 0\n"), md);
         if (Blas.unavailableReason() != null)
         {
             assertTrue(md.contains("DGEMM: skipped: no CBLAS library"), md);
