@@ -353,7 +353,8 @@ public final class NoiseReport
             "land on the application's cores in A and B alike: they widen the intervals but do not bias the " +
             "ratios. A virtual machine adds steal time no guest setting removes. The cluster is all on this " +
             "host: the peer node stands for the rest of a real cluster, and over UDP the frames cross loopback, " +
-            "not a NIC.\n");
+            "not a NIC. Other processes on a shared host are not confined: they take turns on the application's " +
+            "cores in A and B alike, and a spinning agent on the detector's core pushes more of them there.\n");
         return sb.toString();
     }
 
