@@ -224,6 +224,8 @@ final class NoiseCommand implements Command
                 throw new java.io.UncheckedIOException("cannot write results to " + outDir, ex);
             }
         });
+        out.printf(Locale.ROOT, "host: %d CPU(s), %s; load average now %.2f (per configuration in the table)%n%n",
+            Runtime.getRuntime().availableProcessors(), layout, NoiseBenchmark.loadAverage());
         out.println(report.slowdownTable(outcomes));
         out.println(report.jitterTable(outcomes));
         out.println("written: " + outDir.resolve("noise.md") + ", noise.csv, noise-pairs.csv, " +
