@@ -22,7 +22,8 @@ public final class Doctor
 {
     /** Section names, in report order. */
     public static final List<String> SECTIONS = List.of(
-        "cpu", "pinning", "realtime", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile");
+        "cpu", "pinning", "realtime", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile",
+        "quiet");
 
     /** Below this, {@code /dev/shm} cannot hold even a few Aeron publications' term buffers. */
     static final long SHM_FREE_WARN_BYTES = 512L * 1024 * 1024;
@@ -126,6 +127,7 @@ public final class Doctor
         checkGovernor(cpus, checks);
         RdmaReadiness.examine(checks);
         checkProfile(agents, cpus, checks);
+        checkQuiet(QuietHost.probe(), checks);
 
         return new Report(List.copyOf(checks));
     }
@@ -321,6 +323,84 @@ public final class Doctor
         final TuningProfile.Recommendation rec = TuningProfile.recommend(agents, spare.cardinality());
         checks.add(new Check("profile", Status.OK, "recommend " + rec.profile().cliName() + " for " + agents +
             " agent(s) on spare cores " + CpuList.format(spare) + ": " + rec.reason(), ""));
+    }
+
+    /**
+     * What a performance engineer needs for quiet noise and jitter numbers ({@code ringwatch-perf.jar noise}): the
+     * application's and the agents' cores isolated, tickless, at a fixed frequency, without a busy SMT sibling and
+     * without device interrupts. Every WARN says how to fix it; none of them stops a node from running.
+     */
+    static void checkQuiet(final QuietHost host, final List<Check> checks)
+    {
+        final BitSet quiet = host.quietCores();
+        if (host.isolated().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.WARN, "no isolated cores: kernel threads, JIT and GC threads may run " +
+                "on the application's cores", "boot with isolcpus=managed_irq,domain," + CpuList.format(quiet) +
+                " (every core but the housekeeping CPU 0), then start the application and the agents there with " +
+                "taskset"));
+        }
+        else
+        {
+            checks.add(new Check("quiet", Status.OK, "isolated cores " + CpuList.format(host.isolated()), ""));
+        }
+
+        if (host.nohzFull().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.WARN, "no nohz_full cores: the scheduler tick interrupts every " +
+                "core CONFIG_HZ times a second, application cores included", "boot with nohz_full=" +
+                CpuList.format(quiet) + " rcu_nocbs=" + CpuList.format(quiet) +
+                " (a kernel built with CONFIG_NO_HZ_FULL); a tickless core must run a single thread to stay quiet"));
+        }
+        else
+        {
+            final BitSet ticking = (BitSet)host.isolated().clone();
+            ticking.andNot(host.nohzFull());
+            checks.add(ticking.isEmpty() ?
+                new Check("quiet", Status.OK, "nohz_full cores " + CpuList.format(host.nohzFull()), "") :
+                new Check("quiet", Status.WARN, "isolated cores " + CpuList.format(ticking) + " still get the tick",
+                    "add them to nohz_full= and rcu_nocbs="));
+        }
+
+        if (host.governors().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.OK, "no cpufreq governor exposed (virtual machine?): the " +
+                "frequency is the hypervisor's to change, and its steal time is noise no guest setting removes", ""));
+        }
+        else if (host.governors().size() == 1 && host.governors().contains("performance"))
+        {
+            checks.add(new Check("quiet", Status.OK, "governor performance on every online core", ""));
+        }
+        else
+        {
+            checks.add(new Check("quiet", Status.WARN, "governor(s) " + String.join(", ", host.governors()) +
+                ": the clock changes under the measurement", "cpupower frequency-set -g performance, and limit " +
+                "C-states (cpupower idle-set -D 10 or processor.max_cstate=1) so wake-ups do not pay for deep sleep"));
+        }
+
+        final String smt = host.smtPairs();
+        checks.add(smt.isEmpty() ?
+            new Check("quiet", Status.OK, "no SMT siblings: one hardware thread per core", "") :
+            new Check("quiet", Status.WARN, "SMT on, hardware threads sharing a core: " + smt,
+                "an agent on the sibling of an application core shares its execution units and caches: echo off > " +
+                "/sys/devices/system/cpu/smt/control (or boot with nosmt), or leave those siblings idle"));
+
+        if (host.irqAffinity().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.WARN, "IRQ affinity unknown (/proc/irq unreadable)",
+                "check /proc/irq/*/smp_affinity_list on the host"));
+        }
+        else
+        {
+            final TreeSet<Integer> reaching = host.irqsReaching(quiet);
+            checks.add(reaching.isEmpty() ?
+                new Check("quiet", Status.OK, "no device IRQ may land on cores " + CpuList.format(quiet), "") :
+                new Check("quiet", Status.WARN, reaching.size() + " of " + host.irqAffinity().size() +
+                    " IRQs may land on cores " + CpuList.format(quiet) + " (e.g. IRQ " + reaching.first() + ")",
+                    "boot with irqaffinity=0 (plus managed_irq in isolcpus=), or write the housekeeping cores to " +
+                    "/proc/irq/*/smp_affinity_list; stop irqbalance or set IRQBALANCE_BANNED_CPULIST=" +
+                    CpuList.format(quiet)));
+        }
     }
 
     private interface Parser<T>

@@ -17,7 +17,8 @@ public final class Main
         new ReproduceCommand(),
         new DetectionCommand(),
         new HeartbeatPathCommand(),
-        new RdmaHeartbeatCommand());
+        new RdmaHeartbeatCommand(),
+        new NoiseCommand());
 
     private Main()
     {

@@ -6,11 +6,14 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
 /**
  * One node process per rank ({@link LocalCluster}): a crash is SIGKILL, a leave is SIGTERM.
  */
-final class ProcessCluster implements LiveCluster
+public final class ProcessCluster implements LiveCluster
 {
     private final LocalCluster cluster;
 
-    ProcessCluster(final LocalCluster cluster)
+    /**
+     * @param cluster node processes, not started yet.
+     */
+    public ProcessCluster(final LocalCluster cluster)
     {
         this.cluster = cluster;
     }

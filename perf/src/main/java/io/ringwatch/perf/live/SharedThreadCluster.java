@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * process (the low-noise rows measure that); it measures what the profile promises, detection timed by an agent
  * that never sleeps.
  */
-final class SharedThreadCluster implements LiveCluster
+public final class SharedThreadCluster implements LiveCluster
 {
     private static final int RUN = 0;
     private static final int CRASH = 1;
@@ -39,6 +39,7 @@ final class SharedThreadCluster implements LiveCluster
     private final int n;
     private final long graceNs;
     private final int cpu;
+    private final boolean jitterFiles;
     private final RingwatchNode[] nodes;
     private final AtomicIntegerArray commands;
     private final String[] stoppedHow;
@@ -50,12 +51,23 @@ final class SharedThreadCluster implements LiveCluster
     /**
      * @param host driver process, directory and cluster file; its own {@code start()} is never called.
      */
-    SharedThreadCluster(final LocalCluster host)
+    public SharedThreadCluster(final LocalCluster host)
+    {
+        this(host, false, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
+    /**
+     * @param host        driver process, directory and cluster file; its own {@code start()} is never called.
+     * @param jitterFiles true to give every node a jitter file (emission error, duty cycles) beside its view file.
+     * @param cpu         the core the spinning thread is pinned to.
+     */
+    public SharedThreadCluster(final LocalCluster host, final boolean jitterFiles, final int cpu)
     {
         this.host = host;
+        this.jitterFiles = jitterFiles;
         this.n = host.options().nodes();
         this.graceNs = host.options().graceNs();
-        this.cpu = Runtime.getRuntime().availableProcessors() - 1;
+        this.cpu = cpu;
         this.nodes = new RingwatchNode[n];
         this.commands = new AtomicIntegerArray(n);
         this.stoppedHow = new String[n];
@@ -79,7 +91,8 @@ final class SharedThreadCluster implements LiveCluster
                 .transport(host.options().transport())
                 .embeddedDriver(false)
                 .aeronDirectoryName(host.aeronDir().getAbsolutePath())
-                .startupGraceNs(graceNs));
+                .startupGraceNs(graceNs)
+                .jitterFile(jitterFiles));
         }
         thread.start();
     }
@@ -89,7 +102,7 @@ final class SharedThreadCluster implements LiveCluster
         pinResult = CpuPinning.forThisHost().pinCurrentThread(cpu).toString();
         for (final RingwatchNode node : nodes)
         {
-            node.agent().onStart();  // every grace starts now
+            node.dutyCycleAgent().onStart();  // every grace starts now
         }
         startedAtNs = System.nanoTime();
         final long[] leftAtNs = new long[n];
@@ -116,7 +129,7 @@ final class SharedThreadCluster implements LiveCluster
             {
                 agent.requestLeave();
             }
-            agent.doWork();
+            nodes[r].dutyCycleAgent().doWork();
         }
         catch (final Throwable ex)
         {

@@ -124,6 +124,12 @@ public final class RingwatchConfiguration
     /** Default retry timeout. */
     public static final long SEND_RETRY_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * Record the agent's heartbeat emission error and duty-cycle lengths into a jitter file beside the view file
+     * ({@code ringwatch-jitter-<cluster>-<rank>.dat}), for benchmarks and tools. Default false: the bare agent runs.
+     */
+    public static final String JITTER_FILE_PROP_NAME = "ringwatch.jitter.file";
+
     /** Exit code of a node process that was declared dead by the others (fail-stop). */
     public static final int EXIT_FENCED = 3;
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
@@ -209,6 +215,14 @@ public final class RingwatchConfiguration
     public static int preCreateAllMax()
     {
         return Integer.getInteger(PRECREATE_ALL_MAX_PROP_NAME, PRECREATE_ALL_MAX_DEFAULT);
+    }
+
+    /**
+     * @return whether to keep a jitter file ({@link #JITTER_FILE_PROP_NAME}).
+     */
+    public static boolean jitterFile()
+    {
+        return Boolean.getBoolean(JITTER_FILE_PROP_NAME);
     }
 
     /**

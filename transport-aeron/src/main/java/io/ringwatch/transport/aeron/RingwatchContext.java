@@ -41,6 +41,7 @@ public final class RingwatchContext
     private ThreadPinner pinner = ThreadPinner.UNAVAILABLE;
     private int realtimePriority = RingwatchConfiguration.realtimePriority();
     private boolean preloadClasses = RingwatchConfiguration.preload();
+    private boolean jitterFile = RingwatchConfiguration.jitterFile();
     private int preCreateAllUpTo = RingwatchConfiguration.preCreateAllMax();
     private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
     private ThreadingMode threadingMode = ThreadingMode.parse(RingwatchConfiguration.threadingMode());
@@ -497,6 +498,24 @@ public final class RingwatchContext
     public int preCreateAllUpTo()
     {
         return preCreateAllUpTo;
+    }
+
+    /**
+     * @param record true to record heartbeat emission error and duty-cycle lengths into the node's jitter file.
+     * @return this.
+     */
+    public RingwatchContext jitterFile(final boolean record)
+    {
+        this.jitterFile = record;
+        return this;
+    }
+
+    /**
+     * @return whether the node keeps a jitter file.
+     */
+    public boolean jitterFile()
+    {
+        return jitterFile;
     }
 
     /**

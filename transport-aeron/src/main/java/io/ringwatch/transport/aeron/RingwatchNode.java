@@ -20,12 +20,16 @@ import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.PeerPublications;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.ViewFile;
+import io.ringwatch.transport.aeron.internal.jitter.JitterFile;
+import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.UdpHeartbeatSender;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CachedNanoClock;
@@ -72,6 +76,7 @@ public final class RingwatchNode implements AutoCloseable
     private final List<PeerPublications> peerPublications = new ArrayList<>(2);
     private final Aeron aeron;
     private final RingwatchAgent agent;
+    private final Agent dutyCycleAgent;
     private AgentRunner runner;
     private AgentInvoker invoker;
     private volatile String pinResult;
@@ -137,6 +142,11 @@ public final class RingwatchNode implements AutoCloseable
                 },
                 cachedClock, aeron.conductorAgentInvoker(), controlSubscription, heartbeatSubscription, control,
                 udpHeartbeats, viewFile, counters, pinOnStart(), scheduleOnArmed());
+            // with a jitter file, the recorder wraps the agent and is what runs
+            dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
+                JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,
+                ctx.protocolSettings().heartbeatPeriodNs())), ctx.nanoClock(),
+                ctx.protocolSettings().heartbeatPeriodNs()) : agent;
         }
         catch (final RuntimeException ex)
         {
@@ -193,12 +203,12 @@ public final class RingwatchNode implements AutoCloseable
         switch (ctx.threadingMode())
         {
             case DEDICATED:
-                runner = new AgentRunner(dedicatedIdleStrategy(), Throwable::printStackTrace, null, agent);
+                runner = new AgentRunner(dedicatedIdleStrategy(), Throwable::printStackTrace, null, dutyCycleAgent);
                 AgentRunner.startOnThread(runner);
                 break;
 
             case INVOKER:
-                invoker = new AgentInvoker(Throwable::printStackTrace, null, agent);
+                invoker = new AgentInvoker(Throwable::printStackTrace, null, dutyCycleAgent);
                 invoker.start();
                 break;
 
@@ -340,11 +350,21 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * @return the agent; in {@link ThreadingMode#UNSTARTED} the caller runs it.
+     * @return the protocol agent: its node, counters and control channel.
      */
     public RingwatchAgent agent()
     {
         return agent;
+    }
+
+    /**
+     * @return what a host of this node must run for its duty cycle: the agent, or with a jitter file
+     * ({@link RingwatchContext#jitterFile(boolean)}) the agent wrapped in a {@link JitterRecordingAgent}. A caller
+     * hosting the node itself (e.g. in a {@code CompositeAgent}) runs this one.
+     */
+    public Agent dutyCycleAgent()
+    {
+        return dutyCycleAgent;
     }
 
     /**

@@ -32,7 +32,8 @@ public final class Args
         "--timeout", SUSPICION_TIMEOUT,
         "--delta", SUSPICION_TIMEOUT,
         "--timeouts", SUSPICION_TIMEOUT + "s",
-        "--eta-ratio", HEARTBEAT_PERIOD + "-ratio");
+        "--eta-ratio", HEARTBEAT_PERIOD + "-ratio",
+        "--etas", HEARTBEAT_PERIOD + "s");
 
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Set<String> known = new TreeSet<>();
