@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.internal.cli;
 
 import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -26,7 +27,10 @@ final class DriverCommand
         final Args args = new Args(argv, 1);
         final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
         final int agentPriority = args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        // a driver for shared-memory clusters only: nothing crosses its network thread, so it wakes rarely
+        final boolean ipcOnly = "ipc".equalsIgnoreCase(args.string("--transport", "udp"));
         args.finish();
+        final long networkPeriodNs = ipcOnly ? Drivers.IPC_NETWORK_PERIOD_NS : Drivers.NETWORK_PERIOD_NS;
         if (agentPriority != 0)
         {
             RealtimePriority.validate(agentPriority);
@@ -34,11 +38,12 @@ final class DriverCommand
 
         // the barrier holds the JVM's shutdown until it is closed, which try-with-resources does after the driver
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-            MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(Drivers.lowFootprint(dir),
-                agentPriority)))
+            MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(
+                Drivers.lowFootprint(dir, networkPeriodNs), agentPriority)))
         {
             System.out.println(Drivers.READY_LINE + ": aeron.dir=" + driver.aeronDirectoryName() + " pid=" +
-                ProcessHandle.current().pid() + (agentPriority == 0 ? "" :
+                ProcessHandle.current().pid() + " network period " + Durations.format(networkPeriodNs) +
+                (agentPriority == 0 ? "" :
                 " network thread SCHED_FIFO " + Drivers.networkPriority(agentPriority) +
                 ", conductor " + Drivers.conductorPriority(agentPriority)));
             barrier.await();

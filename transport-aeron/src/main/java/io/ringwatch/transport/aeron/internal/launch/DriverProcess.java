@@ -4,6 +4,7 @@ import io.ringwatch.transport.aeron.internal.Drivers;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,7 +34,8 @@ final class DriverProcess
      */
     static DriverProcess launch(final LocalCluster.Options options, final ClusterDirectory directory)
     {
-        final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", directory.aeronDir().getAbsolutePath()));
+        final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", directory.aeronDir().getAbsolutePath(),
+            "--transport", options.transport().name().toLowerCase(Locale.ROOT)));
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");

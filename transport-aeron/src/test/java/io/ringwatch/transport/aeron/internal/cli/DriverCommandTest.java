@@ -54,6 +54,31 @@ class DriverCommandTest
     }
 
     @Test
+    void shouldPaceTheNetworkThreadSlowlyWhenOnlySharedMemoryStreamsCrossIt() throws Exception
+    {
+        for (final String transport : List.of("ipc", "udp"))
+        {
+            final File log = tmp.resolve("driver-" + transport + ".log").toFile();
+            final Process driver = launch(log, "--aeron-dir", tmp.resolve("aeron-" + transport).toString(),
+                "--transport", transport);
+            try
+            {
+                while (!Files.readString(log.toPath()).contains(Drivers.READY_LINE))
+                {
+                    assertTrue(driver.isAlive(), () -> "driver exited early: " + read(log));
+                    Thread.sleep(10);
+                }
+                final String expected = "ipc".equals(transport) ? "network period 10ms" : "network period 100us";
+                assertTrue(read(log).contains(expected), () -> transport + ": " + read(log));
+            }
+            finally
+            {
+                driver.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
     void shouldRejectAnOutOfRangePriorityAsUsageError() throws Exception
     {
         final File log = tmp.resolve("bad.log").toFile();
