@@ -110,6 +110,19 @@ public final class RingwatchConfiguration
     /** Default retry timeout. */
     public static final long SEND_RETRY_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
+    /**
+     * Frame authentication: {@code required} (every frame signed and checked under the cluster keyring) or {@code off}
+     * (anyone who can reach a node can speak for any rank). Unset: required when a key file is configured, else off.
+     * Off with a key file configured is refused as a contradiction.
+     */
+    public static final String AUTH_PROP_NAME = "ringwatch.auth";
+
+    /**
+     * Cluster keyring: one hex key per line, the first signs, up to two more are accepted (rotation); {@code #}
+     * comments. Refused if group or others may read or write it. Make one with {@code ringwatch.jar keygen}.
+     */
+    public static final String AUTH_KEY_FILE_PROP_NAME = "ringwatch.auth.key.file";
+
     /** Exit code of a node process that was declared dead by the others (fail-stop). */
     public static final int EXIT_FENCED = 3;
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
@@ -259,6 +272,22 @@ public final class RingwatchConfiguration
     public static long sendRetryTimeoutNs()
     {
         return SystemUtil.getDurationInNanos(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #AUTH_PROP_NAME}, or null when unset.
+     */
+    public static String auth()
+    {
+        return System.getProperty(AUTH_PROP_NAME);
+    }
+
+    /**
+     * @return {@link #AUTH_KEY_FILE_PROP_NAME}, or null when unset.
+     */
+    public static String authKeyFile()
+    {
+        return System.getProperty(AUTH_KEY_FILE_PROP_NAME);
     }
 
     /**

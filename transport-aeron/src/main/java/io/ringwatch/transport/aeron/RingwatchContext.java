@@ -1,9 +1,13 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
+import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -47,6 +51,12 @@ public final class RingwatchContext
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
     private ProtocolSettings protocolSettings;
+    private final String authProperty = RingwatchConfiguration.auth();
+    private AuthMode authMode;
+    private Path authKeyFile = RingwatchConfiguration.authKeyFile() == null ? null :
+        Path.of(RingwatchConfiguration.authKeyFile());
+    private FrameAuthenticator frameAuthenticator;
+    private int configDigest;
 
     /**
      * Fill defaults and validate. Idempotent.
@@ -96,6 +106,15 @@ public final class RingwatchContext
         // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY);
+
+        configDigest = ConfigDigest.of(cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs);
+        if (authMode == null && authProperty != null)
+        {
+            authMode = AuthMode.parse(authProperty);
+        }
+        authMode = AuthMode.resolve(authMode, authKeyFile);
+        frameAuthenticator = authMode == AuthMode.REQUIRED ?
+            KeyFile.authenticator(authKeyFile) : FrameAuthenticator.NONE;
 
         if (idleStrategy == null)
         {
@@ -574,5 +593,61 @@ public final class RingwatchContext
     public MembershipListener listener()
     {
         return listener;
+    }
+
+    /**
+     * @param mode {@link AuthMode#REQUIRED} or {@link AuthMode#OFF}, overriding
+     * {@value RingwatchConfiguration#AUTH_PROP_NAME}; when neither is set: required if a key file is, else off.
+     * @return this.
+     */
+    public RingwatchContext authMode(final AuthMode mode)
+    {
+        this.authMode = mode;
+        return this;
+    }
+
+    /**
+     * @return how frames are authenticated; resolved by {@link #conclude()}.
+     */
+    public AuthMode authMode()
+    {
+        return authMode;
+    }
+
+    /**
+     * @param path the cluster keyring ({@link KeyFile}); setting one makes authentication required.
+     * @return this.
+     */
+    public RingwatchContext authKeyFile(final Path path)
+    {
+        this.authKeyFile = path;
+        return this;
+    }
+
+    /**
+     * @return the cluster keyring's path, or null.
+     */
+    public Path authKeyFile()
+    {
+        return authKeyFile;
+    }
+
+    /**
+     * Signs and verifies this node's frames. Not thread safe: the node's agent thread uses it for both, and any other
+     * thread takes {@link FrameAuthenticator#newInstance()}.
+     *
+     * @return the keyring loaded by {@link #conclude()}, or {@link FrameAuthenticator#NONE} with authentication off.
+     */
+    public FrameAuthenticator frameAuthenticator()
+    {
+        return frameAuthenticator;
+    }
+
+    /**
+     * @return the {@link ConfigDigest} this node's frames carry and require, set by {@link #conclude()}.
+     */
+    public int configDigest()
+    {
+        return configDigest;
     }
 }
