@@ -9,10 +9,12 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.slot.HeartbeatSender;
 import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
@@ -107,10 +109,16 @@ public final class RingwatchNode implements AutoCloseable
                 resources.add(heartbeatSubscription);
             }
 
+            if (ctx.authMode() == AuthMode.OFF)
+            {
+                System.err.println("ringwatch node " + rank + ": " + AuthMode.OFF_WARNING);
+            }
+            // one stamper for heartbeats and control frames alike: one frame sequence per destination
+            final FrameStamper stamper = new FrameStamper(n, ctx.frameAuthenticator());
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = new AeronControlChannel(cluster.clusterId(), rank, ctx.incarnation(),
-                n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
+                n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
             resources.add(control);
             peerPublications.add(controlPublications);
             for (final int peer : ClusterChannels.controlPeersToPreCreate(rank, n, ctx.preCreateAllUpTo()))
@@ -131,7 +139,8 @@ public final class RingwatchNode implements AutoCloseable
                     heartbeatPublications.preCreate(peer);
                 }
                 heartbeats = new RemoteHeartbeatChannel(slots, rank,
-                    new UdpHeartbeatSender(heartbeatPublications, cluster.clusterId(), rank, ctx.incarnation()),
+                    new UdpHeartbeatSender(heartbeatPublications, cluster.clusterId(), rank, ctx.incarnation(),
+                        ctx.configDigest(), stamper),
                     cachedClock);
             }
             else
@@ -432,16 +441,20 @@ public final class RingwatchNode implements AutoCloseable
         private final int clusterId;
         private final int rank;
         private final int incarnation;
+        private final int configDigest;
+        private final FrameStamper stamper;
         private final HeartbeatFlyweight frame = new HeartbeatFlyweight();
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
 
         UdpHeartbeatSender(final PeerPublications publications, final int clusterId, final int rank,
-            final int incarnation)
+            final int incarnation, final int configDigest, final FrameStamper stamper)
         {
             this.publications = publications;
             this.clusterId = clusterId;
             this.rank = rank;
             this.incarnation = incarnation;
+            this.configDigest = configDigest;
+            this.stamper = stamper;
         }
 
         public boolean send(final int observerRank, final long counter, final long timestampNs)
@@ -451,7 +464,8 @@ public final class RingwatchNode implements AutoCloseable
             {
                 return false;
             }
-            final int length = frame.encode(buffer, 0, clusterId, rank, incarnation, counter, timestampNs);
+            final int length = stamper.stamp(buffer, 0, frame.encode(
+                buffer, 0, clusterId, rank, incarnation, observerRank, configDigest, counter, timestampNs));
             return publication.offer(buffer, 0, length) > 0;
         }
     }
