@@ -6,7 +6,8 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import java.util.Arrays;
 
 /**
- * Entry point of {@code ringwatch.jar}: {@code node}, {@code demo}, {@code driver}, {@code stat}, {@code doctor}.
+ * Entry point of {@code ringwatch.jar}: {@code node}, {@code demo}, {@code driver}, {@code stat}, {@code doctor},
+ * {@code keygen}.
  * <p>
  * Exit codes: 0 success, 1 the command's check failed (demo: wrong views), {@value
  * RingwatchConfiguration#EXIT_CONFIG_ERROR} bad usage or configuration, {@value RingwatchConfiguration#EXIT_FENCED}
@@ -46,6 +47,9 @@ public final class Main
                 case "stat":
                     exitCode = StatCommand.run(args);
                     break;
+                case "keygen":
+                    exitCode = KeygenCommand.run(args, System.out);
+                    break;
                 case "doctor":
                     Doctor.main(Arrays.copyOfRange(args, 1, args.length));
                     exitCode = 0;
@@ -81,6 +85,8 @@ public final class Main
             "  driver [--aeron-dir DIR] [--rt-priority P]   media driver for nodes run with --driver external",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
             "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
+            "  keygen [--out FILE]                        new cluster key: FILE created 0600, or the key line on " +
+                "stdout (keygen >> FILE adds one for a rotation)",
             "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +
                 "4 node lost its media driver"));
     }
