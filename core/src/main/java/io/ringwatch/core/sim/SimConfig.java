@@ -29,6 +29,7 @@ public final class SimConfig
     private long pauseThresholdNs = -1;
     private long fenceIntervalNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
+    private boolean authentication = true;
     private final List<Injection> injections = new ArrayList<>();
     private boolean concluded;
 
@@ -57,6 +58,7 @@ public final class SimConfig
         copy.pauseThresholdNs = pauseThresholdNs;
         copy.fenceIntervalNs = fenceIntervalNs;
         copy.bound = bound;
+        copy.authentication = authentication;
         copy.injections.addAll(injections);
         return copy;
     }
@@ -358,6 +360,17 @@ public final class SimConfig
     }
 
     /**
+     * @param on whether the cluster authenticates frames (the default): off, a forged frame is believed.
+     * @return this.
+     */
+    public SimConfig authentication(final boolean on)
+    {
+        checkMutable();
+        this.authentication = on;
+        return this;
+    }
+
+    /**
      * @param injection a scripted fault.
      * @return this.
      */
@@ -464,6 +477,14 @@ public final class SimConfig
     public StabilizationBound bound()
     {
         return bound;
+    }
+
+    /**
+     * @return whether frames are authenticated, so that forged ones are refused.
+     */
+    public boolean authentication()
+    {
+        return authentication;
     }
 
     /**
