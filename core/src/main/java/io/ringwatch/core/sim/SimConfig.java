@@ -10,6 +10,12 @@ import java.util.List;
  */
 public final class SimConfig
 {
+    /**
+     * Most nodes a simulation takes: the protocol's own limit, checked here before the simulator sizes its arrays
+     * (8 longs per node in one array, ranks in 28-bit event fields), which larger sizes would overflow.
+     */
+    public static final int MAX_NODES = io.ringwatch.core.protocol.ProtocolSettings.MAX_CLUSTER_SIZE;
+
     private int nodes = 64;
     private long heartbeatPeriodNs = 100_000_000L;
     private long suspicionTimeoutNs = 1_000_000_000L;
@@ -75,7 +81,7 @@ public final class SimConfig
         {
             return this;
         }
-        require(nodes >= 2, "nodes must be >= 2: " + nodes);
+        require(nodes >= 2 && nodes <= MAX_NODES, "nodes must be in [2, " + MAX_NODES + "]: " + nodes);
         require(heartbeatPeriodNs > 0, "heartbeat period (eta) must be > 0: " + heartbeatPeriodNs + "ns");
         require(suspicionTimeoutNs > heartbeatPeriodNs,
             "suspicion timeout (delta) " + suspicionTimeoutNs + "ns must exceed eta " + heartbeatPeriodNs + "ns");
