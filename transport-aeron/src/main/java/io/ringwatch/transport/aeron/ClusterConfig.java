@@ -7,7 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The cluster file: who the ranks are and where they listen. Plain text, one line per rank, ranks 0..N-1 each once:
@@ -115,6 +118,10 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
                     switch (key)
                     {
                         case "cluster-id":
+                            if (clusterId != null)
+                            {
+                                throw new IllegalArgumentException(where + "cluster-id given a second time");
+                            }
                             clusterId = Integer.parseInt(value);
                             break;
                         case "heartbeat":
@@ -169,6 +176,12 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
             }
             ordered[m.rank()] = m;
         }
+        final Map<String, Integer> endpoints = new HashMap<>();
+        for (final Member m : ordered)
+        {
+            claimEndpoint(source, endpoints, m, m.controlPort(), "control");
+            claimEndpoint(source, endpoints, m, m.heartbeatPort(), "heartbeat");
+        }
         return new ClusterConfig(clusterId, heartbeatNs, timeoutNs, List.of(ordered));
     }
 
@@ -195,6 +208,22 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
                 .append(m.heartbeatPort()).append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * Two ranks (or one rank's two subscriptions) on one host:port would receive each other's frames.
+     */
+    private static void claimEndpoint(
+        final String source, final Map<String, Integer> endpoints, final Member m, final int port, final String what)
+    {
+        final Integer owner = endpoints.putIfAbsent(m.host().toLowerCase(Locale.ROOT) + ":" + port, m.rank());
+        if (owner != null)
+        {
+            throw new IllegalArgumentException(source + ": " + m.host() + ":" + port + ", the " + what +
+                " port of rank " + m.rank() + ", is already " +
+                (owner == m.rank() ? "its other port" : "a port of rank " + owner) +
+                ": every rank needs two UDP ports of its own");
+        }
     }
 
     private static int parseInt(final String where, final String what, final String text)
