@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ClusterChannelsTest
 {
@@ -33,5 +34,14 @@ class ClusterChannelsTest
         assertArrayEquals(new int[]{6, 7, 0, 1, 2, 3, 4}, ClusterChannels.controlPeersToPreCreate(5, 8, 32));
         assertArrayEquals(ClusterChannels.usualControlPeers(5, 64), ClusterChannels.controlPeersToPreCreate(5, 64, 32));
         assertArrayEquals(ClusterChannels.usualControlPeers(5, 8), ClusterChannels.controlPeersToPreCreate(5, 8, 0));
+    }
+
+    @Test
+    void shouldBracketIpv6LiteralsInEndpoints()
+    {
+        assertEquals("[fe80::1]:20000", ClusterChannels.endpoint("fe80::1", 20000));
+        assertEquals("[::1]:20000", ClusterChannels.endpoint("[::1]", 20000));
+        assertEquals("10.0.0.1:20000", ClusterChannels.endpoint("10.0.0.1", 20000));
+        assertEquals("node-3.example:20000", ClusterChannels.endpoint("node-3.example", 20000));
     }
 }
