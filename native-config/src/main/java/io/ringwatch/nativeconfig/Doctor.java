@@ -22,7 +22,8 @@ public final class Doctor
 {
     /** Section names, in report order. */
     public static final List<String> SECTIONS = List.of(
-        "cpu", "pinning", "realtime", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile");
+        "cpu", "pinning", "realtime", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile",
+        "quiet");
 
     /** Below this, {@code /dev/shm} cannot hold even a few Aeron publications' term buffers. */
     static final long SHM_FREE_WARN_BYTES = 512L * 1024 * 1024;
@@ -124,9 +125,9 @@ public final class Doctor
         checkShm(HostFiles.readOrNull(HostFiles.PROC_MOUNTS), checks);
         checkHugePages(parseOrNull(HostFiles.PROC_MEMINFO, HugePages::parse), checks);
         checkGovernor(cpus, checks);
-        checkRdma(RdmaHost.probe(), checks);
-        checkLibraries(checks);
+        RdmaReadiness.examine(checks);
         checkProfile(agents, cpus, checks);
+        checkQuiet(QuietHost.probe(), checks);
 
         return new Report(List.copyOf(checks));
     }
@@ -316,56 +317,90 @@ public final class Doctor
             "(cpupower frequency-set -g performance) on cores running low-latency agents");
     }
 
-    static void checkRdma(final RdmaHost rdma, final List<Check> checks)
-    {
-        final String unusable = rdma.unusableReason();
-        if (!rdma.sysfsPresent() || rdma.ports().isEmpty())
-        {
-            checks.add(new Check("rdma", Status.WARN, unusable,
-                "the RDMA heartbeat transport is unavailable here; the UDP and shared-memory transports work"));
-            return;
-        }
-        for (final RdmaPort port : rdma.ports())
-        {
-            checks.add(new Check("rdma", port.isActive() ? Status.OK : Status.WARN,
-                port.device() + " port " + port.port() + ": " + port.state() + ", " + port.linkLayer() +
-                (port.rate().isEmpty() ? "" : ", " + port.rate()),
-                port.isActive() ? "" : "check cabling and the subnet manager (opensm) for InfiniBand, " +
-                    "or the Ethernet link for RoCE"));
-        }
-        checks.add(new Check("rdma", rdma.netDevices().isEmpty() ? Status.WARN : Status.OK,
-            "network interfaces on RDMA devices: " +
-            (rdma.netDevices().isEmpty() ? "none" : String.join(", ", rdma.netDevices())),
-            rdma.netDevices().isEmpty() ? "RDMA CM addresses peers by IP; configure IPoIB (ib0) or the RoCE " +
-                "interface with an address" : ""));
-    }
-
-    static void checkLibraries(final List<Check> checks)
-    {
-        for (final String name : List.of("ibverbs", "rdmacm"))
-        {
-            final NativeLibraryProbe.Result found = NativeLibraryProbe.findOnLinkerPath(name);
-            checks.add(found.usable() ?
-                new Check("libraries", Status.OK, "lib" + name + " at " + found.foundAt(), "") :
-                new Check("libraries", Status.WARN, "lib" + name + " not found on the linker path",
-                    "needed by DiSNI for RDMA only; install rdma-core (libibverbs1, librdmacm1)"));
-        }
-
-        final NativeLibraryProbe.Result disni = NativeLibraryProbe.tryLoad("disni");
-        checks.add(disni.usable() ?
-            new Check("libraries", Status.OK, "libdisni loaded" +
-                (disni.foundAt() == null ? "" : " from " + disni.foundAt()), "") :
-            new Check("libraries", Status.WARN, "libdisni not loadable: " + disni.loadError(),
-                "needed for RDMA only; build libdisni 2.1 (zrlio/disni, libdisni/) against rdma-core and put " +
-                "its directory on -Djava.library.path"));
-    }
-
     static void checkProfile(final int agents, final HostCpus cpus, final List<Check> checks)
     {
         final BitSet spare = cpus.spareCores();
         final TuningProfile.Recommendation rec = TuningProfile.recommend(agents, spare.cardinality());
         checks.add(new Check("profile", Status.OK, "recommend " + rec.profile().cliName() + " for " + agents +
             " agent(s) on spare cores " + CpuList.format(spare) + ": " + rec.reason(), ""));
+    }
+
+    /**
+     * What a performance engineer needs for quiet noise and jitter numbers ({@code ringwatch-perf.jar noise}): the
+     * application's and the agents' cores isolated, tickless, at a fixed frequency, without a busy SMT sibling and
+     * without device interrupts. Every WARN says how to fix it; none of them stops a node from running.
+     */
+    static void checkQuiet(final QuietHost host, final List<Check> checks)
+    {
+        final BitSet quiet = host.quietCores();
+        if (host.isolated().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.WARN, "no isolated cores: kernel threads, JIT and GC threads may run " +
+                "on the application's cores", "boot with isolcpus=managed_irq,domain," + CpuList.format(quiet) +
+                " (every core but the housekeeping CPU 0), then start the application and the agents there with " +
+                "taskset"));
+        }
+        else
+        {
+            checks.add(new Check("quiet", Status.OK, "isolated cores " + CpuList.format(host.isolated()), ""));
+        }
+
+        if (host.nohzFull().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.WARN, "no nohz_full cores: the scheduler tick interrupts every " +
+                "core CONFIG_HZ times a second, application cores included", "boot with nohz_full=" +
+                CpuList.format(quiet) + " rcu_nocbs=" + CpuList.format(quiet) +
+                " (a kernel built with CONFIG_NO_HZ_FULL); a tickless core must run a single thread to stay quiet"));
+        }
+        else
+        {
+            final BitSet ticking = (BitSet)host.isolated().clone();
+            ticking.andNot(host.nohzFull());
+            checks.add(ticking.isEmpty() ?
+                new Check("quiet", Status.OK, "nohz_full cores " + CpuList.format(host.nohzFull()), "") :
+                new Check("quiet", Status.WARN, "isolated cores " + CpuList.format(ticking) + " still get the tick",
+                    "add them to nohz_full= and rcu_nocbs="));
+        }
+
+        if (host.governors().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.OK, "no cpufreq governor exposed (virtual machine?): the " +
+                "frequency is the hypervisor's to change, and its steal time is noise no guest setting removes", ""));
+        }
+        else if (host.governors().size() == 1 && host.governors().contains("performance"))
+        {
+            checks.add(new Check("quiet", Status.OK, "governor performance on every online core", ""));
+        }
+        else
+        {
+            checks.add(new Check("quiet", Status.WARN, "governor(s) " + String.join(", ", host.governors()) +
+                ": the clock changes under the measurement", "cpupower frequency-set -g performance, and limit " +
+                "C-states (cpupower idle-set -D 10 or processor.max_cstate=1) so wake-ups do not pay for deep sleep"));
+        }
+
+        final String smt = host.smtPairs();
+        checks.add(smt.isEmpty() ?
+            new Check("quiet", Status.OK, "no SMT siblings: one hardware thread per core", "") :
+            new Check("quiet", Status.WARN, "SMT on, hardware threads sharing a core: " + smt,
+                "an agent on the sibling of an application core shares its execution units and caches: echo off > " +
+                "/sys/devices/system/cpu/smt/control (or boot with nosmt), or leave those siblings idle"));
+
+        if (host.irqAffinity().isEmpty())
+        {
+            checks.add(new Check("quiet", Status.WARN, "IRQ affinity unknown (/proc/irq unreadable)",
+                "check /proc/irq/*/smp_affinity_list on the host"));
+        }
+        else
+        {
+            final TreeSet<Integer> reaching = host.irqsReaching(quiet);
+            checks.add(reaching.isEmpty() ?
+                new Check("quiet", Status.OK, "no device IRQ may land on cores " + CpuList.format(quiet), "") :
+                new Check("quiet", Status.WARN, reaching.size() + " of " + host.irqAffinity().size() +
+                    " IRQs may land on cores " + CpuList.format(quiet) + " (e.g. IRQ " + reaching.first() + ")",
+                    "boot with irqaffinity=0 (plus managed_irq in isolcpus=), or write the housekeeping cores to " +
+                    "/proc/irq/*/smp_affinity_list; stop irqbalance or set IRQBALANCE_BANNED_CPULIST=" +
+                    CpuList.format(quiet)));
+        }
     }
 
     private interface Parser<T>

@@ -2,6 +2,7 @@ package io.ringwatch.nativeconfig;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -60,7 +61,7 @@ class DoctorTest
     void shouldWarnNotFailWhenRdmaIsAbsent()
     {
         final List<Doctor.Check> checks = new ArrayList<>();
-        Doctor.checkRdma(new RdmaHost(false, List.of(), List.of()), checks);
+        RdmaReadiness.checkDevices(new RdmaHost(false, List.of(), List.of()), Path.of("/nonexistent"), checks);
 
         assertEquals(1, checks.size());
         assertEquals(Doctor.Status.WARN, checks.get(0).status());

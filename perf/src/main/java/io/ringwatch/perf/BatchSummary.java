@@ -31,6 +31,9 @@ final class BatchSummary
     final long lost;
     final long events;
     final long exclusions;
+    final long fencesSent;
+    final int runsWithSplitBrain;
+    final long majorityLost;
     final List<String> shownViolations = new ArrayList<>();
 
     BatchSummary(final SimResult[] results)
@@ -54,6 +57,9 @@ final class BatchSummary
         long ls = 0;
         long ev = 0;
         long ex = 0;
+        long fences = 0;
+        int splitBrain = 0;
+        long lostFromMajority = 0;
 
         for (final SimResult result : results)
         {
@@ -93,6 +99,9 @@ final class BatchSummary
             ls += result.lostMessages();
             ev += result.eventsProcessed();
             ex += result.exclusions();
+            fences += result.fencesSent();
+            splitBrain += result.splitBrainPairs() > 0 ? 1 : 0;
+            lostFromMajority += result.majorityLost();
         }
 
         violations = violationCount;
@@ -113,6 +122,9 @@ final class BatchSummary
         lost = ls;
         events = ev;
         exclusions = ex;
+        fencesSent = fences;
+        runsWithSplitBrain = splitBrain;
+        majorityLost = lostFromMajority;
     }
 
     private void addShown(final String violation)

@@ -1,5 +1,7 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
+
 import java.io.PrintStream;
 
 /**

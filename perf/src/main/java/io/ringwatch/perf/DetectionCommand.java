@@ -1,11 +1,14 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.perf.live.ConfigResult;
 import io.ringwatch.perf.live.DetectionBenchmark;
 import io.ringwatch.perf.live.DetectionConfig;
 import io.ringwatch.perf.live.DetectionReport;
 import io.ringwatch.perf.live.DetectionSettings;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,6 +26,9 @@ import java.util.Locale;
  */
 final class DetectionCommand implements Command
 {
+    private static final String SUSPICION_TIMEOUTS = Args.SUSPICION_TIMEOUT + "s";
+    private static final String HEARTBEAT_PERIOD_RATIO = Args.HEARTBEAT_PERIOD + "-ratio";
+
     public String name()
     {
         return "detection";
@@ -37,57 +43,50 @@ final class DetectionCommand implements Command
     {
         return String.join(System.lineSeparator(),
             "usage: java -jar ringwatch-perf.jar detection [flags]",
-            "  --nodes LIST           cluster sizes (default 4,8,16)",
-            "  --timeouts LIST        suspicion timeouts δ (default 10ms,1ms)",
-            "  --profiles LIST        low-latency,low-noise (default both)",
-            "  --transports LIST      ipc,udp (default both)",
-            "  --eta-ratio R          heartbeat period η = δ / R (default 10)",
-            "  --kills K              SIGKILLs per configuration (default 50)",
-            "  --seed S               victims and kill moments (default 1)",
-            "  --miss-timeout D       a kill not known by every survivor by then is missed (default 5s)",
-            "  --start-timeout D      time for a cluster to come up (default 120s)",
-            "  --grace D              nodes' startup grace, from their release at the start barrier (default 3s)",
-            "  --settle D             quiet time after a cluster is up, before its first kill (default 1s)",
-            "  --max-starts M         cluster starts per configuration before giving up (default 0: three times",
-            "                         what the kill count needs at that size)",
-            "  --config-budget D      no new cluster start for a configuration after this long on it (default none)",
-            "  --rt-priority P        SCHED_FIFO priority 1..99 for low-noise node agents, 0 for none (default 0;",
-            "                         needs root, CAP_SYS_NICE or ulimit -r); the driver's conductor runs one below,",
-            "                         its network thread one above",
-            "  --oversubscribe        run low-latency configurations with more busy-spinning agents than spare",
-            "                         cores as one process per node anyway (default: their agents share one",
-            "                         busy-spinning thread pinned to the last core, in this JVM)",
-            "  --out DIR              writes DIR/detection.md, DIR/detection.csv and DIR/detection-notes.md after",
-            "                         every configuration",
-            "                         (default results)",
+            "  --nodes LIST                cluster sizes (default 4,8,16)",
+            "  --suspicion-timeouts LIST   suspicion timeouts δ (default 10ms,1ms)",
+            "  --profiles LIST             low-latency,low-noise (default both)",
+            "  --transports LIST           ipc,udp (default both)",
+            "  --heartbeat-period-ratio R  heartbeat period η = δ / R (default 10)",
+            "  --kills K                   SIGKILLs per configuration (default 50)",
+            "  --seed S                    victims and kill moments (default 1)",
+            "  --miss-timeout D            a kill not known by every survivor by then is missed (default 5s)",
+            "  --start-timeout D           time for a cluster to come up (default 120s)",
+            "  --grace D                   nodes' startup grace, from their release at the start barrier (default 3s)",
+            "  --settle D                  quiet time after a cluster is up, before its first kill (default 1s)",
+            "  --max-starts M              cluster starts per configuration before giving up (default 0: three times",
+            "                              what the kill count needs at that size)",
+            "  --config-budget D           no new cluster start for a configuration after this long on it",
+            "                              (default none)",
+            "  --rt-priority P             SCHED_FIFO priority 1..99 for low-noise node agents, 0 for none",
+            "                              (default 0; needs root, CAP_SYS_NICE or ulimit -r); the driver's conductor",
+            "                              runs one below, its network thread one above",
+            "  --oversubscribe             run low-latency configurations with more busy-spinning agents than spare",
+            "                              cores as one process per node anyway (default: their agents share one",
+            "                              busy-spinning thread pinned to the last core, in this JVM)",
+            "  --out DIR                   writes DIR/detection.md, DIR/detection.csv and DIR/detection-notes.md",
+            "                              after every configuration (default results)",
             "Per cluster start: kill a random node at a random moment, wait until every survivor knows, repeat while",
             "more than ceil(N/2) survive, then SIGTERM one (LEAVE) and restart. A configuration gives up after 6",
             "cluster starts in a row without a measured kill (live nodes declared dead at start, say), after",
             "--max-starts, or after --config-budget. Exit code 1 if a configuration gave up before its kill count;",
-            "false positives are a measured result, not a failure.");
+            "false positives are a measured result, not a failure. Durations need their unit: ns, us, ms or s.");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Flags flags = new Flags(args, "--oversubscribe");
+        final Args flags = new Args(args, 0, "--oversubscribe");
         final List<Integer> nodes = new ArrayList<>();
-        for (final String n : list(flags.string("--nodes", "4,8,16")))
+        for (final String n : flags.list("--nodes", "4,8,16"))
         {
             nodes.add(parseNodes(n));
         }
-        final List<Long> timeouts = new ArrayList<>();
-        for (final String t : list(flags.string("--timeouts", "10ms,1ms")))
+        final List<Long> suspicionTimeouts = new ArrayList<>();
+        for (final String t : flags.list(SUSPICION_TIMEOUTS, "10ms,1ms"))
         {
-            try
-            {
-                timeouts.add(Flags.parseDurationNs(t));
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new UsageException("bad value for --timeouts: '" + t + "' (" + ex.getMessage() + ")");
-            }
+            suspicionTimeouts.add(Args.durationNs(SUSPICION_TIMEOUTS, t));
         }
-        final List<String> profiles = list(flags.string("--profiles", "low-latency,low-noise"));
+        final List<String> profiles = lowerCase(flags.list("--profiles", "low-latency,low-noise"));
         for (final String p : profiles)
         {
             if (!"low-latency".equals(p) && !"low-noise".equals(p))
@@ -96,7 +95,7 @@ final class DetectionCommand implements Command
             }
         }
         final List<TransportMode> transports = new ArrayList<>();
-        for (final String t : list(flags.string("--transports", "ipc,udp")))
+        for (final String t : lowerCase(flags.list("--transports", "ipc,udp")))
         {
             switch (t)
             {
@@ -105,7 +104,7 @@ final class DetectionCommand implements Command
                 default -> throw new UsageException("bad value for --transports: '" + t + "' (expected ipc or udp)");
             }
         }
-        final long etaRatio = flags.longValue("--eta-ratio", 10, 2, 1_000_000);
+        final long periodRatio = flags.longValue(HEARTBEAT_PERIOD_RATIO, 10, 2, 1_000_000);
         final int kills = (int)flags.longValue("--kills", 50, 1, 1_000_000);
         final long seed = flags.longValue("--seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
         final long missTimeoutNs = flags.durationNs("--miss-timeout", 5_000_000_000L);
@@ -122,30 +121,40 @@ final class DetectionCommand implements Command
         final List<DetectionConfig> configs = new ArrayList<>();
         for (final int n : nodes)
         {
-            for (final long delta : timeouts)
+            for (final long suspicionTimeoutNs : suspicionTimeouts)
             {
-                if (delta / etaRatio <= 0)
+                if (suspicionTimeoutNs / periodRatio <= 0)
                 {
-                    throw new UsageException("δ=" + delta + "ns / --eta-ratio " + etaRatio + " leaves no heartbeat period");
+                    throw new UsageException("suspicion timeout " + Durations.format(suspicionTimeoutNs) + " / " +
+                        HEARTBEAT_PERIOD_RATIO + " " + periodRatio + " leaves no heartbeat period");
                 }
                 for (final String profile : profiles)
                 {
                     for (final TransportMode transport : transports)
                     {
-                        configs.add(new DetectionConfig(n, delta, delta / etaRatio, profile, transport));
+                        configs.add(new DetectionConfig(
+                            n, suspicionTimeoutNs, suspicionTimeoutNs / periodRatio, profile, transport));
                     }
                 }
             }
         }
-        final DetectionSettings settings = new DetectionSettings(
-            kills, seed, settleNs, missTimeoutNs, startTimeoutNs, graceNs, maxStarts, budgetNs, realtimePriority,
-            oversubscribe);
+        final DetectionSettings settings;
+        try
+        {
+            settings = new DetectionSettings(
+                kills, seed, settleNs, missTimeoutNs, startTimeoutNs, graceNs, maxStarts, budgetNs, realtimePriority,
+                oversubscribe);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
 
         final String commandLine = "java -jar ringwatch-perf.jar detection " + String.join(" ", args);
         final String startedAt = Instant.now().toString();
         final String loadBefore = loadAverage();
         err.printf("detection: %d configurations x %d kills, η = δ/%d, seed %d, %d CPUs, load %s%n",
-            configs.size(), kills, etaRatio, seed, Runtime.getRuntime().availableProcessors(), loadBefore);
+            configs.size(), kills, periodRatio, seed, Runtime.getRuntime().availableProcessors(), loadBefore);
         Files.createDirectories(outDir);
         final List<ConfigResult> done = new ArrayList<>();
         final DetectionBenchmark benchmark = new DetectionBenchmark(configs, settings, null, err);
@@ -154,7 +163,7 @@ final class DetectionCommand implements Command
             done.add(result);
             out.print(DetectionReport.block(result));
             out.flush();
-            write(outDir, done, commandLine, startedAt, loadBefore, etaRatio, settings);
+            write(outDir, done, commandLine, startedAt, loadBefore, periodRatio, settings);
         });
 
         out.println();
@@ -170,7 +179,7 @@ final class DetectionCommand implements Command
         final String commandLine,
         final String startedAt,
         final String loadBefore,
-        final long etaRatio,
+        final long periodRatio,
         final DetectionSettings settings)
     {
         final StringBuilder md = new StringBuilder();
@@ -180,8 +189,8 @@ final class DetectionCommand implements Command
             "Started %s, %d of the configurations done at %s. Host: %d CPUs, load average %s at start, %s now.%n" +
             "η = δ/%d; %d kills per configuration, seed %d, miss timeout %s; node JVMs: serial GC, C1 only.%n%n",
             startedAt, results.size(), Instant.now(), Runtime.getRuntime().availableProcessors(), loadBefore,
-            loadAverage(), etaRatio, settings.killsPerConfig(), settings.seed(),
-            DetectionConfig.duration(settings.missTimeoutNs())));
+            loadAverage(), periodRatio, settings.killsPerConfig(), settings.seed(),
+            Durations.format(settings.missTimeoutNs())));
         md.append(DetectionReport.markdown(results));
         md.append("\nDetection: SIGKILL to the first survivor's view holding the victim; stabilization: to the last " +
             "survivor's; LEAVE: SIGTERM (shutdown hook sends LEAVE) to the last survivor's. Times are the nodes' own " +
@@ -231,17 +240,14 @@ final class DetectionCommand implements Command
         }
     }
 
-    private static List<String> list(final String value)
+    private static List<String> lowerCase(final List<String> items)
     {
-        final List<String> items = new ArrayList<>();
-        for (final String item : value.split(","))
+        final List<String> lower = new ArrayList<>(items.size());
+        for (final String item : items)
         {
-            if (!item.isBlank())
-            {
-                items.add(item.trim().toLowerCase(Locale.ROOT));
-            }
+            lower.add(item.toLowerCase(Locale.ROOT));
         }
-        return items;
+        return lower;
     }
 
     private static int parseNodes(final String n) throws UsageException

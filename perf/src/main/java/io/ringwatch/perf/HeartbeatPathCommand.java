@@ -1,6 +1,8 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.perf.udp.HeartbeatPathBenchmark;
+import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -24,9 +26,9 @@ final class HeartbeatPathCommand implements Command
     public String usage()
     {
         return String.join(System.lineSeparator(),
-            "usage: java -jar ringwatch-perf.jar heartbeat-path [--frames N] [--period D]",
-            "  --frames N   heartbeats sent over loopback UDP (default 20000)",
-            "  --period D   time between them (default 1ms)",
+            "usage: java -jar ringwatch-perf.jar heartbeat-path [--frames N] [--heartbeat-period D]",
+            "  --frames N             heartbeats sent over loopback UDP (default 20000)",
+            "  --heartbeat-period D   time between them (default 1ms)",
             "One embedded media driver (ringwatch's settings), one emitter thread, one observer thread spinning over",
             "three checks in rotating order: subscription poll (what ringwatch does), the rcv-hwm counter and the",
             "rcv-pos counter. Prints, per check, how long after the offer each frame was first seen (microseconds).");
@@ -34,13 +36,13 @@ final class HeartbeatPathCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Flags flags = new Flags(args);
+        final Args flags = new Args(args, 0);
         final int frames = (int)flags.longValue("--frames", 20_000, 100, 10_000_000);
-        final long periodNs = flags.durationNs("--period", 1_000_000);
+        final long periodNs = flags.durationNs(Args.HEARTBEAT_PERIOD, 1_000_000);
         flags.finish();
         if (periodNs <= 0)
         {
-            throw new UsageException("--period must be positive");
+            throw new UsageException(Args.HEARTBEAT_PERIOD + " must be positive");
         }
         err.printf(Locale.ROOT, "heartbeat-path: %d frames every %.3f ms over loopback UDP%n", frames, periodNs / 1e6);
         final HeartbeatPathBenchmark.Result result = new HeartbeatPathBenchmark(frames, periodNs).run();

@@ -1,5 +1,7 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
+
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +16,9 @@ public final class Main
         new SimulateCommand(),
         new ReproduceCommand(),
         new DetectionCommand(),
-        new HeartbeatPathCommand());
+        new HeartbeatPathCommand(),
+        new RdmaHeartbeatCommand(),
+        new NoiseCommand());
 
     private Main()
     {

@@ -1,10 +1,14 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
+import io.ringwatch.core.sim.Partition;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
-import io.ringwatch.core.protocol.Theorem1;
+import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -38,13 +42,23 @@ final class SimulateCommand implements Command
             "  --failures F           crashes per run; the upper limit for exponential (default 1, exponential:",
             "                         floor(log2 N) - 1)",
             "  --placement P          random | contiguous | exponential (default random)",
-            "  --eta D                heartbeat period (default 100ms)",
-            "  --delta D              suspicion timeout (default 1s)",
+            "  --heartbeat-period D   η (default 100ms)",
+            "  --suspicion-timeout D  δ (default 1s)",
             "  --tau D                maximum message delay; delays are uniform in (0, tau] (default 1ms)",
-            "  --window D             random/contiguous crashes all strike within this (default delta/2)",
+            "  --window D             random/contiguous crashes all strike within this (default half the suspicion",
+            "                         timeout)",
+            "  --broadcast B          double-hypercube (default) | binomial-graph",
             "  --one-port             serialize each node's sends and receives (needed for the bound check)",
             "  --loss P               probability that a message is lost (default 0)",
             "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
+            "  --pauses K             also pause K random nodes within the crash window (zombies to fence)",
+            "  --pause-for D          how long each of those pauses lasts (default twice the suspicion timeout)",
+            "  --partition A:B[:C..]  split the network into groups of these sizes (summing to N), then heal",
+            "  --partition-placement P  contiguous (segments of the ring, default) | random",
+            "  --partition-at D       when the cut starts (default: when failures start)",
+            "  --partition-for D      how long it lasts (default 5 suspicion timeouts)",
+            "  --one-way              the first group hears nothing from the others, which still hear it",
+            "  --isolate K            instead of --partition: K random nodes each cut off alone",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -54,7 +68,7 @@ final class SimulateCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Flags flags = new Flags(args, "--one-port");
+        final Args flags = new Args(args, 0, "--one-port", "--one-way");
         final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final FailurePlacement placement;
         final String placementName = flags.string("--placement", "random");
@@ -70,33 +84,54 @@ final class SimulateCommand implements Command
         final int defaultFailures = placement == FailurePlacement.EXPONENTIAL ?
             Math.max(1, (31 - Integer.numberOfLeadingZeros(nodes)) - 1) : 1;
         final int failures = (int)flags.longValue("--failures", defaultFailures, 0, nodes - 1);
-        final long etaNs = flags.durationNs("--eta", 100_000_000L);
-        final long deltaNs = flags.durationNs("--delta", 1_000_000_000L);
+        final long heartbeatPeriodNs = flags.durationNs(Args.HEARTBEAT_PERIOD, 100_000_000L);
+        final long suspicionTimeoutNs = flags.durationNs(Args.SUSPICION_TIMEOUT, 1_000_000_000L);
         final long tauNs = flags.durationNs("--tau", 1_000_000L);
         final boolean windowSet = flags.isSet("--window");
-        final long windowNs = flags.durationNs("--window", deltaNs / 2);
+        final long windowNs = flags.durationNs("--window", suspicionTimeoutNs / 2);
         final boolean onePort = flags.switchOn("--one-port");
         final double loss = flags.doubleValue("--loss", 0, 0, 0.999_999);
         final double mtbfYears = flags.doubleValue("--mtbf-years", 1, 1e-12, 1e6);
         final int runs = (int)flags.longValue("--runs", 1, 1, 100_000_000);
         final long seed = flags.longValue("--seed", 42, Long.MIN_VALUE, Long.MAX_VALUE);
         final int threads = (int)flags.longValue("--threads", 2, 1, 256);
+        final int pauses = (int)flags.longValue("--pauses", 0, 0, nodes - 1);
+        final BroadcastKind broadcast;
+        try
+        {
+            broadcast = BroadcastKind.parse(flags.string("--broadcast", "double-hypercube"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+        final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
+        final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
         flags.finish();
 
         final SimConfig template = new SimConfig()
             .nodes(nodes)
             .failures(failures)
             .placement(placement)
-            .heartbeatPeriodNs(etaNs)
-            .suspicionTimeoutNs(deltaNs)
+            .heartbeatPeriodNs(heartbeatPeriodNs)
+            .suspicionTimeoutNs(suspicionTimeoutNs)
             .maxDelayNs(tauNs)
             .onePort(onePort)
             .lossProbability(loss)
+            .broadcast(broadcast)
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
             .seed(seed);
         if (windowSet)
         {
             template.crashWindowNs(windowNs);
+        }
+        if (pauses > 0)
+        {
+            template.randomPauses(pauses, pauseNs);
+        }
+        if (partition != null)
+        {
+            template.partition(partition);
         }
         try
         {
@@ -107,13 +142,20 @@ final class SimulateCommand implements Command
             throw new UsageException(ex.getMessage());
         }
 
-        out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s eta=%s delta=%s tau=%s one-port=%s " +
-            "loss=%s runs=%d seed=%d threads=%d%n", nodes, failures, placement.name().toLowerCase(Locale.ROOT),
-            human(etaNs), human(deltaNs), human(tauNs), onePort ? "on" : "off", loss, runs, seed, threads);
+        if (partition != null)
+        {
+            out.println("partition: " + partition.describe() + (partition.randomPlacement() ? " scattered" :
+                " contiguous") + (partition.oneWay() ? ", one-way" : "") + " at " + human(partition.startNs()) +
+                " for " + human(partition.durationNs()) + "; policy: none (the paper's: every side goes on)");
+        }
+        out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
+            "suspicion-timeout=%s tau=%s broadcast=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes,
+            failures, placement.name().toLowerCase(Locale.ROOT), human(heartbeatPeriodNs), human(suspicionTimeoutNs),
+            human(tauNs), broadcast, onePort ? "on" : "off", loss, runs, seed, threads);
         if (Theorem1.applies(failures, nodes))
         {
             out.printf("Theorem 1 bound for f=%d, n=%d: %s%s%n", failures, nodes,
-                human(Theorem1.boundNs(failures, nodes, deltaNs, tauNs)),
+                human(Theorem1.boundNs(failures, nodes, suspicionTimeoutNs, tauNs)),
                 onePort ? "" : " (not checked: --one-port is off)");
         }
 
@@ -124,9 +166,55 @@ final class SimulateCommand implements Command
         final long heapMb = peakHeapBytes() >> 20;
 
         printHuman(out, summary, runs, wallMs, heapMb);
-        out.println(json(summary, nodes, failures, placement, etaNs, deltaNs, tauNs, onePort, loss, seed, threads,
-            wallMs, heapMb));
+        out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, broadcast,
+            onePort, loss, seed, threads, wallMs, heapMb));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
+    }
+
+    private static Partition partition(
+        final Args flags, final int nodes, final long defaultAtNs, final long suspicionTimeoutNs) throws UsageException
+    {
+        final boolean oneWay = flags.switchOn("--one-way");
+        final String sizes = flags.string("--partition", null);
+        final int isolate = (int)flags.longValue("--isolate", 0, 0, nodes - 1);
+        final String placement = flags.string("--partition-placement", "contiguous");
+        final long atNs = flags.durationNs("--partition-at", defaultAtNs);
+        final long forNs = flags.durationNs("--partition-for", 5 * suspicionTimeoutNs);
+        if (sizes == null && isolate == 0)
+        {
+            if (oneWay)
+            {
+                throw new UsageException("--one-way needs --partition");
+            }
+            return null;
+        }
+        if (sizes != null && isolate > 0)
+        {
+            throw new UsageException("give --partition or --isolate, not both");
+        }
+        if (!"contiguous".equals(placement) && !"random".equals(placement))
+        {
+            throw new UsageException("bad value for --partition-placement: '" + placement +
+                "' (expected contiguous or random)");
+        }
+        try
+        {
+            if (isolate > 0)
+            {
+                return Partition.isolate(isolate, nodes, atNs, forNs);
+            }
+            final String[] parts = sizes.split(":");
+            final int[] groups = new int[parts.length];
+            for (int i = 0; i < parts.length; i++)
+            {
+                groups[i] = Integer.parseInt(parts[i].trim());
+            }
+            return new Partition(atNs, forNs, groups, "random".equals(placement), oneWay);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad partition: " + ex.getMessage());
+        }
     }
 
     private static void printHuman(
@@ -163,9 +251,10 @@ final class SimulateCommand implements Command
         final int nodes,
         final int failures,
         final FailurePlacement placement,
-        final long etaNs,
-        final long deltaNs,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
         final long tauNs,
+        final BroadcastKind broadcast,
         final boolean onePort,
         final double loss,
         final long seed,
@@ -177,9 +266,10 @@ final class SimulateCommand implements Command
             "\"nodes\":" + nodes +
             ",\"failures\":" + failures +
             ",\"placement\":\"" + placement.name().toLowerCase(Locale.ROOT) + "\"" +
-            ",\"etaMs\":" + BatchSummary.ms(etaNs) +
-            ",\"deltaMs\":" + BatchSummary.ms(deltaNs) +
+            ",\"heartbeatPeriodMs\":" + BatchSummary.ms(heartbeatPeriodNs) +
+            ",\"suspicionTimeoutMs\":" + BatchSummary.ms(suspicionTimeoutNs) +
             ",\"tauMs\":" + BatchSummary.ms(tauNs) +
+            ",\"broadcast\":\"" + broadcast + "\"" +
             ",\"onePort\":" + onePort +
             ",\"loss\":" + loss +
             ",\"runs\":" + s.runs +
@@ -203,6 +293,9 @@ final class SimulateCommand implements Command
             "\"mean\":" + String.format(Locale.ROOT, "%.3f", s.meanFailuresDuringStabilization) +
             ",\"max\":" + s.maxFailuresDuringStabilization + "}" +
             ",\"exclusions\":" + s.exclusions +
+            ",\"fencesSent\":" + s.fencesSent +
+            ",\"splitBrain\":" + s.runsWithSplitBrain +
+            ",\"majorityLost\":" + s.majorityLost +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +
             ",\"newObserver\":" + s.newObservers +

@@ -179,6 +179,11 @@ public final class Checks
          * it; it must end excluded ({@link #checkFencing}).
          */
         CONDEMNED,
+        /**
+         * The network cut the rank off from the node that detected it: a suspicion the detector could not avoid;
+         * what happens to the rank then is the partition rule's business.
+         */
+        CUT_OFF,
         /** The rank was running and had not been silent: an accuracy violation. */
         FALSE_SUSPICION
     }
@@ -188,13 +193,14 @@ public final class Checks
      * is silent for real.
      *
      * @param state    ground truth now.
+     * @param detector the node that detected it (the declarer itself, or the source of the notice).
      * @param deadRank the rank declared dead.
      * @param nowNs    when.
      * @param deltaNs  δ: a rank resumed less than δ ago may not have beaten since.
      * @return the verdict.
      */
     public static Verdict judgeDeclaration(
-        final ClusterState state, final int deadRank, final long nowNs, final long deltaNs)
+        final ClusterState state, final int detector, final int deadRank, final long nowNs, final long deltaNs)
     {
         if (state.isStopped(deadRank))
         {
@@ -205,7 +211,44 @@ public final class Checks
         {
             return Verdict.CONDEMNED;
         }
+        // the detection itself may be up to a broadcast older than its receipt: look back a few δ
+        if (detector != deadRank && state.wasCut(deadRank, detector, nowNs - 4 * deltaNs, nowNs + 1))
+        {
+            return Verdict.CUT_OFF;
+        }
         return Verdict.FALSE_SUSPICION;
+    }
+
+    /**
+     * No split brain: no two running nodes hold each other dead.
+     *
+     * @param state cluster at the end of a run.
+     * @param seed  for the messages.
+     * @param out   violations are appended here.
+     * @return the number of such pairs.
+     */
+    public static int checkSplitBrain(final ClusterState state, final long seed, final List<String> out)
+    {
+        int pairs = 0;
+        for (int a = 0, n = state.clusterSize(); a < n; a++)
+        {
+            if (state.isStopped(a))
+            {
+                continue;
+            }
+            final RankSet deadOfA = state.deadSet(a);
+            for (int i = 0, size = deadOfA.size(); i < size; i++)
+            {
+                final int b = deadOfA.rankAt(i);
+                if (b > a && !state.isStopped(b) && state.deadSet(b).contains(a) && pairs++ < MAX_REPORTED)
+                {
+                    out.add("seed=" + seed + ": split brain: running nodes " + a + " and " + b +
+                        " hold each other dead");
+                }
+            }
+        }
+        reportRest(out, seed, "split brain", pairs);
+        return pairs;
     }
 
     /**

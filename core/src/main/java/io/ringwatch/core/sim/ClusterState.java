@@ -59,4 +59,17 @@ public interface ClusterState
     {
         return NEVER;
     }
+
+    /**
+     * @param from    sender.
+     * @param to      receiver.
+     * @param fromNs  start of a time window.
+     * @param untilNs its end, exclusive.
+     * @return true if the network lost every message from {@code from} to {@code to} at some time in the window
+     * (a link cut or a partition): ground truth.
+     */
+    default boolean wasCut(final int from, final int to, final long fromNs, final long untilNs)
+    {
+        return false;
+    }
 }

@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -22,10 +23,7 @@ final class Network
     private final double lossProbability;
     private final long[] sendFreeNs;
     private final long[] recvFreeNs;
-    private int[] cutFrom = new int[0];
-    private int[] cutTo = new int[0];
-    private long[] cutStartNs = new long[0];
-    private long[] cutEndNs = new long[0];
+    private final List<Cut> cuts = new ArrayList<>();
 
     Network(
         final SplittableRandom random,
@@ -85,26 +83,60 @@ final class Network
      */
     void cut(final int from, final int to, final long startNs, final long endNs)
     {
-        final int i = cutFrom.length;
-        cutFrom = Arrays.copyOf(cutFrom, i + 1);
-        cutTo = Arrays.copyOf(cutTo, i + 1);
-        cutStartNs = Arrays.copyOf(cutStartNs, i + 1);
-        cutEndNs = Arrays.copyOf(cutEndNs, i + 1);
-        cutFrom[i] = from;
-        cutTo[i] = to;
-        cutStartNs[i] = startNs;
-        cutEndNs[i] = endNs;
+        cuts.add(new Cut(startNs, endNs, from, to, null, false));
+    }
+
+    /**
+     * Split the cluster into groups over [startNs, endNs).
+     *
+     * @param groups  group of each rank.
+     * @param startNs first instant of the partition.
+     * @param endNs   first instant after it.
+     * @param oneWay  true if only messages into group 0 are lost.
+     */
+    void partition(final int[] groups, final long startNs, final long endNs, final boolean oneWay)
+    {
+        cuts.add(new Cut(startNs, endNs, -1, -1, groups, oneWay));
     }
 
     private boolean isCut(final int from, final int to, final long nowNs)
     {
-        for (int i = 0; i < cutFrom.length; i++)
+        return !cuts.isEmpty() && wasCut(from, to, nowNs, nowNs + 1);
+    }
+
+    /**
+     * @param from    sender.
+     * @param to      receiver.
+     * @param fromNs  start of the window.
+     * @param untilNs end of the window, exclusive.
+     * @return true if messages from {@code from} to {@code to} were lost to a cut or partition at any time in it.
+     */
+    boolean wasCut(final int from, final int to, final long fromNs, final long untilNs)
+    {
+        for (int i = 0, size = cuts.size(); i < size; i++)
         {
-            if (cutFrom[i] == from && cutTo[i] == to && nowNs >= cutStartNs[i] && nowNs < cutEndNs[i])
+            final Cut cut = cuts.get(i);
+            if (untilNs > cut.startNs && fromNs < cut.endNs && cut.severs(from, to))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * A time window in which the network loses messages: on one directed link, or between the groups of a partition
+     * (only into group 0 when one-way).
+     */
+    private record Cut(long startNs, long endNs, int from, int to, int[] groups, boolean oneWay)
+    {
+        boolean severs(final int sender, final int receiver)
+        {
+            if (groups == null)
+            {
+                return sender == from && receiver == to;
+            }
+            return groups[sender] != groups[receiver] && (!oneWay || groups[receiver] == 0);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.broadcast.BroadcastKind;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,9 +36,13 @@ public final class SimConfig
     private boolean startJitter = true;
     private long pauseThresholdNs = -1;
     private long fenceIntervalNs = -1;
+    private BroadcastKind broadcast = BroadcastKind.DOUBLE_HYPERCUBE;
+    private int randomPauses;
+    private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private boolean authentication = true;
     private final List<Injection> injections = new ArrayList<>();
+    private final List<Partition> partitions = new ArrayList<>();
     private boolean concluded;
 
     /**
@@ -63,9 +69,13 @@ public final class SimConfig
         copy.startJitter = startJitter;
         copy.pauseThresholdNs = pauseThresholdNs;
         copy.fenceIntervalNs = fenceIntervalNs;
+        copy.broadcast = broadcast;
+        copy.randomPauses = randomPauses;
+        copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
         copy.authentication = authentication;
         copy.injections.addAll(injections);
+        copy.partitions.addAll(partitions);
         return copy;
     }
 
@@ -89,7 +99,7 @@ public final class SimConfig
         require(lossProbability >= 0 && lossProbability < 1, "loss must be in [0, 1): " + lossProbability);
         require(failures >= 0 && failures < nodes, "failures must be in [0, nodes): " + failures);
         require(mtbfNs > 0, "mtbf must be > 0: " + mtbfNs + "ns");
-        require(placement != null && bound != null, "placement and bound must be set");
+        require(placement != null && bound != null && broadcast != null, "placement, bound and broadcast must be set");
 
         if (pauseThresholdNs < 0)
         {
@@ -106,6 +116,13 @@ public final class SimConfig
         {
             crashWindowNs = suspicionTimeoutNs / 2;
         }
+        if (randomPauseNs < 0)
+        {
+            randomPauseNs = 2 * suspicionTimeoutNs;
+        }
+        require(randomPauses >= 0 && randomPauses + failures < nodes,
+            "random pauses must be in [0, nodes - failures): " + randomPauses);
+        require(randomPauses == 0 || randomPauseNs > 0, "pause duration must be > 0: " + randomPauseNs + "ns");
         require(crashWindowNs < suspicionTimeoutNs,
             "crash window " + crashWindowNs + "ns must be shorter than delta " + suspicionTimeoutNs + "ns");
         if (firstFailureNs < 0)
@@ -117,13 +134,19 @@ public final class SimConfig
         {
             quietMarginNs = 2 * suspicionTimeoutNs;
         }
-        long lastInjectionNs = firstFailureNs + crashWindowNs;
+        long lastInjectionNs = firstFailureNs + crashWindowNs + (randomPauses > 0 ? randomPauseNs : 0);
         for (final Injection injection : injections)
         {
             require(injection.rank() >= 0 && injection.rank() < nodes,
                 "injection rank " + injection.rank() + " not in [0, " + nodes + ")");
             require(injection.peer() < nodes, "injection peer " + injection.peer() + " not in [0, " + nodes + ")");
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
+        }
+        for (final Partition partition : partitions)
+        {
+            require(partition.nodes() == nodes, "partition groups " + partition.describe() + " must add up to " +
+                nodes + " nodes");
+            lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
         }
         if (timeCapNs < 0)
         {
@@ -332,6 +355,46 @@ public final class SimConfig
     }
 
     /**
+     * @param kind the broadcast schedule every node runs; default the double hypercube.
+     * @return this.
+     */
+    public SimConfig broadcast(final BroadcastKind kind)
+    {
+        checkMutable();
+        this.broadcast = kind;
+        return this;
+    }
+
+    public BroadcastKind broadcast()
+    {
+        return broadcast;
+    }
+
+    /**
+     * @param count      nodes paused per run, chosen at random among those that do not crash, each at a random time
+     *                   within the crash window: nodes that come back as zombies and must be fenced.
+     * @param durationNs how long each pause lasts; default 2δ (long enough to be declared dead).
+     * @return this.
+     */
+    public SimConfig randomPauses(final int count, final long durationNs)
+    {
+        checkMutable();
+        this.randomPauses = count;
+        this.randomPauseNs = durationNs;
+        return this;
+    }
+
+    public int randomPauses()
+    {
+        return randomPauses;
+    }
+
+    public long randomPauseNs()
+    {
+        return randomPauseNs;
+    }
+
+    /**
      * @param ns least time between two fencing notices to the same zombie; default δ. {@link Long#MAX_VALUE} never
      *           re-sends a lost fence: a broken rule, for negative controls.
      * @return this.
@@ -374,6 +437,25 @@ public final class SimConfig
         checkMutable();
         this.authentication = on;
         return this;
+    }
+
+    /**
+     * @param partition a partition of the network, healed after its duration.
+     * @return this.
+     */
+    public SimConfig partition(final Partition partition)
+    {
+        checkMutable();
+        partitions.add(partition);
+        return this;
+    }
+
+    /**
+     * @return the partitions, in the order given.
+     */
+    public List<Partition> partitions()
+    {
+        return List.copyOf(partitions);
     }
 
     /**

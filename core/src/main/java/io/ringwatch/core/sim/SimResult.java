@@ -26,6 +26,9 @@ import java.util.List;
  * @param endTimeNs                   virtual time at which the run stopped.
  * @param violations                  broken safety or liveness properties, each naming the seed.
  * @param boundViolations             stabilization times above the bound, each naming the seed.
+ * @param splitBrainPairs             pairs of running nodes that ended holding each other dead.
+ * @param majorityLost                nodes of the largest group of the first partition that ended excluded.
+ * @param fencesSent                  fencing notices sent to zombies (ranks held dead but still heard from).
  */
 public record SimResult(
     long seed,
@@ -47,7 +50,10 @@ public record SimResult(
     long eventsProcessed,
     long endTimeNs,
     List<String> violations,
-    List<String> boundViolations)
+    List<String> boundViolations,
+    int splitBrainPairs,
+    int majorityLost,
+    long fencesSent)
 {
     /**
      * Copies the lists.

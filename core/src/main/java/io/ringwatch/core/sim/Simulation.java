@@ -1,7 +1,6 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastSchedule;
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
@@ -79,6 +78,7 @@ public final class Simulation implements ClusterState
     private final boolean[] condemned;
     private final long[] firstLearnedNs;
     private final ExclusionCause[] exclusionCauses;
+    private final int[] majorityGroup;
 
     private int stableCount;
     private int liveCount;
@@ -139,17 +139,73 @@ public final class Simulation implements ClusterState
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
         exclusionCauses = new ExclusionCause[n];
+        majorityGroup = placePartitions();
 
         final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
             .withFenceIntervalNs(config.fenceIntervalNs());
-        final BroadcastSchedule schedule = new DoubleHypercubeSchedule();
+        final BroadcastSchedule schedule = config.broadcast().newSchedule();
         nodes = new DetectorNode[n];
         for (int rank = 0; rank < n; rank++)
         {
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
         }
+    }
+
+    /**
+     * Gives each partition's groups their ranks and hands them to the network. Draws from the run's random source
+     * only when there are partitions, so runs without them keep their seeds' outcomes.
+     *
+     * @return ranks of the largest group of the first partition (the side that should survive), or an empty array.
+     */
+    private int[] placePartitions()
+    {
+        int[] majority = new int[0];
+        for (final Partition partition : config.partitions())
+        {
+            final int[] order = new int[n];
+            final int offset = random.nextInt(n);
+            for (int i = 0; i < n; i++)
+            {
+                order[i] = (offset + i) % n;
+            }
+            if (partition.randomPlacement())
+            {
+                for (int i = n - 1; i > 0; i--)
+                {
+                    final int j = random.nextInt(i + 1);
+                    final int t = order[i];
+                    order[i] = order[j];
+                    order[j] = t;
+                }
+            }
+            final int[] groups = new int[n];
+            final int[] sizes = partition.groupSizes();
+            int next = 0;
+            for (int g = 0; g < sizes.length; g++)
+            {
+                for (int k = 0; k < sizes[g]; k++)
+                {
+                    groups[order[next++]] = g;
+                }
+            }
+            network.partition(groups, partition.startNs(), partition.endNs(), partition.oneWay());
+            if (majority.length == 0)
+            {
+                final int largest = partition.largestGroup();
+                majority = new int[sizes[largest]];
+                int m = 0;
+                for (int rank = 0; rank < n; rank++)
+                {
+                    if (groups[rank] == largest)
+                    {
+                        majority[m++] = rank;
+                    }
+                }
+            }
+        }
+        return majority;
     }
 
     /**
@@ -205,6 +261,15 @@ public final class Simulation implements ClusterState
     private void planInjections()
     {
         lastInjectionNs = 0;
+        for (final Partition partition : config.partitions())
+        {
+            // a partition is a failure of the network: stabilization counts from its start
+            if (firstFailureNs == NONE || partition.startNs() < firstFailureNs)
+            {
+                firstFailureNs = partition.startNs();
+            }
+            lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
+        }
         for (final Injection injection : config.injections())
         {
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
@@ -276,6 +341,34 @@ public final class Simulation implements ClusterState
             case SCRIPTED ->
             {
             }
+        }
+        planRandomPauses(firstNs);
+    }
+
+    /**
+     * Pauses of random nodes within the crash window, drawn after the crashes so runs without pauses keep their
+     * seeds' outcomes. A paused node may also be picked to crash later; it then simply stays down.
+     */
+    private void planRandomPauses(final long firstNs)
+    {
+        final int k = config.randomPauses();
+        if (k == 0)
+        {
+            return;
+        }
+        final boolean[] picked = new boolean[n];
+        for (int i = 0; i < k; i++)
+        {
+            int rank;
+            do
+            {
+                rank = random.nextInt(n);
+            }
+            while (picked[rank]);
+            picked[rank] = true;
+            final long atNs = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
+            queue.schedule(atNs, EventQueue.PAUSE, -1, rank, config.randomPauseNs(), null);
+            lastInjectionNs = Math.max(lastInjectionNs, atNs + config.randomPauseNs());
         }
     }
 
@@ -471,7 +564,7 @@ public final class Simulation implements ClusterState
 
     private void recordFailure(final int rank)
     {
-        if (firstFailureRank < 0)
+        if (firstFailureNs == NONE || nowNs < firstFailureNs || (firstFailureRank < 0 && nowNs == firstFailureNs))
         {
             firstFailureRank = rank;
             firstFailureNs = nowNs;
@@ -596,6 +689,15 @@ public final class Simulation implements ClusterState
         Checks.checkViews(this, seed, found);
         Checks.checkRing(this, seed, found);
         Checks.checkFencing(this, condemned, seed, found);
+        final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
+        int majorityLost = 0;
+        for (final int rank : majorityGroup)
+        {
+            if (cells[rank * CELL + STATUS] == STOPPED && exclusionCauses[rank] != ExclusionCause.LEFT)
+            {
+                majorityLost++;
+            }
+        }
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -612,7 +714,7 @@ public final class Simulation implements ClusterState
             firstKnownNs = firstKnown();
 
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
-                leaves == 0 && exclusions == 0;
+                leaves == 0 && exclusions == 0 && config.partitions().isEmpty();
             if (stabilizationNs != NONE && theoremModel &&
                 Theorem1.applies(crashesAtStable, n))
             {
@@ -641,7 +743,20 @@ public final class Simulation implements ClusterState
             eventsProcessed,
             nowNs,
             found,
-            boundViolations);
+            boundViolations,
+            splitBrainPairs,
+            majorityLost,
+            fencesSent());
+    }
+
+    private long fencesSent()
+    {
+        long total = 0;
+        for (final DetectorNode node : nodes)
+        {
+            total += node.fencesSent();
+        }
+        return total;
     }
 
     private long firstKnown()
@@ -684,6 +799,11 @@ public final class Simulation implements ClusterState
     public long lastResumeNs(final int rank)
     {
         return lastResumeNs[rank] == NONE ? NEVER : lastResumeNs[rank];
+    }
+
+    public boolean wasCut(final int from, final int to, final long fromNs, final long untilNs)
+    {
+        return network.wasCut(from, to, fromNs, untilNs);
     }
 
     /**
@@ -786,7 +906,7 @@ public final class Simulation implements ClusterState
             {
                 firstLearnedNs[rank] = timeNs;
             }
-            switch (Checks.judgeDeclaration(Simulation.this, deadRank, timeNs, deltaNs))
+            switch (Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs))
             {
                 case CONDEMNED -> condemned[deadRank] = true;
                 case FALSE_SUSPICION ->

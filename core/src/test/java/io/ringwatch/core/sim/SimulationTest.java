@@ -326,4 +326,41 @@ class SimulationTest
             .inject(Injection.pause(10, 2 * DELTA_NS, 3 * DELTA_NS))
             .inject(Injection.cut(11, 10, 2 * DELTA_NS, 5 * DELTA_NS / 2));
     }
+
+    /**
+     * A cut shorter than δ changes nothing: heartbeats resume before anyone's suspicion deadline.
+     */
+    @Test
+    void shouldExcludeNobodyWhenAPartitionIsShorterThanTheTimeout()
+    {
+        for (long seed = 20; seed < 30; seed++)
+        {
+            final Simulation sim = new Simulation(lowLat(64, seed)
+                .partition(new Partition(3 * DELTA_NS, DELTA_NS / 2, new int[]{40, 24}, false, false)));
+            final SimResult result = sim.run();
+
+            assertPassed(result);
+            assertEquals(0, result.exclusions(), "seed=" + seed);
+            assertEquals(0, result.majorityLost(), "seed=" + seed);
+            for (int rank = 0; rank < 64; rank++)
+            {
+                assertEquals(0, sim.node(rank).deadSet().size(), "node " + rank + " suspected someone, seed=" + seed);
+            }
+        }
+    }
+
+    /**
+     * What the paper's protocol does with a long partition, and why a partition rule is needed: both sides go on
+     * holding each other dead after the network heals. The split-brain checker must see it.
+     */
+    @Test
+    void shouldReportSplitBrainWhenBothSidesOfALongPartitionGoOn()
+    {
+        final long seed = 31;
+        final SimResult result = Simulation.run(lowLat(16, seed)
+            .partition(new Partition(3 * DELTA_NS, 40 * DELTA_NS, new int[]{10, 6}, false, false)));
+
+        assertTrue(result.splitBrainPairs() > 0, "seed=" + seed + ": " + result.violations());
+        assertTrue(result.violations().stream().anyMatch((v) -> v.contains("split brain")), "seed=" + seed);
+    }
 }

@@ -1,5 +1,6 @@
 package io.ringwatch.perf.live;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
@@ -81,7 +82,7 @@ final class ClusterSession
             else
             {
                 result.recordMissedKill("kill of " + victim + " not known by every survivor within " +
-                    DetectionConfig.duration(settings.missTimeoutNs()) + ": " + unaware(victim));
+                    Durations.format(settings.missTimeoutNs()) + ": " + unaware(victim));
                 return made;
             }
         }
@@ -107,7 +108,7 @@ final class ClusterSession
             else
             {
                 result.recordMissedLeave("LEAVE of " + leaver + " not known by every survivor within " +
-                    DetectionConfig.duration(settings.missTimeoutNs()) + ": " + unaware(leaver));
+                    Durations.format(settings.missTimeoutNs()) + ": " + unaware(leaver));
             }
         }
         return made;
@@ -134,8 +135,8 @@ final class ClusterSession
      */
     private long pauseBeforeKillNs()
     {
-        final long spread = Math.max(config.timeoutNs(), TimeUnit.MILLISECONDS.toNanos(10));
-        return 2 * config.timeoutNs() + (long)(random.nextDouble() * spread);
+        final long spread = Math.max(config.suspicionTimeoutNs(), TimeUnit.MILLISECONDS.toNanos(10));
+        return 2 * config.suspicionTimeoutNs() + (long)(random.nextDouble() * spread);
     }
 
     private void watch(final long durationNs) throws InterruptedException

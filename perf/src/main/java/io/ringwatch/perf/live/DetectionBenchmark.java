@@ -1,6 +1,7 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.core.config.Durations;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;
@@ -12,12 +13,12 @@ import java.util.function.Consumer;
 
 /**
  * Runs the detection benchmark over a list of configurations: for each, clusters of real node processes are
- * started (one {@link DemoCluster} each, with its own driver process) and put through {@link ClusterSession}'s kill
+ * started (one {@link LocalCluster} each, with its own driver process) and put through {@link ClusterSession}'s kill
  * plan until the configuration has its kills or its cluster starts run out. Low-latency configurations with more
  * agents than spare cores run their nodes on one shared spinning thread instead ({@link SharedThreadCluster}),
  * unless {@code --oversubscribe} asks for processes anyway.
  * <p>
- * The driver is not reused across starts: {@code DemoCluster} owns its driver and directory and deletes both on
+ * The driver is not reused across starts: {@code LocalCluster} owns its driver and directory and deletes both on
  * close, which is also what guarantees no process or file outlives a start. Launching the driver takes a fraction
  * of a second; the node JVMs dominate the start cost, and they are kept small (serial GC, C1 only).
  */
@@ -42,7 +43,7 @@ public final class DetectionBenchmark
     /**
      * @param configs   configurations, run in this order.
      * @param settings  kill counts, timeouts, seed.
-     * @param classpath classpath of the node JVMs, or null for {@code DemoCluster}'s default (this JVM's).
+     * @param classpath classpath of the node JVMs, or null for {@code LocalCluster}'s default (this JVM's).
      * @param progress  where progress lines go.
      */
     public DetectionBenchmark(
@@ -96,8 +97,8 @@ public final class DetectionBenchmark
         while (result.kills() < settings.killsPerConfig() && result.clusterStarts() < maxStarts &&
             (settings.configBudgetNs() == 0 || System.nanoTime() - configStartNs < settings.configBudgetNs()))
         {
-            try (LiveCluster cluster = shared ? new SharedThreadCluster(new DemoCluster(options(config, index))) :
-                new ProcessCluster(new DemoCluster(options(config, index))))
+            try (LiveCluster cluster = shared ? new SharedThreadCluster(new LocalCluster(options(config, index))) :
+                new ProcessCluster(new LocalCluster(options(config, index))))
             {
                 final String failure = startAndAwaitUp(cluster);
                 result.recordHosting(cluster.hosting());
@@ -149,13 +150,13 @@ public final class DetectionBenchmark
         return LOW_LATENCY.equals(config.profile()) && !settings.oversubscribe() && config.nodes() > spareCores;
     }
 
-    private DemoCluster.Options options(final DetectionConfig config, final int index)
+    private LocalCluster.Options options(final DetectionConfig config, final int index)
     {
-        final DemoCluster.Options options = new DemoCluster.Options()
+        final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(config.nodes())
             .transport(config.transport())
-            .heartbeatNs(config.heartbeatNs())
-            .timeoutNs(config.timeoutNs())
+            .heartbeatPeriodNs(config.heartbeatPeriodNs())
+            .suspicionTimeoutNs(config.suspicionTimeoutNs())
             .graceNs(settings.graceNs())
             .profile(config.profile())
             .realtimePriority(LOW_LATENCY.equals(config.profile()) ? 0 : settings.realtimePriority())
@@ -180,11 +181,11 @@ public final class DetectionBenchmark
             {
                 return null;
             }
-            return "cluster not up within " + DetectionConfig.duration(settings.startTimeoutNs());
+            return "cluster not up within " + Durations.format(settings.startTimeoutNs());
         }
         catch (final IllegalStateException ex)
         {
-            // DemoCluster appends the node's whole log; the first clause says what happened
+            // LocalCluster appends the node's whole log; the first clause says what happened
             final String message = String.valueOf(ex.getMessage());
             final int log = message.indexOf("; log:");
             return "start failed: " + (log > 0 ? message.substring(0, log) : message);

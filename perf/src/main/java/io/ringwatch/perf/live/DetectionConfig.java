@@ -1,5 +1,6 @@
 package io.ringwatch.perf.live;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.transport.aeron.TransportMode;
 
 import java.util.Locale;
@@ -7,13 +8,14 @@ import java.util.Locale;
 /**
  * One cell of the detection benchmark's matrix.
  *
- * @param nodes       cluster size N.
- * @param timeoutNs   suspicion timeout δ.
- * @param heartbeatNs heartbeat period η.
- * @param profile     node tuning profile: {@code low-latency} or {@code low-noise}.
- * @param transport   ipc or udp.
+ * @param nodes              cluster size N.
+ * @param suspicionTimeoutNs suspicion timeout δ.
+ * @param heartbeatPeriodNs  heartbeat period η.
+ * @param profile            node tuning profile: {@code low-latency} or {@code low-noise}.
+ * @param transport          ipc or udp.
  */
-public record DetectionConfig(int nodes, long timeoutNs, long heartbeatNs, String profile, TransportMode transport)
+public record DetectionConfig(
+    int nodes, long suspicionTimeoutNs, long heartbeatPeriodNs, String profile, TransportMode transport)
 {
     /**
      * @throws IllegalArgumentException on a cluster too small to kill anyone in, or η not below δ.
@@ -24,9 +26,10 @@ public record DetectionConfig(int nodes, long timeoutNs, long heartbeatNs, Strin
         {
             throw new IllegalArgumentException("nodes must be >= 3 so a kill leaves ceil(N/2) alive: " + nodes);
         }
-        if (heartbeatNs <= 0 || heartbeatNs >= timeoutNs)
+        if (heartbeatPeriodNs <= 0 || heartbeatPeriodNs >= suspicionTimeoutNs)
         {
-            throw new IllegalArgumentException("need 0 < eta < delta: eta=" + heartbeatNs + "ns delta=" + timeoutNs + "ns");
+            throw new IllegalArgumentException("need 0 < heartbeat period < suspicion timeout: heartbeat period " +
+                Durations.format(heartbeatPeriodNs) + ", suspicion timeout " + Durations.format(suspicionTimeoutNs));
         }
     }
 
@@ -43,28 +46,8 @@ public record DetectionConfig(int nodes, long timeoutNs, long heartbeatNs, Strin
      */
     public String label()
     {
-        return "n=" + nodes + " δ=" + duration(timeoutNs) + " η=" + duration(heartbeatNs) + " " + profile + " " +
+        return "n=" + nodes + " δ=" + Durations.format(suspicionTimeoutNs) + " η=" +
+            Durations.format(heartbeatPeriodNs) + " " + profile + " " +
             transport.name().toLowerCase(Locale.ROOT);
-    }
-
-    /**
-     * @param ns a duration.
-     * @return it in the largest unit that keeps it whole: s, ms, us or ns.
-     */
-    public static String duration(final long ns)
-    {
-        if (ns % 1_000_000_000L == 0)
-        {
-            return ns / 1_000_000_000L + "s";
-        }
-        if (ns % 1_000_000L == 0)
-        {
-            return ns / 1_000_000L + "ms";
-        }
-        if (ns % 1_000L == 0)
-        {
-            return ns / 1_000L + "us";
-        }
-        return ns + "ns";
     }
 }

@@ -98,7 +98,7 @@ public final class DetectionReport
         {
             final DetectionConfig c = r.config();
             final Object[] fields = {
-                c.nodes(), c.timeoutNs() / 1e6, c.heartbeatNs() / 1e6,
+                c.nodes(), c.suspicionTimeoutNs() / 1e6, c.heartbeatPeriodNs() / 1e6,
                 c.profile() + (r.sharedThread() ? "-shared" : ""),
                 c.transport().name().toLowerCase(Locale.ROOT), r.kills(), r.missed(), r.falsePositives(),
                 r.falsePositivesAtStart(), r.unexpectedExits(), r.clusterStarts(), r.failedStarts(),

@@ -7,7 +7,7 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
  * stopped by itself. Two kinds: node processes ({@link ProcessCluster}) and nodes sharing one spinning thread in this
  * JVM ({@link SharedThreadCluster}).
  */
-interface LiveCluster extends AutoCloseable
+public interface LiveCluster extends AutoCloseable
 {
     /**
      * Start every node and release them together.

@@ -1,16 +1,19 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 /**
- * One node process per rank ({@link DemoCluster}): a crash is SIGKILL, a leave is SIGTERM.
+ * One node process per rank ({@link LocalCluster}): a crash is SIGKILL, a leave is SIGTERM.
  */
-final class ProcessCluster implements LiveCluster
+public final class ProcessCluster implements LiveCluster
 {
-    private final DemoCluster cluster;
+    private final LocalCluster cluster;
 
-    ProcessCluster(final DemoCluster cluster)
+    /**
+     * @param cluster node processes, not started yet.
+     */
+    public ProcessCluster(final LocalCluster cluster)
     {
         this.cluster = cluster;
     }

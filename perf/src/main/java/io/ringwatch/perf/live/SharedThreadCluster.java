@@ -1,12 +1,14 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.nativeconfig.CpuPinning;
-import io.ringwatch.transport.aeron.RingwatchAgent;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.ThreadingMode;
+import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 
@@ -23,7 +25,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * process (the low-noise rows measure that); it measures what the profile promises, detection timed by an agent
  * that never sleeps.
  */
-final class SharedThreadCluster implements LiveCluster
+public final class SharedThreadCluster implements LiveCluster
 {
     private static final int RUN = 0;
     private static final int CRASH = 1;
@@ -33,10 +35,11 @@ final class SharedThreadCluster implements LiveCluster
     /** A leaving node keeps running this long after its LEAVE so the frames leave too. */
     private static final long LEAVE_DRAIN_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
-    private final DemoCluster host;
+    private final LocalCluster host;
     private final int n;
     private final long graceNs;
     private final int cpu;
+    private final boolean jitterFiles;
     private final RingwatchNode[] nodes;
     private final AtomicIntegerArray commands;
     private final String[] stoppedHow;
@@ -48,12 +51,23 @@ final class SharedThreadCluster implements LiveCluster
     /**
      * @param host driver process, directory and cluster file; its own {@code start()} is never called.
      */
-    SharedThreadCluster(final DemoCluster host)
+    public SharedThreadCluster(final LocalCluster host)
+    {
+        this(host, false, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
+    /**
+     * @param host        driver process, directory and cluster file; its own {@code start()} is never called.
+     * @param jitterFiles true to give every node a jitter file (emission error, duty cycles) beside its view file.
+     * @param cpu         the core the spinning thread is pinned to.
+     */
+    public SharedThreadCluster(final LocalCluster host, final boolean jitterFiles, final int cpu)
     {
         this.host = host;
+        this.jitterFiles = jitterFiles;
         this.n = host.options().nodes();
         this.graceNs = host.options().graceNs();
-        this.cpu = Runtime.getRuntime().availableProcessors() - 1;
+        this.cpu = cpu;
         this.nodes = new RingwatchNode[n];
         this.commands = new AtomicIntegerArray(n);
         this.stoppedHow = new String[n];
@@ -70,13 +84,15 @@ final class SharedThreadCluster implements LiveCluster
     {
         for (int r = 0; r < n; r++)
         {
-            nodes[r] = RingwatchNode.build(new RingwatchContext()
+            nodes[r] = RingwatchNode.launch(new RingwatchContext()
+                .threadingMode(ThreadingMode.UNSTARTED)
                 .clusterFile(host.clusterFile().toPath())
                 .rank(r)
                 .transport(host.options().transport())
                 .embeddedDriver(false)
                 .aeronDirectoryName(host.aeronDir().getAbsolutePath())
-                .startupGraceNs(graceNs));
+                .startupGraceNs(graceNs)
+                .jitterFile(jitterFiles));
         }
         thread.start();
     }
@@ -86,7 +102,7 @@ final class SharedThreadCluster implements LiveCluster
         pinResult = CpuPinning.forThisHost().pinCurrentThread(cpu).toString();
         for (final RingwatchNode node : nodes)
         {
-            node.agent().onStart();  // every grace starts now
+            node.dutyCycleAgent().onStart();  // every grace starts now
         }
         startedAtNs = System.nanoTime();
         final long[] leftAtNs = new long[n];
@@ -113,7 +129,7 @@ final class SharedThreadCluster implements LiveCluster
             {
                 agent.requestLeave();
             }
-            agent.doWork();
+            nodes[r].dutyCycleAgent().doWork();
         }
         catch (final Throwable ex)
         {
@@ -159,14 +175,14 @@ final class SharedThreadCluster implements LiveCluster
                 {
                     throw new IllegalStateException("node " + r + " " + how + " during start");
                 }
-                if (DemoCluster.isUp(host.tryView(r, snapshot)))
+                if (ClusterViews.isUp(host.tryView(r, snapshot)))
                 {
                     up++;
                 }
             }
             final long started = startedAtNs;
             if (up == n && started != 0 &&
-                System.nanoTime() - (started + graceNs + DemoCluster.ARM_MARGIN_NS) >= 0)
+                System.nanoTime() - (started + graceNs + LocalCluster.ARM_MARGIN_NS) >= 0)
             {
                 return true;
             }

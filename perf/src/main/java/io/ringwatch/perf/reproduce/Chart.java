@@ -1,17 +1,17 @@
 package io.ringwatch.perf.reproduce;
 
-import java.awt.BasicStroke;
-import java.awt.Color;
-import java.awt.Font;
-import java.io.IOException;
-import java.nio.file.Path;
-
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.nio.file.Path;
 
 /**
  * A readable XY plot written as PNG: title, axis titles with units, optional log axes, legend; measured points
@@ -79,6 +79,16 @@ public final class Chart
     }
 
     /**
+     * @param pattern {@link java.text.DecimalFormat} pattern of the y axis labels, e.g. {@code "0.0"}.
+     * @return this.
+     */
+    public Chart yDecimalPattern(final String pattern)
+    {
+        chart.getStyler().setYAxisDecimalPattern(pattern);
+        return this;
+    }
+
+    /**
      * Measured values: markers, no line.
      *
      * @param name legend entry.
@@ -90,6 +100,24 @@ public final class Chart
     {
         final XYSeries series = chart.addSeries(name, x, y);
         series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        return this;
+    }
+
+    /**
+     * Measured means with their confidence intervals: markers joined by a thin line, with error bars.
+     *
+     * @param name      legend entry.
+     * @param x         x values.
+     * @param y         y values.
+     * @param halfWidth half the interval at each point (the bar spans y ± halfWidth).
+     * @return this.
+     */
+    public Chart pointsWithErrorBars(final String name, final double[] x, final double[] y, final double[] halfWidth)
+    {
+        final XYSeries series = chart.addSeries(name, x, y, halfWidth);
+        series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        series.setLineWidth(1.5f);
+        chart.getStyler().setErrorBarsColorSeriesColor(true);
         return this;
     }
 

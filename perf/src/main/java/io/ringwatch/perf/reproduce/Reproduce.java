@@ -1,5 +1,8 @@
 package io.ringwatch.perf.reproduce;
 
+import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +54,11 @@ public final class Reproduce
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err) throws IOException
     {
+        if (List.of(args).contains("-h"))
+        {
+            out.println(USAGE);
+            return 0;
+        }
         final ParsedArgs parsed;
         try
         {
@@ -157,76 +165,32 @@ public final class Reproduce
 
     private static final class ParsedArgs
     {
-        Path out = Path.of("results");
+        Path out;
         boolean quick;
         boolean help;
-        long seed = ReproduceOptions.DEFAULT_SEED;
-        int maxNodes = Integer.MAX_VALUE;
+        long seed;
+        int maxNodes;
         final List<String> only = new ArrayList<>();
 
         static ParsedArgs parse(final String[] args)
         {
+            final Args flags = new Args(args, 0, "--quick", "--help");
             final ParsedArgs p = new ParsedArgs();
-            for (int i = 0; i < args.length; i++)
+            p.quick = flags.switchOn("--quick");
+            p.help = flags.switchOn("--help");
+            p.out = Path.of(flags.string("--out", "results"));
+            p.seed = flags.longValue("--seed", ReproduceOptions.DEFAULT_SEED, Long.MIN_VALUE, Long.MAX_VALUE);
+            p.maxNodes = flags.intValue("--max-n", Integer.MAX_VALUE, 2, Integer.MAX_VALUE);
+            for (final String id : flags.list("--only", ""))
             {
-                final String arg = args[i];
-                switch (arg)
+                if (experiments().stream().noneMatch((e) -> e.id().equals(id)))
                 {
-                    case "--quick" -> p.quick = true;
-                    case "--help", "-h" -> p.help = true;
-                    case "--out" -> p.out = Path.of(value(args, ++i, arg));
-                    case "--seed" ->
-                    {
-                        final String v = value(args, ++i, arg);
-                        try
-                        {
-                            p.seed = Long.parseLong(v);
-                        }
-                        catch (final NumberFormatException ex)
-                        {
-                            throw new IllegalArgumentException("--seed needs an integer, got '" + v + "'");
-                        }
-                    }
-                    case "--max-n" ->
-                    {
-                        final String v = value(args, ++i, arg);
-                        try
-                        {
-                            p.maxNodes = Integer.parseInt(v);
-                        }
-                        catch (final NumberFormatException ex)
-                        {
-                            throw new IllegalArgumentException("--max-n needs an integer, got '" + v + "'");
-                        }
-                        if (p.maxNodes < 2)
-                        {
-                            throw new IllegalArgumentException("--max-n must be at least 2: " + v);
-                        }
-                    }
-                    case "--only" ->
-                    {
-                        for (final String id : value(args, ++i, arg).split(","))
-                        {
-                            if (experiments().stream().noneMatch((e) -> e.id().equals(id)))
-                            {
-                                throw new IllegalArgumentException("unknown experiment '" + id + "'");
-                            }
-                            p.only.add(id);
-                        }
-                    }
-                    default -> throw new IllegalArgumentException("unexpected argument '" + arg + "'");
+                    throw new UsageException("unknown experiment '" + id + "'");
                 }
+                p.only.add(id);
             }
+            flags.finish();
             return p;
-        }
-
-        private static String value(final String[] args, final int i, final String flag)
-        {
-            if (i >= args.length)
-            {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            return args[i];
         }
     }
 

@@ -3,11 +3,11 @@ package io.ringwatch.perf.reproduce;
 /**
  * The paper's two detector settings (§4.1).
  *
- * @param name    LowNoise or LowLat.
- * @param etaNs   heartbeat period η.
- * @param deltaNs suspicion timeout δ.
+ * @param name               LowNoise or LowLat.
+ * @param heartbeatPeriodNs  heartbeat period η.
+ * @param suspicionTimeoutNs suspicion timeout δ.
  */
-public record RingScenario(String name, long etaNs, long deltaNs)
+public record RingScenario(String name, long heartbeatPeriodNs, long suspicionTimeoutNs)
 {
     /** η = 10 s, δ = 60 s: heartbeats as a last resort, negligible noise. */
     public static final RingScenario LOW_NOISE = new RingScenario("LowNoise", 10_000_000_000L, 60_000_000_000L);
@@ -19,16 +19,16 @@ public record RingScenario(String name, long etaNs, long deltaNs)
     /**
      * @return η in seconds.
      */
-    public double etaS()
+    public double heartbeatPeriodS()
     {
-        return etaNs / 1e9;
+        return heartbeatPeriodNs / 1e9;
     }
 
     /**
      * @return δ in seconds.
      */
-    public double deltaS()
+    public double suspicionTimeoutS()
     {
-        return deltaNs / 1e9;
+        return suspicionTimeoutNs / 1e9;
     }
 }

@@ -89,7 +89,7 @@ public final class StabilizationExperiment implements Experiment
                     allViolations.addAll(r.violations);
                     csv.row(scenario.name(), n, f, r.runs, r.meanFirstKnownS, r.meanStabilizationS,
                         r.maxStabilizationS, windowModelS(scenario, f),
-                        Theorem1.bound(f, n, scenario.deltaS(), RingScenario.TAU_NS / 1e9),
+                        Theorem1.bound(f, n, scenario.suspicionTimeoutS(), RingScenario.TAU_NS / 1e9),
                         r.meanMessagesPerNode, r.violations.size());
                 }
                 describe(section, scenario, points, options);
@@ -136,22 +136,23 @@ public final class StabilizationExperiment implements Experiment
      */
     static double windowModelS(final RingScenario scenario, final int failures)
     {
-        return scenario.deltaS() / 2 * (failures - 1) / failures + scenario.deltaS() - scenario.etaS() / 2;
+        return scenario.suspicionTimeoutS() / 2 * (failures - 1) / failures + scenario.suspicionTimeoutS() -
+            scenario.heartbeatPeriodS() / 2;
     }
 
     static SimConfig config(final RingScenario scenario, final int n, final int failures, final long seed)
     {
         return new SimConfig()
             .nodes(n)
-            .heartbeatPeriodNs(scenario.etaNs())
-            .suspicionTimeoutNs(scenario.deltaNs())
+            .heartbeatPeriodNs(scenario.heartbeatPeriodNs())
+            .suspicionTimeoutNs(scenario.suspicionTimeoutNs())
             .maxDelayNs(RingScenario.TAU_NS)
             .onePort(true)
             .placement(FailurePlacement.RANDOM)
             .failures(failures)
-            .crashWindowNs(scenario.deltaNs() / 2)
-            .firstFailureNs(2 * scenario.etaNs())
-            .quietMarginNs(scenario.deltaNs())
+            .crashWindowNs(scenario.suspicionTimeoutNs() / 2)
+            .firstFailureNs(2 * scenario.heartbeatPeriodNs())
+            .quietMarginNs(scenario.suspicionTimeoutNs())
             .seed(seed);
     }
 
@@ -164,10 +165,10 @@ public final class StabilizationExperiment implements Experiment
         final double[] xs = RingBatch.column(points, (p) -> p.n);
         final double[] first = RingBatch.column(points, (p) -> p.meanFirstKnownS);
         final double[] stab = RingBatch.column(points, (p) -> p.meanStabilizationS);
-        final double expectedFirst = scenario.deltaS() - scenario.etaS() / 2;
+        final double expectedFirst = scenario.suspicionTimeoutS() - scenario.heartbeatPeriodS() / 2;
 
         final Chart chart = new Chart("Fig. 4: stabilization with ⌊log₂ n⌋ − 1 failures, " + scenario.name() +
-            " (η = " + scenario.etaS() + " s, δ = " + scenario.deltaS() + " s, τ = 1 ms)",
+            " (η = " + scenario.heartbeatPeriodS() + " s, δ = " + scenario.suspicionTimeoutS() + " s, τ = 1 ms)",
             "n (nodes, log scale)", "mean time after the first failure (s)")
             .logX()
             .points("all know the first failure", xs, first)
@@ -199,7 +200,7 @@ public final class StabilizationExperiment implements Experiment
             "≈ δ − η/2 = " + Fmt.seconds(expectedFirst) + ", a little more at small n (O(1/n) fit)",
             Fmt.seconds(meanFirst) + " averaged over n; " + Fmt.seconds(first[last]) + " at n = " +
                 Fmt.count(points.get(last).n),
-            Math.abs(meanFirst - expectedFirst) < 0.05 * scenario.deltaS() ? "Agrees: the failure strikes " +
+            Math.abs(meanFirst - expectedFirst) < 0.05 * scenario.suspicionTimeoutS() ? "Agrees: the failure strikes " +
                 "uniformly within a heartbeat period, so detection takes δ minus on average η/2; the broadcast " +
                 "adds only O(τ log n)." : "Differs from δ − η/2; see the CSV per n.");
         section.compare(scenario.name() + ": fit for all know the first failure", "O(1/n)", firstFit,

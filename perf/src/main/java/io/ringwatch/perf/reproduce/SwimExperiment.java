@@ -234,14 +234,14 @@ public final class SwimExperiment implements Experiment
         final RingScenario s = RingScenario.LOW_LAT;
         return new SimConfig()
             .nodes(n)
-            .heartbeatPeriodNs(s.etaNs())
-            .suspicionTimeoutNs(s.deltaNs())
+            .heartbeatPeriodNs(s.heartbeatPeriodNs())
+            .suspicionTimeoutNs(s.suspicionTimeoutNs())
             .maxDelayNs(TAU_NS)
             .delayModel(delays)
             .placement(FailurePlacement.RANDOM)
             .failures(failures)
-            .firstFailureNs(2 * s.etaNs())
-            .quietMarginNs(failures == 0 ? 30 * s.deltaNs() : s.deltaNs())
+            .firstFailureNs(2 * s.heartbeatPeriodNs())
+            .quietMarginNs(failures == 0 ? 30 * s.suspicionTimeoutNs() : s.suspicionTimeoutNs())
             .seed(seed);
     }
 

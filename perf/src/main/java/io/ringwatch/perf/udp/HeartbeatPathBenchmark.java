@@ -8,8 +8,8 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.status.ReceiverHwm;
 import io.aeron.driver.status.ReceiverPos;
 import io.aeron.logbuffer.FragmentHandler;
-import io.ringwatch.transport.aeron.Drivers;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.HdrHistogram.Histogram;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -67,7 +67,7 @@ public final class HeartbeatPathBenchmark
     public Result run() throws InterruptedException
     {
         final File dir = new File(IoUtil.tmpDirName(), "ringwatch-heartbeat-path-" + ProcessHandle.current().pid());
-        final String channel = "aeron:udp?endpoint=localhost:" + DemoCluster.freeUdpPorts(1)[0] + "|term-length=64k";
+        final String channel = "aeron:udp?endpoint=localhost:" + FreePorts.udp(1)[0] + "|term-length=64k";
         final AtomicLongArray sentAtNs = new AtomicLongArray(frames);
         final Histogram poll = new Histogram(3);
         final Histogram hwm = new Histogram(3);

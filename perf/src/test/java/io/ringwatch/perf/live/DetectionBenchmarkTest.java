@@ -37,7 +37,7 @@ class DetectionBenchmarkTest
     void shouldKillRealNodesAndWriteTablesWithSaneLatencies() throws Exception
     {
         // generous δ so this 2-core host's scheduling stalls stay well inside it
-        final int code = run("detection", "--nodes", "4", "--timeouts", "200ms", "--profiles", "low-noise",
+        final int code = run("detection", "--nodes", "4", "--suspicion-timeouts", "200ms", "--profiles", "low-noise",
             "--transports", "ipc", "--kills", "2", "--seed", Long.toString(SEED), "--settle", "200ms",
             "--miss-timeout", "20s", "--max-starts", "3", "--out", dir.toString());
         final String context = "seed " + SEED + "\n" + out + "\n" + err;
@@ -108,7 +108,7 @@ class DetectionBenchmarkTest
     void shouldRunLowLatencyOnOneSharedSpinningThreadWhenCoresAreShort() throws Exception
     {
         final int agents = Runtime.getRuntime().availableProcessors() + 2;
-        final int code = run("detection", "--nodes", Integer.toString(agents), "--timeouts", "200ms",
+        final int code = run("detection", "--nodes", Integer.toString(agents), "--suspicion-timeouts", "200ms",
             "--profiles", "low-latency", "--transports", "ipc", "--kills", "2", "--seed", Long.toString(SEED),
             "--settle", "200ms", "--miss-timeout", "20s", "--max-starts", "3", "--out", dir.toString());
         final String context = "seed " + SEED + "\n" + out + "\n" + err;

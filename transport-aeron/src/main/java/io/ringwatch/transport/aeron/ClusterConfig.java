@@ -1,6 +1,6 @@
 package io.ringwatch.transport.aeron;
 
-import org.agrona.SystemUtil;
+import io.ringwatch.core.config.Durations;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,20 +17,29 @@ import java.util.Map;
  * <pre>
  *   # comments and blank lines are ignored
  *   cluster-id=42
- *   heartbeat=1ms        # optional, η; durations take s/ms/us/ns
- *   timeout=10ms         # optional, δ
+ *   heartbeat-period=1ms     # optional, η; durations need their unit: ns, us, ms or s
+ *   suspicion-timeout=10ms   # optional, δ
  *   0 10.0.0.1 20000 20001   # rank host controlPort heartbeatPort
  *   1 10.0.0.2 20000 20001
  * </pre>
  * Ports matter for UDP only; IPC ignores host and ports.
  *
- * @param clusterId         cluster id carried in every frame.
- * @param heartbeatPeriodNs η from the file, or -1 when absent.
- * @param timeoutNs         δ from the file, or -1 when absent.
- * @param members           members by rank.
+ * @param clusterId          cluster id carried in every frame.
+ * @param heartbeatPeriodNs  η from the file, or -1 when absent.
+ * @param suspicionTimeoutNs δ from the file, or -1 when absent.
+ * @param members            members by rank.
  */
-public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutNs, List<Member> members)
+public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicionTimeoutNs, List<Member> members)
 {
+    /** Key of the cluster id line. */
+    public static final String CLUSTER_ID = "cluster-id";
+
+    /** Key of the optional η line. */
+    public static final String HEARTBEAT_PERIOD = "heartbeat-period";
+
+    /** Key of the optional δ line. */
+    public static final String SUSPICION_TIMEOUT = "suspicion-timeout";
+
     /**
      * One rank's endpoints.
      *
@@ -94,8 +103,8 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
     public static ClusterConfig parse(final String source, final List<String> lines)
     {
         Integer clusterId = null;
-        long heartbeatNs = -1;
-        long timeoutNs = -1;
+        long heartbeatPeriodNs = -1;
+        long suspicionTimeoutNs = -1;
         final List<Member> byLine = new ArrayList<>();
         int lineNo = 0;
         for (final String raw : lines)
@@ -113,31 +122,22 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
             {
                 final String key = line.substring(0, eq).trim();
                 final String value = line.substring(eq + 1).trim();
-                try
+                switch (key)
                 {
-                    switch (key)
+                    case CLUSTER_ID ->
                     {
-                        case "cluster-id":
-                            if (clusterId != null)
-                            {
-                                throw new IllegalArgumentException(where + "cluster-id given a second time");
-                            }
-                            clusterId = Integer.parseInt(value);
-                            break;
-                        case "heartbeat":
-                            heartbeatNs = SystemUtil.parseDuration(key, value);
-                            break;
-                        case "timeout":
-                            timeoutNs = SystemUtil.parseDuration(key, value);
-                            break;
-                        default:
-                            throw new IllegalArgumentException(where + "unknown setting '" + key +
-                                "' (expected cluster-id, heartbeat or timeout)");
+                        if (clusterId != null)
+                        {
+                            throw new IllegalArgumentException(where + CLUSTER_ID + " given a second time");
+                        }
+                        clusterId = parseInt(where, key, value);
                     }
-                }
-                catch (final NumberFormatException ex)
-                {
-                    throw new IllegalArgumentException(where + "bad value for " + key + ": '" + value + "'", ex);
+                    case HEARTBEAT_PERIOD -> heartbeatPeriodNs = parseDuration(where, key, value);
+                    case SUSPICION_TIMEOUT -> suspicionTimeoutNs = parseDuration(where, key, value);
+                    case "heartbeat", "timeout" -> throw new IllegalArgumentException(where + "'" + key +
+                        "' was renamed '" + ("heartbeat".equals(key) ? HEARTBEAT_PERIOD : SUSPICION_TIMEOUT) + "'");
+                    default -> throw new IllegalArgumentException(where + "unknown setting '" + key + "' (expected " +
+                        CLUSTER_ID + ", " + HEARTBEAT_PERIOD + " or " + SUSPICION_TIMEOUT + ")");
                 }
                 continue;
             }
@@ -182,7 +182,7 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
             claimEndpoint(source, endpoints, m, m.controlPort(), "control");
             claimEndpoint(source, endpoints, m, m.heartbeatPort(), "heartbeat");
         }
-        return new ClusterConfig(clusterId, heartbeatNs, timeoutNs, List.of(ordered));
+        return new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, List.of(ordered));
     }
 
     /**
@@ -193,14 +193,14 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
     public String render()
     {
         final StringBuilder sb = new StringBuilder();
-        sb.append("cluster-id=").append(clusterId).append('\n');
+        sb.append(CLUSTER_ID).append('=').append(clusterId).append('\n');
         if (heartbeatPeriodNs > 0)
         {
-            sb.append("heartbeat=").append(heartbeatPeriodNs).append("ns\n");
+            sb.append(HEARTBEAT_PERIOD).append('=').append(Durations.format(heartbeatPeriodNs)).append('\n');
         }
-        if (timeoutNs > 0)
+        if (suspicionTimeoutNs > 0)
         {
-            sb.append("timeout=").append(timeoutNs).append("ns\n");
+            sb.append(SUSPICION_TIMEOUT).append('=').append(Durations.format(suspicionTimeoutNs)).append('\n');
         }
         for (final Member m : members)
         {
@@ -223,6 +223,18 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long timeoutN
                 " port of rank " + m.rank() + ", is already " +
                 (owner == m.rank() ? "its other port" : "a port of rank " + owner) +
                 ": every rank needs two UDP ports of its own");
+        }
+    }
+
+    private static long parseDuration(final String where, final String key, final String text)
+    {
+        try
+        {
+            return Durations.parseNs(key, text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(where + ex.getMessage(), ex);
         }
     }
 

@@ -1,7 +1,8 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.TuningProfile;
-import org.agrona.SystemUtil;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -11,9 +12,9 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Settings of a ringwatch node as system properties ({@code ringwatch.*}), with defaults. Durations accept the
- * s/ms/us/ns suffixes of {@link SystemUtil#parseDuration}. {@link RingwatchContext} reads these as its defaults;
- * setters on the context win.
+ * Settings of a ringwatch node as system properties ({@code ringwatch.*}), with defaults. Durations are read by
+ * {@link Durations#parseNs}, so they need their unit ({@code -Dringwatch.suspicion.timeout=10ms}); a bare number is
+ * an error naming the property. {@link RingwatchContext} reads these as its defaults; setters on the context win.
  */
 public final class RingwatchConfiguration
 {
@@ -21,6 +22,14 @@ public final class RingwatchConfiguration
     public static final String TRANSPORT_PROP_NAME = "ringwatch.transport";
     /** Default transport. */
     public static final String TRANSPORT_DEFAULT = "ipc";
+
+    /**
+     * Broadcast schedule of failure notices: {@code double-hypercube} (paper 002, default) or {@code binomial-graph}
+     * (paper 001). Every node of a cluster must run the same one.
+     */
+    public static final String BROADCAST_PROP_NAME = "ringwatch.broadcast";
+    /** Default broadcast schedule. */
+    public static final String BROADCAST_DEFAULT = "double-hypercube";
 
     /** η, overriding the cluster file. */
     public static final String HEARTBEAT_PERIOD_PROP_NAME = "ringwatch.heartbeat.period";
@@ -80,6 +89,11 @@ public final class RingwatchConfiguration
     /** Default driver mode. */
     public static final String DRIVER_DEFAULT = "embedded";
 
+    /** Who runs the node's agent: {@code dedicated}, {@code invoker} or {@code unstarted} ({@link ThreadingMode}). */
+    public static final String THREADING_MODE_PROP_NAME = "ringwatch.threading.mode";
+    /** Default threading mode: a thread of the node's own. */
+    public static final String THREADING_MODE_DEFAULT = "dedicated";
+
     /** Fragments polled per subscription per duty cycle. */
     public static final String FRAGMENT_LIMIT_PROP_NAME = "ringwatch.fragment.limit";
     /** Default fragment limit. */
@@ -123,6 +137,12 @@ public final class RingwatchConfiguration
      */
     public static final String AUTH_KEY_FILE_PROP_NAME = "ringwatch.auth.key.file";
 
+    /**
+     * Record the agent's heartbeat emission error and duty-cycle lengths into a jitter file beside the view file
+     * ({@code ringwatch-jitter-<cluster>-<rank>.dat}), for benchmarks and tools. Default false: the bare agent runs.
+     */
+    public static final String JITTER_FILE_PROP_NAME = "ringwatch.jitter.file";
+
     /** Exit code of a node process that was declared dead by the others (fail-stop). */
     public static final int EXIT_FENCED = 3;
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
@@ -149,7 +169,7 @@ public final class RingwatchConfiguration
      */
     public static long heartbeatPeriodNs(final long fallbackNs)
     {
-        return SystemUtil.getDurationInNanos(HEARTBEAT_PERIOD_PROP_NAME, fallbackNs);
+        return Durations.propertyNs(HEARTBEAT_PERIOD_PROP_NAME, fallbackNs);
     }
 
     /**
@@ -158,7 +178,7 @@ public final class RingwatchConfiguration
      */
     public static long suspicionTimeoutNs(final long fallbackNs)
     {
-        return SystemUtil.getDurationInNanos(SUSPICION_TIMEOUT_PROP_NAME, fallbackNs);
+        return Durations.propertyNs(SUSPICION_TIMEOUT_PROP_NAME, fallbackNs);
     }
 
     /**
@@ -167,7 +187,7 @@ public final class RingwatchConfiguration
      */
     public static long pauseThresholdNs(final long fallbackNs)
     {
-        return SystemUtil.getDurationInNanos(PAUSE_THRESHOLD_PROP_NAME, fallbackNs);
+        return Durations.propertyNs(PAUSE_THRESHOLD_PROP_NAME, fallbackNs);
     }
 
     /**
@@ -175,7 +195,7 @@ public final class RingwatchConfiguration
      */
     public static long startupGraceNs()
     {
-        return SystemUtil.getDurationInNanos(STARTUP_GRACE_PROP_NAME, STARTUP_GRACE_DEFAULT_NS);
+        return Durations.propertyNs(STARTUP_GRACE_PROP_NAME, STARTUP_GRACE_DEFAULT_NS);
     }
 
     /**
@@ -211,6 +231,14 @@ public final class RingwatchConfiguration
     }
 
     /**
+     * @return whether to keep a jitter file ({@link #JITTER_FILE_PROP_NAME}).
+     */
+    public static boolean jitterFile()
+    {
+        return Boolean.getBoolean(JITTER_FILE_PROP_NAME);
+    }
+
+    /**
      * @return whether to preload the runtime's classes before joining.
      */
     public static boolean preload()
@@ -219,11 +247,27 @@ public final class RingwatchConfiguration
     }
 
     /**
+     * @return {@link #BROADCAST_PROP_NAME} or its default.
+     */
+    public static String broadcast()
+    {
+        return System.getProperty(BROADCAST_PROP_NAME, BROADCAST_DEFAULT);
+    }
+
+    /**
      * @return driver mode.
      */
     public static String driver()
     {
         return System.getProperty(DRIVER_PROP_NAME, DRIVER_DEFAULT);
+    }
+
+    /**
+     * @return threading mode name.
+     */
+    public static String threadingMode()
+    {
+        return System.getProperty(THREADING_MODE_PROP_NAME, THREADING_MODE_DEFAULT);
     }
 
     /**
@@ -271,7 +315,7 @@ public final class RingwatchConfiguration
      */
     public static long sendRetryTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
+        return Durations.propertyNs(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
     }
 
     /**
@@ -318,7 +362,7 @@ public final class RingwatchConfiguration
         }
         if (name != null && name.startsWith("sleep-"))
         {
-            final long sleepNs = SystemUtil.parseDuration(IDLE_STRATEGY_PROP_NAME, name.substring("sleep-".length()));
+            final long sleepNs = Durations.parseNs(IDLE_STRATEGY_PROP_NAME, name.substring("sleep-".length()));
             return new SleepingIdleStrategy(sleepNs);
         }
         throw new IllegalArgumentException(IDLE_STRATEGY_PROP_NAME + "=" + name +

@@ -1,13 +1,17 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
+import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -18,7 +22,8 @@ import java.nio.file.Path;
 /**
  * Everything a {@link RingwatchNode} needs. Defaults come from {@link RingwatchConfiguration} (system properties)
  * and the cluster file; {@link #conclude()} fills the rest, validates, and fails naming the offending value.
- * Setters are not to be called after {@link #conclude()}.
+ * {@link RingwatchNode#launch(RingwatchContext)} concludes the context and builds the node's resources from it in
+ * one pass; a context launches one node, so a second conclude and every setter after the first are refused.
  */
 public final class RingwatchContext
 {
@@ -29,6 +34,7 @@ public final class RingwatchContext
     private int incarnation;
     private boolean incarnationSet;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
+    private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private long heartbeatPeriodNs = -1;
     private long suspicionTimeoutNs = -1;
     private long pauseThresholdNs = -1;
@@ -39,8 +45,11 @@ public final class RingwatchContext
     private ThreadPinner pinner = ThreadPinner.UNAVAILABLE;
     private int realtimePriority = RingwatchConfiguration.realtimePriority();
     private boolean preloadClasses = RingwatchConfiguration.preload();
+    private boolean jitterFile = RingwatchConfiguration.jitterFile();
     private int preCreateAllUpTo = RingwatchConfiguration.preCreateAllMax();
     private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
+    private ThreadingMode threadingMode = ThreadingMode.parse(RingwatchConfiguration.threadingMode());
+    private RingwatchNode.StartGate startGate;
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
     private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
     private int controlStreamId = RingwatchConfiguration.controlStreamId();
@@ -59,17 +68,19 @@ public final class RingwatchContext
     private int configDigest;
 
     /**
-     * Fill defaults and validate. Idempotent.
+     * Fill defaults and validate, once: {@link RingwatchNode#launch(RingwatchContext)} calls it.
      *
      * @return this.
      * @throws IllegalArgumentException or IllegalStateException naming the offending setting and value.
+     * @throws IllegalStateException if this context was concluded before, even if that conclude failed.
      */
     public RingwatchContext conclude()
     {
         if (concluded)
         {
-            return this;
+            throw new IllegalStateException(this + " already concluded: a context launches one node");
         }
+        concluded = true;
         if (cluster == null)
         {
             if (clusterFile == null)
@@ -96,8 +107,8 @@ public final class RingwatchContext
         }
         if (suspicionTimeoutNs < 0)
         {
-            suspicionTimeoutNs = RingwatchConfiguration.suspicionTimeoutNs(cluster.timeoutNs() > 0 ?
-                cluster.timeoutNs() : RingwatchConfiguration.SUSPICION_TIMEOUT_DEFAULT_NS);
+            suspicionTimeoutNs = RingwatchConfiguration.suspicionTimeoutNs(cluster.suspicionTimeoutNs() > 0 ?
+                cluster.suspicionTimeoutNs() : RingwatchConfiguration.SUSPICION_TIMEOUT_DEFAULT_NS);
         }
         if (pauseThresholdNs < 0)
         {
@@ -161,8 +172,19 @@ public final class RingwatchContext
         {
             throw new IllegalArgumentException("aeron.dir is empty");
         }
-        concluded = true;
+        if (threadingMode == null)
+        {
+            throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
+        }
         return this;
+    }
+
+    private void requireOpen(final String setting)
+    {
+        if (concluded)
+        {
+            throw new IllegalStateException("context already concluded: set " + setting + " before launch");
+        }
     }
 
     private static void requirePositive(final String name, final long value)
@@ -193,6 +215,7 @@ public final class RingwatchContext
      */
     public RingwatchContext clusterFile(final Path path)
     {
+        requireOpen("clusterFile");
         this.clusterFile = path;
         return this;
     }
@@ -203,6 +226,7 @@ public final class RingwatchContext
      */
     public RingwatchContext cluster(final ClusterConfig cluster)
     {
+        requireOpen("cluster");
         this.cluster = cluster;
         return this;
     }
@@ -221,6 +245,7 @@ public final class RingwatchContext
      */
     public RingwatchContext rank(final int rank)
     {
+        requireOpen("rank");
         this.rank = rank;
         return this;
     }
@@ -239,6 +264,7 @@ public final class RingwatchContext
      */
     public RingwatchContext incarnation(final int incarnation)
     {
+        requireOpen("incarnation");
         this.incarnation = incarnation;
         this.incarnationSet = true;
         return this;
@@ -258,8 +284,28 @@ public final class RingwatchContext
      */
     public RingwatchContext transport(final TransportMode transport)
     {
+        requireOpen("transport");
         this.transport = transport;
         return this;
+    }
+
+    /**
+     * @param broadcast the schedule failure notices travel; every node of the cluster must use the same.
+     * @return this.
+     */
+    public RingwatchContext broadcast(final BroadcastKind broadcast)
+    {
+        requireOpen("broadcast");
+        this.broadcast = broadcast;
+        return this;
+    }
+
+    /**
+     * @return the broadcast schedule kind.
+     */
+    public BroadcastKind broadcast()
+    {
+        return broadcast;
     }
 
     /**
@@ -276,6 +322,7 @@ public final class RingwatchContext
      */
     public RingwatchContext heartbeatPeriodNs(final long ns)
     {
+        requireOpen("heartbeatPeriodNs");
         this.heartbeatPeriodNs = ns;
         return this;
     }
@@ -286,6 +333,7 @@ public final class RingwatchContext
      */
     public RingwatchContext suspicionTimeoutNs(final long ns)
     {
+        requireOpen("suspicionTimeoutNs");
         this.suspicionTimeoutNs = ns;
         return this;
     }
@@ -296,6 +344,7 @@ public final class RingwatchContext
      */
     public RingwatchContext pauseThresholdNs(final long ns)
     {
+        requireOpen("pauseThresholdNs");
         this.pauseThresholdNs = ns;
         return this;
     }
@@ -306,6 +355,7 @@ public final class RingwatchContext
      */
     public RingwatchContext startupGraceNs(final long ns)
     {
+        requireOpen("startupGraceNs");
         this.startupGraceNs = ns;
         return this;
     }
@@ -324,6 +374,7 @@ public final class RingwatchContext
      */
     public RingwatchContext idleStrategyName(final String name)
     {
+        requireOpen("idleStrategyName");
         this.idleStrategyName = name;
         this.idleStrategy = null;
         return this;
@@ -338,11 +389,48 @@ public final class RingwatchContext
     }
 
     /**
+     * Apply a tuning profile: the agent's idle strategy (busy spin for {@link TuningProfile#LOW_LATENCY}, sleep until
+     * the protocol's next deadline otherwise) and, for a profile that pins, CPU pinning of the agent thread through
+     * {@link CpuPinning} on the CPU given by {@link #cpu(int)}; a profile that does not pin clears the CPU.
+     *
+     * @param profile the profile.
+     * @return this.
+     */
+    public RingwatchContext profile(final TuningProfile profile)
+    {
+        requireOpen("profile");
+        idleStrategy(profile == TuningProfile.LOW_LATENCY ?
+            new BusySpinIdleStrategy() : new DeadlineIdleStrategy(profile.maxParkPeriodNs()));
+        if (profile.pinsAgent())
+        {
+            pinner(RingwatchContext::pinThroughAffinity);
+        }
+        else
+        {
+            cpu(-1);
+        }
+        return this;
+    }
+
+    private static String pinThroughAffinity(final int cpu)
+    {
+        try
+        {
+            return CpuPinning.forThisHost().pinCurrentThread(cpu).toString();
+        }
+        catch (final RuntimeException | LinkageError ex)
+        {
+            return "pinning to cpu " + cpu + " impossible: " + ex;
+        }
+    }
+
+    /**
      * @param idleStrategy idle strategy instance; wins over the name.
      * @return this.
      */
     public RingwatchContext idleStrategy(final IdleStrategy idleStrategy)
     {
+        requireOpen("idleStrategy");
         this.idleStrategy = idleStrategy;
         return this;
     }
@@ -361,6 +449,7 @@ public final class RingwatchContext
      */
     public RingwatchContext cpu(final int cpu)
     {
+        requireOpen("cpu");
         this.cpu = cpu;
         return this;
     }
@@ -379,6 +468,7 @@ public final class RingwatchContext
      */
     public RingwatchContext pinner(final ThreadPinner pinner)
     {
+        requireOpen("pinner");
         this.pinner = pinner;
         return this;
     }
@@ -397,6 +487,7 @@ public final class RingwatchContext
      */
     public RingwatchContext realtimePriority(final int priority)
     {
+        requireOpen("realtimePriority");
         this.realtimePriority = priority;
         return this;
     }
@@ -415,6 +506,7 @@ public final class RingwatchContext
      */
     public RingwatchContext preCreateAllUpTo(final int n)
     {
+        requireOpen("preCreateAllUpTo");
         this.preCreateAllUpTo = n;
         return this;
     }
@@ -428,11 +520,30 @@ public final class RingwatchContext
     }
 
     /**
+     * @param record true to record heartbeat emission error and duty-cycle lengths into the node's jitter file.
+     * @return this.
+     */
+    public RingwatchContext jitterFile(final boolean record)
+    {
+        this.jitterFile = record;
+        return this;
+    }
+
+    /**
+     * @return whether the node keeps a jitter file.
+     */
+    public boolean jitterFile()
+    {
+        return jitterFile;
+    }
+
+    /**
      * @param preload whether to load the runtime's classes before joining (see {@link ClassPreloader}).
      * @return this.
      */
     public RingwatchContext preloadClasses(final boolean preload)
     {
+        requireOpen("preloadClasses");
         this.preloadClasses = preload;
         return this;
     }
@@ -451,6 +562,7 @@ public final class RingwatchContext
      */
     public RingwatchContext embeddedDriver(final boolean embedded)
     {
+        requireOpen("embeddedDriver");
         this.embeddedDriver = embedded;
         return this;
     }
@@ -469,6 +581,7 @@ public final class RingwatchContext
      */
     public RingwatchContext aeronDirectoryName(final String dir)
     {
+        requireOpen("aeronDirectoryName");
         this.aeronDirectoryName = dir;
         return this;
     }
@@ -487,6 +600,7 @@ public final class RingwatchContext
      */
     public RingwatchContext fragmentLimit(final int limit)
     {
+        requireOpen("fragmentLimit");
         this.fragmentLimit = limit;
         return this;
     }
@@ -513,6 +627,7 @@ public final class RingwatchContext
      */
     public RingwatchContext controlStreamId(final int id)
     {
+        requireOpen("controlStreamId");
         this.controlStreamId = id;
         return this;
     }
@@ -547,6 +662,7 @@ public final class RingwatchContext
      */
     public RingwatchContext sendQueueCapacity(final int capacity)
     {
+        requireOpen("sendQueueCapacity");
         this.sendQueueCapacity = capacity;
         return this;
     }
@@ -565,6 +681,7 @@ public final class RingwatchContext
      */
     public RingwatchContext nanoClock(final NanoClock clock)
     {
+        requireOpen("nanoClock");
         this.nanoClock = clock;
         return this;
     }
@@ -578,11 +695,51 @@ public final class RingwatchContext
     }
 
     /**
+     * @param mode who runs the agent once the node is built.
+     * @return this.
+     */
+    public RingwatchContext threadingMode(final ThreadingMode mode)
+    {
+        requireOpen("threadingMode");
+        this.threadingMode = mode;
+        return this;
+    }
+
+    /**
+     * @return who runs the agent once the node is built.
+     */
+    public ThreadingMode threadingMode()
+    {
+        return threadingMode;
+    }
+
+    /**
+     * @param gate called by launch once the node is built and before its agent starts, e.g. to hold it at a start
+     *             barrier with {@link RingwatchNode#holdUntil}; null for none.
+     * @return this.
+     */
+    public RingwatchContext startGate(final RingwatchNode.StartGate gate)
+    {
+        requireOpen("startGate");
+        this.startGate = gate;
+        return this;
+    }
+
+    /**
+     * @return the start gate, or null.
+     */
+    public RingwatchNode.StartGate startGate()
+    {
+        return startGate;
+    }
+
+    /**
      * @param listener application callbacks, on the agent thread.
      * @return this.
      */
     public RingwatchContext listener(final MembershipListener listener)
     {
+        requireOpen("listener");
         this.listener = listener;
         return this;
     }
@@ -602,6 +759,7 @@ public final class RingwatchContext
      */
     public RingwatchContext authMode(final AuthMode mode)
     {
+        requireOpen("authMode");
         this.authMode = mode;
         return this;
     }
@@ -620,6 +778,7 @@ public final class RingwatchContext
      */
     public RingwatchContext authKeyFile(final Path path)
     {
+        requireOpen("authKeyFile");
         this.authKeyFile = path;
         return this;
     }
@@ -649,5 +808,14 @@ public final class RingwatchContext
     public int configDigest()
     {
         return configDigest;
+    }
+
+    /**
+     * @return which node this context describes, for messages.
+     */
+    public String toString()
+    {
+        return "RingwatchContext(rank " + rank + " of cluster " +
+            (cluster != null ? Integer.toString(cluster.clusterId()) : String.valueOf(clusterFile)) + ")";
     }
 }

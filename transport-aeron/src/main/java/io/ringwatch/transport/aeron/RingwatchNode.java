@@ -2,29 +2,40 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
-import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.FrameStamper;
-import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.auth.AuthMode;
-import io.ringwatch.transport.aeron.slot.HeartbeatSender;
-import io.ringwatch.transport.aeron.slot.HeartbeatSlots;
-import io.ringwatch.transport.aeron.slot.RemoteHeartbeatChannel;
-import io.ringwatch.transport.aeron.slot.SharedMemoryHeartbeatChannel;
-import io.ringwatch.transport.aeron.view.ViewFile;
+import io.ringwatch.transport.aeron.internal.AeronControlChannel;
+import io.ringwatch.transport.aeron.internal.ClassPreloader;
+import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.internal.PeerPublications;
+import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.internal.ViewFile;
+import io.ringwatch.transport.aeron.internal.jitter.JitterFile;
+import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
+import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
+import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
+import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
+import io.ringwatch.transport.aeron.internal.slot.UdpHeartbeatSender;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
@@ -40,16 +51,34 @@ import java.util.function.BooleanSupplier;
  * A live ringwatch node: media driver (embedded or external), Aeron client, heartbeat slots, view file, counters,
  * publications and subscriptions, and the {@link RingwatchAgent} that drives the core's {@link DetectorNode}.
  * <p>
- * {@link #launch(RingwatchContext)} starts the agent on its own thread; {@link #launchWithInvoker(RingwatchContext)}
- * leaves the duty cycle to the caller ({@link #invoker()}), for tests and for hosting several nodes on one thread.
+ * {@link #launch(RingwatchContext)} concludes the context and builds all of that in one pass; then, after the
+ * context's {@link StartGate} if it has one, it starts the agent as the context's {@link ThreadingMode} says: on a
+ * thread of its own, under an {@link #invoker()} the caller drives, or not at all, for the caller to host
+ * {@link #agent()}.
  */
 public final class RingwatchNode implements AutoCloseable
 {
+    /**
+     * What a launcher does between building a node and starting its agent, on the launching thread: typically hold
+     * it at a start barrier ({@link #holdUntil}) so that no node is judged while others are still coming up. The
+     * agent's {@code onStart}, where the protocol's clocks and startup grace begin, comes after the gate returns.
+     */
+    @FunctionalInterface
+    public interface StartGate
+    {
+        /**
+         * @param node built and connected; its agent has not started.
+         * @throws InterruptedException if interrupted while waiting: launch closes the node and fails.
+         */
+        void await(RingwatchNode node) throws InterruptedException;
+    }
+
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
-    private volatile RingwatchAgent agent;
-    private Aeron aeron;
-    private final List<PeerPublications> peerPublications = new ArrayList<>();
+    private final List<PeerPublications> peerPublications = new ArrayList<>(2);
+    private final Aeron aeron;
+    private final RingwatchAgent agent;
+    private final Agent dutyCycleAgent;
     private AgentRunner runner;
     private AgentInvoker invoker;
     private volatile String pinResult;
@@ -58,57 +87,40 @@ public final class RingwatchNode implements AutoCloseable
 
     private RingwatchNode(final RingwatchContext ctx)
     {
-        this.ctx = ctx.conclude();
+        this.ctx = ctx;
         final ClusterConfig cluster = ctx.cluster();
+        final ClusterConfig.Member member = cluster.member(ctx.rank());
         final int rank = ctx.rank();
         final int n = cluster.size();
+        final String dir = ctx.aeronDirectoryName();
+        pinResult = ctx.cpu() < 0 && ctx.realtimePriority() <= 0 ?
+            "not pinned (no cpu configured), ordinary scheduling" : null;
+        // Order: classes and native code first, so the agent never loads them; the driver before its client; the
+        // protocol's clock last. Whatever fails closes what was built before it.
         try
         {
-            if (ctx.preloadClasses())
-            {
-                ClassPreloader.preload(
-                    List.of(DetectorNode.class, RingwatchNode.class, Aeron.class, UnsafeBuffer.class),
-                    List.of("io.ringwatch.core.", "io.ringwatch.transport.aeron.", "io.aeron.", "org.agrona."));
-            }
-            if (ctx.realtimePriority() > 0)
-            {
-                // load JNA and libc now: done first on the agent thread, before it is real-time, it took seconds
-                // on a host busy with other agents, and the node missed its first heartbeats
-                RealtimePriority.probe();
-            }
-            final String dir = ctx.aeronDirectoryName();
+            warmUp();
             if (ctx.embeddedDriver())
             {
-                resources.add(launchDriver(dir));
+                own(launchDriver(dir));
             }
-            aeron = connect(dir);
-            resources.add(aeron);
+            aeron = own(connect(dir));
 
-            final HeartbeatSlots slots = HeartbeatSlots.mapOrCreate(
-                HeartbeatSlots.fileFor(dir, cluster.clusterId()), cluster.clusterId(), n);
-            resources.add(slots);
+            final HeartbeatSlots slots = own(HeartbeatSlots.mapOrCreate(
+                HeartbeatSlots.fileFor(dir, cluster.clusterId()), cluster.clusterId(), n));
             slots.clear(rank);
-
-            final ViewFile viewFile = new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
-                cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime());
-            resources.add(viewFile);
-
-            final NodeCounters counters = new NodeCounters(aeron, cluster.clusterId(), rank);
-            resources.add(counters);
+            final ViewFile viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
+                cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime()));
+            final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank));
 
             final boolean udp = ctx.transport() == TransportMode.UDP;
             final ClusterChannels channels = new ClusterChannels(ctx);
-            final Subscription controlSubscription = subscribe(aeron, channels.controlChannel(rank),
-                channels.controlStream(rank), udp ? cluster.member(rank).controlPort() : 0);
-            resources.add(controlSubscription);
-            Subscription heartbeatSubscription = null;
-            if (udp)
-            {
-                heartbeatSubscription = subscribe(aeron, channels.heartbeatChannel(rank), ctx.heartbeatStreamId(),
-                    cluster.member(rank).heartbeatPort());
-                resources.add(heartbeatSubscription);
-            }
+            final Subscription controlSubscription = own(subscribe(
+                channels.controlChannel(rank), channels.controlStream(rank), udp ? member.controlPort() : 0));
+            final Subscription heartbeatSubscription = udp ? own(subscribe(
+                channels.heartbeatChannel(rank), ctx.heartbeatStreamId(), member.heartbeatPort())) : null;
 
+            final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
             if (ctx.authMode() == AuthMode.OFF)
             {
                 System.err.println("ringwatch node " + rank + ": " + AuthMode.OFF_WARNING);
@@ -117,69 +129,34 @@ public final class RingwatchNode implements AutoCloseable
             final FrameStamper stamper = new FrameStamper(n, ctx.frameAuthenticator());
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
-            final AeronControlChannel control = new AeronControlChannel(cluster.clusterId(), rank, ctx.incarnation(),
-                n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs());
-            resources.add(control);
-            peerPublications.add(controlPublications);
-            for (final int peer : ClusterChannels.controlPeersToPreCreate(rank, n, ctx.preCreateAllUpTo()))
-            {
-                controlPublications.preCreate(peer);
-            }
+            final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
+                ctx.incarnation(), n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(),
+                ctx.sendRetryTimeoutNs()));
+            preCreate(controlPublications,
+                ClusterChannels.controlPeersToPreCreate(schedule, rank, n, ctx.preCreateAllUpTo()));
 
             final CachedNanoClock cachedClock = new CachedNanoClock();
-            final HeartbeatChannel heartbeats;
-            if (udp)
-            {
-                final PeerPublications heartbeatPublications = new PeerPublications(
-                    aeron, channels.heartbeatChannels(), channels.heartbeatStreams());
-                resources.add(heartbeatPublications);
-                peerPublications.add(heartbeatPublications);
-                for (final int peer : ClusterChannels.usualHeartbeatPeers(rank, n))
-                {
-                    heartbeatPublications.preCreate(peer);
-                }
-                heartbeats = new RemoteHeartbeatChannel(slots, rank,
-                    new UdpHeartbeatSender(heartbeatPublications, cluster.clusterId(), rank, ctx.incarnation(),
-                        ctx.configDigest(), stamper),
-                    cachedClock);
-            }
-            else
-            {
-                heartbeats = new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
-            }
+            final RemoteHeartbeatChannel udpHeartbeats =
+                udp ? udpHeartbeats(channels, slots, cachedClock, stamper) : null;
+            final HeartbeatChannel heartbeats = udp ? udpHeartbeats :
+                new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
-            agent = new RingwatchAgent(
-                ctx, cachedClock, controlSubscription, heartbeatSubscription, control, viewFile, counters);
-            agent.clientConductor(aeron.conductorAgentInvoker());
-            if (heartbeats instanceof RemoteHeartbeatChannel)
-            {
-                agent.remoteHeartbeats((RemoteHeartbeatChannel)heartbeats);
-            }
-            // the protocol's clock starts when everything is in place, so set-up time is not a missed heartbeat
-            final long startNs = ctx.nanoClock().nanoTime();
-            cachedClock.update(startNs);
-            agent.node(new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
-                new DoubleHypercubeSchedule(), heartbeats, control, agent, startNs));
-            if (ctx.idleStrategy() instanceof DeadlineIdleStrategy deadlineIdle)
-            {
-                deadlineIdle.deadlines(agent::nextDeadlineNs);
-            }
-            final boolean pin = ctx.cpu() >= 0;
-            final boolean realtime = ctx.realtimePriority() > 0;
-            pinResult = pin || realtime ? null : "not pinned (no cpu configured), ordinary scheduling";
-            if (pin)
-            {
-                agent.onStartAction(() -> pinned = ctx.pinner().pinCurrentThread(ctx.cpu()));
-            }
-            if (pin || realtime)
-            {
-                // Real time only once the startup grace is over: started together, agents run interpreted for a
-                // while, and as SCHED_FIFO threads they then kept the JIT compiler threads (ordinary class) and the
-                // driver from the cores, so they stayed slow and heartbeats stalled.
-                agent.onArmedAction(() -> pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " +
-                    (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() :
-                        "ordinary scheduling"));
-            }
+            agent = new RingwatchAgent(ctx,
+                listener ->
+                {
+                    // the protocol's clock starts when everything is in place, so set-up is not a missed heartbeat
+                    final long startNs = ctx.nanoClock().nanoTime();
+                    cachedClock.update(startNs);
+                    return new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats,
+                        control, listener, startNs);
+                },
+                cachedClock, aeron.conductorAgentInvoker(), controlSubscription, heartbeatSubscription, control,
+                udpHeartbeats, viewFile, counters, pinOnStart(), scheduleOnArmed());
+            // with a jitter file, the recorder wraps the agent and is what runs
+            dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
+                JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,
+                ctx.protocolSettings().heartbeatPeriodNs())), ctx.nanoClock(),
+                ctx.protocolSettings().heartbeatPeriodNs()) : agent;
         }
         catch (final RuntimeException ex)
         {
@@ -189,32 +166,147 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * Build a node and start its agent on a dedicated thread with the context's idle strategy.
+     * Conclude the context, build the node, pass it through the context's {@link StartGate} if any, and start its
+     * agent as the context's {@link ThreadingMode} says.
      *
-     * @param ctx configuration; concluded here.
-     * @return the running node.
+     * @param ctx configuration; concluded here, so not concluded before.
+     * @return the node: running (DEDICATED), started and waiting for {@link #invoker()} (INVOKER), or built for the
+     * caller to host {@link #agent()} (UNSTARTED).
+     * @throws IllegalArgumentException or IllegalStateException naming what is wrong; nothing is left open.
      */
     public static RingwatchNode launch(final RingwatchContext ctx)
     {
-        return new RingwatchNode(ctx).startOnThread();
+        final RingwatchNode node = new RingwatchNode(ctx.conclude());
+        try
+        {
+            node.passStartGate();
+            node.start();
+        }
+        catch (final RuntimeException ex)
+        {
+            node.close();
+            throw ex;
+        }
+        return node;
+    }
+
+    private void passStartGate()
+    {
+        final StartGate gate = ctx.startGate();
+        if (gate == null)
+        {
+            return;
+        }
+        try
+        {
+            gate.await(this);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("node " + ctx.rank() + " interrupted at its start gate", ex);
+        }
+    }
+
+    private void start()
+    {
+        switch (ctx.threadingMode())
+        {
+            case DEDICATED:
+                runner = new AgentRunner(dedicatedIdleStrategy(), Throwable::printStackTrace, null, dutyCycleAgent);
+                AgentRunner.startOnThread(runner);
+                break;
+
+            case INVOKER:
+                invoker = new AgentInvoker(Throwable::printStackTrace, null, dutyCycleAgent);
+                invoker.start();
+                break;
+
+            case UNSTARTED:
+                // the caller hosts the agent
+                break;
+        }
+    }
+
+    private IdleStrategy dedicatedIdleStrategy()
+    {
+        final IdleStrategy idleStrategy = ctx.idleStrategy();
+        if (idleStrategy instanceof DeadlineIdleStrategy deadlineIdle)
+        {
+            // the one idle strategy that sleeps to the protocol's next deadline, so it must be able to read it
+            deadlineIdle.deadlines(agent::nextDeadlineNs);
+        }
+        return idleStrategy;
     }
 
     /**
-     * Start the agent of a node made by {@link #build(RingwatchContext)} on a dedicated thread with the context's
-     * idle strategy; its protocol clocks (startup grace included) start now.
-     *
-     * @return this.
-     * @throws IllegalStateException if the agent already runs.
+     * Load classes and native code now, on the launching thread, rather than on the agent thread mid-cycle.
      */
-    public RingwatchNode startOnThread()
+    private void warmUp()
     {
-        if (runner != null || invoker != null)
+        if (ctx.preloadClasses())
         {
-            throw new IllegalStateException("node " + ctx.rank() + " already started");
+            ClassPreloader.preload(
+                List.of(DetectorNode.class, RingwatchNode.class, Aeron.class, UnsafeBuffer.class),
+                List.of("io.ringwatch.core.", "io.ringwatch.transport.aeron.", "io.aeron.", "org.agrona."));
         }
-        runner = new AgentRunner(ctx.idleStrategy(), Throwable::printStackTrace, null, agent);
-        AgentRunner.startOnThread(runner);
-        return this;
+        if (ctx.realtimePriority() > 0)
+        {
+            // load JNA and libc now: done first on the agent thread, before it is real-time, it took seconds
+            // on a host busy with other agents, and the node missed its first heartbeats
+            RealtimePriority.probe();
+        }
+    }
+
+    private <T extends AutoCloseable> T own(final T resource)
+    {
+        resources.add(resource);
+        return resource;
+    }
+
+    private void preCreate(final PeerPublications publications, final int[] peers)
+    {
+        peerPublications.add(publications);
+        for (final int peer : peers)
+        {
+            publications.preCreate(peer);
+        }
+    }
+
+    private RemoteHeartbeatChannel udpHeartbeats(
+        final ClusterChannels channels,
+        final HeartbeatSlots slots,
+        final CachedNanoClock cachedClock,
+        final FrameStamper stamper)
+    {
+        final int clusterId = ctx.cluster().clusterId();
+        final int rank = ctx.rank();
+        final PeerPublications publications = own(new PeerPublications(
+            aeron, channels.heartbeatChannels(), channels.heartbeatStreams()));
+        preCreate(publications, ClusterChannels.usualHeartbeatPeers(rank, ctx.cluster().size()));
+        return new RemoteHeartbeatChannel(slots, rank,
+            new UdpHeartbeatSender(publications, clusterId, rank, ctx.incarnation(), ctx.configDigest(), stamper),
+            cachedClock);
+    }
+
+    private Runnable pinOnStart()
+    {
+        return ctx.cpu() >= 0 ? () -> pinned = ctx.pinner().pinCurrentThread(ctx.cpu()) : null;
+    }
+
+    private Runnable scheduleOnArmed()
+    {
+        final boolean pin = ctx.cpu() >= 0;
+        final boolean realtime = ctx.realtimePriority() > 0;
+        if (!pin && !realtime)
+        {
+            return null;
+        }
+        // Real time only once the startup grace is over: started together, agents run interpreted for a while, and
+        // as SCHED_FIFO threads they then kept the JIT compiler threads (ordinary class) and the driver from the
+        // cores, so they stayed slow and heartbeats stalled.
+        return () -> pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " +
+            (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() : "ordinary scheduling");
     }
 
     /**
@@ -236,15 +328,20 @@ public final class RingwatchNode implements AutoCloseable
     /**
      * Keep a built, not yet started node connected (its Aeron client runs on the agent's duty cycle, so someone must
      * service it) until {@code go} is true: a start barrier, so a launcher can bring every node of a host up before
-     * any of them starts watching.
+     * any of them starts watching. Call it from a {@link StartGate}, or before hosting an UNSTARTED node's agent.
      *
      * @param go        polled about every millisecond.
      * @param timeoutMs give up after this long.
      * @return true once {@code go}, false on timeout.
      * @throws InterruptedException if interrupted.
+     * @throws IllegalStateException if this node's runner or invoker has started: the agent services the client.
      */
     public boolean holdUntil(final BooleanSupplier go, final long timeoutMs) throws InterruptedException
     {
+        if (runner != null || invoker != null)
+        {
+            throw new IllegalStateException("node " + ctx.rank() + " has started: holdUntil is for before its start");
+        }
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (!go.getAsBoolean())
         {
@@ -259,32 +356,7 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * Build a node whose duty cycle the caller drives through {@link #invoker()}.
-     *
-     * @param ctx configuration; concluded here.
-     * @return the node, not yet started.
-     */
-    public static RingwatchNode launchWithInvoker(final RingwatchContext ctx)
-    {
-        final RingwatchNode node = new RingwatchNode(ctx);
-        node.invoker = new AgentInvoker(Throwable::printStackTrace, null, node.agent);
-        return node;
-    }
-
-    /**
-     * Build a node without running it: the caller hosts {@link #agent()}, e.g. with other nodes in a
-     * {@code CompositeAgent} on one thread.
-     *
-     * @param ctx configuration; concluded here.
-     * @return the node, not yet started.
-     */
-    public static RingwatchNode build(final RingwatchContext ctx)
-    {
-        return new RingwatchNode(ctx);
-    }
-
-    /**
-     * @return the invoker, or null when the node runs on its own thread.
+     * @return the invoker in {@link ThreadingMode#INVOKER}, otherwise null.
      */
     public AgentInvoker invoker()
     {
@@ -292,11 +364,21 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * @return the agent.
+     * @return the protocol agent: its node, counters and control channel.
      */
     public RingwatchAgent agent()
     {
         return agent;
+    }
+
+    /**
+     * @return what a host of this node must run for its duty cycle: the agent, or with a jitter file
+     * ({@link RingwatchContext#jitterFile(boolean)}) the agent wrapped in a {@link JitterRecordingAgent}. A caller
+     * hosting the node itself (e.g. in a {@code CompositeAgent}) runs this one.
+     */
+    public Agent dutyCycleAgent()
+    {
+        return dutyCycleAgent;
     }
 
     /**
@@ -409,7 +491,7 @@ public final class RingwatchNode implements AutoCloseable
         return driverLost;
     }
 
-    private Subscription subscribe(final Aeron aeron, final String channel, final int streamId, final int port)
+    private Subscription subscribe(final String channel, final int streamId, final int port)
     {
         if (port > 0)
         {
@@ -432,41 +514,6 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("cannot subscribe to " + channel + " stream " + streamId + " for rank " +
                 ctx.rank() + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    private static final class UdpHeartbeatSender implements HeartbeatSender
-    {
-        private final PeerPublications publications;
-        private final int clusterId;
-        private final int rank;
-        private final int incarnation;
-        private final int configDigest;
-        private final FrameStamper stamper;
-        private final HeartbeatFlyweight frame = new HeartbeatFlyweight();
-        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
-
-        UdpHeartbeatSender(final PeerPublications publications, final int clusterId, final int rank,
-            final int incarnation, final int configDigest, final FrameStamper stamper)
-        {
-            this.publications = publications;
-            this.clusterId = clusterId;
-            this.rank = rank;
-            this.incarnation = incarnation;
-            this.configDigest = configDigest;
-            this.stamper = stamper;
-        }
-
-        public boolean send(final int observerRank, final long counter, final long timestampNs)
-        {
-            final Publication publication = publications.get(observerRank);
-            if (publication == null)
-            {
-                return false;
-            }
-            final int length = stamper.stamp(buffer, 0, frame.encode(
-                buffer, 0, clusterId, rank, incarnation, observerRank, configDigest, counter, timestampNs));
-            return publication.offer(buffer, 0, length) > 0;
         }
     }
 }

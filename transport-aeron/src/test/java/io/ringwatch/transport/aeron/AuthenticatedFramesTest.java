@@ -10,6 +10,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
+import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;

@@ -15,10 +15,11 @@ class ClusterConfigTest
     void shouldParseHeaderAndMembersInAnyOrder()
     {
         final ClusterConfig c = ClusterConfig.parse("f", List.of(
-            "# demo", "cluster-id=42", "heartbeat=2ms", "timeout=20ms", "", "1 hostB 30 31", "0 hostA 20 21  # first"));
+            "# demo", "cluster-id=42", "heartbeat-period=2ms", "suspicion-timeout=20ms", "", "1 hostB 30 31",
+            "0 hostA 20 21  # first"));
         assertEquals(42, c.clusterId());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(2), c.heartbeatPeriodNs());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(20), c.timeoutNs());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(20), c.suspicionTimeoutNs());
         assertEquals(2, c.size());
         assertEquals("hostA", c.member(0).host());
         assertEquals(31, c.member(1).heartbeatPort());
@@ -40,7 +41,8 @@ class ClusterConfigTest
         assertMessage("listed twice", List.of("cluster-id=1", "0 h 1 2", "0 h 3 4"));
         assertMessage("missing 'cluster-id='", List.of("0 h 1 2"));
         assertMessage("out of range [1, 65535]: 70000", List.of("cluster-id=1", "0 h 70000 2"));
-        assertMessage("bad value for timeout", List.of("cluster-id=1", "timeout=soon", "0 h 1 2"));
+        assertMessage("f:2: suspicion-timeout 'soon' is not a duration",
+            List.of("cluster-id=1", "suspicion-timeout=soon", "0 h 1 2"));
         assertMessage("unknown setting 'colour'", List.of("cluster-id=1", "colour=red", "0 h 1 2"));
     }
 
@@ -53,6 +55,26 @@ class ClusterConfigTest
         assertMessage("H:2, the heartbeat port of rank 0, is already its other port",
             List.of("cluster-id=1", "0 H 2 2"));
         assertEquals(2, ClusterConfig.parse("f", List.of("cluster-id=1", "0 a 2 3", "1 b 2 3")).size());
+    }
+
+    @Test
+    void shouldRequireUnitsAndNameTheNewKeyOfAnOldOne()
+    {
+        assertMessage("f:2: heartbeat-period '1' needs a unit: 1ms, 1s, 1us or 1ns",
+            List.of("cluster-id=1", "heartbeat-period=1", "0 h 1 2"));
+        assertMessage("f:2: 'heartbeat' was renamed 'heartbeat-period'", List.of("cluster-id=1", "heartbeat=1ms"));
+        assertMessage("f:3: 'timeout' was renamed 'suspicion-timeout'",
+            List.of("cluster-id=1", "", "timeout=10ms", "0 h 1 2"));
+    }
+
+    @Test
+    void shouldRenderDurationsInTheirLargestWholeUnit()
+    {
+        final ClusterConfig c = ClusterConfig.parse("f", List.of("cluster-id=3", "heartbeat-period=1500us",
+            "suspicion-timeout=0.4s", "0 h 1 2"));
+
+        assertEquals(List.of("cluster-id=3", "heartbeat-period=1500us", "suspicion-timeout=400ms", "0 h 1 2"),
+            List.of(c.render().split("\n")));
     }
 
     @Test

@@ -1,52 +1,65 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
 import java.io.File;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
- * Test fixture: one embedded media driver and n nodes in this JVM, each built without a thread so the test
- * drives the duty cycles.
+ * Test fixture: one embedded media driver and n nodes in this JVM, by default launched {@link ThreadingMode#UNSTARTED}
+ * so the test drives the duty cycles.
  */
-final class EmbeddedCluster implements AutoCloseable
+public final class EmbeddedCluster implements AutoCloseable
 {
-    final File dir;
-    final MediaDriver driver;
-    final ClusterConfig cluster;
-    final RingwatchNode[] nodes;
-    final TransportMode transport;
+    public final File dir;
+    public final MediaDriver driver;
+    public final ClusterConfig cluster;
+    public final RingwatchNode[] nodes;
+    public final TransportMode transport;
 
-    EmbeddedCluster(final int n, final int clusterId, final long heartbeatNs, final long timeoutNs)
+    public EmbeddedCluster(final int n, final int clusterId, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
     {
-        this(n, clusterId, heartbeatNs, timeoutNs, TransportMode.IPC);
+        this(n, clusterId, heartbeatPeriodNs, suspicionTimeoutNs, TransportMode.IPC);
     }
 
-    EmbeddedCluster(
-        final int n, final int clusterId, final long heartbeatNs, final long timeoutNs, final TransportMode transport)
+    public EmbeddedCluster(
+        final int n,
+        final int clusterId,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final TransportMode transport)
+    {
+        this(n, clusterId, heartbeatPeriodNs, suspicionTimeoutNs, transport,
+            ctx -> ctx.threadingMode(ThreadingMode.UNSTARTED));
+    }
+
+    /**
+     * @param settings applied to each node's context before launch, e.g. its threading mode.
+     */
+    public EmbeddedCluster(
+        final int n,
+        final int clusterId,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final TransportMode transport,
+        final UnaryOperator<RingwatchContext> settings)
     {
         this.transport = transport;
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
-        final int[] ports = DemoCluster.freeUdpPorts(2 * n);
-        final List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int r = 0; r < n; r++)
-        {
-            members.add(new ClusterConfig.Member(r, "localhost", ports[2 * r], ports[2 * r + 1]));
-        }
-        cluster = new ClusterConfig(clusterId, heartbeatNs, timeoutNs, members);
+        cluster = new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, FreePorts.localhostMembers(n));
         nodes = new RingwatchNode[n];
         try
         {
             for (int r = 0; r < n; r++)
             {
-                nodes[r] = RingwatchNode.build(context(r));
+                nodes[r] = RingwatchNode.launch(settings.apply(context(r)));
             }
         }
         catch (final RuntimeException ex)
@@ -56,7 +69,7 @@ final class EmbeddedCluster implements AutoCloseable
         }
     }
 
-    RingwatchContext context(final int rank)
+    public RingwatchContext context(final int rank)
     {
         return new RingwatchContext()
             .cluster(cluster)
@@ -70,7 +83,7 @@ final class EmbeddedCluster implements AutoCloseable
     /**
      * Run duty cycles of the given nodes for a while.
      */
-    void run(final long millis, final int... ranks)
+    public void run(final long millis, final int... ranks)
     {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (System.nanoTime() - deadline < 0)

@@ -1,8 +1,8 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.transport.aeron.demo.DemoCluster;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.Test;
@@ -23,20 +23,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Real node processes sharing a media driver in this JVM, killed with SIGKILL or paused with SIGSTOP. Timeouts
+ * Real node processes sharing a media driver process, killed with SIGKILL or paused with SIGSTOP. Timeouts
  * are generous (δ = 400 ms) because this runs on small, shared CI machines where a process can be descheduled
  * for tens of milliseconds; speed is measured by the benchmarks, not asserted here.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class MultiProcessDetectionTest
 {
-    private static final long HEARTBEAT_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final long TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
+    private static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
 
-    private static DemoCluster start(final int nodes, final TransportMode transport) throws InterruptedException
+    private static LocalCluster start(final int nodes, final TransportMode transport) throws InterruptedException
     {
-        final DemoCluster cluster = new DemoCluster(new DemoCluster.Options()
-            .nodes(nodes).transport(transport).heartbeatNs(HEARTBEAT_NS).timeoutNs(TIMEOUT_NS)
+        final LocalCluster cluster = new LocalCluster(new LocalCluster.Options()
+            .nodes(nodes).transport(transport).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
+            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
             .graceNs(TimeUnit.SECONDS.toNanos(30)));
         try
         {
@@ -63,7 +64,7 @@ class MultiProcessDetectionTest
         final long seed = System.nanoTime();
         final Random random = new Random(seed);
         final int n = 8;
-        try (DemoCluster cluster = start(n, transport))
+        try (LocalCluster cluster = start(n, transport))
         {
             final Set<Integer> killed = new LinkedHashSet<>();
             final List<Integer> alive = new ArrayList<>();
@@ -107,7 +108,7 @@ class MultiProcessDetectionTest
     {
         final int n = 4;
         final int paused = 2;
-        try (DemoCluster cluster = start(n, transport))
+        try (LocalCluster cluster = start(n, transport))
         {
             cluster.signal(paused, "STOP");
             try
@@ -125,7 +126,7 @@ class MultiProcessDetectionTest
             assertEquals(RingwatchConfiguration.EXIT_FENCED, cluster.process(paused).exitValue(),
                 "exit code of a fenced node; log: " + cluster.log(paused));
 
-            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * TIMEOUT_NS));
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * SUSPICION_TIMEOUT_NS));
             assertTrue(cluster.awaitViews(Set.of(paused), 1_000), "survivors hold exactly the paused node");
             for (int r = 0; r < n; r++)
             {
@@ -145,7 +146,7 @@ class MultiProcessDetectionTest
     {
         final int n = 3;
         final int leaver = 1;
-        try (DemoCluster cluster = start(n, TransportMode.IPC))
+        try (LocalCluster cluster = start(n, TransportMode.IPC))
         {
             cluster.process(leaver).destroy();
             assertTrue(cluster.process(leaver).waitFor(30, TimeUnit.SECONDS), "terminated node exits");
@@ -160,7 +161,7 @@ class MultiProcessDetectionTest
     }
 
     private static void killAll(
-        final DemoCluster cluster, final List<Integer> victims, final Set<Integer> killed, final List<Integer> alive)
+        final LocalCluster cluster, final List<Integer> victims, final Set<Integer> killed, final List<Integer> alive)
     {
         for (final int victim : victims)
         {
@@ -171,12 +172,12 @@ class MultiProcessDetectionTest
     }
 
     private static void awaitExactly(
-        final DemoCluster cluster, final Set<Integer> killed, final String round, final long seed)
+        final LocalCluster cluster, final Set<Integer> killed, final String round, final long seed)
         throws InterruptedException
     {
         final boolean agreed = cluster.awaitViews(killed, 30_000);
         // and stay agreed: a late false suspicion would change some view
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * TIMEOUT_NS));
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * SUSPICION_TIMEOUT_NS));
         final boolean stillAgreed = cluster.awaitViews(killed, 1);
         if (!agreed || !stillAgreed)
         {

@@ -1,9 +1,15 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.internal.Drivers;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
@@ -13,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,11 +69,89 @@ class RingwatchContextTest
     }
 
     @Test
+    void shouldRefuseASecondConcludeNamingTheContext()
+    {
+        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(1).conclude();
+
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, ctx::conclude);
+        assertEquals("RingwatchContext(rank 1 of cluster 1) already concluded: a context launches one node",
+            ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseToLaunchAConcludedContextBeforeBuildingAnything()
+    {
+        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0)
+            .embeddedDriver(false).aeronDirectoryName(new File(dir, "no-driver").getAbsolutePath()).conclude();
+
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.launch(ctx));
+        assertTrue(ex.getMessage().contains("already concluded"), ex.getMessage());
+        assertFalse(new File(dir, "no-driver").exists(), "no slot or view file was created");
+    }
+
+    @Test
+    void shouldRefuseASecondConcludeEvenAfterAFailedOne()
+    {
+        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(2);
+        assertThrows(IllegalArgumentException.class, ctx::conclude);
+
+        assertThrows(IllegalStateException.class, ctx::conclude);
+        assertThrows(IllegalStateException.class, () -> ctx.rank(1));
+    }
+
+    @Test
+    void shouldRefuseEverySetterAfterConclude()
+    {
+        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0).conclude();
+
+        assertSetterRefused("rank", () -> ctx.rank(1));
+        assertSetterRefused("cluster", () -> ctx.cluster(cluster(3, 4)));
+        assertSetterRefused("clusterFile", () -> ctx.clusterFile(new File(dir, "c.txt").toPath()));
+        assertSetterRefused("incarnation", () -> ctx.incarnation(7));
+        assertSetterRefused("transport", () -> ctx.transport(TransportMode.UDP));
+        assertSetterRefused("broadcast", () -> ctx.broadcast(BroadcastKind.BINOMIAL_GRAPH));
+        assertSetterRefused("profile", () -> ctx.profile(TuningProfile.LOW_LATENCY));
+        assertSetterRefused("heartbeatPeriodNs", () -> ctx.heartbeatPeriodNs(1));
+        assertSetterRefused("suspicionTimeoutNs", () -> ctx.suspicionTimeoutNs(1));
+        assertSetterRefused("pauseThresholdNs", () -> ctx.pauseThresholdNs(1));
+        assertSetterRefused("startupGraceNs", () -> ctx.startupGraceNs(1));
+        assertSetterRefused("idleStrategyName", () -> ctx.idleStrategyName("yield"));
+        assertSetterRefused("idleStrategy", () -> ctx.idleStrategy(new BusySpinIdleStrategy()));
+        assertSetterRefused("cpu", () -> ctx.cpu(1));
+        assertSetterRefused("pinner", () -> ctx.pinner(ThreadPinner.UNAVAILABLE));
+        assertSetterRefused("realtimePriority", () -> ctx.realtimePriority(1));
+        assertSetterRefused("preCreateAllUpTo", () -> ctx.preCreateAllUpTo(1));
+        assertSetterRefused("preloadClasses", () -> ctx.preloadClasses(false));
+        assertSetterRefused("embeddedDriver", () -> ctx.embeddedDriver(false));
+        assertSetterRefused("aeronDirectoryName", () -> ctx.aeronDirectoryName("x"));
+        assertSetterRefused("fragmentLimit", () -> ctx.fragmentLimit(1));
+        assertSetterRefused("controlStreamId", () -> ctx.controlStreamId(1));
+        assertSetterRefused("sendQueueCapacity", () -> ctx.sendQueueCapacity(1));
+        assertSetterRefused("nanoClock", () -> ctx.nanoClock(System::nanoTime));
+        assertSetterRefused("threadingMode", () -> ctx.threadingMode(ThreadingMode.INVOKER));
+        assertSetterRefused("startGate", () -> ctx.startGate(node -> {}));
+        assertSetterRefused("listener", () -> ctx.listener(MembershipListener.NO_OP));
+        assertEquals(0, ctx.rank(), "a refused setter changes nothing");
+    }
+
+    @Test
+    void shouldRunOnADedicatedThreadUnlessToldOtherwise()
+    {
+        assertEquals(ThreadingMode.DEDICATED, new RingwatchContext().threadingMode());
+        assertEquals(ThreadingMode.UNSTARTED, ThreadingMode.parse("Unstarted"));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> ThreadingMode.parse("shared"));
+        assertEquals("ringwatch.threading.mode must be dedicated, invoker or unstarted: shared", ex.getMessage());
+        assertConcludeFails("threadingMode must be set",
+            new RingwatchContext().cluster(cluster(1, 2)).rank(0).threadingMode(null));
+    }
+
+    @Test
     void shouldReportMissingDriver()
     {
         final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0)
             .embeddedDriver(false).aeronDirectoryName(new File(dir, "no-driver").getAbsolutePath());
-        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.build(ctx));
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.launch(ctx));
         assertTrue(ex.getMessage().startsWith("no media driver at aeron.dir="), ex.getMessage());
     }
 
@@ -81,13 +166,19 @@ class RingwatchContextTest
             final RingwatchContext ctx = new RingwatchContext().cluster(cluster(port, port + 1)).rank(0)
                 .transport(TransportMode.UDP).embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName());
             final IllegalStateException ex = assertThrows(IllegalStateException.class,
-                () -> RingwatchNode.build(ctx));
+                () -> RingwatchNode.launch(ctx));
             assertTrue(ex.getMessage().startsWith("port in use: localhost:" + port), ex.getMessage());
         }
         finally
         {
             IoUtil.delete(aeronDir, true);
         }
+    }
+
+    private static void assertSetterRefused(final String setting, final Executable setter)
+    {
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, setter);
+        assertEquals("context already concluded: set " + setting + " before launch", ex.getMessage());
     }
 
     private static void assertConcludeFails(final String expected, final RingwatchContext ctx)

@@ -1,17 +1,22 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.core.protocol.NodeState;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,13 +26,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Nodes with a real embedded media driver, duty cycles driven by the test thread.
+ * Nodes with a real embedded media driver, duty cycles driven by the test thread, except where a test is about
+ * another threading mode.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RingwatchNodeTest
@@ -179,6 +188,127 @@ class RingwatchNodeTest
         assertEquals(3, zeroRun, "bytes allocated per 1 s window over " + cycles + " duty cycles of 3 nodes on " +
             transport + ":" + windows);
         invoker.close();
+    }
+
+    @Test
+    void shouldDetectThroughInvokersTheTestThreadDrives()
+    {
+        cluster = new EmbeddedCluster(3, 15, HEARTBEAT_NS, TIMEOUT_NS, TransportMode.IPC,
+            ctx -> ctx.threadingMode(ThreadingMode.INVOKER));
+        for (final RingwatchNode node : cluster.nodes)
+        {
+            assertTrue(node.invoker().isStarted(), "launch starts the invoker");
+            assertTrue(node.invoker().isRunning());
+        }
+
+        invoke(300, 0, 1, 2);
+        assertEquals(0, cluster.nodes[0].agent().node().deadSet().size(), "no suspicion while all run");
+        assertTrue(cluster.nodes[0].agent().node().heartbeatProgressSeen() > 0, "heartbeats flow");
+
+        invoke(1000, 0, 1);
+
+        assertFalse(cluster.nodes[0].agent().node().isAlive(2));
+        assertFalse(cluster.nodes[1].agent().node().isAlive(2));
+        assertEquals(1, cluster.nodes[0].agent().node().suspicions(), "rank 0 watches rank 2 and detects it");
+    }
+
+    @Test
+    void shouldRunDedicatedNodesOnThreadsOfTheirOwnOnlyOnceTheirStartGateOpens() throws Exception
+    {
+        final long gateNs = TimeUnit.MILLISECONDS.toNanos(200);
+        final long graceNs = TimeUnit.SECONDS.toNanos(1);
+        final long[] releasedAtNs = new long[3];
+        final long[] beatsAtGate = new long[3];
+        final DeadlineIdleStrategy[] idle = new DeadlineIdleStrategy[3];
+        cluster = new EmbeddedCluster(3, 16, HEARTBEAT_NS, TIMEOUT_NS, TransportMode.IPC, ctx ->
+        {
+            final int rank = ctx.rank();
+            idle[rank] = new DeadlineIdleStrategy(TimeUnit.MILLISECONDS.toNanos(50));
+            return ctx.threadingMode(ThreadingMode.DEDICATED).idleStrategy(idle[rank]).startGate(node ->
+            {
+                final long openAt = System.nanoTime() + gateNs;
+                assertTrue(node.holdUntil(() -> System.nanoTime() - openAt >= 0, 10_000));
+                beatsAtGate[rank] = node.agent().node().heartbeatsSent();
+                releasedAtNs[rank] = System.nanoTime();
+            });
+        });
+
+        try (ViewReader reader0 = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 16, 0));
+            ViewReader reader1 = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 16, 1)))
+        {
+            final ViewSnapshot view0 = new ViewSnapshot();
+            final ViewSnapshot view1 = new ViewSnapshot();
+            awaitTrue(() -> reader0.read(view0).heartbeatProgress() > 100, "rank 0 sees rank 2's heartbeats");
+            assertTrue(idle[0].parkNs() <= HEARTBEAT_NS, "the deadline idle strategy reads the protocol's " +
+                "deadlines: a heartbeat is due within η, not after the 50 ms cap: " + idle[0].parkNs());
+            assertThrows(IllegalStateException.class, () -> cluster.nodes[0].holdUntil(() -> true, 1));
+
+            cluster.nodes[2].close();
+
+            awaitTrue(() -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
+                "ranks 0 and 1 learn that rank 2 stopped");
+            assertEquals(NodeState.ACTIVE, view0.state(), "rank 0 is still active");
+        }
+        // after close their threads are gone, so their fields read as they left them
+        cluster.nodes[0].close();
+        cluster.nodes[1].close();
+        for (int r = 0; r < 3; r++)
+        {
+            assertEquals(0, beatsAtGate[r], "rank " + r + " sent nothing before its gate opened");
+            // the startup grace counts from the agent's onStart, which must come after the gate
+            assertTrue(cluster.nodes[r].agent().node().armedAtNs() - graceNs - releasedAtNs[r] >= 0,
+                "rank " + r + " started after its gate opened");
+        }
+    }
+
+    @Test
+    void shouldLeaveAnUnstartedAgentToTheCompositeAgentHostingIt() throws Exception
+    {
+        cluster = new EmbeddedCluster(3, 17, HEARTBEAT_NS, TIMEOUT_NS);
+        Thread.sleep(50);
+        for (final RingwatchNode node : cluster.nodes)
+        {
+            assertNull(node.invoker());
+            assertEquals(0, node.agent().node().heartbeatsSent(), "launch runs nothing when unstarted");
+        }
+
+        final AgentRunner host = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MICROSECONDS.toNanos(100)),
+            Throwable::printStackTrace, null, new CompositeAgent(
+            cluster.nodes[0].agent(), cluster.nodes[1].agent(), cluster.nodes[2].agent()));
+        AgentRunner.startOnThread(host);
+        try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 17, 1)))
+        {
+            final ViewSnapshot view = new ViewSnapshot();
+            awaitTrue(() -> reader.read(view).heartbeatProgress() > 100, "rank 1 sees rank 0's heartbeats");
+            assertEquals(0, view.deadCount());
+        }
+        finally
+        {
+            host.close();
+        }
+    }
+
+    private void invoke(final long millis, final int... ranks)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() - deadline < 0)
+        {
+            for (final int r : ranks)
+            {
+                cluster.nodes[r].invoker().invoke();
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition, final String what) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean())
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);
+            Thread.sleep(5);
+        }
     }
 
     private long invocations;

@@ -1,11 +1,12 @@
 package io.ringwatch.transport.rdma;
 
-import org.agrona.SystemUtil;
+import io.ringwatch.core.config.Durations;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * System properties of the RDMA heartbeat transport. Durations accept Aeron's suffixes (s, ms, us, ns).
+ * System properties of the RDMA heartbeat transport. Durations need their unit (ns, us, ms or s), as every
+ * {@code ringwatch.*} duration does ({@link Durations#propertyNs}).
  */
 public final class RdmaConfiguration
 {
@@ -24,15 +25,24 @@ public final class RdmaConfiguration
     /** Default {@link #RECONNECT_BACKOFF_PROP_NAME}. */
     public static final long RECONNECT_BACKOFF_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    /** How often the observer checks for connection requests when none is expected (DiSNI allocates per check). */
-    public static final String IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME = "ringwatch.rdma.idle.accept.poll.interval";
-    /** Default {@link #IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME}. */
-    public static final long IDLE_ACCEPT_POLL_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * How often connection-manager events are polled while no connection is being made or expected (DiSNI
+     * allocates per poll, so steady state polls rarely); a peer's disconnect is noticed within this.
+     */
+    public static final String EVENT_POLL_INTERVAL_PROP_NAME = "ringwatch.rdma.event.poll.interval";
+    /** Default {@link #EVENT_POLL_INTERVAL_PROP_NAME}. */
+    public static final long EVENT_POLL_INTERVAL_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    /** Most emitter connections an observer keeps; the oldest is dropped to admit a new one. */
+    /** How often the local port's state is read; keep it well below δ so a deaf node stops before it suspects. */
+    public static final String PORT_CHECK_INTERVAL_PROP_NAME = "ringwatch.rdma.port.check.interval";
+    /** Default {@link #PORT_CHECK_INTERVAL_PROP_NAME}. */
+    public static final long PORT_CHECK_INTERVAL_DEFAULT_NS = TimeUnit.MICROSECONDS.toNanos(500);
+
+    /**
+     * Most emitter connections an observer keeps; the oldest is dropped to admit a new one. Default: the
+     * pre-connection count + 1, since that many predecessors keep a connection to each node.
+     */
     public static final String MAX_INBOUND_PROP_NAME = "ringwatch.rdma.max.inbound";
-    /** Default {@link #MAX_INBOUND_PROP_NAME}. */
-    public static final int MAX_INBOUND_DEFAULT = 4;
 
     private RdmaConfiguration()
     {
@@ -51,7 +61,7 @@ public final class RdmaConfiguration
      */
     public static long connectTimeoutNs()
     {
-        return SystemUtil.getDurationInNanos(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
+        return Durations.propertyNs(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_NS);
     }
 
     /**
@@ -59,23 +69,30 @@ public final class RdmaConfiguration
      */
     public static long reconnectBackoffNs()
     {
-        return SystemUtil.getDurationInNanos(RECONNECT_BACKOFF_PROP_NAME, RECONNECT_BACKOFF_DEFAULT_NS);
+        return Durations.propertyNs(RECONNECT_BACKOFF_PROP_NAME, RECONNECT_BACKOFF_DEFAULT_NS);
     }
 
     /**
-     * @return {@link #IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME} or its default, in ns.
+     * @return {@link #EVENT_POLL_INTERVAL_PROP_NAME} or its default, in ns.
      */
-    public static long idleAcceptPollIntervalNs()
+    public static long eventPollIntervalNs()
     {
-        return SystemUtil.getDurationInNanos(IDLE_ACCEPT_POLL_INTERVAL_PROP_NAME,
-            IDLE_ACCEPT_POLL_INTERVAL_DEFAULT_NS);
+        return Durations.propertyNs(EVENT_POLL_INTERVAL_PROP_NAME, EVENT_POLL_INTERVAL_DEFAULT_NS);
     }
 
     /**
-     * @return {@link #MAX_INBOUND_PROP_NAME} or its default.
+     * @return {@link #PORT_CHECK_INTERVAL_PROP_NAME} or its default, in ns.
+     */
+    public static long portCheckIntervalNs()
+    {
+        return Durations.propertyNs(PORT_CHECK_INTERVAL_PROP_NAME, PORT_CHECK_INTERVAL_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #MAX_INBOUND_PROP_NAME}, or -1 for the default (pre-connection count + 1).
      */
     public static int maxInbound()
     {
-        return Integer.getInteger(MAX_INBOUND_PROP_NAME, MAX_INBOUND_DEFAULT);
+        return Integer.getInteger(MAX_INBOUND_PROP_NAME, -1);
     }
 }

@@ -83,11 +83,13 @@ public final class RdmaDevices
         }
         if (!ibverbs.usable())
         {
-            return Availability.unusable("libibverbs not found on the linker path (install rdma-core)", netDevices);
+            return Availability.unusable("libibverbs not found on the linker path (install rdma-core: " +
+                "apt-get install libibverbs1 ibverbs-providers, or dnf install rdma-core)", netDevices);
         }
         if (!rdmacm.usable())
         {
-            return Availability.unusable("librdmacm not found on the linker path (install rdma-core)", netDevices);
+            return Availability.unusable("librdmacm not found on the linker path (install rdma-core: " +
+                "apt-get install librdmacm1, or dnf install librdmacm)", netDevices);
         }
         final String disniReason = disniCheck.get();
         if (disniReason != null)
@@ -106,7 +108,8 @@ public final class RdmaDevices
         if (!disni.usable())
         {
             return "DiSNI native library libdisni not loadable: " + disni.loadError() +
-                " (build libdisni 2.1 and add its directory to -Djava.library.path)";
+                " (build it with transport-rdma/scripts/build-libdisni.sh, or add its directory to " +
+                "-Djava.library.path)";
         }
         try
         {

@@ -35,29 +35,29 @@ public final class ViewLayout
     /** Layout version. */
     public static final int VERSION = 1;
 
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
-    static final int PID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
-    static final int CLUSTER_ID_OFFSET = PID_OFFSET + SIZE_OF_LONG;
-    static final int CLUSTER_SIZE_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
-    static final int RANK_OFFSET = CLUSTER_SIZE_OFFSET + SIZE_OF_INT;
-    static final int STATE_OFFSET = RANK_OFFSET + SIZE_OF_INT;
-    static final int SEQUENCE_OFFSET = STATE_OFFSET + SIZE_OF_INT;
-    static final int VIEW_EPOCH_OFFSET = SEQUENCE_OFFSET + SIZE_OF_LONG;
-    static final int DEAD_COUNT_OFFSET = VIEW_EPOCH_OFFSET + SIZE_OF_LONG;
-    static final int EXCLUDED_BY_OFFSET = DEAD_COUNT_OFFSET + SIZE_OF_INT;
-    static final int START_NS_OFFSET = EXCLUDED_BY_OFFSET + SIZE_OF_INT;
-    static final int EXCLUDED_AT_NS_OFFSET = START_NS_OFFSET + SIZE_OF_LONG;
-    static final int HEARTBEAT_PROGRESS_OFFSET = EXCLUDED_AT_NS_OFFSET + SIZE_OF_LONG;
-    static final int LAST_PROGRESS_NS_OFFSET = HEARTBEAT_PROGRESS_OFFSET + SIZE_OF_LONG;
-    static final int EXCLUSION_CAUSE_OFFSET = LAST_PROGRESS_NS_OFFSET + SIZE_OF_LONG;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
+    public static final int PID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
+    public static final int CLUSTER_ID_OFFSET = PID_OFFSET + SIZE_OF_LONG;
+    public static final int CLUSTER_SIZE_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
+    public static final int RANK_OFFSET = CLUSTER_SIZE_OFFSET + SIZE_OF_INT;
+    public static final int STATE_OFFSET = RANK_OFFSET + SIZE_OF_INT;
+    public static final int SEQUENCE_OFFSET = STATE_OFFSET + SIZE_OF_INT;
+    public static final int VIEW_EPOCH_OFFSET = SEQUENCE_OFFSET + SIZE_OF_LONG;
+    public static final int DEAD_COUNT_OFFSET = VIEW_EPOCH_OFFSET + SIZE_OF_LONG;
+    public static final int EXCLUDED_BY_OFFSET = DEAD_COUNT_OFFSET + SIZE_OF_INT;
+    public static final int START_NS_OFFSET = EXCLUDED_BY_OFFSET + SIZE_OF_INT;
+    public static final int EXCLUDED_AT_NS_OFFSET = START_NS_OFFSET + SIZE_OF_LONG;
+    public static final int HEARTBEAT_PROGRESS_OFFSET = EXCLUDED_AT_NS_OFFSET + SIZE_OF_LONG;
+    public static final int LAST_PROGRESS_NS_OFFSET = HEARTBEAT_PROGRESS_OFFSET + SIZE_OF_LONG;
+    public static final int EXCLUSION_CAUSE_OFFSET = LAST_PROGRESS_NS_OFFSET + SIZE_OF_LONG;
     /** Bytes of header before the bitmap. */
     public static final int HEADER_LENGTH = 128;
 
-    static final int RECORD_LENGTH = 16;
-    static final int RECORD_DETECTED_AT_OFFSET = 0;
-    static final int RECORD_CAUSE_OFFSET = RECORD_DETECTED_AT_OFFSET + SIZE_OF_LONG;
-    static final int RECORD_REPORTER_OFFSET = RECORD_CAUSE_OFFSET + SIZE_OF_INT;
+    public static final int RECORD_LENGTH = 16;
+    public static final int RECORD_DETECTED_AT_OFFSET = 0;
+    public static final int RECORD_CAUSE_OFFSET = RECORD_DETECTED_AT_OFFSET + SIZE_OF_LONG;
+    public static final int RECORD_REPORTER_OFFSET = RECORD_CAUSE_OFFSET + SIZE_OF_INT;
 
     // the record causes are FailureCause codes, spelled as constants for switches; ViewFileTest keeps them equal
     /** Record cause: rank is alive in this view. */
@@ -73,17 +73,17 @@ public final class ViewLayout
     {
     }
 
-    static int bitmapWords(final int clusterSize)
+    public static int bitmapWords(final int clusterSize)
     {
         return (clusterSize + 63) >>> 6;
     }
 
-    static int recordsOffset(final int clusterSize)
+    public static int recordsOffset(final int clusterSize)
     {
         return HEADER_LENGTH + bitmapWords(clusterSize) * SIZE_OF_LONG;
     }
 
-    static int recordOffset(final int clusterSize, final int rank)
+    public static int recordOffset(final int clusterSize, final int rank)
     {
         return recordsOffset(clusterSize) + rank * RECORD_LENGTH;
     }

@@ -1,0 +1,281 @@
+package io.ringwatch.perf;
+
+import io.ringwatch.core.config.Durations;
+import io.ringwatch.nativeconfig.CpuList;
+import io.ringwatch.nativeconfig.HostCpus;
+import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.perf.noise.HostLayout;
+import io.ringwatch.perf.noise.NoiseBenchmark;
+import io.ringwatch.perf.noise.NoiseConfig;
+import io.ringwatch.perf.noise.NoiseReport;
+import io.ringwatch.perf.noise.NoiseSettings;
+import io.ringwatch.perf.noise.Placement;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code noise}: what a running detector costs an application (DGEMM, FWQ, HPL), by interleaved A/B runs; parses
+ * the flags and writes the results, the measuring is {@link NoiseBenchmark}'s.
+ */
+final class NoiseCommand implements Command
+{
+    private static final String ALL_ETAS = "100us,1ms,10ms,100ms";
+
+    public String name()
+    {
+        return "noise";
+    }
+
+    public String summary()
+    {
+        return "slowdown of DGEMM/HPL and FWQ noise caused by a running detector, with the emitter's own jitter";
+    }
+
+    public String usage()
+    {
+        return String.join(System.lineSeparator(),
+            "usage: java -jar ringwatch-perf.jar noise [flags]",
+            "  --quick                one configuration (low-noise η=10ms, 1 node/host, ipc), 3 pairs of 1 s runs,",
+            "                         DGEMM n=512 and FWQ only: under a minute, for CI; not a measurement",
+            "  --pairs N              A/B pairs per configuration (default 10)",
+            "  --run-time D           length of each DGEMM and each FWQ run (default 10s)",
+            "  --placements LIST      low-noise (agents and driver on the application's cores),",
+            "                         low-noise-driver-apart (agents there, the driver on the detector's core),",
+            "                         low-latency (a core of its own), low-latency-app-core (forced onto an",
+            "                         application core); default all four",
+            "  --heartbeat-periods LIST            heartbeat periods η, δ = 10η (default " + ALL_ETAS + ")",
+            "  --nodes-per-host LIST  this host's nodes; one more node, the peer, stands for the rest of the cluster",
+            "  --transports LIST      ipc,udp",
+            "                         Without any of the four lists: the η sweep of every placement at 1 node/host over",
+            "                         ipc, plus 4 nodes/host and udp for every placement at η = 1ms (24 configurations).",
+            "                         With any of them: every combination, the others defaulting to all placements,",
+            "                         all of " + ALL_ETAS + ", 1 node/host, ipc.",
+            "  --loads LIST           dgemm,fwq,hpl (default all three; hpl runs only where Debian's hpcc is",
+            "                         installed, else it is skipped with the reason)",
+            "  --dgemm-n N            DGEMM matrix order (default 1024)",
+            "  --fwq-quantum D        target length of one FWQ work quantum (default 20us)",
+            "  --hpl-n N              HPL problem size (default 4000: about 1 s of HPL in 12 s of HPCC per run)",
+            "  --app-cores LIST       the application's cores (default every allowed core but the last, which the",
+            "                         harness and a detector of its own get)",
+            "  --rt-priority P        SCHED_FIFO priority of low-noise agents, 0 for none (default 10 where",
+            "                         permitted, else 0)",
+            "  --grace D              nodes' startup grace (default 2s)",
+            "  --settle D             wait between a detector being up and its B run (default 1s)",
+            "  --start-timeout D      time for a detector to come up (default 120s)",
+            "  --seed S               matrix contents and the order of the first pair (default 1)",
+            "  --dry-run              print the configurations and the planned time, run nothing",
+            "  --out DIR              writes DIR/noise.md, noise.csv, noise-pairs.csv and PNG plots after every",
+            "                         configuration (default results)",
+            "Each pair runs the loads without the detector (A) and with a freshly started one (B), A first in every",
+            "other pair; slowdown = A's rate / B's rate - 1 within a pair, mean and Student-t 95 % interval over the",
+            "pairs, \"not measurable\" when the interval contains 0. Prints the planned time first and an ETA as it",
+            "goes. Exit code 1 if a configuration that could run here got fewer than 2 valid pairs.");
+    }
+
+    public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
+    {
+        final Args flags = new Args(args, 0, "--quick", "--dry-run");
+        final boolean quick = flags.switchOn("--quick");
+        final boolean dryRun = flags.switchOn("--dry-run");
+        final boolean listsGiven = flags.isSet("--placements") || flags.isSet("--heartbeat-periods") ||
+            flags.isSet("--nodes-per-host") || flags.isSet("--transports");
+        final List<Placement> placements = new ArrayList<>();
+        for (final String p : list(flags.string("--placements", "low-noise,low-noise-driver-apart,low-latency,low-latency-app-core")))
+        {
+            try
+            {
+                placements.add(Placement.fromName(p));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UsageException("bad value for --placements: " + ex.getMessage());
+            }
+        }
+        final List<Long> etas = new ArrayList<>();
+        for (final String e : list(flags.string("--heartbeat-periods", quick ? "10ms" : ALL_ETAS)))
+        {
+            try
+            {
+                etas.add(Durations.parseNs("--heartbeat-periods", e));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UsageException("bad value for --heartbeat-periods: '" + e + "' (" + ex.getMessage() + ")");
+            }
+        }
+        final List<Integer> nodesPerHost = new ArrayList<>();
+        for (final String n : list(flags.string("--nodes-per-host", "1")))
+        {
+            nodesPerHost.add(parseInt("--nodes-per-host", n, 1, 32));
+        }
+        final List<TransportMode> transports = new ArrayList<>();
+        for (final String t : list(flags.string("--transports", "ipc")))
+        {
+            switch (t)
+            {
+                case "ipc" -> transports.add(TransportMode.IPC);
+                case "udp" -> transports.add(TransportMode.UDP);
+                default -> throw new UsageException("bad value for --transports: '" + t + "' (expected ipc or udp)");
+            }
+        }
+        final int pairs = (int)flags.longValue("--pairs", quick ? 3 : 10, 1, 10_000);
+        final long runNs = flags.durationNs("--run-time", TimeUnit.SECONDS.toNanos(quick ? 1 : 10));
+        final Set<String> loads = new LinkedHashSet<>(list(flags.string("--loads", quick ? "dgemm,fwq" : "dgemm,fwq,hpl")));
+        for (final String load : loads)
+        {
+            if (!Set.of(NoiseSettings.DGEMM, NoiseSettings.FWQ, NoiseSettings.HPL).contains(load))
+            {
+                throw new UsageException("bad value for --loads: '" + load + "' (expected dgemm, fwq or hpl)");
+            }
+        }
+        final int dgemmN = (int)flags.longValue("--dgemm-n", quick ? 512 : 1024, 16, 16_384);
+        final long quantumNs = flags.durationNs("--fwq-quantum", TimeUnit.MICROSECONDS.toNanos(20));
+        final int hplN = (int)flags.longValue("--hpl-n", 4000, 500, 200_000);
+        final String appCores = flags.string("--app-cores", null);
+        final int rtDefault = RealtimePriority.probe().applied() ? 10 : 0;
+        final int realtimePriority = (int)flags.longValue("--rt-priority", rtDefault, 0, 99);
+        final long graceNs = flags.durationNs("--grace", TimeUnit.SECONDS.toNanos(quick ? 1 : 2));
+        final long settleNs = flags.durationNs("--settle", TimeUnit.MILLISECONDS.toNanos(quick ? 200 : 1000));
+        final long startTimeoutNs = flags.durationNs("--start-timeout", TimeUnit.SECONDS.toNanos(120));
+        final long seed = flags.longValue("--seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        final Path outDir = Path.of(flags.string("--out", "results"));
+        flags.finish();
+
+        final HostLayout layout;
+        try
+        {
+            layout = HostLayout.of(HostCpus.probe().allowedCores(), appCores == null ? null : CpuList.parse(appCores));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad value for --app-cores: " + ex.getMessage());
+        }
+
+        final List<NoiseConfig> configs = new ArrayList<>();
+        if (quick || listsGiven)
+        {
+            for (final Placement p : quick ? List.of(Placement.LOW_NOISE_SHARED) : placements)
+            {
+                for (final long eta : etas)
+                {
+                    for (final int n : nodesPerHost)
+                    {
+                        for (final TransportMode t : transports)
+                        {
+                            configs.add(new NoiseConfig(p, eta, n, t));
+                        }
+                    }
+                }
+            }
+        }
+        else
+        {
+            for (final Placement p : placements)
+            {
+                for (final long eta : etas)
+                {
+                    configs.add(new NoiseConfig(p, eta, 1, TransportMode.IPC));
+                }
+            }
+            for (final Placement p : placements)
+            {
+                configs.add(new NoiseConfig(p, 1_000_000L, 4, TransportMode.IPC));
+                configs.add(new NoiseConfig(p, 1_000_000L, 1, TransportMode.UDP));
+            }
+        }
+
+        final NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
+            settleNs, startTimeoutNs, realtimePriority, null);
+        final String commandLine = "java -jar ringwatch-perf.jar noise " + String.join(" ", args);
+        if (dryRun)
+        {
+            final NoiseBenchmark plan = new NoiseBenchmark(configs, settings, layout, outDir, err);
+            configs.forEach(c -> out.println(c.label()));
+            out.printf(Locale.ROOT, "%d configuration(s) x %d pair(s): planned about %s on %s%n", configs.size(),
+                pairs, minutes(plan.estimateNs()), layout);
+            return 0;
+        }
+        // the worker's log and HPCC's files go to scratch space, kept only when something failed
+        final Path workDir = java.nio.file.Files.createTempDirectory("ringwatch-noise-");
+        final NoiseBenchmark benchmark = new NoiseBenchmark(configs, settings, layout, workDir, err);
+        final NoiseReport report = new NoiseReport(commandLine, settings, layout, benchmark, Instant.now().toString(),
+            quick, configs.size());
+        err.printf(Locale.ROOT, "noise: %d configuration(s) x %d pair(s), %s per run, loads %s; %s; load average %.2f; " +
+            "planned about %s; scratch %s%n", configs.size(), pairs, Durations.format(runNs),
+            String.join(",", loads), layout, NoiseBenchmark.loadAverage(), minutes(benchmark.estimateNs()), workDir);
+
+        final var outcomes = benchmark.run(done ->
+        {
+            try
+            {
+                report.write(done, outDir);
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new java.io.UncheckedIOException("cannot write results to " + outDir, ex);
+            }
+        });
+        out.printf(Locale.ROOT, "host: %d CPU(s), %s; load average now %.2f (per configuration in the table)%n%n",
+            Runtime.getRuntime().availableProcessors(), layout, NoiseBenchmark.loadAverage());
+        out.println(report.slowdownTable(outcomes));
+        out.println(report.jitterTable(outcomes));
+        out.println("written: " + outDir.resolve("noise.md") + ", noise.csv, noise-pairs.csv, " +
+            "slowdown_vs_eta.png, fwq_percentiles.png, emission_error_cdf.png, duty_cycle_cdf.png");
+        if (NoiseBenchmark.allMeasured(outcomes))
+        {
+            org.agrona.IoUtil.delete(workDir.toFile(), true);
+            return 0;
+        }
+        err.println("noise: a configuration got fewer than 2 valid pairs; worker log and HPCC files kept in " + workDir);
+        return 1;
+    }
+
+    private static String minutes(final long ns)
+    {
+        final long s = TimeUnit.NANOSECONDS.toSeconds(ns);
+        return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60) :
+            String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+
+    private static int parseInt(final String flag, final String value, final int min, final int max)
+        throws UsageException
+    {
+        try
+        {
+            final int v = Integer.parseInt(value);
+            if (v >= min && v <= max)
+            {
+                return v;
+            }
+        }
+        catch (final NumberFormatException ignore)
+        {
+            // reported below
+        }
+        throw new UsageException("bad value for " + flag + ": '" + value + "' (expected " + min + ".." + max + ")");
+    }
+
+    private static List<String> list(final String value)
+    {
+        final List<String> items = new ArrayList<>();
+        for (final String item : value.split(","))
+        {
+            if (!item.isBlank())
+            {
+                items.add(item.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        return items;
+    }
+}

@@ -1,0 +1,330 @@
+package io.ringwatch.perf.noise;
+
+import io.ringwatch.nativeconfig.CpuList;
+import io.ringwatch.nativeconfig.HostCpus;
+import io.ringwatch.nativeconfig.ProcessAffinity;
+import io.ringwatch.perf.reproduce.Progress;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Measures what a running detector costs an application, configuration by configuration, by interleaved A/B runs:
+ * the same loads without the detector (A) and with it (B), back to back, the side that goes first alternating from
+ * pair to pair so a drift of the host (another tenant, thermal state) falls on both sides alike. A slowdown is a
+ * ratio within one pair, so what the host did in between cancels; over the pairs it gets a 95 % interval.
+ * <p>
+ * Layout: this harness (and a shared spinning thread, when one is used) runs on the detector cores; the load worker
+ * on the application cores; the detector where its {@link Placement} says. A detector is started afresh for each B
+ * run and is up, past its grace and settled before the loads start, so JVM launches never fall in a window.
+ */
+public final class NoiseBenchmark
+{
+    /** A configuration gives up after this many failed cluster starts in a row. */
+    static final int MAX_FAILED_STARTS_IN_A_ROW = 3;
+
+    /** Rough cost of starting and stopping one detector, for the first ETA only. */
+    private static final long START_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(6);
+
+    /**
+     * Rough length of one HPCC run at N = 4000 on this project's machines (its other kernels take most of it and
+     * grow with N², as HPCC sizes them from HPL's memory), for the first ETA only.
+     */
+    private static final long HPCC_4000_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(12);
+
+    private final List<NoiseConfig> configs;
+    private final NoiseSettings settings;
+    private final HostLayout layout;
+    private final Path workDir;
+    private final PrintStream progress;
+    private int clusterId = 500;
+    private String dgemmUnavailable;
+    private String hplUnavailable;
+    private String blasLibrary;
+    private long fwqQuantumNs;
+    private Hpl hpl;
+    private long timedAllocations;
+
+    /**
+     * @param configs  configurations, in order.
+     * @param settings how to measure.
+     * @param layout   the host's cores.
+     * @param workDir  scratch space (worker log, HPL files).
+     * @param progress progress lines.
+     */
+    public NoiseBenchmark(
+        final List<NoiseConfig> configs,
+        final NoiseSettings settings,
+        final HostLayout layout,
+        final Path workDir,
+        final PrintStream progress)
+    {
+        this.configs = List.copyOf(configs);
+        this.settings = settings;
+        this.layout = layout;
+        this.workDir = workDir;
+        this.progress = progress;
+    }
+
+    /**
+     * @return the planned wall time, before anything ran, ns.
+     */
+    public long estimateNs()
+    {
+        long perSide = 0;
+        perSide += settings.loads().contains(NoiseSettings.DGEMM) ? settings.runNs() : 0;
+        perSide += settings.loads().contains(NoiseSettings.FWQ) ? settings.runNs() : 0;
+        perSide += settings.loads().contains(NoiseSettings.HPL) && Hpl.detect(settings.hplN()).hpl() != null ?
+            (long)(HPCC_4000_ESTIMATE_NS * Math.pow(settings.hplN() / 4000.0, 2)) : 0;
+        final long perPair = 2 * perSide + START_ESTIMATE_NS + settings.settleNs() + settings.graceNs();
+        return (long)configs.size() * settings.pairs() * perPair;
+    }
+
+    /**
+     * @param onConfigDone called after each configuration with everything so far (to rewrite the result files).
+     * @return one outcome per configuration.
+     * @throws IOException          if the work directory cannot be written.
+     * @throws InterruptedException if interrupted; processes started are stopped first.
+     */
+    public List<ConfigOutcome> run(final Consumer<List<ConfigOutcome>> onConfigDone)
+        throws IOException, InterruptedException
+    {
+        Files.createDirectories(workDir);
+        final long self = ProcessHandle.current().pid();
+        final BitSet original = HostCpus.probe().allowedCores();
+        final ProcessAffinity.Result confined = ProcessAffinity.setProcess(self, layout.detectorCpus());
+        if (!confined.applied())
+        {
+            progress.println("noise: could not confine this harness to " + CpuList.format(layout.detectorCpus()) +
+                ": " + confined + " (it may disturb the application's cores)");
+        }
+        final List<ConfigOutcome> outcomes = new ArrayList<>();
+        try (LoadClient worker = new LoadClient(classpath(), layout.appCpus(), settings.dgemmN(),
+            settings.fwqQuantumNs(), settings.seed(), workDir.resolve("load-worker.log").toFile()))
+        {
+            dgemmUnavailable = settings.loads().contains(NoiseSettings.DGEMM) ? worker.dgemmUnavailable() : "not asked";
+            blasLibrary = worker.blasLibrary();
+            fwqQuantumNs = worker.fwqQuantumNs();
+            if (settings.loads().contains(NoiseSettings.HPL))
+            {
+                final Hpl.Detection found = Hpl.detect(settings.hplN());
+                hpl = found.hpl();
+                hplUnavailable = found.reason();
+            }
+            else
+            {
+                hplUnavailable = "not asked (--loads)";
+            }
+            progress.printf(Locale.ROOT, "noise: load worker pid %d on cores %s; DGEMM %s; FWQ quantum %.1f µs " +
+                "(%d iterations); HPL %s%n", worker.pid(), CpuList.format(layout.appCpus()),
+                dgemmUnavailable == null ? "n=" + settings.dgemmN() + " via " + blasLibrary : "skipped: " +
+                dgemmUnavailable, fwqQuantumNs / 1e3, worker.fwqIterations(),
+                hpl != null ? hpl.describe() : "skipped: " + hplUnavailable);
+
+            final Progress bar = new Progress(progress, "noise", (double)configs.size() * settings.pairs());
+            for (final NoiseConfig config : configs)
+            {
+                outcomes.add(runConfig(config, worker, bar));
+                onConfigDone.accept(outcomes);
+            }
+            bar.finish();
+        }
+        finally
+        {
+            ProcessAffinity.setProcess(self, original);
+        }
+        return outcomes;
+    }
+
+    private ConfigOutcome runConfig(final NoiseConfig config, final LoadClient worker, final Progress bar)
+        throws InterruptedException, IOException
+    {
+        final ConfigOutcome outcome = new ConfigOutcome(config);
+        final double loadStart = loadAverage();
+        final String whyNot = DetectorUnderTest.whyNotRunnable(config, layout);
+        if (whyNot != null)
+        {
+            outcome.notRun(whyNot);
+            outcome.loads(loadStart, loadStart);
+            progress.println("[" + config.label() + "] not run: " + whyNot);
+            bar.advance(settings.pairs(), config.label() + " not run");
+            return outcome;
+        }
+        outcome.sharedThread(DetectorUnderTest.sharesOneThread(config, layout));
+        int failedInARow = 0;
+        for (int i = 0; i < settings.pairs(); i++)
+        {
+            final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
+            Measurement a = null;
+            Measurement b = null;
+            DetectorUnderTest.Window window = null;
+            String invalid = null;
+            for (int side = 0; side < 2; side++)
+            {
+                if ((side == 0) == baselineFirst)
+                {
+                    a = measure(worker);
+                    continue;
+                }
+                try (DetectorUnderTest detector = DetectorUnderTest.start(config, layout, settings, clusterId++))
+                {
+                    detector.notes().forEach(outcome::note);
+                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
+                    detector.beginWindow();
+                    b = measure(worker);
+                    window = detector.endWindow();
+                    invalid = window.health() == null ? null : "during B: " + window.health();
+                    failedInARow = 0;
+                }
+                catch (final IllegalStateException ex)
+                {
+                    final String message = String.valueOf(ex.getMessage());
+                    final int log = message.indexOf("; log:");
+                    invalid = "detector did not start: " + (log > 0 ? message.substring(0, log) : message);
+                    failedInARow++;
+                }
+            }
+            if (invalid != null)
+            {
+                outcome.note("pair " + i + ": " + invalid);
+            }
+            outcome.add(new PairResult(i, baselineFirst, a, b, window, invalid));
+            bar.advance(1, config.label() + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
+            if (failedInARow >= MAX_FAILED_STARTS_IN_A_ROW)
+            {
+                outcome.note("gave up after " + failedInARow + " failed starts in a row");
+                bar.advance(settings.pairs() - i - 1, config.label() + " gave up");
+                break;
+            }
+        }
+        outcome.loads(loadStart, loadAverage());
+        return outcome;
+    }
+
+    private static String pairSummary(final ConfigOutcome outcome)
+    {
+        final PairResult last = outcome.pairs().get(outcome.pairs().size() - 1);
+        if (!last.valid())
+        {
+            return " (invalid)";
+        }
+        final StringBuilder sb = new StringBuilder();
+        final double[] values = {last.dgemmSlowdown(), last.fwqSlowdown(), last.hplSlowdown()};
+        final String[] names = {"dgemm", "fwq", "hpl"};
+        for (int i = 0; i < values.length; i++)
+        {
+            if (!Double.isNaN(values[i]))
+            {
+                sb.append(String.format(Locale.ROOT, " %s %+.2f%%", names[i], 100 * values[i]));
+            }
+        }
+        return sb.toString();
+    }
+
+    private Measurement measure(final LoadClient worker) throws InterruptedException, IOException
+    {
+        double gflops = Double.NaN;
+        org.HdrHistogram.Histogram calls = null;
+        org.HdrHistogram.Histogram fwq = null;
+        double fwqCoreSeconds = Double.NaN;
+        double hplGflops = Double.NaN;
+        if (dgemmUnavailable == null)
+        {
+            final LoadClient.DgemmRun run = worker.dgemm(settings.runNs());
+            gflops = run.gflops();
+            calls = run.callTimes();
+            timedAllocations += run.allocatedBytes();
+        }
+        if (settings.loads().contains(NoiseSettings.FWQ))
+        {
+            final LoadClient.FwqRun run = worker.fwq(settings.runNs());
+            fwq = run.quanta();
+            fwqCoreSeconds = run.elapsedNs() / 1e9 * layout.appCpus().cardinality();
+            timedAllocations += run.allocatedBytes();
+        }
+        if (hpl != null)
+        {
+            hplGflops = hpl.run(layout.appCpus(), workDir.resolve("hpl"), layout.detectorCpus(),
+                TimeUnit.MINUTES.toNanos(30));
+        }
+        return new Measurement(gflops, calls, fwq, fwqCoreSeconds, hplGflops, loadAverage());
+    }
+
+    private String classpath()
+    {
+        return settings.classpath() != null ? settings.classpath() :
+            System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    }
+
+    /**
+     * @return why DGEMM did not run, or null.
+     */
+    public String dgemmUnavailable()
+    {
+        return dgemmUnavailable;
+    }
+
+    /**
+     * @return bytes the load worker's timed loops allocated over the whole run (they should allocate none).
+     */
+    public long timedAllocations()
+    {
+        return timedAllocations;
+    }
+
+    /**
+     * @return why HPL did not run, or null.
+     */
+    public String hplUnavailable()
+    {
+        return hplUnavailable;
+    }
+
+    /**
+     * @return the BLAS library the worker loaded.
+     */
+    public String blasLibrary()
+    {
+        return blasLibrary;
+    }
+
+    /**
+     * @return median FWQ quantum at calibration, ns.
+     */
+    public long fwqQuantumNs()
+    {
+        return fwqQuantumNs;
+    }
+
+    /**
+     * @param outcomes a run's outcomes.
+     * @return true if every configuration that could run here got at least 2 valid pairs (an interval).
+     */
+    public static boolean allMeasured(final List<ConfigOutcome> outcomes)
+    {
+        return outcomes.stream().allMatch(o -> o.notRun() != null || o.validPairs() >= 2);
+    }
+
+    /**
+     * @return the host's 1-minute load average, NaN when unknown.
+     */
+    public static double loadAverage()
+    {
+        try
+        {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return Double.NaN;
+        }
+    }
+}

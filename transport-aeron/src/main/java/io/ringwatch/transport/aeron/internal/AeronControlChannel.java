@@ -1,0 +1,216 @@
+package io.ringwatch.transport.aeron.internal;
+
+import io.aeron.Publication;
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameStamper;
+import io.ringwatch.core.codec.LeaveFlyweight;
+import io.ringwatch.core.codec.NewObserverFlyweight;
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.Notice;
+import org.agrona.BitUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Control and notice frames on Aeron publications. Sends never block: a frame that cannot be offered now (peer
+ * publication still registering, back pressure, not yet connected) waits in a bounded {@link RetryQueue}, drained
+ * at the start of every duty cycle, and is dropped and counted when the queue is full or the frame has waited
+ * longer than the retry timeout. Frames to one destination keep their order.
+ * <p>
+ * Every frame is stamped (frame sequence, MAC) by the node's {@link FrameStamper} just before each offer, so one that
+ * waited in the queue goes out with a current sequence rather than one its receiver's replay window has passed.
+ */
+public final class AeronControlChannel implements ControlChannel, AutoCloseable
+{
+    private final int clusterId;
+    private final int rank;
+    private final int incarnation;
+    private final int configDigest;
+    private final FrameStamper stamper;
+    private final PeerPublications publications;
+    private final RetryQueue queue;
+    private final long retryTimeoutNs;
+    private final UnsafeBuffer sendBuffer;
+    private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
+    private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
+    private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
+    private final long[] blockedInPass;
+    private long pass;
+    private long nowNs;
+    private long sent;
+    private long dropped;
+    private long retried;
+
+    public AeronControlChannel(
+        final int clusterId,
+        final int rank,
+        final int incarnation,
+        final int clusterSize,
+        final int configDigest,
+        final FrameStamper stamper,
+        final PeerPublications publications,
+        final int queueCapacity,
+        final long retryTimeoutNs)
+    {
+        this.clusterId = clusterId;
+        this.rank = rank;
+        this.incarnation = incarnation;
+        this.configDigest = configDigest;
+        this.stamper = stamper;
+        this.publications = publications;
+        this.retryTimeoutNs = retryTimeoutNs;
+        this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            BitUtil.align(FailureNoticeFlyweight.MAX_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
+        // most notices in clusters with few dead runs are tiny; only those fit the queue, larger ones go direct
+        this.queue = new RetryQueue(queueCapacity, 512, clusterSize);
+        this.blockedInPass = new long[clusterSize];
+    }
+
+    /**
+     * @param nowNs the duty cycle's time, for queue ageing.
+     */
+    public void nowNs(final long nowNs)
+    {
+        this.nowNs = nowNs;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendNewObserver(final int emitterRank)
+    {
+        send(emitterRank, newObserver.encode(sendBuffer, 0, clusterId, rank, incarnation, configDigest, emitterRank));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendLeave(final int observerRank)
+    {
+        send(observerRank, leaveFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, observerRank, configDigest));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendNotice(final int toRank, final Notice notice)
+    {
+        send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, toRank, configDigest, notice));
+    }
+
+    private void send(final int to, final int length)
+    {
+        if (length <= 0)
+        {
+            dropped++;
+            return;
+        }
+        if (!queue.hasQueuedFor(to))
+        {
+            final Publication publication = publications.get(to);
+            if (publication != null && length > publication.maxMessageLength())
+            {
+                // only a notice with a pathologically fragmented dead set gets here; offer would throw
+                dropped++;
+                return;
+            }
+            if (publication != null && stamper.stamp(sendBuffer, 0, length) > 0 &&
+                publication.offer(sendBuffer, 0, length) > 0)
+            {
+                sent++;
+                return;
+            }
+        }
+        if (!queue.offer(to, sendBuffer, 0, length, nowNs))
+        {
+            dropped++;
+        }
+    }
+
+    /**
+     * Retry queued frames once each.
+     *
+     * @param nowNs the duty cycle's time.
+     * @return frames sent or dropped.
+     */
+    public int drain(final long nowNs)
+    {
+        this.nowNs = nowNs;
+        final int count = queue.size();
+        if (count == 0)
+        {
+            return 0;
+        }
+        pass++;
+        int work = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final int to = queue.headDestination();
+            if (nowNs - queue.headEnqueuedAtNs() > retryTimeoutNs)
+            {
+                queue.pop();
+                dropped++;
+                work++;
+                continue;
+            }
+            if (blockedInPass[to] != pass)
+            {
+                final Publication publication = publications.get(to);
+                if (publication != null &&
+                    stamper.stamp(queue.buffer(), queue.headOffset(), queue.headLength()) > 0 &&
+                    publication.offer(queue.buffer(), queue.headOffset(), queue.headLength()) > 0)
+                {
+                    queue.pop();
+                    retried++;
+                    sent++;
+                    work++;
+                    continue;
+                }
+                blockedInPass[to] = pass;
+            }
+            queue.rotate();
+        }
+        return work;
+    }
+
+    /**
+     * @return frames handed to Aeron.
+     */
+    public long sent()
+    {
+        return sent;
+    }
+
+    /**
+     * @return frames dropped: queue full, waited too long, or unencodable.
+     */
+    public long dropped()
+    {
+        return dropped;
+    }
+
+    /**
+     * @return frames sent only after waiting in the queue.
+     */
+    public long retried()
+    {
+        return retried;
+    }
+
+    /**
+     * @return frames waiting.
+     */
+    public int queued()
+    {
+        return queue.size();
+    }
+
+    /**
+     * Close the peer publications.
+     */
+    public void close()
+    {
+        publications.close();
+    }
+}

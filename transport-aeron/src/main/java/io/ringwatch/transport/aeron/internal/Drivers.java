@@ -1,0 +1,108 @@
+package io.ringwatch.transport.aeron.internal;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
+
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Media driver settings for ringwatch: a conductor thread and one network thread (sender and receiver), both
+ * paced ({@link PacedIdleStrategy}), and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes
+ * has n IPC streams per host, which would otherwise cost gigabytes of /dev/shm).
+ * <p>
+ * The conductor and the network thread are kept apart because they want opposite places in the scheduler: with UDP
+ * every heartbeat crosses the network thread, so it must run before the agents waiting for those heartbeats, while
+ * the conductor sets up publications in bursts (file creation, mapping) when notices fan out and must never hold a
+ * core an agent is waiting for.
+ */
+public final class Drivers
+{
+    /** Line {@code ringwatch.jar driver} prints once it accepts clients; launchers wait for it. */
+    public static final String READY_LINE = "driver ready";
+
+    /** Most a heartbeat or notice frame waits in the driver's sender or receiver. */
+    public static final long NETWORK_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(100);
+
+    /** Most a client command (add publication, keepalive) waits for the driver's conductor. */
+    public static final long CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private Drivers()
+    {
+    }
+
+    /**
+     * @param aeronDir driver directory; deleted on start and shutdown.
+     * @return a context for a small, quiet, embedded driver.
+     */
+    public static MediaDriver.Context lowFootprint(final String aeronDir)
+    {
+        return new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED_NETWORK)
+            .sharedNetworkIdleStrategy(new PacedIdleStrategy(NETWORK_PERIOD_NS))
+            .conductorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
+            .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
+            .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
+            .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(5))
+            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(15))
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .warnIfDirectoryExists(false);
+    }
+
+    /**
+     * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (with
+     * UDP heartbeats, a network thread waiting behind agents delays heartbeats as much as a late agent would), the
+     * conductor one step below. Both sleep after every duty cycle, so neither spins. A thread that cannot be raised
+     * says so on stderr and runs on.
+     *
+     * @param ctx           driver context from {@link #lowFootprint(String)}.
+     * @param agentPriority SCHED_FIFO priority of the node agents, or 0 to leave the context as it is.
+     * @return ctx.
+     */
+    public static MediaDriver.Context withRealtimePriority(final MediaDriver.Context ctx, final int agentPriority)
+    {
+        if (agentPriority <= 0)
+        {
+            return ctx;
+        }
+        RealtimePriority.validate(agentPriority);
+        return ctx
+            .sharedNetworkThreadFactory(raisedTo(networkPriority(agentPriority)))
+            .conductorThreadFactory(raisedTo(conductorPriority(agentPriority)));
+    }
+
+    /**
+     * @param agentPriority SCHED_FIFO priority of the node agents.
+     * @return the driver network thread's: one above, within range.
+     */
+    public static int networkPriority(final int agentPriority)
+    {
+        return Math.min(RealtimePriority.MAX, agentPriority + 1);
+    }
+
+    /**
+     * @param agentPriority SCHED_FIFO priority of the node agents.
+     * @return the driver conductor's: one below, within range.
+     */
+    public static int conductorPriority(final int agentPriority)
+    {
+        return Math.max(RealtimePriority.MIN, agentPriority - 1);
+    }
+
+    private static ThreadFactory raisedTo(final int priority)
+    {
+        return task -> new Thread(() ->
+        {
+            final RealtimePriority.Result result = RealtimePriority.raiseCurrentThread(priority);
+            if (!result.applied())
+            {
+                System.err.println("media driver thread " + Thread.currentThread().getName() + ": " + result);
+            }
+            task.run();
+        });
+    }
+}

@@ -1,0 +1,166 @@
+package io.ringwatch.transport.aeron.internal;
+
+import io.aeron.Aeron;
+import io.aeron.Counter;
+import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.transport.aeron.NodeCounter;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
+
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+import static org.agrona.BitUtil.SIZE_OF_INT;
+
+/**
+ * A node's counters, allocated in the media driver's counters file at start (never on the duty cycle) and updated
+ * with release stores, which cost a plain store on x86.
+ */
+public final class NodeCounters implements AutoCloseable
+{
+    /** Key: cluster id at 0, rank at 4, detail (reject reason ordinal) at 8. */
+    public static final int KEY_LENGTH = 3 * SIZE_OF_INT;
+
+    private final Counter[] counters = new Counter[NodeCounter.values().length];
+    private final Counter[] rejectsByReason = new Counter[RejectReason.values().length];
+    private final long[] rejectCounts = new long[RejectReason.values().length];
+    private long rejectedTotal;
+    private long dutyCycleMaxNs;
+
+    /**
+     * @param aeron     client connected to the driver.
+     * @param clusterId cluster.
+     * @param rank      node.
+     */
+    public NodeCounters(final Aeron aeron, final int clusterId, final int rank)
+    {
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[KEY_LENGTH]);
+        key.putInt(0, clusterId, LITTLE_ENDIAN);
+        key.putInt(SIZE_OF_INT, rank, LITTLE_ENDIAN);
+        try
+        {
+            for (final NodeCounter c : NodeCounter.values())
+            {
+                if (c == NodeCounter.FRAMES_REJECTED_BY_REASON)
+                {
+                    continue;
+                }
+                key.putInt(2 * SIZE_OF_INT, -1, LITTLE_ENDIAN);
+                counters[c.ordinal()] = add(aeron, c, key, "ringwatch " + c.label() + ": cluster=" + clusterId +
+                    " rank=" + rank);
+            }
+            for (final RejectReason reason : RejectReason.values())
+            {
+                if (reason == RejectReason.NONE)
+                {
+                    continue;
+                }
+                key.putInt(2 * SIZE_OF_INT, reason.ordinal(), LITTLE_ENDIAN);
+                rejectsByReason[reason.ordinal()] = add(aeron, NodeCounter.FRAMES_REJECTED_BY_REASON, key,
+                    "ringwatch frames rejected " + reason.name() + ": cluster=" + clusterId + " rank=" + rank);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    private static Counter add(final Aeron aeron, final NodeCounter c, final UnsafeBuffer key, final String label)
+    {
+        final byte[] labelBytes = label.getBytes(StandardCharsets.US_ASCII);
+        return aeron.addCounter(c.typeId(), key, 0, KEY_LENGTH, new UnsafeBuffer(labelBytes), 0, labelBytes.length);
+    }
+
+    /**
+     * Count a rejected frame.
+     *
+     * @param reason why.
+     */
+    public void onRejected(final RejectReason reason)
+    {
+        final int i = reason.ordinal();
+        rejectCounts[i]++;
+        rejectedTotal++;
+        rejectsByReason[i].setRelease(rejectCounts[i]);
+        counters[NodeCounter.FRAMES_REJECTED.ordinal()].setRelease(rejectedTotal);
+    }
+
+    /**
+     * @param reason a reason.
+     * @return frames rejected for it so far.
+     */
+    public long rejected(final RejectReason reason)
+    {
+        return rejectCounts[reason.ordinal()];
+    }
+
+    /**
+     * @return frames rejected for any reason.
+     */
+    public long rejectedTotal()
+    {
+        return rejectedTotal;
+    }
+
+    /**
+     * @param durationNs one duty cycle's length.
+     */
+    public void onDutyCycle(final long durationNs)
+    {
+        if (durationNs > dutyCycleMaxNs)
+        {
+            dutyCycleMaxNs = durationNs;
+            counters[NodeCounter.DUTY_CYCLE_MAX_NS.ordinal()].setRelease(durationNs);
+        }
+    }
+
+    /**
+     * Publish the protocol's own counts and the transport's.
+     *
+     * @param node         the protocol.
+     * @param sendsDropped frames dropped on send.
+     * @param sendsRetried frames sent after queueing.
+     * @param heartbeatsDropped UDP heartbeat frames not sent.
+     */
+    public void publish(
+        final DetectorNode node,
+        final long sendsDropped,
+        final long sendsRetried,
+        final long heartbeatsDropped)
+    {
+        set(NodeCounter.HEARTBEATS_SENT, node.heartbeatsSent());
+        set(NodeCounter.SLOT_PROGRESS_SEEN, node.heartbeatProgressSeen());
+        set(NodeCounter.HEARTBEAT_DEADLINES_MISSED, node.heartbeatDeadlinesMissed());
+        set(NodeCounter.MAX_HEARTBEAT_GAP_NS, node.maxHeartbeatGapNs());
+        set(NodeCounter.SUSPICIONS, node.suspicions());
+        set(NodeCounter.NOTICES_ORIGINATED, node.noticesOriginated());
+        set(NodeCounter.NOTICES_FORWARDED, node.noticesForwarded());
+        set(NodeCounter.DEAD_COUNT, node.deadSet().size());
+        set(NodeCounter.VIEW_EPOCH, node.viewEpoch());
+        set(NodeCounter.NODE_STATE, node.state().code());
+        set(NodeCounter.PAUSES_DETECTED, node.pausesDetected());
+        set(NodeCounter.SENDS_DROPPED, sendsDropped);
+        set(NodeCounter.SENDS_RETRIED, sendsRetried);
+        set(NodeCounter.FRAMES_FROM_DEAD, node.framesFromDead());
+        set(NodeCounter.FENCES_SENT, node.fencesSent());
+        set(NodeCounter.MISADDRESSED, node.misaddressed());
+        set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);
+    }
+
+    private void set(final NodeCounter c, final long value)
+    {
+        counters[c.ordinal()].setRelease(value);
+    }
+
+    /**
+     * Free the counters in the driver.
+     */
+    public void close()
+    {
+        CloseHelper.closeAll(counters);
+        CloseHelper.closeAll(rejectsByReason);
+    }
+}

@@ -1,0 +1,332 @@
+package io.ringwatch.transport.aeron.internal;
+
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.RingwatchContext;
+import io.ringwatch.transport.aeron.internal.ViewFile;
+import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.NanoClock;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
+ * <ol>
+ *     <li>read the clock once;</li>
+ *     <li>retry queued control frames;</li>
+ *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
+ *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped; an accepted frame is
+ *     handed to the {@link DetectorNode} entry point of its type, which decides what it means;</li>
+ *     <li>{@link DetectorNode#doWork(long)}: heartbeat when due, read the slot, suspect on expiry;</li>
+ *     <li>publish the view file and counters.</li>
+ * </ol>
+ * The agent takes no protocol decision: who may be heard, who is fenced and how often, what a frame changes are all
+ * the core's, so the simulator runs exactly the rules that run live.
+ * <p>
+ * Steady state allocates nothing. Runs under an {@code AgentRunner}, an {@code AgentInvoker}, or with other nodes
+ * in a {@code CompositeAgent}.
+ */
+public final class RingwatchAgent implements Agent, MembershipListener
+{
+    private final int rank;
+    private final int fragmentLimit;
+    private final NanoClock clock;
+    private final CachedNanoClock cachedClock;
+    private final Subscription controlSubscription;
+    private final Subscription heartbeatSubscription;
+    private final AeronControlChannel control;
+    private final ViewFile viewFile;
+    private final NodeCounters counters;
+    private final MembershipListener application;
+    private final FrameDecoder decoder;
+    private final FragmentHandler frameHandler = this::onFrame;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final String roleName;
+    private final DetectorNode node;
+    private final RemoteHeartbeatChannel remoteHeartbeats;
+    private final Runnable onStart;
+    private final AgentInvoker clientConductor;
+    private Runnable onArmed;
+    private volatile Thread agentThread;
+    private volatile boolean leaveRequested;
+    private volatile boolean haltRequested;
+    private volatile boolean halted;
+    private long nowNs;
+    private long lastProgress = -1;
+
+    /**
+     * @param ctx                   concluded configuration.
+     * @param protocol              makes the node's {@link DetectorNode} around this agent, its listener.
+     * @param cachedClock           the clock the heartbeat channel reads; updated once per duty cycle.
+     * @param clientConductor       the Aeron client's conductor, run inside this duty cycle rather than on a thread
+     *                              of its own: the client takes one lock for its conductor's work and for every API
+     *                              call, and an ordinary-priority conductor thread preempted while holding it stalled
+     *                              a real-time agent creating a publication on demand for tens of ms.
+     * @param controlSubscription   control and notice frames to this node.
+     * @param heartbeatSubscription UDP heartbeat frames to this node, or null over IPC.
+     * @param control               control and notice frames from this node.
+     * @param remoteHeartbeats      the UDP heartbeat channel, for its drop count, or null over IPC.
+     * @param viewFile              the view published to other processes.
+     * @param counters              the node's counters.
+     * @param onStart               run on the agent thread as it starts, after the protocol's clocks; or null.
+     * @param onArmed               run once on the agent thread when the startup grace ends; or null.
+     */
+    public RingwatchAgent(
+        final RingwatchContext ctx,
+        final Function<MembershipListener, DetectorNode> protocol,
+        final CachedNanoClock cachedClock,
+        final AgentInvoker clientConductor,
+        final Subscription controlSubscription,
+        final Subscription heartbeatSubscription,
+        final AeronControlChannel control,
+        final RemoteHeartbeatChannel remoteHeartbeats,
+        final ViewFile viewFile,
+        final NodeCounters counters,
+        final Runnable onStart,
+        final Runnable onArmed)
+    {
+        this.rank = ctx.rank();
+        this.fragmentLimit = ctx.fragmentLimit();
+        this.clock = ctx.nanoClock();
+        this.cachedClock = cachedClock;
+        this.clientConductor = clientConductor;
+        this.controlSubscription = controlSubscription;
+        this.heartbeatSubscription = heartbeatSubscription;
+        this.control = control;
+        this.remoteHeartbeats = remoteHeartbeats;
+        this.viewFile = viewFile;
+        this.counters = counters;
+        this.onStart = onStart;
+        this.onArmed = onArmed;
+        this.application = ctx.listener();
+        this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size());
+        this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
+        this.node = protocol.apply(this);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onStart()
+    {
+        agentThread = Thread.currentThread();
+        // the node may have waited at a start barrier since it was built: its grace counts from now
+        final long now = clock.nanoTime();
+        cachedClock.update(now);
+        node.start(now);
+        if (onStart != null)
+        {
+            onStart.run();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int doWork()
+    {
+        if (haltRequested)
+        {
+            halted = true;
+            throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
+        }
+        final long now = clock.nanoTime();
+        nowNs = now;
+        cachedClock.update(now);
+        control.nowNs(now);
+
+        int work = 0;
+        if (leaveRequested && node.state() == NodeState.ACTIVE)
+        {
+            node.leave(now);
+            work++;
+        }
+        if (clientConductor != null)
+        {
+            work += clientConductor.invoke();
+        }
+        work += control.drain(now);
+        work += controlSubscription.poll(frameHandler, fragmentLimit);
+        if (heartbeatSubscription != null)
+        {
+            work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
+        }
+        work += node.doWork(now);
+        if (onArmed != null && now - node.armedAtNs() >= 0)
+        {
+            final Runnable action = onArmed;
+            onArmed = null;
+            action.run();
+        }
+
+        viewFile.endUpdateIfOpen();
+        final long progress = node.heartbeatProgressSeen();
+        if (progress != lastProgress)
+        {
+            lastProgress = progress;
+            viewFile.heartbeatProgress(progress, now);
+        }
+        counters.publish(node, control.dropped(), control.retried(),
+            remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
+        counters.onDutyCycle(clock.nanoTime() - now);
+        return work;
+    }
+
+    private void onFrame(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        final RejectReason reason = decoder.decode(buffer, offset, length);
+        if (reason != RejectReason.NONE)
+        {
+            counters.onRejected(reason);
+            return;
+        }
+
+        final int sender = decoder.senderRank();
+        switch (decoder.type())
+        {
+            case FrameHeaderFlyweight.HEARTBEAT_TYPE:
+                node.onHeartbeat(sender, decoder.senderIncarnation(), decoder.heartbeatCounter(),
+                    decoder.heartbeatTimestampNs(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.NEW_OBSERVER_TYPE:
+                node.onNewObserver(sender, decoder.newObserverEmitterRank(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE:
+                node.onNotice(decoder.notice(), sender, nowNs);
+                break;
+
+            case FrameHeaderFlyweight.LEAVE_TYPE:
+                node.onLeave(sender, nowNs);
+                break;
+
+            default:
+                break;
+        }
+    }
+
+    /**
+     * Stop the duty cycle before the Aeron client releases the driver's files: the counters live in the driver's
+     * CnC mapping, and touching them after the client unmaps it would crash the process. Called on the client's
+     * conductor thread from its error handler, which runs before the client closes; waits for the agent to stop.
+     *
+     * @param timeoutMs how long to wait for the agent to acknowledge.
+     * @return true if the agent has stopped touching the driver's memory.
+     */
+    public boolean halt(final long timeoutMs)
+    {
+        haltRequested = true;
+        if (Thread.currentThread() == agentThread)
+        {
+            // the client conductor runs in this duty cycle: the error came from inside it, and the next cycle halts
+            return true;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!halted && System.nanoTime() - deadline < 0)
+        {
+            Thread.onSpinWait();
+        }
+        return halted;
+    }
+
+    /**
+     * @return the protocol's next deadline, for {@link DeadlineIdleStrategy}; agent thread only.
+     */
+    public long nextDeadlineNs()
+    {
+        // a requested leave or halt must not wait out a long sleep
+        return leaveRequested || haltRequested ? nowNs : node.nextDeadlineNs();
+    }
+
+    /**
+     * Ask the agent thread to leave gracefully on its next duty cycle.
+     */
+    public void requestLeave()
+    {
+        leaveRequested = true;
+    }
+
+    /**
+     * @return the protocol state machine (agent thread only, or after the agent stopped).
+     */
+    public DetectorNode node()
+    {
+        return node;
+    }
+
+    /**
+     * @return latch released once the node is excluded or has left.
+     */
+    public CountDownLatch stopped()
+    {
+        return stopped;
+    }
+
+    /**
+     * @return the node's counters.
+     */
+    public NodeCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return the control channel.
+     */
+    public AeronControlChannel control()
+    {
+        return control;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onFailure(final int deadRank, final long atNs, final FailureCause cause, final int reporterRank)
+    {
+        viewFile.onFailure(deadRank, atNs, cause, reporterRank);
+        application.onFailure(deadRank, atNs, cause, reporterRank);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onExcluded(final long atNs, final ExclusionCause cause, final int reporterRank)
+    {
+        viewFile.onExcluded(atNs, cause, reporterRank);
+        application.onExcluded(atNs, cause, reporterRank);
+        stopped.countDown();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onViewChange(final long viewEpoch, final int deadCount, final long atNs)
+    {
+        viewFile.onViewChange(viewEpoch, deadCount, atNs);
+        application.onViewChange(viewEpoch, deadCount, atNs);
+    }
+}

@@ -1,0 +1,168 @@
+package io.ringwatch.transport.aeron.internal;
+
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.File;
+import java.lang.invoke.VarHandle;
+import java.nio.MappedByteBuffer;
+
+import static io.ringwatch.transport.aeron.view.ViewLayout.*;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+/**
+ * Writer side of a node's view file, fed by the protocol's listener callbacks on the agent thread.
+ * <p>
+ * Updates are bracketed by the sequence field (odd while writing). The protocol reports a change as several
+ * {@code onFailure} calls followed by one {@code onViewChange}; the bracket opens at the first and closes at the
+ * second, so a reader never sees half of a merged notice. No allocation after construction.
+ */
+public final class ViewFile implements MembershipListener, AutoCloseable
+{
+    private final File file;
+    private final int clusterSize;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+    private long sequence;
+    private boolean writing;
+
+    /**
+     * Create (or truncate) the view file of a node and write its header.
+     *
+     * @param file        where.
+     * @param clusterId   cluster.
+     * @param clusterSize N.
+     * @param rank        node.
+     * @param startNs     the node's start time.
+     */
+    public ViewFile(final File file, final int clusterId, final int clusterSize, final int rank, final long startNs)
+    {
+        this.file = file;
+        this.clusterSize = clusterSize;
+        if (file.exists() && !file.delete())
+        {
+            throw new IllegalStateException("cannot replace stale view file " + file);
+        }
+        final File parent = file.getAbsoluteFile().getParentFile();
+        if (parent != null && !parent.isDirectory() && !parent.mkdirs() && !parent.isDirectory())
+        {
+            throw new IllegalStateException("cannot create directory for view file: " + parent);
+        }
+        this.mapped = IoUtil.mapNewFile(file, ViewLayout.fileLength(clusterSize));
+        this.buffer = new UnsafeBuffer(mapped);
+
+        buffer.putLong(PID_OFFSET, ProcessHandle.current().pid(), LITTLE_ENDIAN);
+        buffer.putInt(CLUSTER_ID_OFFSET, clusterId, LITTLE_ENDIAN);
+        buffer.putInt(CLUSTER_SIZE_OFFSET, clusterSize, LITTLE_ENDIAN);
+        buffer.putInt(RANK_OFFSET, rank, LITTLE_ENDIAN);
+        buffer.putInt(STATE_OFFSET, NodeState.ACTIVE.code(), LITTLE_ENDIAN);
+        buffer.putInt(EXCLUDED_BY_OFFSET, -1, LITTLE_ENDIAN);
+        buffer.putLong(START_NS_OFFSET, startNs, LITTLE_ENDIAN);
+        buffer.putInt(VERSION_OFFSET, VERSION, LITTLE_ENDIAN);
+        // magic last: a reader that sees it sees a complete header
+        buffer.putIntRelease(MAGIC_OFFSET, MAGIC);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
+    {
+        if (rank < 0 || rank >= clusterSize)
+        {
+            return;
+        }
+        beginUpdate();
+        final int wordOffset = HEADER_LENGTH + (rank >>> 6) * Long.BYTES;
+        buffer.putLong(wordOffset, buffer.getLong(wordOffset, LITTLE_ENDIAN) | (1L << (rank & 63)), LITTLE_ENDIAN);
+        final int record = recordOffset(clusterSize, rank);
+        buffer.putLong(record + RECORD_DETECTED_AT_OFFSET, nowNs, LITTLE_ENDIAN);
+        buffer.putInt(record + RECORD_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
+        buffer.putInt(record + RECORD_REPORTER_OFFSET, reporterRank, LITTLE_ENDIAN);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
+    {
+        final NodeState state = cause == ExclusionCause.LEFT ? NodeState.LEFT : NodeState.EXCLUDED;
+        beginUpdate();
+        buffer.putInt(STATE_OFFSET, state.code(), LITTLE_ENDIAN);
+        buffer.putInt(EXCLUSION_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
+        buffer.putInt(EXCLUDED_BY_OFFSET, reporterRank, LITTLE_ENDIAN);
+        buffer.putLong(EXCLUDED_AT_NS_OFFSET, nowNs, LITTLE_ENDIAN);
+        endUpdate();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
+    {
+        beginUpdate();
+        buffer.putLong(VIEW_EPOCH_OFFSET, viewEpoch, LITTLE_ENDIAN);
+        buffer.putInt(DEAD_COUNT_OFFSET, deadCount, LITTLE_ENDIAN);
+        endUpdate();
+    }
+
+    /**
+     * Liveness gauge for tools: the node's heartbeat progress count and when it last moved. Outside the seqlock.
+     *
+     * @param progress heartbeat progress seen so far.
+     * @param nowNs    when.
+     */
+    public void heartbeatProgress(final long progress, final long nowNs)
+    {
+        buffer.putLongRelease(LAST_PROGRESS_NS_OFFSET, nowNs);
+        buffer.putLongRelease(HEARTBEAT_PROGRESS_OFFSET, progress);
+    }
+
+    /**
+     * Close a bracket left open by failures without a following view change; the agent calls it once per cycle.
+     */
+    public void endUpdateIfOpen()
+    {
+        if (writing)
+        {
+            endUpdate();
+        }
+    }
+
+    private void beginUpdate()
+    {
+        if (!writing)
+        {
+            writing = true;
+            buffer.putLongRelease(SEQUENCE_OFFSET, ++sequence);
+            // the odd sequence must be visible before any data store of this update
+            VarHandle.storeStoreFence();
+        }
+    }
+
+    private void endUpdate()
+    {
+        writing = false;
+        buffer.putLongRelease(SEQUENCE_OFFSET, ++sequence);
+    }
+
+    /**
+     * @return the mapped file.
+     */
+    public File file()
+    {
+        return file;
+    }
+
+    /**
+     * Unmap; the file stays so tools can read the final view of a stopped node.
+     */
+    public void close()
+    {
+        IoUtil.unmap(mapped);
+    }
+}

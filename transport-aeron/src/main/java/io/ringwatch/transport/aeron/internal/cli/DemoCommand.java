@@ -1,0 +1,326 @@
+package io.ringwatch.transport.aeron.internal.cli;
+
+import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code demo}: start a driver and N node processes, SIGKILL some at random moments (one adjacent pair when at
+ * least two), and report who detected what and when from the survivors' view files. Exit 0 only if every survivor
+ * learned exactly the killed set.
+ */
+final class DemoCommand
+{
+    /** Default η when the agents can run SCHED_FIFO: see the README's note on the demo's defaults. */
+    static final long HEARTBEAT_PERIOD_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** Default δ when the agents can run SCHED_FIFO. */
+    static final long SUSPICION_TIMEOUT_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Default η when they cannot, and wait for the fair scheduler. */
+    static final long HEARTBEAT_PERIOD_FAIR_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Default δ when they cannot. */
+    static final long SUSPICION_TIMEOUT_FAIR_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(400);
+    /** SCHED_FIFO priority given to the agents when permitted and not set. */
+    static final int REALTIME_PRIORITY_DEFAULT = 10;
+
+    /**
+     * The agents' real-time priority: as requested, else {@link #REALTIME_PRIORITY_DEFAULT} when this host lets us (a
+     * throwaway thread is raised and put back), else none; the choice and its reason are printed.
+     *
+     * @param requested {@code --rt-priority}, or null if not given.
+     */
+    private static int realtimePriority(final Integer requested)
+    {
+        if (requested != null)
+        {
+            System.out.println("real-time: " + (requested > 0 ? "SCHED_FIFO " + requested : "off") + " (as requested)");
+            return requested;
+        }
+        final RealtimePriority.Result probe = RealtimePriority.probe();
+        if (probe.applied())
+        {
+            System.out.println("real-time: agents run SCHED_FIFO " + REALTIME_PRIORITY_DEFAULT + " (permitted " +
+                "here), so a sleeping agent wakes on time whatever else runs; defaults " +
+                settings(HEARTBEAT_PERIOD_DEFAULT_NS, SUSPICION_TIMEOUT_DEFAULT_NS));
+            return REALTIME_PRIORITY_DEFAULT;
+        }
+        System.out.println("real-time: unavailable (" + probe.reason() + "); agents wait for the ordinary " +
+            "scheduler, so the defaults are the conservative " +
+            settings(HEARTBEAT_PERIOD_FAIR_DEFAULT_NS, SUSPICION_TIMEOUT_FAIR_DEFAULT_NS));
+        return 0;
+    }
+
+    private static String settings(final long heartbeatPeriodNs, final long suspicionTimeoutNs)
+    {
+        return "heartbeat-period=" + Durations.format(heartbeatPeriodNs) + " suspicion-timeout=" +
+            Durations.format(suspicionTimeoutNs);
+    }
+
+    private DemoCommand()
+    {
+    }
+
+    static int run(final String[] argv) throws Exception
+    {
+        final Args args = new Args(argv, 1);
+        final int nodes = args.intValue("--nodes", 8, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
+        final int kill = args.intValue("--kill", 2, 1, Integer.MAX_VALUE);
+        final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
+        final TransportMode transport = TransportMode.parse(args.string("--transport", "ipc"));
+        final long heartbeatPeriodArgNs = args.durationNs(Args.HEARTBEAT_PERIOD, -1);
+        final long suspicionTimeoutArgNs = args.durationNs(Args.SUSPICION_TIMEOUT, -1);
+        final String profileName = args.string("--profile", null);
+        final long graceNs = args.durationNs("--grace", -1);
+        final Integer requestedPriority = args.isSet("--rt-priority") ?
+            args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE) : null;
+        args.finish();
+        if (kill >= nodes)
+        {
+            throw new UsageException("--kill must be in [1, nodes): " + kill);
+        }
+
+        final int realtimePriority = realtimePriority(requestedPriority);
+        final boolean realtime = realtimePriority > 0;
+        final long heartbeatPeriodNs = heartbeatPeriodArgNs >= 0 ? heartbeatPeriodArgNs :
+            realtime ? HEARTBEAT_PERIOD_DEFAULT_NS : HEARTBEAT_PERIOD_FAIR_DEFAULT_NS;
+        final long suspicionTimeoutNs = suspicionTimeoutArgNs >= 0 ? suspicionTimeoutArgNs :
+            realtime ? SUSPICION_TIMEOUT_DEFAULT_NS : SUSPICION_TIMEOUT_FAIR_DEFAULT_NS;
+        // every node would refuse these after its JVM started; the protocol's own check says why before any starts
+        ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs);
+
+        final int freeCores = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+        final TuningProfile profile;
+        if (profileName != null)
+        {
+            profile = TuningProfile.fromName(profileName);
+            System.out.println("profile: " + profile.cliName() + " (as requested)");
+        }
+        else
+        {
+            final TuningProfile.Recommendation rec = TuningProfile.recommend(nodes, freeCores);
+            profile = rec.profile();
+            System.out.println("profile: " + profile.cliName() + " chosen automatically: " + rec.reason() +
+                " (free cores = " + Runtime.getRuntime().availableProcessors() + " minus one for the media driver)");
+        }
+        System.out.println("demo: nodes=" + nodes + " kill=" + kill + " transport=" +
+            transport.name().toLowerCase(Locale.ROOT) + " " + settings(heartbeatPeriodNs, suspicionTimeoutNs) +
+            " seed=" + seed);
+
+        final LocalCluster.Options options = new LocalCluster.Options()
+            .nodes(nodes).transport(transport).heartbeatPeriodNs(heartbeatPeriodNs)
+            .suspicionTimeoutNs(suspicionTimeoutNs).profile(profile.cliName());
+        if (graceNs >= 0)
+        {
+            options.graceNs(graceNs);
+        }
+        if (profile == TuningProfile.LOW_NOISE)
+        {
+            options.realtimePriority(realtimePriority);
+        }
+
+        try (LocalCluster cluster = new LocalCluster(options))
+        {
+            final long startNs = System.nanoTime();
+            try
+            {
+                cluster.start();
+                if (!cluster.awaitAllUp(60_000))
+                {
+                    System.out.println("nodes did not come up within 60s; node 0 log:\n" + cluster.log(0));
+                    return 1;
+                }
+            }
+            catch (final IllegalStateException ex)
+            {
+                // a node fenced or crashed while starting: the check failed, the configuration was fine
+                System.out.println("FAILED during start: " + ex.getMessage());
+                return 1;
+            }
+            System.out.println("all " + nodes + " nodes up, heartbeats flowing, after " +
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + "ms; aeron.dir=" + cluster.aeronDir());
+            // awaitAllUp returned after the startup grace; a short settle lets the last compilations finish
+            Thread.sleep(500);
+
+            final Random random = new Random(seed);
+            final List<Integer> victims = chooseVictims(random, nodes, kill);
+            final Set<Integer> killed = new LinkedHashSet<>();
+            for (final int victim : victims)
+            {
+                Thread.sleep(random.nextInt((int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(2 * suspicionTimeoutNs))));
+                cluster.kill(victim);
+                killed.add(victim);
+                System.out.println("SIGKILL rank " + victim + " (pid " + cluster.process(victim).pid() + ")");
+            }
+
+            final long budgetMs = 10_000 + TimeUnit.NANOSECONDS.toMillis(kill * (kill + 1) * 2 * suspicionTimeoutNs);
+            final boolean agreed = cluster.awaitViews(killed, budgetMs);
+            // keep watching a little longer so a late false suspicion is caught too
+            Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(4 * suspicionTimeoutNs)));
+            return report(cluster, killed, agreed, nodes, transport, profile);
+        }
+    }
+
+    static List<Integer> chooseVictims(final Random random, final int nodes, final int kill)
+    {
+        final LinkedHashSet<Integer> victims = new LinkedHashSet<>();
+        final int first = random.nextInt(nodes);
+        victims.add(first);
+        if (kill >= 2)
+        {
+            victims.add((first + 1) % nodes);
+        }
+        while (victims.size() < kill)
+        {
+            victims.add(random.nextInt(nodes));
+        }
+        return new ArrayList<>(victims);
+    }
+
+    private static int report(
+        final LocalCluster cluster,
+        final Set<Integer> killed,
+        final boolean agreed,
+        final int nodes,
+        final TransportMode transport,
+        final TuningProfile profile)
+    {
+        final ViewSnapshot[] views = new ViewSnapshot[nodes];
+        final List<Integer> survivors = new ArrayList<>();
+        for (int r = 0; r < nodes; r++)
+        {
+            views[r] = cluster.view(r);
+            if (!killed.contains(r))
+            {
+                survivors.add(r);
+            }
+        }
+
+        final Histogram detection = new Histogram(3);
+        final Histogram stabilization = new Histogram(3);
+        int missed = 0;
+        System.out.println();
+        System.out.println("timeline (ms after SIGKILL; one monotonic clock on this host):");
+        for (final int victim : killed)
+        {
+            final long killNs = cluster.killedAtNs(victim);
+            long firstNs = Long.MAX_VALUE;
+            long lastNs = Long.MIN_VALUE;
+            int firstReporter = -1;
+            final StringBuilder detectors = new StringBuilder();
+            final StringBuilder learned = new StringBuilder();
+            for (final int s : survivors)
+            {
+                final ViewSnapshot v = views[s];
+                if (!v.isDead(victim))
+                {
+                    missed++;
+                    learned.append(" ").append(s).append("=MISSED");
+                    continue;
+                }
+                final long at = v.detectedAtNs(victim);
+                if (at < firstNs)
+                {
+                    firstNs = at;
+                    firstReporter = v.reporter(victim);
+                }
+                lastNs = Math.max(lastNs, at);
+                if (v.cause(victim) == ViewLayout.CAUSE_DETECTED)
+                {
+                    detectors.append(detectors.length() == 0 ? "" : ",").append(s);
+                }
+                learned.append(" ").append(s).append("=").append(fmtMs(at - killNs));
+            }
+            if (firstNs != Long.MAX_VALUE)
+            {
+                detection.recordValue(Math.max(0, firstNs - killNs) / 1000);
+                stabilization.recordValue(Math.max(0, lastNs - killNs) / 1000);
+                System.out.println("  rank " + victim + ": detected by " +
+                    (detectors.length() == 0 ? firstReporter + " (a victim itself, its notice got out)" : detectors) +
+                    " after " + fmtMs(firstNs - killNs) +
+                    "ms; last survivor knew after " + fmtMs(lastNs - killNs) + "ms; learned:" + learned);
+            }
+            else
+            {
+                System.out.println("  rank " + victim + ": NOT DETECTED by any survivor");
+            }
+        }
+
+        final Set<Integer> falselyDead = new LinkedHashSet<>();
+        int troubled = 0;
+        for (final int s : survivors)
+        {
+            final ViewSnapshot v = views[s];
+            for (int r = 0; r < nodes; r++)
+            {
+                if (v.isDead(r) && !killed.contains(r))
+                {
+                    falselyDead.add(r);
+                    System.out.println("  FALSE POSITIVE: rank " + s + " holds rank " + r + " dead (" +
+                        ViewLayout.causeName(v.cause(r)) + " by " + v.reporter(r) + ")");
+                }
+            }
+            if (v.state() != NodeState.ACTIVE || !cluster.process(s).isAlive())
+            {
+                troubled++;
+                System.out.println("  survivor " + s + " is " + v.stateName() +
+                    (cluster.process(s).isAlive() ? "" : " and exited with " + cluster.process(s).exitValue()));
+            }
+        }
+
+        System.out.println();
+        System.out.println("detection delay (kill -> first survivor knows), ms:");
+        printHistogram(detection);
+        System.out.println("stabilization (kill -> last survivor knows), ms:");
+        printHistogram(stabilization);
+
+        final boolean ok = agreed && missed == 0 && falselyDead.isEmpty() && troubled == 0;
+        System.out.println(ok ? "OK: every survivor learned exactly the killed set " + killed :
+            "FAILED: survivors do not agree on exactly the killed set " + killed);
+        System.out.println(String.format(Locale.ROOT,
+            "{\"nodes\":%d,\"killed\":%d,\"falsePositives\":%d,\"missed\":%d," +
+            "\"detectionMs\":{\"p50\":%s,\"max\":%s},\"stabilizationMs\":{\"p50\":%s,\"max\":%s}," +
+            "\"transport\":\"%s\",\"profile\":\"%s\"}",
+            nodes, killed.size(), falselyDead.size(), missed,
+            usToMs(detection.getValueAtPercentile(50)), usToMs(detection.getMaxValue()),
+            usToMs(stabilization.getValueAtPercentile(50)), usToMs(stabilization.getMaxValue()),
+            transport.name().toLowerCase(Locale.ROOT), profile.cliName()));
+        return ok ? 0 : 1;
+    }
+
+    private static void printHistogram(final Histogram h)
+    {
+        if (h.getTotalCount() == 0)
+        {
+            System.out.println("  (no samples)");
+            return;
+        }
+        System.out.println(String.format(Locale.ROOT, "  count=%d min=%s p50=%s p90=%s max=%s mean=%.3f",
+            h.getTotalCount(), usToMs(h.getMinValue()), usToMs(h.getValueAtPercentile(50)),
+            usToMs(h.getValueAtPercentile(90)), usToMs(h.getMaxValue()), h.getMean() / 1000.0));
+    }
+
+    private static String usToMs(final long us)
+    {
+        return String.format(Locale.ROOT, "%.3f", us / 1000.0);
+    }
+
+    private static String fmtMs(final long ns)
+    {
+        return String.format(Locale.ROOT, "%.3f", ns / 1_000_000.0);
+    }
+}

@@ -1,0 +1,49 @@
+package io.ringwatch.transport.aeron.internal.cli;
+
+import io.aeron.CommonContext;
+import io.aeron.driver.MediaDriver;
+import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+
+/**
+ * {@code driver}: a media driver with ringwatch's settings in a process of its own, for nodes started with
+ * {@code --driver external}. Stops on SIGTERM or SIGINT (exit status 143 or 130, as for any JVM ended by a signal)
+ * after closing the driver, which removes its directory.
+ * <p>
+ * Why a process of its own: with UDP every heartbeat passes through the driver, and a driver embedded in a busy
+ * JVM stops whenever that JVM does (a 20 ms young collection in the demo's harness was enough for false suspicions
+ * at δ = 10 ms). A driver JVM does almost nothing but the driver, so its pauses are rare and short.
+ */
+final class DriverCommand
+{
+    private DriverCommand()
+    {
+    }
+
+    static int run(final String[] argv)
+    {
+        final Args args = new Args(argv, 1);
+        final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
+        final int agentPriority = args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        args.finish();
+        if (agentPriority != 0)
+        {
+            RealtimePriority.validate(agentPriority);
+        }
+
+        // the barrier holds the JVM's shutdown until it is closed, which try-with-resources does after the driver
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(Drivers.lowFootprint(dir),
+                agentPriority)))
+        {
+            System.out.println(Drivers.READY_LINE + ": aeron.dir=" + driver.aeronDirectoryName() + " pid=" +
+                ProcessHandle.current().pid() + (agentPriority == 0 ? "" :
+                " network thread SCHED_FIFO " + Drivers.networkPriority(agentPriority) +
+                ", conductor " + Drivers.conductorPriority(agentPriority)));
+            barrier.await();
+            System.out.println("driver stopping");
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,208 @@
+package io.ringwatch.transport.aeron.internal.cli;
+
+import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.ringwatch.transport.aeron.RingwatchContext;
+import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.StartBarrier;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code node}: run one node until it is declared dead (exit {@value RingwatchConfiguration#EXIT_FENCED}) or told
+ * to stop (SIGTERM/SIGINT: graceful LEAVE, exit 0). Detections are logged from the view file by the main thread,
+ * so the agent thread never formats or prints.
+ */
+final class NodeCommand
+{
+    private NodeCommand()
+    {
+    }
+
+    static int run(final String[] argv) throws InterruptedException
+    {
+        final Args args = new Args(argv, 1);
+        if (!args.isSet("--cluster") || !args.isSet("--rank"))
+        {
+            throw new UsageException("--cluster FILE and --rank R are required");
+        }
+        final RingwatchContext ctx = new RingwatchContext()
+            .clusterFile(Path.of(args.string("--cluster", null)))
+            .rank(args.intValue("--rank", -1, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        if (args.isSet("--transport"))
+        {
+            ctx.transport(TransportMode.parse(args.string("--transport", null)));
+        }
+        if (args.isSet("--driver"))
+        {
+            final String driver = args.string("--driver", null);
+            if (!"embedded".equals(driver) && !"external".equals(driver))
+            {
+                throw new UsageException("--driver must be embedded or external: " + driver);
+            }
+            ctx.embeddedDriver("embedded".equals(driver));
+        }
+        if (args.isSet("--aeron-dir"))
+        {
+            ctx.aeronDirectoryName(args.string("--aeron-dir", null));
+        }
+        if (args.isSet("--cpu"))
+        {
+            ctx.cpu(args.intValue("--cpu", -1, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        }
+        ctx.heartbeatPeriodNs(args.durationNs(Args.HEARTBEAT_PERIOD, -1));
+        ctx.suspicionTimeoutNs(args.durationNs(Args.SUSPICION_TIMEOUT, -1));
+        if (args.isSet("--grace"))
+        {
+            ctx.startupGraceNs(args.durationNs("--grace", 0));
+        }
+        if (args.isSet("--rt-priority"))
+        {
+            ctx.realtimePriority(args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE));
+        }
+        final String profileName = args.string("--profile", "low-noise");
+        final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
+        args.finish();
+        final TuningProfile profile = TuningProfile.fromName(profileName);
+        ctx.profile(profile);
+        final Path go = startAfter;
+        ctx.startGate(built ->
+        {
+            // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
+            Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            if (go != null)
+            {
+                holdAtBarrier(built, built.context().rank(), go);
+            }
+        });
+
+        final RingwatchNode node = RingwatchNode.launch(ctx);
+
+        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
+            ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
+            profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
+            " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
+            ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
+        System.out.flush();
+
+        return logUntilStopped(node, ctx);
+    }
+
+    private static Thread shutdownHook(final RingwatchNode node)
+    {
+        return new Thread(() ->
+        {
+            try
+            {
+                if (node.agent().stopped().getCount() > 0 && node.driverLost() == null)
+                {
+                    node.leave(1000);
+                }
+            }
+            catch (final InterruptedException ignore)
+            {
+                Thread.currentThread().interrupt();
+            }
+            node.close();
+        }, "ringwatch-shutdown");
+    }
+
+    /**
+     * A launcher starting many nodes on one host passes {@code --start-after FILE}: the node gets ready (JVM up, classes
+     * loaded, driver connected, publications to its usual peers connected), says so by creating {@code FILE.<rank>.ready}, and starts
+     * watching only once FILE exists, so no node is judged while its neighbours' JVMs are still launching.
+     */
+    private static void holdAtBarrier(final RingwatchNode node, final int rank, final Path go) throws InterruptedException
+    {
+        final Path ready = StartBarrier.readyFile(go, rank);
+        // ready means connected: the peers' subscriptions exist once their nodes are built, so this also waits
+        // for the others to come up, and the setup exchanges are over before anyone is judged
+        if (!node.holdUntil(node::peersConnected, TimeUnit.MINUTES.toMillis(2)))
+        {
+            System.out.println("not every peer connected within 2 minutes; declaring ready anyway");
+        }
+        try
+        {
+            Files.writeString(ready, Long.toString(ProcessHandle.current().pid()));
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("cannot create " + ready + " for the start barrier: " + ex.getMessage(), ex);
+        }
+        System.out.println("ready; waiting for " + go);
+        System.out.flush();
+        if (!node.holdUntil(() -> Files.exists(go), TimeUnit.MINUTES.toMillis(10)))
+        {
+            throw new IllegalStateException("start barrier " + go + " was not created within 10 minutes");
+        }
+    }
+
+    private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)
+    {
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        final boolean[] logged = new boolean[ctx.cluster().size()];
+        boolean pinLogged = false;
+        try (ViewReader reader = new ViewReader(
+            ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
+        {
+            while (true)
+            {
+                final boolean stopped = node.agent().stopped().await(50, TimeUnit.MILLISECONDS);
+                reader.read(snapshot);
+                if (!pinLogged && node.pinResult() != null)
+                {
+                    pinLogged = true;
+                    System.out.println("agent thread: " + node.pinResult());
+                }
+                for (int r = 0; r < logged.length; r++)
+                {
+                    if (!logged[r] && snapshot.isDead(r))
+                    {
+                        logged[r] = true;
+                        System.out.println("rank " + r + " dead: " + ViewLayout.causeName(snapshot.cause(r)) +
+                            " by " + snapshot.reporter(r) + " at " + snapshot.detectedAtNs(r) + "ns (+" +
+                            TimeUnit.NANOSECONDS.toMillis(snapshot.detectedAtNs(r) - snapshot.startNs()) +
+                            "ms since start) epoch=" + snapshot.viewEpoch());
+                    }
+                }
+                if (node.driverLost() != null)
+                {
+                    System.out.println("lost the media driver (" + node.driverLost() + "); stopping, exit " +
+                        RingwatchConfiguration.EXIT_DRIVER_LOST);
+                    System.out.flush();
+                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
+                }
+                if (stopped)
+                {
+                    if (snapshot.state() == NodeState.EXCLUDED)
+                    {
+                        final String why = snapshot.exclusionCause() == ExclusionCause.FENCED ?
+                            "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead" :
+                            "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
+                        System.out.println("EXCLUDED: " + why + "; fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
+                        System.out.flush();
+                        return RingwatchConfiguration.EXIT_FENCED;
+                    }
+                    System.out.println("LEFT");
+                    return 0;
+                }
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.ringwatch.transport.aeron.internal.jitter;
+
+import java.io.File;
+
+import static org.agrona.BitUtil.SIZE_OF_INT;
+import static org.agrona.BitUtil.SIZE_OF_LONG;
+
+/**
+ * Layout of a node's jitter file: two log-linear histograms the agent thread records into and any local process
+ * reads while the node runs (or after it died). All fields little-endian; counts only grow, so a reader takes a
+ * snapshot before and after an interval and subtracts.
+ * <pre>
+ *   Header (64 bytes)
+ *     0  magic int32            4  version int32
+ *     8  pid int64
+ *    16  clusterId int32       20  rank int32
+ *    24  heartbeatPeriodNs int64
+ *    32  bucketCount int32     36  subBucketBits int32
+ *    40  reserved up to 64
+ *   Histogram 0: emission error, ns a heartbeat went out after its scheduled time
+ *   Histogram 1: duty-cycle length, ns from the start to the end of one doWork()
+ *   each: totalCount int64, maxValue int64, then bucketCount x int64 counts (see {@link LogLinearBuckets})
+ * </pre>
+ * Counts are plain stores by the single writer, the total a release store after its bucket: a reader that loads
+ * the total with acquire sees at least that many counts in the buckets.
+ */
+public final class JitterLayout
+{
+    /** 'RWJT'. */
+    public static final int MAGIC = 0x544A5752;
+    /** Layout version. */
+    public static final int VERSION = 1;
+
+    /** Histogram of heartbeat emission error. */
+    public static final int EMISSION_ERROR = 0;
+    /** Histogram of duty-cycle lengths. */
+    public static final int DUTY_CYCLE = 1;
+    /** Histograms in a file. */
+    public static final int HISTOGRAMS = 2;
+
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
+    static final int PID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
+    static final int CLUSTER_ID_OFFSET = PID_OFFSET + SIZE_OF_LONG;
+    static final int RANK_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
+    static final int HEARTBEAT_PERIOD_OFFSET = RANK_OFFSET + SIZE_OF_INT;
+    static final int BUCKET_COUNT_OFFSET = HEARTBEAT_PERIOD_OFFSET + SIZE_OF_LONG;
+    static final int SUB_BUCKET_BITS_OFFSET = BUCKET_COUNT_OFFSET + SIZE_OF_INT;
+    static final int HEADER_LENGTH = 64;
+
+    static final int TOTAL_OFFSET = 0;
+    static final int MAX_OFFSET = TOTAL_OFFSET + SIZE_OF_LONG;
+    static final int COUNTS_OFFSET = MAX_OFFSET + SIZE_OF_LONG;
+
+    private JitterLayout()
+    {
+    }
+
+    static int histogramLength(final int bucketCount)
+    {
+        return COUNTS_OFFSET + bucketCount * SIZE_OF_LONG;
+    }
+
+    static int histogramOffset(final int histogram, final int bucketCount)
+    {
+        return HEADER_LENGTH + histogram * histogramLength(bucketCount);
+    }
+
+    static int fileLength(final int bucketCount)
+    {
+        return HEADER_LENGTH + HISTOGRAMS * histogramLength(bucketCount);
+    }
+
+    /**
+     * @param aeronDir  the node's Aeron directory, where its view file also lives.
+     * @param clusterId cluster.
+     * @param rank      node.
+     * @return the node's jitter file.
+     */
+    public static File fileFor(final String aeronDir, final int clusterId, final int rank)
+    {
+        return new File(aeronDir, "ringwatch-jitter-" + clusterId + "-" + rank + ".dat");
+    }
+}

@@ -1,0 +1,138 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.CloseHelper;
+
+import java.io.File;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+
+/**
+ * The view files of a cluster's nodes, read from outside them: one reader per rank, mapped once the node has created
+ * its file, and still readable after the node died.
+ */
+public final class ClusterViews implements AutoCloseable
+{
+    private final String aeronDir;
+    private final int clusterId;
+    private final ViewReader[] readers;
+
+    /**
+     * @param aeronDir  the Aeron directory the nodes write their view files into.
+     * @param clusterId the cluster id in the cluster file.
+     * @param nodes     cluster size.
+     */
+    public ClusterViews(final File aeronDir, final int clusterId, final int nodes)
+    {
+        this.aeronDir = aeronDir.getAbsolutePath();
+        this.clusterId = clusterId;
+        this.readers = new ViewReader[nodes];
+    }
+
+    /**
+     * @param view a node's view, or null if it has none yet.
+     * @return true if the node is active and has seen its emitter's heartbeat progress at least twice.
+     */
+    public static boolean isUp(final ViewSnapshot view)
+    {
+        return view != null && view.state() == NodeState.ACTIVE && view.heartbeatProgress() >= 2;
+    }
+
+    /**
+     * @param rank node.
+     * @param into snapshot to fill.
+     * @return {@code into} filled from the node's view file, or null while the node has not created it yet.
+     */
+    public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    {
+        if (readers[rank] == null)
+        {
+            try
+            {
+                readers[rank] = new ViewReader(ViewLayout.fileFor(aeronDir, clusterId, rank));
+            }
+            catch (final IllegalStateException ex)
+            {
+                return null;
+            }
+        }
+        return readers[rank].read(into);
+    }
+
+    /**
+     * @param rank node.
+     * @return a fresh consistent snapshot of its view file.
+     * @throws IllegalStateException if the node has not created its view file.
+     */
+    public ViewSnapshot view(final int rank)
+    {
+        final ViewSnapshot v = tryView(rank, new ViewSnapshot());
+        if (v == null)
+        {
+            throw new IllegalStateException("no view file for rank " + rank);
+        }
+        return v;
+    }
+
+    /**
+     * @param expectedDead the dead set every judged node must hold.
+     * @param judged       which ranks to judge (e.g. those whose process still runs); ranks in
+     *                     {@code expectedDead} are never judged.
+     * @param scratch      snapshot to read into.
+     * @return true if every judged node's view holds exactly {@code expectedDead}.
+     */
+    public boolean allHoldExactly(final Set<Integer> expectedDead, final IntPredicate judged, final ViewSnapshot scratch)
+    {
+        for (int r = 0; r < readers.length; r++)
+        {
+            if (expectedDead.contains(r) || !judged.test(r))
+            {
+                continue;
+            }
+            final ViewSnapshot v = tryView(r, scratch);
+            if (v == null || v.deadCount() != expectedDead.size() || !expectedDead.stream().allMatch(v::isDead))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Poll every 5 ms until {@link #allHoldExactly} holds.
+     *
+     * @param expectedDead the dead set every judged node must hold.
+     * @param judged       which ranks to judge.
+     * @param timeoutMs    how long to wait.
+     * @return true if all agree in time.
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean awaitExactly(final Set<Integer> expectedDead, final IntPredicate judged, final long timeoutMs)
+        throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot scratch = new ViewSnapshot();
+        while (!allHoldExactly(expectedDead, judged, scratch))
+        {
+            if (System.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    /**
+     * Unmap every view file.
+     */
+    public void close()
+    {
+        CloseHelper.closeAll(readers);
+    }
+}

@@ -1,0 +1,90 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.ringwatch.transport.aeron.internal.Drivers;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The cluster's media driver, {@code ringwatch.jar driver} in a JVM of its own: with UDP every heartbeat crosses it,
+ * and a collection in a busy launcher's JVM would stop it for longer than δ.
+ */
+final class DriverProcess
+{
+    private static final long READY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+
+    private final ClusterDirectory directory;
+    private final Process process;
+
+    private DriverProcess(final ClusterDirectory directory, final Process process)
+    {
+        this.directory = directory;
+        this.process = process;
+    }
+
+    /**
+     * Start the driver; its output always goes to its log, even when the nodes print to the console, because the
+     * log is how the launch is known to be done.
+     *
+     * @param options   JVM options, classpath and real-time priority.
+     * @param directory the cluster's files.
+     * @return the running driver, not necessarily ready yet.
+     */
+    static DriverProcess launch(final LocalCluster.Options options, final ClusterDirectory directory)
+    {
+        final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", directory.aeronDir().getAbsolutePath()));
+        if (options.realtimePriority() > 0)
+        {
+            args.add("--rt-priority");
+            args.add(Integer.toString(options.realtimePriority()));
+        }
+        final List<String> cmd = RingwatchJvm.command(options, directory.aeronDir(), args);
+        return new DriverProcess(directory, RingwatchJvm.start(cmd, directory.driverLog(), "the media driver", false));
+    }
+
+    /**
+     * Wait for the driver's ready line.
+     *
+     * @throws IllegalStateException if the driver exits first or is not ready within 60 s; the message holds its log.
+     * @throws InterruptedException  if interrupted.
+     */
+    void awaitReady() throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + READY_TIMEOUT_NS;
+        while (!ClusterDirectory.read(directory.driverLog()).contains(Drivers.READY_LINE))
+        {
+            if (!process.isAlive())
+            {
+                throw new IllegalStateException("the media driver exited with " + process.exitValue() +
+                    " during start; log: " + ClusterDirectory.read(directory.driverLog()));
+            }
+            if (System.nanoTime() - deadline >= 0)
+            {
+                throw new IllegalStateException("the media driver was not ready within 60s; log: " +
+                    ClusterDirectory.read(directory.driverLog()));
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * SIGTERM first, so the driver removes its files and says goodbye to its clients; SIGKILL if it does not go.
+     */
+    void stop()
+    {
+        process.destroy();
+        try
+        {
+            if (!process.waitFor(5, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

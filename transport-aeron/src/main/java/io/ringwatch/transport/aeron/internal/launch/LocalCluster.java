@@ -1,0 +1,568 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A cluster of real node processes on this host sharing one media driver, itself a process of its own
+ * ({@code ringwatch.jar driver}): what {@code ringwatch demo}, the multi-process tests and the detection benchmarks
+ * run. It composes the {@link ClusterDirectory}, the {@link DriverProcess}, the {@link NodeProcesses} and the
+ * {@link ClusterViews}.
+ * <pre>{@code
+ * try (LocalCluster cluster = new LocalCluster(new LocalCluster.Options().nodes(8).transport(TransportMode.UDP)))
+ * {
+ *     cluster.start();
+ *     cluster.awaitAllUp(30_000);
+ *     long killedAtNs = cluster.kill(3);                  // SIGKILL, System.nanoTime() just before
+ *     cluster.awaitViews(Set.of(3), 10_000);              // every live node holds exactly {3}
+ *     long learnedAtNs = cluster.view(4).detectedAtNs(3); // same host, same monotonic clock
+ * }
+ * }</pre>
+ * Every process is destroyed, the driver stopped and the directory deleted on {@link #close()}, on a failed
+ * start, and by a shutdown hook if the caller exits without closing (e.g. Ctrl-C on {@code ringwatch demo}).
+ */
+public final class LocalCluster implements AutoCloseable
+{
+    /** Nodes poll the barrier file every millisecond; this covers them all having started their agents. */
+    public static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    /**
+     * What to launch.
+     */
+    public static final class Options
+    {
+        private int nodes = 8;
+        private TransportMode transport = TransportMode.IPC;
+        private long heartbeatPeriodNs = TimeUnit.MILLISECONDS.toNanos(5);
+        private long suspicionTimeoutNs = TimeUnit.MILLISECONDS.toNanos(50);
+        private long graceNs = TimeUnit.SECONDS.toNanos(3);
+        private String profile = "low-noise";
+        private int realtimePriority;
+        private int clusterId = 1;
+        private String classpath = System.getProperty("java.class.path");
+        private List<String> jvmOptions = new ArrayList<>(List.of(
+            "-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-Xmn96m", "-XX:TieredStopAtLevel=1", "-Xss512k",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        private boolean inheritOutput;
+
+        /**
+         * @param nodes number of node processes.
+         * @return this.
+         */
+        public Options nodes(final int nodes)
+        {
+            this.nodes = nodes;
+            return this;
+        }
+
+        /**
+         * @param transport ipc or udp.
+         * @return this.
+         */
+        public Options transport(final TransportMode transport)
+        {
+            this.transport = transport;
+            return this;
+        }
+
+        /**
+         * @param ns η, the heartbeat period.
+         * @return this.
+         */
+        public Options heartbeatPeriodNs(final long ns)
+        {
+            this.heartbeatPeriodNs = ns;
+            return this;
+        }
+
+        /**
+         * @param ns δ, the suspicion timeout.
+         * @return this.
+         */
+        public Options suspicionTimeoutNs(final long ns)
+        {
+            this.suspicionTimeoutNs = ns;
+            return this;
+        }
+
+        /**
+         * @param ns startup grace of each node, counted from its release at the start barrier.
+         * @return this.
+         */
+        public Options graceNs(final long ns)
+        {
+            this.graceNs = ns;
+            return this;
+        }
+
+        /**
+         * @param profile low-latency or low-noise.
+         * @return this.
+         */
+        public Options profile(final String profile)
+        {
+            this.profile = profile;
+            return this;
+        }
+
+        /**
+         * @param priority SCHED_FIFO priority for the node agents and the driver's thread; 0 (default) for none.
+         * @return this.
+         */
+        public Options realtimePriority(final int priority)
+        {
+            if (priority != 0)
+            {
+                RealtimePriority.validate(priority);
+            }
+            this.realtimePriority = priority;
+            return this;
+        }
+
+        /**
+         * @param classpath classpath of the driver and node JVMs; default this JVM's {@code java.class.path}
+         *                  (the executable jar, or under Maven the test classpath).
+         * @return this.
+         */
+        public Options classpath(final String classpath)
+        {
+            this.classpath = classpath;
+            return this;
+        }
+
+        /**
+         * @param options JVM options of the node processes, replacing the defaults (small serial-GC heap, C1 only,
+         *                the opens Agrona needs).
+         * @return this.
+         */
+        public Options jvmOptions(final List<String> options)
+        {
+            this.jvmOptions = new ArrayList<>(options);
+            return this;
+        }
+
+        /**
+         * @param clusterId cluster id in the cluster file.
+         * @return this.
+         */
+        public Options clusterId(final int clusterId)
+        {
+            this.clusterId = clusterId;
+            return this;
+        }
+
+        /**
+         * @param inherit true to let node processes print to this process's stdout/stderr.
+         * @return this.
+         */
+        public Options inheritOutput(final boolean inherit)
+        {
+            this.inheritOutput = inherit;
+            return this;
+        }
+
+        /**
+         * @return N.
+         */
+        public int nodes()
+        {
+            return nodes;
+        }
+
+        /**
+         * @return transport.
+         */
+        public TransportMode transport()
+        {
+            return transport;
+        }
+
+        /**
+         * @return η, the heartbeat period.
+         */
+        public long heartbeatPeriodNs()
+        {
+            return heartbeatPeriodNs;
+        }
+
+        /**
+         * @return δ, the suspicion timeout.
+         */
+        public long suspicionTimeoutNs()
+        {
+            return suspicionTimeoutNs;
+        }
+
+        /**
+         * @return the nodes' startup grace, counted from their release.
+         */
+        public long graceNs()
+        {
+            return graceNs;
+        }
+
+        /**
+         * @return profile name.
+         */
+        public String profile()
+        {
+            return profile;
+        }
+
+        /**
+         * @return SCHED_FIFO priority of the agents and the driver, 0 for none.
+         */
+        public int realtimePriority()
+        {
+            return realtimePriority;
+        }
+
+        /**
+         * @return classpath of the driver and node JVMs.
+         */
+        public String classpath()
+        {
+            return classpath;
+        }
+
+        /**
+         * @return JVM options of the node processes.
+         */
+        public List<String> jvmOptions()
+        {
+            return jvmOptions;
+        }
+
+        /**
+         * @return the cluster id in the cluster file.
+         */
+        public int clusterId()
+        {
+            return clusterId;
+        }
+
+        /**
+         * @return true if node processes print to this process's stdout/stderr.
+         */
+        public boolean inheritOutput()
+        {
+            return inheritOutput;
+        }
+    }
+
+    private final Options options;
+    private final ClusterDirectory directory;
+    private final NodeProcesses nodes;
+    private final ClusterViews views;
+    private final Thread cleanup;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile long releasedAtNs;
+
+    /**
+     * Held while the constructor creates the driver and files and while {@link #close()} removes them, so a
+     * shutdown hook that fires mid-construction waits for what is being created and then deletes it.
+     */
+    private final Object lifecycleLock = new Object();
+
+    /** Guarded by {@link #lifecycleLock}: null before the launch, after close, or if the launch never happened. */
+    private DriverProcess driver;
+
+    /**
+     * Start the media driver and write the cluster file; no node runs yet.
+     *
+     * @param options what to launch.
+     */
+    public LocalCluster(final Options options)
+    {
+        if (options.nodes() < 2)
+        {
+            throw new IllegalArgumentException("a local cluster needs at least 2 nodes: " + options.nodes());
+        }
+        this.options = options;
+        this.directory = ClusterDirectory.unique("ringwatch-cluster");
+        this.nodes = new NodeProcesses(options, directory);
+        this.views = new ClusterViews(directory.aeronDir(), options.clusterId(), options.nodes());
+
+        // The hook goes in before anything exists on disk: were the driver launched first, a Ctrl-C between the
+        // launch and the registration would leave the directory under /dev/shm with nobody to delete it.
+        this.cleanup = new Thread(this::close, "ringwatch-cluster-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+
+        try
+        {
+            createOnDisk();
+        }
+        catch (final Throwable ex)
+        {
+            // Nobody gets a reference to close, so undo here: remove the hook, stop the driver, delete the directory.
+            try
+            {
+                close();
+            }
+            catch (final Throwable closeEx)
+            {
+                ex.addSuppressed(closeEx);
+            }
+            throw ex;
+        }
+    }
+
+    private void createOnDisk()
+    {
+        final DriverProcess launched;
+        synchronized (lifecycleLock)
+        {
+            // The hook may already have run close() while this thread was between registering it and here.
+            if (closed.get())
+            {
+                throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
+            }
+            directory.create(new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
+                options.suspicionTimeoutNs(), FreePorts.localhostMembers(options.nodes())));
+            driver = DriverProcess.launch(options, directory);
+            launched = driver;
+        }
+        try
+        {
+            launched.awaitReady();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the media driver", ex);
+        }
+    }
+
+    /**
+     * Launch every node process and release them together: each node gets ready (JVM started, classes loaded,
+     * driver connected) and waits at a start barrier ({@code node --start-after}); once all are ready the barrier
+     * file is created and they start watching at the same moment. Launching JVMs is the noisiest thing that happens
+     * on a host (tens of ms of kernel and JIT work per JVM on two cores), and with the barrier it happens before
+     * anyone is judged. Their startup grace then runs from the release (see {@link #awaitAllUp(long)}).
+     *
+     * @throws InterruptedException if interrupted; the processes started so far are destroyed.
+     * @throws IllegalStateException if a node exits or is not ready within 120 s.
+     */
+    public void start() throws InterruptedException
+    {
+        try
+        {
+            nodes.launchAll();
+            for (int r = 0; r < options.nodes(); r++)
+            {
+                nodes.awaitReady(r);
+            }
+            Files.writeString(directory.startFile().toPath(), "go");
+            releasedAtNs = System.nanoTime();
+        }
+        catch (final IOException ex)
+        {
+            nodes.destroyAll();
+            throw new UncheckedIOException("cannot create the start barrier " + directory.startFile(), ex);
+        }
+        catch (final RuntimeException | InterruptedException ex)
+        {
+            nodes.destroyAll();
+            throw ex;
+        }
+    }
+
+    /**
+     * Wait until every node has seen heartbeats from its emitter at least twice and the startup grace, counted from
+     * the release at the start barrier, is over: from then on a kill is judged at once.
+     *
+     * @param timeoutMs how long to wait.
+     * @return true if all are up.
+     * @throws IllegalStateException if a node exited; the message holds its exit code and log.
+     * @throws InterruptedException  if interrupted.
+     */
+    public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (System.nanoTime() - deadline < 0)
+        {
+            int up = 0;
+            for (int r = 0; r < options.nodes(); r++)
+            {
+                nodes.requireAlive(r, "during start");
+                if (ClusterViews.isUp(views.tryView(r, snapshot)))
+                {
+                    up++;
+                }
+            }
+            if (up == options.nodes() &&
+                System.nanoTime() - (releasedAtNs + options.graceNs() + ARM_MARGIN_NS) >= 0)
+            {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    /**
+     * SIGKILL a node.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long kill(final int rank)
+    {
+        return nodes.kill(rank);
+    }
+
+    /**
+     * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long terminate(final int rank)
+    {
+        return nodes.terminate(rank);
+    }
+
+    /**
+     * Send a signal to a node by pid (e.g. STOP, CONT).
+     *
+     * @param rank   node.
+     * @param signal signal name without SIG.
+     * @return {@code System.nanoTime()} just before the signal.
+     * @throws IOException          if {@code kill} fails.
+     * @throws InterruptedException if interrupted.
+     */
+    public long signal(final int rank, final String signal) throws IOException, InterruptedException
+    {
+        return nodes.signal(rank, signal);
+    }
+
+    /**
+     * Wait until every live node's view holds exactly {@code expectedDead}.
+     *
+     * @param expectedDead the dead set all live nodes must hold.
+     * @param timeoutMs    how long to wait.
+     * @return true if all agree.
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean awaitViews(final Set<Integer> expectedDead, final long timeoutMs) throws InterruptedException
+    {
+        return views.awaitExactly(expectedDead, nodes::isAlive, timeoutMs);
+    }
+
+    /**
+     * @param rank node.
+     * @return a fresh consistent snapshot of its view file (also readable after the process died).
+     */
+    public ViewSnapshot view(final int rank)
+    {
+        return views.view(rank);
+    }
+
+    /**
+     * @param rank node.
+     * @param into snapshot to fill.
+     * @return {@code into} filled from the node's view file, or null while the node has not created it yet.
+     */
+    public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    {
+        return views.tryView(rank, into);
+    }
+
+    /**
+     * @param rank node.
+     * @return its process.
+     */
+    public Process process(final int rank)
+    {
+        return nodes.process(rank);
+    }
+
+    /**
+     * @param rank node.
+     * @return when it was killed by {@link #kill(int)} or terminated by {@link #terminate(int)}, 0 if not.
+     */
+    public long killedAtNs(final int rank)
+    {
+        return nodes.killedAtNs(rank);
+    }
+
+    /**
+     * @param rank node.
+     * @return the node's output so far.
+     */
+    public String log(final int rank)
+    {
+        return nodes.log(rank);
+    }
+
+    /**
+     * @return the Aeron directory shared by the driver, slot and view files.
+     */
+    public File aeronDir()
+    {
+        return directory.aeronDir();
+    }
+
+    /**
+     * @return the cluster file given to the nodes.
+     */
+    public File clusterFile()
+    {
+        return directory.clusterFile();
+    }
+
+    /**
+     * @return options.
+     */
+    public Options options()
+    {
+        return options;
+    }
+
+    /**
+     * Destroy every node process, stop the driver and delete the directory. Safe to call from a failed
+     * constructor or from the shutdown hook at any point of construction: whatever was not created is skipped.
+     */
+    public void close()
+    {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // already shutting down: the hook is running or has run
+        }
+        synchronized (lifecycleLock)
+        {
+            nodes.destroyAll();
+            views.close();
+            if (null != driver)
+            {
+                driver.stop();
+                driver = null;
+            }
+            directory.delete();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.ringwatch.transport.aeron.internal.cli.Main;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@code ringwatch.jar} command ({@code node}, {@code driver}) in a JVM of its own, started with the launcher's JVM
+ * options and classpath and the cluster's Aeron directory.
+ */
+final class RingwatchJvm
+{
+    private RingwatchJvm()
+    {
+    }
+
+    /**
+     * @param options  JVM options and classpath.
+     * @param aeronDir the cluster's Aeron directory, passed as {@code -Daeron.dir}.
+     * @param args     the command and its options.
+     * @return the whole command line.
+     */
+    static List<String> command(final LocalCluster.Options options, final File aeronDir, final List<String> args)
+    {
+        final List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse(
+            System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(options.jvmOptions());
+        cmd.add("-Daeron.dir=" + aeronDir.getAbsolutePath());
+        cmd.add("-cp");
+        cmd.add(options.classpath());
+        cmd.add(Main.class.getName());
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /**
+     * @param cmd     command line.
+     * @param log     where its stdout and stderr go, unless inherited.
+     * @param what    what it is, for the error message.
+     * @param inherit true to print to this process's stdout and stderr instead.
+     * @return the started process.
+     * @throws UncheckedIOException if it cannot be started.
+     */
+    static Process start(final List<String> cmd, final File log, final String what, final boolean inherit)
+    {
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (inherit)
+        {
+            pb.inheritIO();
+        }
+        else
+        {
+            pb.redirectOutput(log);
+        }
+        try
+        {
+            return pb.start();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot start " + what, ex);
+        }
+    }
+}

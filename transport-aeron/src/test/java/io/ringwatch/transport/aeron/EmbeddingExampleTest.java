@@ -1,0 +1,122 @@
+package io.ringwatch.transport.aeron;
+
+import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README's embedding example, compiled and run: the code between the {@code README} markers is copied verbatim
+ * into the root README's "Embedding" section, and {@link #shouldMatchTheReadme()} keeps the two the same.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EmbeddingExampleTest
+{
+    @TempDir
+    Path dir;
+
+    // README:begin
+    static RingwatchNode start(final Path clusterFile, final int rank, final String aeronDir)
+    {
+        final MembershipListener listener = new MembershipListener()
+        {
+            public void onFailure(final int dead, final long nowNs, final FailureCause cause, final int reporter)
+            {
+                // on the agent thread: hand the rank to the application without blocking or allocating
+                DEAD.offer(dead);
+            }
+
+            public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporter)
+            {
+                // this node was declared dead (or fenced, or left): stop acting for the cluster
+            }
+
+            public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
+            {
+            }
+        };
+
+        return RingwatchNode.launch(new RingwatchContext()
+            .clusterFile(clusterFile)            // cluster-id, heartbeat-period, suspicion-timeout, members
+            .rank(rank)
+            .transport(TransportMode.UDP)
+            .profile(TuningProfile.LOW_NOISE)     // sleeps until the protocol's next deadline; LOW_LATENCY spins
+            .embeddedDriver(false)                // one `ringwatch.jar driver` per host
+            .aeronDirectoryName(aeronDir)
+            .listener(listener));                 // runs on its own thread: ThreadingMode.DEDICATED
+    }
+    // README:end
+
+    static final ConcurrentLinkedQueue<Integer> DEAD = new ConcurrentLinkedQueue<>();
+
+    @Test
+    void shouldRunTheExampleAndLearnOfADeadNode() throws Exception
+    {
+        final File aeronDir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
+            "ringwatch-embedding-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        final int[] ports = FreePorts.udp(4);
+        final Path clusterFile = dir.resolve("cluster.txt");
+        Files.writeString(clusterFile, String.join("\n",
+            "cluster-id=77",
+            "heartbeat-period=10ms",
+            "suspicion-timeout=200ms",
+            "0 localhost " + ports[0] + " " + ports[1],
+            "1 localhost " + ports[2] + " " + ports[3],
+            ""), StandardCharsets.US_ASCII);
+
+        DEAD.clear();
+        final MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath()));
+        RingwatchNode node0 = null;
+        RingwatchNode node1 = null;
+        try
+        {
+            node0 = start(clusterFile, 0, aeronDir.getAbsolutePath());
+            node1 = start(clusterFile, 1, aeronDir.getAbsolutePath());
+            Thread.sleep(1500);
+            node1.close();
+
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!DEAD.contains(1) && System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(10);
+            }
+            assertTrue(DEAD.contains(1), "node 0's listener heard that rank 1 died");
+            assertTrue(!DEAD.contains(0), "nobody declared rank 0 dead");
+        }
+        finally
+        {
+            CloseHelper.quietCloseAll(node0, node1, driver);
+            IoUtil.delete(aeronDir, true);
+        }
+    }
+
+    @Test
+    void shouldMatchTheReadme() throws Exception
+    {
+        final Path here = Path.of("src/test/java/io/ringwatch/transport/aeron/EmbeddingExampleTest.java");
+        final String source = Files.readString(here, StandardCharsets.UTF_8);
+        final String example = source.substring(source.indexOf("// README:begin\n") + "// README:begin\n".length(),
+            source.indexOf("    // README:end"));
+        // the class body is indented by four spaces; the README's copy is not
+        final String unindented = example.replaceAll("(?m)^    ", "");
+        final String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains(unindented),
+            "README.md's embedding example differs from " + here + "; copy it again:\n" + unindented);
+    }
+}

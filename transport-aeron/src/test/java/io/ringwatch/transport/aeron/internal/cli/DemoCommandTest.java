@@ -1,0 +1,50 @@
+package io.ringwatch.transport.aeron.internal.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README's first command, end to end: real node processes, two of them SIGKILLed. Timing is pinned to the
+ * conservative values so the test judges the command, not how loaded the CI host is.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DemoCommandTest
+{
+    private static final long SEED = 7;
+
+    @Test
+    void shouldKillTwoAdjacentNodesAndExitZeroWithAJsonSummary() throws Exception
+    {
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        final PrintStream original = System.out;
+        final int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try
+        {
+            code = DemoCommand.run(new String[]{"demo", "--nodes", "4", "--kill", "2", "--seed", Long.toString(SEED),
+                "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"});
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        final String output = captured.toString(StandardCharsets.UTF_8);
+        final String context = "seed " + SEED + "\n" + output;
+
+        assertEquals(0, code, context);
+        assertTrue(output.contains("real-time: "), "says whether agents run SCHED_FIFO: " + context);
+        final List<String> lines = output.lines().toList();
+        final String json = lines.get(lines.size() - 1);
+        assertTrue(json.startsWith("{\"nodes\":4,\"killed\":2,\"falsePositives\":0,\"missed\":0,"), context);
+        assertEquals(2, output.lines().filter(l -> l.startsWith("SIGKILL rank ")).count(), context);
+    }
+}

@@ -1,0 +1,90 @@
+package io.ringwatch.transport.aeron.internal.cli;
+
+import io.aeron.CncFileDescriptor;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ringwatch.jar driver} as an OS process: it says when it is ready, serves a CnC file, and on SIGTERM stops
+ * cleanly and removes its directory; a bad option is a usage error.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DriverCommandTest
+{
+    @TempDir
+    Path tmp;
+
+    @Test
+    void shouldServeUntilSigtermThenRemoveItsDirectory() throws Exception
+    {
+        final File aeronDir = tmp.resolve("aeron").toFile();
+        final File log = tmp.resolve("driver.log").toFile();
+        final Process driver = launch(log, "--aeron-dir", aeronDir.getAbsolutePath());
+        try
+        {
+            while (!Files.readString(log.toPath()).contains(Drivers.READY_LINE))
+            {
+                assertTrue(driver.isAlive(), () -> "driver exited early: " + read(log));
+                Thread.sleep(10);
+            }
+            assertTrue(new File(aeronDir, CncFileDescriptor.CNC_FILE).exists(), "CnC file while running");
+
+            driver.destroy();  // SIGTERM
+            assertTrue(driver.waitFor(20, TimeUnit.SECONDS), "stops on SIGTERM");
+            assertEquals(128 + 15, driver.exitValue(), () -> "a JVM ended by SIGTERM: " + read(log));
+            assertTrue(read(log).contains("driver stopping"), () -> "closed the driver: " + read(log));
+            assertFalse(aeronDir.exists(), "directory removed on shutdown");
+        }
+        finally
+        {
+            driver.destroyForcibly();
+        }
+    }
+
+    @Test
+    void shouldRejectAnOutOfRangePriorityAsUsageError() throws Exception
+    {
+        final File log = tmp.resolve("bad.log").toFile();
+        final Process driver = launch(log, "--aeron-dir", tmp.resolve("x").toString(), "--rt-priority", "150");
+        assertTrue(driver.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, driver.exitValue(), () -> read(log));
+        assertTrue(read(log).contains("150"), () -> "names the offending value: " + read(log));
+    }
+
+    private static Process launch(final File log, final String... options) throws Exception
+    {
+        final List<String> cmd = new java.util.ArrayList<>(List.of(
+            System.getProperty("java.home") + "/bin/java", "-Xmx64m",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"),
+            Main.class.getName(), "driver"));
+        cmd.addAll(List.of(options));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+    }
+
+    private static String read(final File log)
+    {
+        try
+        {
+            return Files.readString(log.toPath());
+        }
+        catch (final java.io.IOException ex)
+        {
+            return "(unreadable: " + ex + ")";
+        }
+    }
+}
