@@ -78,7 +78,7 @@ public final class Main
         System.err.println(String.join(System.lineSeparator(),
             "usage: java -jar ringwatch.jar <command> [options]",
             "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp]",
-            "         [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
+            "         [--key-file FILE] [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
             "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
             "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
             "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
