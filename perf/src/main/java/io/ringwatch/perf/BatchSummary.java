@@ -22,6 +22,7 @@ final class BatchSummary
     final long maxBoundNs;
     final long[] stabilizationNs;
     final long[] firstKnownNs;
+    final long[] firstBroadcastNs;
     final int maxFailuresDuringStabilization;
     final double meanFailuresDuringStabilization;
     final long heartbeats;
@@ -46,6 +47,8 @@ final class BatchSummary
         long bound = 0;
         final long[] stabilization = new long[runs];
         final long[] firstKnown = new long[runs];
+        final long[] firstBroadcast = new long[runs];
+        int broadcasts = 0;
         int stabilized = 0;
         int known = 0;
         int maxFailures = 0;
@@ -90,6 +93,10 @@ final class BatchSummary
             {
                 firstKnown[known++] = result.firstKnownNs();
             }
+            if (result.firstBroadcastNs() >= 0)
+            {
+                firstBroadcast[broadcasts++] = result.firstBroadcastNs();
+            }
             maxFailures = Math.max(maxFailures, result.failuresDuringStabilization());
             failureSum += result.failuresDuringStabilization();
             hb += result.heartbeatMessages();
@@ -113,6 +120,8 @@ final class BatchSummary
         Arrays.sort(stabilizationNs);
         firstKnownNs = Arrays.copyOf(firstKnown, known);
         Arrays.sort(firstKnownNs);
+        firstBroadcastNs = Arrays.copyOf(firstBroadcast, broadcasts);
+        Arrays.sort(firstBroadcastNs);
         maxFailuresDuringStabilization = maxFailures;
         meanFailuresDuringStabilization = runs == 0 ? 0 : (double)failureSum / runs;
         heartbeats = hb;

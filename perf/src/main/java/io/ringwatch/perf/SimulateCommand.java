@@ -289,6 +289,10 @@ final class SimulateCommand implements Command
             ",\"firstKnownMs\":{" +
             "\"mean\":" + BatchSummary.ms(BatchSummary.mean(s.firstKnownNs)) +
             ",\"max\":" + BatchSummary.ms(BatchSummary.max(s.firstKnownNs)) + "}" +
+            ",\"firstBroadcastMs\":{" +
+            "\"mean\":" + BatchSummary.ms(BatchSummary.mean(s.firstBroadcastNs)) +
+            ",\"p99\":" + BatchSummary.ms(BatchSummary.percentile(s.firstBroadcastNs, 99)) +
+            ",\"max\":" + BatchSummary.ms(BatchSummary.max(s.firstBroadcastNs)) + "}" +
             ",\"failuresDuringStabilization\":{" +
             "\"mean\":" + String.format(Locale.ROOT, "%.3f", s.meanFailuresDuringStabilization) +
             ",\"max\":" + s.maxFailuresDuringStabilization + "}" +

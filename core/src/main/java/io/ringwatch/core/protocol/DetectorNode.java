@@ -82,6 +82,7 @@ public final class DetectorNode
     private long misaddressed;
     private long strayFences;
     private long heartbeatFramesRefused;
+    private long newObserverRefused;
     private long fencesSent;
 
     /**
@@ -294,13 +295,37 @@ public final class DetectorNode
     }
 
     /**
-     * T4: {@code fromRank} has become this node's observer; heartbeat at once so its 2δ grace is not spent waiting.
+     * T4 for a frame without a slot descriptor: as {@link #onNewObserver(int, int, int, long, int, long)} with zeros.
      *
      * @param fromRank    sender of NEW_OBSERVER.
      * @param emitterRank the rank the frame is addressed to as the new emitter; anything but this node is dropped.
      * @param nowNs       protocol time.
      */
     public void onNewObserver(final int fromRank, final int emitterRank, final long nowNs)
+    {
+        onNewObserver(fromRank, emitterRank, 0, 0L, 0, nowNs);
+    }
+
+    /**
+     * T4: {@code fromRank} has become this node's observer; heartbeat at once so its 2δ grace is not spent waiting.
+     * The frame's slot descriptor goes to the heartbeat channel ({@link HeartbeatChannel#acceptObserver}) once the
+     * frame is admitted; a descriptor it refuses drops the frame (counted in {@link #newObserverRefused()}) and the
+     * node keeps its observer.
+     *
+     * @param fromRank    sender of NEW_OBSERVER.
+     * @param emitterRank the rank the frame is addressed to as the new emitter; anything but this node is dropped.
+     * @param rkey        the frame's slot remote key (RDMA), 0 if none.
+     * @param address     the frame's slot address (RDMA), 0 if none.
+     * @param length      the frame's slot length (RDMA), 0 if none.
+     * @param nowNs       protocol time.
+     */
+    public void onNewObserver(
+        final int fromRank,
+        final int emitterRank,
+        final int rkey,
+        final long address,
+        final int length,
+        final long nowNs)
     {
         if (emitterRank != rank)
         {
@@ -309,6 +334,11 @@ public final class DetectorNode
         }
         if (!admit(fromRank, nowNs) || fromRank == rank)
         {
+            return;
+        }
+        if (!heartbeats.acceptObserver(fromRank, rkey, address, length, nowNs))
+        {
+            newObserverRefused++;
             return;
         }
         observer = fromRank;
@@ -735,5 +765,13 @@ public final class DetectorNode
     public long heartbeatFramesRefused()
     {
         return heartbeatFramesRefused;
+    }
+
+    /**
+     * @return NEW_OBSERVER frames dropped because the heartbeat channel refused their slot descriptor.
+     */
+    public long newObserverRefused()
+    {
+        return newObserverRefused;
     }
 }

@@ -13,6 +13,8 @@ import java.util.List;
  * @param exclusions                  nodes that fenced themselves after being declared dead.
  * @param firstFailureNs              time of the first crash or leave.
  * @param firstKnownNs                from the first failure until every survivor knew of it.
+ * @param firstBroadcastNs            from the first survivor learning the first failure (its detector) to the last,
+ *                                    -1 as for firstKnownNs: the broadcast alone.
  * @param stabilizationNs             from the first failure until the configuration was stable.
  * @param failuresDuringStabilization crashes between the first failure and stability, the first included.
  * @param boundNs                     the stabilization bound the run was checked against, -1 if unchecked.
@@ -38,6 +40,7 @@ public record SimResult(
     int exclusions,
     long firstFailureNs,
     long firstKnownNs,
+    long firstBroadcastNs,
     long stabilizationNs,
     int failuresDuringStabilization,
     long boundNs,

@@ -701,6 +701,7 @@ public final class Simulation implements ClusterState
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
+        long firstBroadcastNs = NONE;
         long boundNs = NONE;
         final List<String> boundViolations = new ArrayList<>();
         if (firstFailureNs != NONE)
@@ -712,6 +713,7 @@ public final class Simulation implements ClusterState
                 stabilizationNs = stableSinceNs - firstFailureNs;
             }
             firstKnownNs = firstKnown();
+            firstBroadcastNs = firstBroadcast();
 
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
                 leaves == 0 && exclusions == 0 && config.partitions().isEmpty();
@@ -731,6 +733,7 @@ public final class Simulation implements ClusterState
             exclusions,
             firstFailureNs,
             firstKnownNs,
+            firstBroadcastNs,
             stabilizationNs,
             stableSinceNs == NONE ? crashes : crashesAtStable,
             boundNs,
@@ -761,7 +764,34 @@ public final class Simulation implements ClusterState
 
     private long firstKnown()
     {
-        long lastNs = firstFailureNs;
+        final long lastNs = lastLearnedNs();
+        return lastNs == NONE ? NONE : Math.max(lastNs, firstFailureNs) - firstFailureNs;
+    }
+
+    /**
+     * @return how long the first failure took to spread: from the first survivor that learned it (its detector) to
+     * the last, so the broadcast alone, without the δ it took to detect.
+     */
+    private long firstBroadcast()
+    {
+        final long lastNs = lastLearnedNs();
+        long firstNs = Long.MAX_VALUE;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (!isStopped(rank))
+            {
+                firstNs = Math.min(firstNs, firstLearnedNs[rank]);
+            }
+        }
+        return lastNs == NONE ? NONE : lastNs - firstNs;
+    }
+
+    /**
+     * @return when the last survivor learned of the first failure, or NONE if one never did.
+     */
+    private long lastLearnedNs()
+    {
+        long lastNs = Long.MIN_VALUE;
         for (int rank = 0; rank < n; rank++)
         {
             if (!isStopped(rank))
@@ -773,7 +803,7 @@ public final class Simulation implements ClusterState
                 lastNs = Math.max(lastNs, firstLearnedNs[rank]);
             }
         }
-        return lastNs - firstFailureNs;
+        return lastNs == Long.MIN_VALUE ? NONE : lastNs;
     }
 
     public int clusterSize()

@@ -55,4 +55,23 @@ public interface HeartbeatChannel
     {
         return false;
     }
+
+    /**
+     * A NEW_OBSERVER frame from {@code observerRank} carries where that observer's slot is to be written (RDMA: the
+     * registered slot's remote key, address and length; zeros on transports that need none). The protocol calls this
+     * after it has admitted the frame (sender alive in its view, addressed to this node) and before it adopts the new
+     * observer, so a transport can refuse a descriptor it cannot write to and the node keeps its current observer.
+     *
+     * @param observerRank the frame's sender, about to become this node's observer.
+     * @param rkey         remote key of the observer's slot.
+     * @param address      address of the observer's slot.
+     * @param length       registered length of the observer's slot.
+     * @param nowNs        protocol time.
+     * @return false to have the frame dropped (counted by the protocol); true by default.
+     */
+    default boolean acceptObserver(
+        final int observerRank, final int rkey, final long address, final int length, final long nowNs)
+    {
+        return true;
+    }
 }

@@ -417,6 +417,57 @@ class DetectorNodeTest
     }
 
     @Test
+    void shouldOfferTheSlotDescriptorToTheChannelThenAdoptTheObserver()
+    {
+        node.doWork(START);
+        node.onNewObserver(8, node.rank(), 0x42, 4096, 64, START + 3);
+
+        assertEquals(List.of("observer 8 rkey 66 address 4096 length 64 at " + (START + 3)), io.observersOffered);
+        assertEquals(8, node.observer());
+        assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), io.sentOfType("heartbeat").get(1));
+        assertEquals(0, node.newObserverRefused());
+    }
+
+    @Test
+    void shouldOfferZerosForANewObserverFrameWithoutADescriptor()
+    {
+        node.onNewObserver(8, node.rank(), START);
+
+        assertEquals(List.of("observer 8 rkey 0 address 0 length 0 at " + START), io.observersOffered);
+        assertEquals(8, node.observer());
+    }
+
+    @Test
+    void shouldDropNewObserverWhoseDescriptorTheChannelRefusesAndKeepItsObserver()
+    {
+        node.doWork(START);
+        io.acceptsObservers = false;
+        node.onNewObserver(8, node.rank(), 0x42, 4096, 64, START + 3);
+
+        assertEquals(1, node.newObserverRefused());
+        assertEquals(6, node.observer());
+        assertEquals(List.of(new RecordingChannels.Sent("heartbeat", 6, 1)), io.sentOfType("heartbeat"),
+            "no immediate beat, and none to the refused rank");
+        node.doWork(START + ETA);
+        assertEquals(6, io.sentOfType("heartbeat").get(1).to(), "beats keep going to the old observer");
+    }
+
+    @Test
+    void shouldNotOfferTheDescriptorOfAFrameItDoesNotAdmit()
+    {
+        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
+        node.onNewObserver(9, node.rank(), 0x42, 4096, 64, START);
+        node.onNewObserver(8, 7, 0x42, 4096, 64, START);
+        node.onNewObserver(node.rank(), node.rank(), 0x42, 4096, 64, START);
+
+        assertEquals(List.of(), io.observersOffered, "dead sender, another addressee, itself: never offered");
+        assertEquals(1, node.framesFromDead());
+        assertEquals(1, node.misaddressed());
+        assertEquals(0, node.newObserverRefused());
+        assertEquals(6, node.observer());
+    }
+
+    @Test
     void shouldTellFencedFromNamedInANotice()
     {
         final DetectorNode fenced = newNode(2, ProtocolSettings.of(N, ETA, DELTA));

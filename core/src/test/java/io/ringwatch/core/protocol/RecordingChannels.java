@@ -24,6 +24,8 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     final List<String> events = new ArrayList<>();
     int slotWriter = -1;
     boolean acceptsFrames = true;
+    boolean acceptsObservers = true;
+    final List<String> observersOffered = new ArrayList<>();
     long slotCounter;
 
     void deposit(final int writer, final long counter)
@@ -60,6 +62,14 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         }
         deposit(writerRank, counter);
         return true;
+    }
+
+    public boolean acceptObserver(
+        final int observerRank, final int rkey, final long address, final int length, final long nowNs)
+    {
+        observersOffered.add("observer " + observerRank + " rkey " + rkey + " address " + address + " length " +
+            length + " at " + nowNs);
+        return acceptsObservers;
     }
 
     public void sendNewObserver(final int emitterRank)

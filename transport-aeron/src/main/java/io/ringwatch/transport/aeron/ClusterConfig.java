@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.transport.rdma.RdmaEndpoint;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The cluster file: who the ranks are and where they listen. Plain text, one line per rank, ranks 0..N-1 each once:
@@ -19,10 +21,13 @@ import java.util.Map;
  *   cluster-id=42
  *   heartbeat-period=1ms     # optional, η; durations need their unit: ns, us, ms or s
  *   suspicion-timeout=10ms   # optional, δ
- *   0 10.0.0.1 20000 20001   # rank host controlPort heartbeatPort
+ *   0 10.0.0.1 20000 20001   # rank host controlPort heartbeatPort [rdma=host:port]
  *   1 10.0.0.2 20000 20001
  * </pre>
- * Ports matter for UDP only; IPC ignores host and ports.
+ * Ports matter for UDP and RDMA (control frames go on UDP in both); IPC ignores host and ports. A member line may end
+ * with {@code rdma=host:port} ({@link RdmaEndpoint#parse}): where the node's RDMA connection manager listens for
+ * emitters, an address of its IPoIB or RoCE interface (not the Ethernet control address unless that is RoCE).
+ * Transport {@code rdma} needs it on every line, e.g. {@code 0 10.0.0.1 20000 20001 rdma=192.168.100.1:7471}.
  *
  * @param clusterId          cluster id carried in every frame.
  * @param heartbeatPeriodNs  η from the file, or -1 when absent.
@@ -40,6 +45,12 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
     /** Key of the optional δ line. */
     public static final String SUSPICION_TIMEOUT = "suspicion-timeout";
 
+    private static final Pattern WHITESPACE = Pattern.compile("\\s");
+
+    /** Syntax of a member line, for error messages. */
+    public static final String MEMBER_SYNTAX = "rank host controlPort heartbeatPort [" + RdmaEndpoint.COLUMN +
+        "=host:port]";
+
     /**
      * One rank's endpoints.
      *
@@ -47,9 +58,31 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
      * @param host          host name or address.
      * @param controlPort   UDP port of its control/notice subscription.
      * @param heartbeatPort UDP port of its heartbeat subscription.
+     * @param rdma          where its RDMA connection manager listens, or null if the line has no {@code rdma=}.
      */
-    public record Member(int rank, String host, int controlPort, int heartbeatPort)
+    public record Member(int rank, String host, int controlPort, int heartbeatPort, RdmaEndpoint rdma)
     {
+        /**
+         * A member without an RDMA endpoint.
+         *
+         * @param rank          rank.
+         * @param host          host name or address.
+         * @param controlPort   UDP port of its control/notice subscription.
+         * @param heartbeatPort UDP port of its heartbeat subscription.
+         */
+        public Member(final int rank, final String host, final int controlPort, final int heartbeatPort)
+        {
+            this(rank, host, controlPort, heartbeatPort, null);
+        }
+
+        /**
+         * @param rdma where its RDMA connection manager listens.
+         * @return a copy with that RDMA endpoint.
+         */
+        public Member withRdma(final RdmaEndpoint rdma)
+        {
+            return new Member(rank, host, controlPort, heartbeatPort, rdma);
+        }
     }
 
     /**
@@ -72,6 +105,40 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
                 (members.size() - 1));
         }
         return members.get(rank);
+    }
+
+    /**
+     * @return the first rank whose line has no {@code rdma=host:port}, or -1 if every member has one.
+     */
+    public int firstMemberWithoutRdma()
+    {
+        for (final Member m : members)
+        {
+            if (m.rdma() == null)
+            {
+                return m.rank();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @return every member's RDMA endpoint, indexed by rank.
+     * @throws IllegalStateException naming the first rank without one.
+     */
+    public RdmaEndpoint[] rdmaEndpoints()
+    {
+        final int missing = firstMemberWithoutRdma();
+        if (missing >= 0)
+        {
+            throw new IllegalStateException("rank " + missing + " has no " + RdmaEndpoint.COLUMN + "=host:port");
+        }
+        final RdmaEndpoint[] endpoints = new RdmaEndpoint[members.size()];
+        for (final Member m : members)
+        {
+            endpoints[m.rank()] = m.rdma();
+        }
+        return endpoints;
     }
 
     /**
@@ -118,7 +185,8 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
             }
             final String where = source + ":" + lineNo + ": ";
             final int eq = line.indexOf('=');
-            if (eq >= 0)
+            // a setting's key is one word; a member line has fields before its optional rdma= column
+            if (eq >= 0 && !WHITESPACE.matcher(line.substring(0, eq).trim()).find())
             {
                 final String key = line.substring(0, eq).trim();
                 final String value = line.substring(eq + 1).trim();
@@ -136,6 +204,8 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
                     case SUSPICION_TIMEOUT -> suspicionTimeoutNs = parseDuration(where, key, value);
                     case "heartbeat", "timeout" -> throw new IllegalArgumentException(where + "'" + key +
                         "' was renamed '" + ("heartbeat".equals(key) ? HEARTBEAT_PERIOD : SUSPICION_TIMEOUT) + "'");
+                    case RdmaEndpoint.COLUMN -> throw new IllegalArgumentException(where + "'" + key +
+                        "=' goes at the end of a member line: '" + MEMBER_SYNTAX + "'");
                     default -> throw new IllegalArgumentException(where + "unknown setting '" + key + "' (expected " +
                         CLUSTER_ID + ", " + HEARTBEAT_PERIOD + " or " + SUSPICION_TIMEOUT + ")");
                 }
@@ -143,15 +213,15 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
             }
 
             final String[] fields = line.split("\\s+");
-            if (fields.length != 4)
+            if (fields.length != 4 && fields.length != 5)
             {
-                throw new IllegalArgumentException(where + "expected 'rank host controlPort heartbeatPort', got '" +
-                    line + "'");
+                throw new IllegalArgumentException(where + "expected '" + MEMBER_SYNTAX + "', got '" + line + "'");
             }
             final int rank = parseInt(where, "rank", fields[0]);
             final int controlPort = parsePort(where, "controlPort", fields[2]);
             final int heartbeatPort = parsePort(where, "heartbeatPort", fields[3]);
-            byLine.add(new Member(rank, fields[1], controlPort, heartbeatPort));
+            final RdmaEndpoint rdma = fields.length == 5 ? parseRdma(where, fields[4]) : null;
+            byLine.add(new Member(rank, fields[1], controlPort, heartbeatPort, rdma));
         }
 
         if (clusterId == null)
@@ -205,7 +275,12 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
         for (final Member m : members)
         {
             sb.append(m.rank()).append(' ').append(m.host()).append(' ').append(m.controlPort()).append(' ')
-                .append(m.heartbeatPort()).append('\n');
+                .append(m.heartbeatPort());
+            if (m.rdma() != null)
+            {
+                sb.append(' ').append(RdmaEndpoint.COLUMN).append('=').append(m.rdma());
+            }
+            sb.append('\n');
         }
         return sb.toString();
     }
@@ -223,6 +298,24 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
                 " port of rank " + m.rank() + ", is already " +
                 (owner == m.rank() ? "its other port" : "a port of rank " + owner) +
                 ": every rank needs two UDP ports of its own");
+        }
+    }
+
+    private static RdmaEndpoint parseRdma(final String where, final String field)
+    {
+        final String prefix = RdmaEndpoint.COLUMN + "=";
+        if (!field.startsWith(prefix))
+        {
+            throw new IllegalArgumentException(where + "fifth field must be " + prefix + "host:port, got '" + field +
+                "'");
+        }
+        try
+        {
+            return RdmaEndpoint.parse(field.substring(prefix.length()));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(where + ex.getMessage(), ex);
         }
     }
 

@@ -46,18 +46,53 @@ public enum NodeCounter
     /** Fencing notices sent to ranks held dead that were still heard from (at most one per zombie per δ). */
     FENCES_SENT(18, "fences sent"),
     /** NEW_OBSERVER frames addressed to another rank: dropped. */
-    MISADDRESSED(19, "new observer misaddressed");
+    MISADDRESSED(19, "new observer misaddressed"),
+    /** NEW_OBSERVER frames whose slot descriptor the heartbeat transport refused (RDMA: invalid slot): dropped. */
+    NEW_OBSERVER_REFUSED(20, "new observer refused"),
+    /** RDMA WRITEs of heartbeats posted (transport rdma only, as are the counters below). */
+    RDMA_BEATS_POSTED(21, "rdma beats posted", true),
+    /** Heartbeats not posted because the queue pair to the observer was not up yet. */
+    RDMA_BEATS_DROPPED_NOT_CONNECTED(22, "rdma beats dropped not connected", true),
+    /** Writes that completed in error; each tears its queue pair down for a reconnect. */
+    RDMA_COMPLETION_ERRORS(23, "rdma completion errors", true),
+    /** Outbound connection attempts that failed or timed out. */
+    RDMA_CONNECT_FAILURES(24, "rdma connect failures", true),
+    /** Established connections lost (peer gone, fabric or device event). */
+    RDMA_DISCONNECTS(25, "rdma disconnects", true),
+    /** Times the local HCA port was seen down: the node stops at the first. */
+    RDMA_LOCAL_PORT_DOWNS(26, "rdma local port downs", true),
+    /** Longest connection set-up (attempt to established, descriptor received), ns. */
+    RDMA_CONNECT_TIME_MAX_NS(27, "rdma connect time max ns", true),
+    /** NEW_OBSERVER frames whose observer was already connected: the ring mended without waiting for rdma_cm. */
+    RDMA_MENDS_ONTO_PRE_CONNECTED(28, "rdma mends onto pre-connected", true),
+    /** NEW_OBSERVER frames whose observer was not connected yet: beats waited for rdma_cm. */
+    RDMA_MENDS_AWAITING_CONNECTION(29, "rdma mends awaiting connection", true);
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;
 
     private final int typeId;
     private final String label;
+    private final boolean rdmaOnly;
 
     NodeCounter(final int offset, final String label)
     {
+        this(offset, label, false);
+    }
+
+    NodeCounter(final int offset, final String label, final boolean rdmaOnly)
+    {
         this.typeId = TYPE_ID_BASE + offset;
         this.label = label;
+        this.rdmaOnly = rdmaOnly;
+    }
+
+    /**
+     * @return true if only nodes with transport {@code rdma} have this counter.
+     */
+    public boolean rdmaOnly()
+    {
+        return rdmaOnly;
     }
 
     /**

@@ -18,7 +18,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RingwatchConfiguration
 {
-    /** Heartbeat transport: {@code ipc} (shared-memory slots, IPC publications) or {@code udp}. */
+    /**
+     * Transport ({@link TransportMode}): {@code ipc} (one host: shared-memory slots, IPC publications), {@code udp}
+     * (heartbeats and control on Aeron UDP) or {@code rdma} (heartbeats by RDMA WRITE, control and notices on Aeron
+     * UDP as with {@code udp}). {@code rdma} needs {@code rdma=host:port} on every member line of the cluster file
+     * ({@link ClusterConfig}) and a host where RDMA is usable ({@code ringwatch.jar doctor}); its own settings are
+     * transport-rdma's {@code ringwatch.rdma.*} properties ({@code RdmaConfiguration}).
+     */
     public static final String TRANSPORT_PROP_NAME = "ringwatch.transport";
     /** Default transport. */
     public static final String TRANSPORT_DEFAULT = "ipc";
@@ -148,7 +154,11 @@ public final class RingwatchConfiguration
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
     public static final int EXIT_CONFIG_ERROR = 2;
 
-    /** Exit code of a node process that lost its media driver: it can neither hear nor be heard, so it stops. */
+    /**
+     * Exit code of a node process that lost its media driver (it can neither hear nor be heard) or, with transport
+     * {@code rdma}, whose HCA port went down (it can no longer hear its emitter): a local fault, so it stops rather
+     * than suspect healthy peers, and its observer reports it.
+     */
     public static final int EXIT_DRIVER_LOST = 4;
 
     private RingwatchConfiguration()

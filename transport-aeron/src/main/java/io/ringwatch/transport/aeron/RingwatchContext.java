@@ -12,6 +12,8 @@ import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.rdma.RdmaEndpoint;
+import io.ringwatch.transport.rdma.RdmaVerbs;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -59,6 +61,7 @@ public final class RingwatchContext
     private long sendRetryTimeoutNs = RingwatchConfiguration.sendRetryTimeoutNs();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
+    private RdmaVerbs rdmaVerbs;
     private ProtocolSettings protocolSettings;
     private final String authProperty = RingwatchConfiguration.auth();
     private AuthMode authMode;
@@ -93,6 +96,14 @@ public final class RingwatchContext
         {
             throw new IllegalArgumentException("rank " + rank + " out of range: cluster " + cluster.clusterId() +
                 " has ranks 0.." + (cluster.size() - 1));
+        }
+        if (transport == null)
+        {
+            throw new IllegalArgumentException("transport must be set: ipc, udp or rdma");
+        }
+        if (transport == TransportMode.RDMA)
+        {
+            requireRdmaEndpoints(cluster);
         }
         if (!incarnationSet)
         {
@@ -177,6 +188,20 @@ public final class RingwatchContext
             throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
         }
         return this;
+    }
+
+    private static void requireRdmaEndpoints(final ClusterConfig cluster)
+    {
+        final int missing = cluster.firstMemberWithoutRdma();
+        if (missing >= 0)
+        {
+            final ClusterConfig.Member m = cluster.member(missing);
+            throw new IllegalArgumentException("transport=rdma needs an RDMA endpoint for every member, and rank " +
+                missing + " has none: end its cluster-file line with " + RdmaEndpoint.COLUMN + "=host:port, the " +
+                "IPoIB or RoCE address its RDMA connection manager listens on ('" + ClusterConfig.MEMBER_SYNTAX +
+                "', e.g. '" + missing + " " + m.host() + " " + m.controlPort() + " " + m.heartbeatPort() + " " +
+                RdmaEndpoint.COLUMN + "=192.168.100." + (missing + 1) + ":7471')");
+        }
     }
 
     private void requireOpen(final String setting)
@@ -765,6 +790,18 @@ public final class RingwatchContext
     }
 
     /**
+     * @param verbs the RDMA verbs layer for {@link TransportMode#RDMA}; null (the default) uses DiSNI on this host's
+     *              RDMA device. Another implementation replaces the hardware, as tests on hosts without RDMA do.
+     * @return this.
+     */
+    public RingwatchContext rdmaVerbs(final RdmaVerbs verbs)
+    {
+        requireOpen("rdmaVerbs");
+        this.rdmaVerbs = verbs;
+        return this;
+    }
+
+    /**
      * @return how frames are authenticated; resolved by {@link #conclude()}.
      */
     public AuthMode authMode()
@@ -808,6 +845,14 @@ public final class RingwatchContext
     public int configDigest()
     {
         return configDigest;
+    }
+
+    /**
+     * @return the RDMA verbs layer, or null for DiSNI on this host's device.
+     */
+    public RdmaVerbs rdmaVerbs()
+    {
+        return rdmaVerbs;
     }
 
     /**

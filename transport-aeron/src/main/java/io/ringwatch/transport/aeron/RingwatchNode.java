@@ -26,10 +26,14 @@ import io.ringwatch.transport.aeron.internal.jitter.JitterFile;
 import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
+import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
+import io.ringwatch.transport.aeron.internal.slot.RdmaHeartbeatTransport;
 import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.UdpHeartbeatSender;
 import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.rdma.RdmaHeartbeats;
+import io.ringwatch.transport.rdma.RdmaUnavailableException;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
@@ -106,17 +110,23 @@ public final class RingwatchNode implements AutoCloseable
             }
             aeron = own(connect(dir));
 
-            final HeartbeatSlots slots = own(HeartbeatSlots.mapOrCreate(
+            final TransportMode transport = ctx.transport();
+            final boolean rdma = transport == TransportMode.RDMA;
+            // the slot file is for IPC stores and UDP deposits; RDMA writes into a slot of its own
+            final HeartbeatSlots slots = rdma ? null : own(HeartbeatSlots.mapOrCreate(
                 HeartbeatSlots.fileFor(dir, cluster.clusterId()), cluster.clusterId(), n));
-            slots.clear(rank);
+            if (slots != null)
+            {
+                slots.clear(rank);
+            }
             final ViewFile viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
                 cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime()));
-            final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank));
+            final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank, rdma));
 
-            final boolean udp = ctx.transport() == TransportMode.UDP;
+            final boolean udp = transport == TransportMode.UDP;
             final ClusterChannels channels = new ClusterChannels(ctx);
-            final Subscription controlSubscription = own(subscribe(
-                channels.controlChannel(rank), channels.controlStream(rank), udp ? member.controlPort() : 0));
+            final Subscription controlSubscription = own(subscribe(channels.controlChannel(rank),
+                channels.controlStream(rank), transport.controlOverUdp() ? member.controlPort() : 0));
             final Subscription heartbeatSubscription = udp ? own(subscribe(
                 channels.heartbeatChannel(rank), ctx.heartbeatStreamId(), member.heartbeatPort())) : null;
 
@@ -136,9 +146,14 @@ public final class RingwatchNode implements AutoCloseable
                 ClusterChannels.controlPeersToPreCreate(schedule, rank, n, ctx.preCreateAllUpTo()));
 
             final CachedNanoClock cachedClock = new CachedNanoClock();
+            final RdmaHeartbeats rdmaHeartbeats = rdma ? rdmaHeartbeats(cachedClock) : null;
+            final HeartbeatTransport heartbeatTransport = rdma ?
+                own(new RdmaHeartbeatTransport(rdmaHeartbeats)) : HeartbeatTransport.NONE;
+            control.observerSlot(
+                heartbeatTransport.slotRkey(), heartbeatTransport.slotAddress(), heartbeatTransport.slotLength());
             final RemoteHeartbeatChannel udpHeartbeats =
                 udp ? udpHeartbeats(channels, slots, cachedClock, stamper) : null;
-            final HeartbeatChannel heartbeats = udp ? udpHeartbeats :
+            final HeartbeatChannel heartbeats = rdma ? rdmaHeartbeats : udp ? udpHeartbeats :
                 new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
             agent = new RingwatchAgent(ctx,
@@ -151,7 +166,7 @@ public final class RingwatchNode implements AutoCloseable
                         control, listener, startNs);
                 },
                 cachedClock, aeron.conductorAgentInvoker(), controlSubscription, heartbeatSubscription, control,
-                udpHeartbeats, viewFile, counters, pinOnStart(), scheduleOnArmed());
+                udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed());
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
                 JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,
@@ -246,9 +261,19 @@ public final class RingwatchNode implements AutoCloseable
     {
         if (ctx.preloadClasses())
         {
-            ClassPreloader.preload(
-                List.of(DetectorNode.class, RingwatchNode.class, Aeron.class, UnsafeBuffer.class),
+            final List<Class<?>> anchors = new ArrayList<>(
+                List.of(DetectorNode.class, RingwatchNode.class, Aeron.class, UnsafeBuffer.class));
+            final List<String> prefixes = new ArrayList<>(
                 List.of("io.ringwatch.core.", "io.ringwatch.transport.aeron.", "io.aeron.", "org.agrona."));
+            if (ctx.transport() == TransportMode.RDMA)
+            {
+                // loading does not initialise, so DiSNI's classes load without its native library
+                anchors.add(RdmaHeartbeats.class);
+                anchors.add(com.ibm.disni.verbs.RdmaEventChannel.class);
+                prefixes.add("io.ringwatch.transport.rdma.");
+                prefixes.add("com.ibm.disni.");
+            }
+            ClassPreloader.preload(anchors, prefixes);
         }
         if (ctx.realtimePriority() > 0)
         {
@@ -287,6 +312,32 @@ public final class RingwatchNode implements AutoCloseable
         return new RemoteHeartbeatChannel(slots, rank,
             new UdpHeartbeatSender(publications, clusterId, rank, ctx.incarnation(), ctx.configDigest(), stamper),
             cachedClock);
+    }
+
+    /**
+     * Register the slot and listen for emitters; connections start with the agent's first duty cycle.
+     *
+     * @throws IllegalStateException with the reason and the doctor hint if this host cannot do RDMA.
+     */
+    private RdmaHeartbeats rdmaHeartbeats(final CachedNanoClock cachedClock)
+    {
+        final RdmaHeartbeats.Context rdmaCtx = new RdmaHeartbeats.Context()
+            .rank(ctx.rank())
+            .incarnation(ctx.incarnation())
+            .endpoints(ctx.cluster().rdmaEndpoints())
+            .nanoClock(cachedClock)
+            .verbs(ctx.rdmaVerbs());
+        try
+        {
+            // own() only after it is built: a failed constructor has closed what it opened
+            return new RdmaHeartbeats(rdmaCtx);
+        }
+        catch (final RdmaUnavailableException ex)
+        {
+            throw new IllegalStateException("transport=rdma, but RDMA is unusable for rank " + ctx.rank() + " on " +
+                "this host: " + ex.getMessage() + " (java -jar ringwatch.jar doctor lists what is missing and how " +
+                "to fix it; README, section RDMA)", ex);
+        }
     }
 
     private Runnable pinOnStart()

@@ -3,16 +3,22 @@ package io.ringwatch.transport.aeron;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.rdma.InMemoryFabric;
+import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 
 import java.io.File;
+import java.net.InetAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 /**
  * Test fixture: one embedded media driver and n nodes in this JVM, by default launched {@link ThreadingMode#UNSTARTED}
- * so the test drives the duty cycles.
+ * so the test drives the duty cycles. With {@link TransportMode#RDMA} the nodes' heartbeats go over transport-rdma's
+ * {@link InMemoryFabric} (connections ready at once, one per node in rank order), since the test host has no RDMA;
+ * control frames go on loopback UDP as for real.
  */
 public final class EmbeddedCluster implements AutoCloseable
 {
@@ -21,6 +27,8 @@ public final class EmbeddedCluster implements AutoCloseable
     public final ClusterConfig cluster;
     public final RingwatchNode[] nodes;
     public final TransportMode transport;
+    /** The RDMA fabric with transport RDMA (node r's verbs are {@code fabric.nodeOf(r)}), else null. */
+    public final InMemoryFabric fabric;
 
     public EmbeddedCluster(final int n, final int clusterId, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
     {
@@ -53,7 +61,10 @@ public final class EmbeddedCluster implements AutoCloseable
         dir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
             "ringwatch-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
-        cluster = new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, FreePorts.localhostMembers(n));
+        final List<ClusterConfig.Member> members = FreePorts.localhostMembers(n);
+        cluster = new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, transport == TransportMode.RDMA ?
+            FreePorts.withRdmaEndpoints(members, InetAddress.getLoopbackAddress()) : members);
+        fabric = transport == TransportMode.RDMA ? new InMemoryFabric(0) : null;
         nodes = new RingwatchNode[n];
         try
         {
@@ -77,7 +88,8 @@ public final class EmbeddedCluster implements AutoCloseable
             .transport(transport)
             .embeddedDriver(false)
             .aeronDirectoryName(dir.getAbsolutePath())
-            .startupGraceNs(TimeUnit.SECONDS.toNanos(1));
+            .startupGraceNs(TimeUnit.SECONDS.toNanos(1))
+            .rdmaVerbs(fabric == null ? null : fabric.node(RdmaHeartbeats.preConnectCount(cluster.size()) + 1));
     }
 
     /**

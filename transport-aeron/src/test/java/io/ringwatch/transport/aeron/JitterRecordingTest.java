@@ -26,7 +26,7 @@ class JitterRecordingTest
         final CachedNanoClock clock = new CachedNanoClock();
         clock.update(TimeUnit.SECONDS.toNanos(100));
         try (EmbeddedCluster c = new EmbeddedCluster(3, 71, ETA_NS, 20 * ETA_NS, TransportMode.IPC,
-            ctx -> ctx.nanoClock(clock).jitterFile(true)))
+            ctx -> ctx.nanoClock(clock).jitterFile(true).threadingMode(ThreadingMode.UNSTARTED)))
         {
             final Agent[] agents = new Agent[3];
             for (int r = 0; r < 3; r++)

@@ -57,7 +57,7 @@ class MultiProcessDetectionTest
      * ⌊log₂ n⌋ − 1 random survivors at once. After each round every survivor holds exactly the killed set.
      */
     @ParameterizedTest
-    @EnumSource(TransportMode.class)
+    @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"}) // RDMA: RdmaMultiProcessDetectionTest
     void shouldAgreeOnExactlyTheKilledSetAfterSingleAdjacentAndRandomKills(final TransportMode transport)
         throws Exception
     {
@@ -103,7 +103,7 @@ class MultiProcessDetectionTest
      * and fences itself with {@link RingwatchConfiguration#EXIT_FENCED}, without disturbing the others' views.
      */
     @ParameterizedTest
-    @EnumSource(TransportMode.class)
+    @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"}) // RDMA: RdmaMultiProcessDetectionTest
     void shouldDeclarePausedProcessDeadAndMakeItFenceItself(final TransportMode transport) throws Exception
     {
         final int n = 4;

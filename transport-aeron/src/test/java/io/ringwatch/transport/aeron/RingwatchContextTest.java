@@ -5,6 +5,7 @@ import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.rdma.RdmaEndpoint;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,42 @@ class RingwatchContextTest
             new RingwatchContext().cluster(cluster(1, 2)).rank(0).preCreateAllUpTo(-1));
         assertConcludeFails("cannot read cluster file",
             new RingwatchContext().clusterFile(new File(dir, "missing.txt").toPath()).rank(0));
+    }
+
+    @Test
+    void shouldRefuseRdmaUnlessEveryMemberHasAnRdmaEndpointNamingTheRankAndTheSyntax()
+    {
+        final ClusterConfig oneMissing = new ClusterConfig(1, -1, -1, List.of(
+            new ClusterConfig.Member(0, "10.0.0.1", 20000, 20001, new RdmaEndpoint("192.168.100.1", 7471)),
+            new ClusterConfig.Member(1, "10.0.0.2", 20000, 20001)));
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> new RingwatchContext().cluster(oneMissing).rank(0).transport(TransportMode.RDMA).conclude());
+        assertEquals("transport=rdma needs an RDMA endpoint for every member, and rank 1 has none: end its " +
+            "cluster-file line with rdma=host:port, the IPoIB or RoCE address its RDMA connection manager listens on " +
+            "('rank host controlPort heartbeatPort [rdma=host:port]', e.g. '1 10.0.0.2 20000 20001 " +
+            "rdma=192.168.100.2:7471')", ex.getMessage());
+
+        // the same cluster is fine for the transports that do not use the column
+        new RingwatchContext().cluster(oneMissing).rank(0).transport(TransportMode.UDP).conclude();
+        final ClusterConfig complete = new ClusterConfig(1, -1, -1, List.of(oneMissing.member(0),
+            oneMissing.member(1).withRdma(new RdmaEndpoint("192.168.100.2", 7471))));
+        assertEquals(TransportMode.RDMA,
+            new RingwatchContext().cluster(complete).rank(1).transport(TransportMode.RDMA).conclude().transport());
+    }
+
+    @Test
+    void shouldParseEveryTransportByItsCommandLineName()
+    {
+        for (final TransportMode mode : TransportMode.values())
+        {
+            assertEquals(mode, TransportMode.parse(mode.cliName().toUpperCase()));
+        }
+        assertEquals(List.of(false, true, true), List.of(TransportMode.IPC.controlOverUdp(),
+            TransportMode.UDP.controlOverUdp(), TransportMode.RDMA.controlOverUdp()));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> TransportMode.parse("verbs"));
+        assertEquals("transport must be ipc, udp or rdma: verbs", ex.getMessage());
     }
 
     @Test
@@ -131,6 +168,7 @@ class RingwatchContextTest
         assertSetterRefused("threadingMode", () -> ctx.threadingMode(ThreadingMode.INVOKER));
         assertSetterRefused("startGate", () -> ctx.startGate(node -> {}));
         assertSetterRefused("listener", () -> ctx.listener(MembershipListener.NO_OP));
+        assertSetterRefused("rdmaVerbs", () -> ctx.rdmaVerbs(null));
         assertEquals(0, ctx.rank(), "a refused setter changes nothing");
     }
 

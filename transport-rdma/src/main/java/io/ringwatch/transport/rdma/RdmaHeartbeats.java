@@ -294,6 +294,18 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     /**
      * {@inheritDoc}
      * <p>
+     * The protocol's way into {@link #onNewObserver}: it calls this for an admitted NEW_OBSERVER frame, before T4,
+     * and drops the frame when the descriptor is refused.
+     */
+    public boolean acceptObserver(
+        final int observerRank, final int rkey, final long address, final int length, final long nowNs)
+    {
+        return onNewObserver(observerRank, rkey, address, length, nowNs);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
      * Posts an RDMA WRITE if the connection to {@code observerRank} is up; otherwise the beat is dropped and
      * counted, and a connection is started if none exists (the next beat carries a larger counter, which is all
      * the observer needs).

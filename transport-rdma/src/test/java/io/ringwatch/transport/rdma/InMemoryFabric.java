@@ -21,8 +21,11 @@ import static io.ringwatch.core.slot.HeartbeatSlotLayout.WRITER_RANK_OFFSET;
  * as on hardware. Connection set-up takes {@link #connectLatencyNs} of the test's clock. Faults: a process killed
  * (its connections break and peers get a disconnect event, as the kernel's clean-up sends one), a port down (no
  * events at all, only failed writes and failed connects), a queue pair broken.
+ * <p>
+ * Shipped in this module's test jar so the runtime's tests (transport-aeron) can run live nodes over it. Not thread
+ * safe: one thread drives every node on it.
  */
-final class InMemoryFabric
+public final class InMemoryFabric
 {
     static final String RETRY_EXCEEDED = "IBV_WC_RETRY_EXC_ERR (in-memory fabric)";
     static final String REMOTE_ACCESS = "IBV_WC_REM_ACCESS_ERR (in-memory fabric)";
@@ -31,10 +34,15 @@ final class InMemoryFabric
     private final Map<InetSocketAddress, Node> listeners = new HashMap<>();
     private final List<Node> nodes = new ArrayList<>();
     private int nextRkey = 0x100;
-    long nowNs;
-    long connectLatencyNs;
+    /** The fabric's clock: connections become ready {@link #connectLatencyNs} after they were asked for. */
+    public long nowNs;
+    /** How long a connection takes to set up, on {@link #nowNs}. */
+    public long connectLatencyNs;
 
-    InMemoryFabric(final long connectLatencyNs)
+    /**
+     * @param connectLatencyNs how long a connection takes to set up.
+     */
+    public InMemoryFabric(final long connectLatencyNs)
     {
         this.connectLatencyNs = connectLatencyNs;
     }
@@ -43,7 +51,7 @@ final class InMemoryFabric
      * @param capacity outbound connection ids the node may use.
      * @return a new node's verbs.
      */
-    Node node(final int capacity)
+    public Node node(final int capacity)
     {
         final Node node = new Node(capacity);
         nodes.add(node);
@@ -54,7 +62,7 @@ final class InMemoryFabric
      * @param index creation order.
      * @return the node made {@code index}-th.
      */
-    Node nodeOf(final int index)
+    public Node nodeOf(final int index)
     {
         return nodes.get(index);
     }
@@ -62,7 +70,7 @@ final class InMemoryFabric
     /**
      * The process of {@code node} dies: its queue pairs are gone, peers connected to it get DISCONNECTED.
      */
-    void kill(final Node node)
+    public void kill(final Node node)
     {
         node.alive = false;
         listeners.remove(node.endpoint);
@@ -82,12 +90,15 @@ final class InMemoryFabric
      * {@code node}'s HCA port goes down (or up): while down nothing reaches it or leaves it, and no connection
      * event says so; queue pairs that tried to carry a write stay broken after the port returns.
      */
-    void portActive(final Node node, final boolean active)
+    public void portActive(final Node node, final boolean active)
     {
         node.portUp = active;
     }
 
-    final class Node implements RdmaVerbs
+    /**
+     * One node's verbs on this fabric.
+     */
+    public final class Node implements RdmaVerbs
     {
         static final byte NONE = 0;
         static final byte PENDING = 1;

@@ -1,6 +1,12 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -319,6 +325,42 @@ class RdmaHeartbeatsTest
 
         assertEquals(3, nodes[0].descriptorsRejected());
         assertTrue(nodes[0].lastError().contains("not a peer rank"), nodes[0].lastError());
+    }
+
+    @Test
+    void shouldHaveTheProtocolDropANewObserverFrameWhoseSlotRdmaRefuses()
+    {
+        cluster(4, RdmaHeartbeats.preConnectCount(4));
+        run(CONNECT_LATENCY_NS + STEP_NS);
+        final ControlChannel noControl = new ControlChannel()
+        {
+            public void sendNewObserver(final int emitterRank)
+            {
+            }
+
+            public void sendLeave(final int observerRank)
+            {
+            }
+
+            public void sendNotice(final int toRank, final Notice notice)
+            {
+            }
+        };
+        final DetectorNode node0 = new DetectorNode(0, 7, ProtocolSettings.of(4, STEP_NS * 10, STEP_NS * 100),
+            new DoubleHypercubeSchedule(), nodes[0], noControl, MembershipListener.NO_OP, fabric.nowNs);
+
+        // a peer that sends no RDMA slot (zeros, as a UDP node would): the protocol drops the frame
+        node0.onNewObserver(2, 0, 0, 0L, 0, fabric.nowNs);
+        assertEquals(1, node0.newObserverRefused());
+        assertEquals(1, nodes[0].descriptorsRejected());
+        assertEquals(1, node0.observer(), "the node keeps its observer");
+        assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[2].readHeartbeat(0), "nothing written to the refused rank");
+
+        final RemoteSlot slot2 = nodes[2].localSlot();
+        node0.onNewObserver(2, 0, slot2.rkey(), slot2.address(), slot2.length(), fabric.nowNs);
+        assertEquals(2, node0.observer());
+        assertEquals(1, nodes[2].readHeartbeat(0), "T4's immediate beat landed by RDMA WRITE");
+        assertEquals(1, nodes[0].mendsOntoPreConnected());
     }
 
     @Test

@@ -111,8 +111,8 @@ class RdmaPortDownTest
                 if (m.type == 0)
                 {
                     final RemoteSlot slot = heartbeats[m.from].localSlot();
-                    heartbeats[m.to].onNewObserver(m.from, slot.rkey(), slot.address(), slot.length(), now);
-                    nodes[m.to].onNewObserver(m.from, m.to, now);
+                    // the live agent's path: the protocol hands the frame's descriptor to RdmaHeartbeats
+                    nodes[m.to].onNewObserver(m.from, m.to, slot.rkey(), slot.address(), slot.length(), now);
                 }
                 else
                 {

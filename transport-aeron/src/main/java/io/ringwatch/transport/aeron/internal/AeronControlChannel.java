@@ -36,6 +36,9 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
     private final long[] blockedInPass;
+    private int slotRkey;
+    private long slotAddress;
+    private int slotLength;
     private long pass;
     private long nowNs;
     private long sent;
@@ -68,6 +71,23 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     }
 
     /**
+     * Describe this node's heartbeat slot in every NEW_OBSERVER it sends (RDMA: where the new emitter must write);
+     * without it the frame carries zeros. Set once, before the agent starts.
+     *
+     * @param rkey    remote key of the slot.
+     * @param address address of the slot.
+     * @param length  registered length of the slot.
+     * @return this.
+     */
+    public AeronControlChannel observerSlot(final int rkey, final long address, final int length)
+    {
+        this.slotRkey = rkey;
+        this.slotAddress = address;
+        this.slotLength = length;
+        return this;
+    }
+
+    /**
      * @param nowNs the duty cycle's time, for queue ageing.
      */
     public void nowNs(final long nowNs)
@@ -80,7 +100,8 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
      */
     public void sendNewObserver(final int emitterRank)
     {
-        send(emitterRank, newObserver.encode(sendBuffer, 0, clusterId, rank, incarnation, configDigest, emitterRank));
+        send(emitterRank, newObserver.encode(sendBuffer, 0, clusterId, rank, incarnation, configDigest, emitterRank,
+            slotRkey, slotAddress, slotLength));
     }
 
     /**

@@ -35,6 +35,17 @@ public final class NodeCounters implements AutoCloseable
      */
     public NodeCounters(final Aeron aeron, final int clusterId, final int rank)
     {
+        this(aeron, clusterId, rank, false);
+    }
+
+    /**
+     * @param aeron     client connected to the driver.
+     * @param clusterId cluster.
+     * @param rank      node.
+     * @param rdma      true to allocate the {@link NodeCounter#rdmaOnly() RDMA counters} too.
+     */
+    public NodeCounters(final Aeron aeron, final int clusterId, final int rank, final boolean rdma)
+    {
         final UnsafeBuffer key = new UnsafeBuffer(new byte[KEY_LENGTH]);
         key.putInt(0, clusterId, LITTLE_ENDIAN);
         key.putInt(SIZE_OF_INT, rank, LITTLE_ENDIAN);
@@ -42,7 +53,7 @@ public final class NodeCounters implements AutoCloseable
         {
             for (final NodeCounter c : NodeCounter.values())
             {
-                if (c == NodeCounter.FRAMES_REJECTED_BY_REASON)
+                if (c == NodeCounter.FRAMES_REJECTED_BY_REASON || (c.rdmaOnly() && !rdma))
                 {
                     continue;
                 }
@@ -147,10 +158,17 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.FRAMES_FROM_DEAD, node.framesFromDead());
         set(NodeCounter.FENCES_SENT, node.fencesSent());
         set(NodeCounter.MISADDRESSED, node.misaddressed());
+        set(NodeCounter.NEW_OBSERVER_REFUSED, node.newObserverRefused());
         set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);
     }
 
-    private void set(final NodeCounter c, final long value)
+    /**
+     * Publish one counter's value; a transport publishes its own this way.
+     *
+     * @param c     the counter; an {@link NodeCounter#rdmaOnly() RDMA counter} only if allocated.
+     * @param value its value.
+     */
+    public void set(final NodeCounter c, final long value)
     {
         counters[c.ordinal()].setRelease(value);
     }

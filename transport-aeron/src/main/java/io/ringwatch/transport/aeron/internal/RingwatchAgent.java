@@ -12,6 +12,7 @@ import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.internal.ViewFile;
+import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
 import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -28,6 +29,8 @@ import java.util.function.Function;
  * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
  * <ol>
  *     <li>read the clock once;</li>
+ *     <li>poll the {@link HeartbeatTransport} (RDMA: connections, completions, the local port); if it reports its
+ *     local port down, stop the node there, before the protocol could suspect a healthy emitter it no longer hears;</li>
  *     <li>retry queued control frames;</li>
  *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
  *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped; an accepted frame is
@@ -59,6 +62,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final String roleName;
     private final DetectorNode node;
     private final RemoteHeartbeatChannel remoteHeartbeats;
+    private final HeartbeatTransport heartbeatTransport;
     private final Runnable onStart;
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
@@ -66,6 +70,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
     private volatile boolean halted;
+    private volatile String localFault;
     private long nowNs;
     private long lastProgress = -1;
 
@@ -81,6 +86,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
      * @param heartbeatSubscription UDP heartbeat frames to this node, or null over IPC.
      * @param control               control and notice frames from this node.
      * @param remoteHeartbeats      the UDP heartbeat channel, for its drop count, or null over IPC.
+     * @param heartbeatTransport    the heartbeat transport's duty-cycle share ({@link HeartbeatTransport#NONE} for
+     *                              IPC and UDP).
      * @param viewFile              the view published to other processes.
      * @param counters              the node's counters.
      * @param onStart               run on the agent thread as it starts, after the protocol's clocks; or null.
@@ -95,6 +102,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         final Subscription heartbeatSubscription,
         final AeronControlChannel control,
         final RemoteHeartbeatChannel remoteHeartbeats,
+        final HeartbeatTransport heartbeatTransport,
         final ViewFile viewFile,
         final NodeCounters counters,
         final Runnable onStart,
@@ -109,6 +117,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.heartbeatSubscription = heartbeatSubscription;
         this.control = control;
         this.remoteHeartbeats = remoteHeartbeats;
+        this.heartbeatTransport = heartbeatTransport;
         this.viewFile = viewFile;
         this.counters = counters;
         this.onStart = onStart;
@@ -145,12 +154,21 @@ public final class RingwatchAgent implements Agent, MembershipListener
             halted = true;
             throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
         }
+        if (localFault != null)
+        {
+            // fail-stop: a port that comes back does not bring back a node the cluster has been told is dead
+            throw new AgentTerminationException("ringwatch node " + rank + " halted: " + localFault);
+        }
         final long now = clock.nanoTime();
         nowNs = now;
         cachedClock.update(now);
         control.nowNs(now);
 
-        int work = 0;
+        int work = heartbeatTransport.poll(now);
+        if (!heartbeatTransport.localPortActive())
+        {
+            haltOnLocalFault();
+        }
         if (leaveRequested && node.state() == NodeState.ACTIVE)
         {
             node.leave(now);
@@ -183,6 +201,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         }
         counters.publish(node, control.dropped(), control.retried(),
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
+        heartbeatTransport.publish(counters);
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
     }
@@ -205,7 +224,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 break;
 
             case FrameHeaderFlyweight.NEW_OBSERVER_TYPE:
-                node.onNewObserver(sender, decoder.newObserverEmitterRank(), nowNs);
+                node.onNewObserver(sender, decoder.newObserverEmitterRank(), decoder.rdmaRkey(),
+                    decoder.rdmaAddress(), decoder.rdmaLength(), nowNs);
                 break;
 
             case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE:
@@ -219,6 +239,35 @@ public final class RingwatchAgent implements Agent, MembershipListener
             default:
                 break;
         }
+    }
+
+    /**
+     * A node that can no longer hear its emitter is the faulty one: stop it as on driver loss, once, without running
+     * the protocol again. Its observer stops hearing it and reports it; it reports nobody.
+     */
+    private void haltOnLocalFault()
+    {
+        final String why = heartbeatTransport.describeLocalFault();
+        heartbeatTransport.publish(counters);
+        localFault = why;
+        halted = true;
+        throw new AgentTerminationException("ringwatch node " + rank + " halted: " + why);
+    }
+
+    /**
+     * @return why this node stopped itself on a local transport fault (RDMA: "HCA port down: ..."), or null.
+     */
+    public String localFault()
+    {
+        return localFault;
+    }
+
+    /**
+     * @return the heartbeat transport's duty-cycle share.
+     */
+    public HeartbeatTransport heartbeatTransport()
+    {
+        return heartbeatTransport;
     }
 
     /**
@@ -326,6 +375,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
      */
     public void onViewChange(final long viewEpoch, final int deadCount, final long atNs)
     {
+        // before the protocol moves its heartbeats to a new observer: RDMA re-fills its connections first
+        heartbeatTransport.onViewChange(node.deadSet(), atNs);
         viewFile.onViewChange(viewEpoch, deadCount, atNs);
         application.onViewChange(viewEpoch, deadCount, atNs);
     }

@@ -104,6 +104,22 @@ class AeronControlChannelTest
     }
 
     @Test
+    void shouldCarryTheLocalSlotDescriptorInNewObserverFramesOnceGiven()
+    {
+        try (Subscription subscription = aeron.addSubscription("aeron:ipc", STREAM_BASE + 1))
+        {
+            channel.nowNs(System.nanoTime());
+            channel.sendNewObserver(1);
+            channel.observerSlot(0x1234, 0x7f0000001040L, 64);
+            channel.sendNewObserver(1);
+
+            assertEquals(List.of("type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1",
+                "type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1 slot=4660@0x7f0000001040/64"),
+                receive(subscription, 2));
+        }
+    }
+
+    @Test
     void shouldHoldFramesWhileThePeerIsNotConnectedAndDropThemAfterTheRetryTimeout()
     {
         // no subscriber on rank 2's stream: offers fail, so frames queue
@@ -194,7 +210,9 @@ class AeronControlChannelTest
         return switch (decoder.type())
         {
             case FrameHeaderFlyweight.NEW_OBSERVER_TYPE -> "type=" + decoder.type() + " emitter=" +
-                decoder.newObserverEmitterRank();
+                decoder.newObserverEmitterRank() + (decoder.rdmaAddress() == 0 && decoder.rdmaRkey() == 0 &&
+                decoder.rdmaLength() == 0 ? "" : " slot=" + decoder.rdmaRkey() + "@0x" +
+                Long.toHexString(decoder.rdmaAddress()) + "/" + decoder.rdmaLength());
             case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE -> "type=" + decoder.type() + " dead=" +
                 decoder.notice().deadRank() + " source=" + decoder.notice().sourceRank() + " seq=" +
                 decoder.notice().sequence();

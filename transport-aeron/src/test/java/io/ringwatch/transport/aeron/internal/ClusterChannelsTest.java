@@ -3,10 +3,15 @@ package io.ringwatch.transport.aeron.internal;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.RingwatchContext;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.rdma.RdmaEndpoint;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -110,6 +115,28 @@ class ClusterChannelsTest
             assertTrue(Arrays.binarySearch(peers, Math.floorMod(rank - 1, n)) >= 0, "predecessor of " + rank);
             assertTrue(Arrays.binarySearch(peers, (rank + 1) % n) >= 0, "successor of " + rank);
         }
+    }
+
+    @Test
+    void shouldPutControlOfRdmaNodesOnTheSameUdpChannelsAndStreamAsUdpNodes()
+    {
+        final ClusterConfig cluster = new ClusterConfig(7, -1, -1, List.of(
+            new ClusterConfig.Member(0, "10.0.0.1", 20000, 20001, new RdmaEndpoint("192.168.100.1", 7471)),
+            new ClusterConfig.Member(1, "10.0.0.2", 20002, 20003, new RdmaEndpoint("192.168.100.2", 7471))));
+        final ClusterChannels udp = channels(cluster, TransportMode.UDP);
+        final ClusterChannels rdma = channels(cluster, TransportMode.RDMA);
+        final ClusterChannels ipc = channels(cluster, TransportMode.IPC);
+
+        assertArrayEquals(udp.controlChannels(), rdma.controlChannels());
+        assertArrayEquals(udp.controlStreams(), rdma.controlStreams());
+        assertTrue(rdma.controlChannel(1).startsWith("aeron:udp?") && rdma.controlChannel(1).contains("10.0.0.2:20002"),
+            rdma.controlChannel(1));
+        assertTrue(ipc.controlChannel(1).startsWith("aeron:ipc"), ipc.controlChannel(1));
+    }
+
+    private static ClusterChannels channels(final ClusterConfig cluster, final TransportMode transport)
+    {
+        return new ClusterChannels(new RingwatchContext().cluster(cluster).rank(0).transport(transport).conclude());
     }
 
     private static BitSet predecessors(final int rank, final int n)

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * Exit codes: 0 success, 1 the command's check failed (demo: wrong views), {@value
  * RingwatchConfiguration#EXIT_CONFIG_ERROR} bad usage or configuration, {@value RingwatchConfiguration#EXIT_FENCED}
  * a node was declared dead by the others and stopped (fail-stop), {@value RingwatchConfiguration#EXIT_DRIVER_LOST}
- * a node lost its media driver.
+ * a node lost its media driver or (transport rdma) its HCA port.
  */
 public final class Main
 {
@@ -77,10 +77,10 @@ public final class Main
     {
         System.err.println(String.join(System.lineSeparator(),
             "usage: java -jar ringwatch.jar <command> [options]",
-            "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp]",
+            "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
             "         [--key-file FILE] [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
             "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
-            "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
+            "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
             "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
             "  driver [--aeron-dir DIR] [--rt-priority P]   media driver for nodes run with --driver external",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
@@ -89,6 +89,6 @@ public final class Main
                 "stdout (keygen >> FILE adds one for a rotation)",
             "durations need their unit: ns, us, ms or s (10ms, 1.5ms, 500us)",
             "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +
-                "4 node lost its media driver"));
+                "4 node lost its media driver or its RDMA port"));
     }
 }

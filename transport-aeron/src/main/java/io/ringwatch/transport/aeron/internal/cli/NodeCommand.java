@@ -109,7 +109,8 @@ final class NodeCommand
         {
             try
             {
-                if (node.agent().stopped().getCount() > 0 && node.driverLost() == null)
+                if (node.agent().stopped().getCount() > 0 && node.driverLost() == null &&
+                    node.agent().localFault() == null)
                 {
                     node.leave(1000);
                 }
@@ -157,6 +158,7 @@ final class NodeCommand
         final ViewSnapshot snapshot = new ViewSnapshot();
         final boolean[] logged = new boolean[ctx.cluster().size()];
         boolean pinLogged = false;
+        String transportError = "";
         try (ViewReader reader = new ViewReader(
             ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
         {
@@ -179,6 +181,20 @@ final class NodeCommand
                             TimeUnit.NANOSECONDS.toMillis(snapshot.detectedAtNs(r) - snapshot.startNs()) +
                             "ms since start) epoch=" + snapshot.viewEpoch());
                     }
+                }
+                final String error = node.agent().heartbeatTransport().lastError();
+                if (!error.equals(transportError))
+                {
+                    transportError = error;
+                    System.out.println("rdma: " + error);
+                }
+                if (node.agent().localFault() != null)
+                {
+                    // the view file has no state for it: it still says ACTIVE, as it does after a driver loss
+                    System.out.println(node.agent().localFault() + "; stopping, exit " +
+                        RingwatchConfiguration.EXIT_DRIVER_LOST);
+                    System.out.flush();
+                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
                 }
                 if (node.driverLost() != null)
                 {

@@ -1,11 +1,14 @@
 package io.ringwatch.transport.aeron.internal.launch;
 
 import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.rdma.RdmaEndpoint;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,6 +55,67 @@ public final class FreePorts
                 }
             }
         }
+    }
+
+    /**
+     * Ports for rdma_cm listeners: TCP ports free on {@code address} a moment ago. rdma_cm keeps ports of its own,
+     * but on an IPoIB or RoCE interface a port TCP does not use is the likeliest one it does not use either.
+     *
+     * @param address the RDMA interface's address.
+     * @param count   how many.
+     * @return distinct ports.
+     */
+    public static int[] tcp(final InetAddress address, final int count)
+    {
+        final ServerSocket[] sockets = new ServerSocket[count];
+        final int[] ports = new int[count];
+        try
+        {
+            for (int i = 0; i < count; i++)
+            {
+                sockets[i] = new ServerSocket(0, 1, address);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot find free TCP ports on " + address, ex);
+        }
+        finally
+        {
+            for (final ServerSocket s : sockets)
+            {
+                if (s != null)
+                {
+                    try
+                    {
+                        s.close();
+                    }
+                    catch (final IOException ignore)
+                    {
+                        // a listening socket that fails to close still frees its port with the process
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * @param members members without RDMA endpoints.
+     * @param address the RDMA interface's address every member listens on (one host).
+     * @return the same members, each with {@code rdma=address:port} on a port of its own.
+     */
+    public static List<ClusterConfig.Member> withRdmaEndpoints(
+        final List<ClusterConfig.Member> members, final InetAddress address)
+    {
+        final int[] ports = tcp(address, members.size());
+        final List<ClusterConfig.Member> withRdma = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++)
+        {
+            withRdma.add(members.get(i).withRdma(new RdmaEndpoint(address.getHostAddress(), ports[i])));
+        }
+        return withRdma;
     }
 
     /**

@@ -4,10 +4,12 @@ import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import io.ringwatch.transport.rdma.RdmaDevices;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +61,7 @@ public final class LocalCluster implements AutoCloseable
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         private boolean inheritOutput;
+        private InetAddress rdmaAddress;
 
         /**
          * @param nodes number of node processes.
@@ -71,7 +74,8 @@ public final class LocalCluster implements AutoCloseable
         }
 
         /**
-         * @param transport ipc or udp.
+         * @param transport ipc, udp or rdma (needs a usable RDMA device on this host: the cluster file gets an
+         *                  {@code rdma=} endpoint per node on its interface).
          * @return this.
          */
         public Options transport(final TransportMode transport)
@@ -177,6 +181,25 @@ public final class LocalCluster implements AutoCloseable
         }
 
         /**
+         * @param address the RDMA interface address the nodes listen on with transport rdma; null (default) for the
+         *                first IPv4 address of an RDMA device's interface.
+         * @return this.
+         */
+        public Options rdmaAddress(final InetAddress address)
+        {
+            this.rdmaAddress = address;
+            return this;
+        }
+
+        /**
+         * @return the RDMA interface address for transport rdma, or null to find one.
+         */
+        public InetAddress rdmaAddress()
+        {
+            return rdmaAddress;
+        }
+
+        /**
          * @return N.
          */
         public int nodes()
@@ -266,6 +289,7 @@ public final class LocalCluster implements AutoCloseable
     }
 
     private final Options options;
+    private final ClusterConfig clusterConfig;
     private final ClusterDirectory directory;
     private final NodeProcesses nodes;
     private final ClusterViews views;
@@ -294,6 +318,9 @@ public final class LocalCluster implements AutoCloseable
             throw new IllegalArgumentException("a local cluster needs at least 2 nodes: " + options.nodes());
         }
         this.options = options;
+        // before anything is launched or written: with transport rdma this is where an unusable host says why
+        this.clusterConfig = new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
+            options.suspicionTimeoutNs(), members(options));
         this.directory = ClusterDirectory.unique("ringwatch-cluster");
         this.nodes = new NodeProcesses(options, directory);
         this.views = new ClusterViews(directory.aeronDir(), options.clusterId(), options.nodes());
@@ -332,8 +359,7 @@ public final class LocalCluster implements AutoCloseable
             {
                 throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
             }
-            directory.create(new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
-                options.suspicionTimeoutNs(), FreePorts.localhostMembers(options.nodes())));
+            directory.create(clusterConfig);
             driver = DriverProcess.launch(options, directory);
             launched = driver;
         }
@@ -346,6 +372,32 @@ public final class LocalCluster implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the media driver", ex);
         }
+    }
+
+    private static List<ClusterConfig.Member> members(final Options options)
+    {
+        final List<ClusterConfig.Member> members = FreePorts.localhostMembers(options.nodes());
+        if (options.transport() != TransportMode.RDMA)
+        {
+            return members;
+        }
+        InetAddress address = options.rdmaAddress();
+        if (address == null)
+        {
+            final RdmaDevices.Availability rdma = RdmaDevices.probe();
+            if (!rdma.usable())
+            {
+                throw new IllegalStateException("transport rdma, but RDMA is unusable on this host: " +
+                    rdma.reason() + " (java -jar ringwatch.jar doctor lists what is missing and how to fix it)");
+            }
+            address = RdmaDevices.firstIpv4Address(rdma.netDevices());
+            if (address == null)
+            {
+                throw new IllegalStateException("transport rdma: no IPv4 address on the RDMA interfaces " +
+                    rdma.netDevices() + " (DiSNI 2.1 connects over IPv4 only); give the interface one");
+            }
+        }
+        return FreePorts.withRdmaEndpoints(members, address);
     }
 
     /**

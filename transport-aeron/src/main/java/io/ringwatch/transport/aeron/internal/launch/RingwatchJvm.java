@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.launch;
 
+import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.internal.cli.Main;
 
 import java.io.File;
@@ -29,6 +30,12 @@ final class RingwatchJvm
         final List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(
             System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        if (options.transport() == TransportMode.RDMA)
+        {
+            // where this JVM found libdisni (build-libdisni.sh --dest DIR and -Djava.library.path=DIR), unless the
+            // JVM options given say otherwise: a later -D wins
+            cmd.add("-Djava.library.path=" + System.getProperty("java.library.path"));
+        }
         cmd.addAll(options.jvmOptions());
         cmd.add("-Daeron.dir=" + aeronDir.getAbsolutePath());
         cmd.add("-cp");

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.transport.rdma.RdmaDevices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,7 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * The README's first command, end to end: real node processes, two of them SIGKILLed. Timing is pinned to the
@@ -46,5 +49,27 @@ class DemoCommandTest
         final String json = lines.get(lines.size() - 1);
         assertTrue(json.startsWith("{\"nodes\":4,\"killed\":2,\"falsePositives\":0,\"missed\":0,"), context);
         assertEquals(2, output.lines().filter(l -> l.startsWith("SIGKILL rank ")).count(), context);
+    }
+
+    @Test
+    void shouldRefuseTransportRdmaWithTheReasonWhereRdmaIsUnusableBeforeLaunchingAnything()
+    {
+        final RdmaDevices.Availability availability = RdmaDevices.probe();
+        assumeFalse(availability.usable(), "this host can do RDMA: RdmaMultiProcessDetectionTest runs instead");
+        final PrintStream original = System.out;
+        final IllegalStateException ex;
+        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try
+        {
+            // Main turns this into "ringwatch demo: <message>" and exit code 2
+            ex = assertThrows(IllegalStateException.class, () -> DemoCommand.run(new String[]{"demo", "--nodes", "2",
+                "--kill", "1", "--transport", "rdma", "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"}));
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        assertEquals("transport rdma, but RDMA is unusable on this host: " + availability.reason() +
+            " (java -jar ringwatch.jar doctor lists what is missing and how to fix it)", ex.getMessage());
     }
 }
