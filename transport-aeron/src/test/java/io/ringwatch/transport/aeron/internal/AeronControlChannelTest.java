@@ -115,7 +115,7 @@ class AeronControlChannelTest
 
             assertEquals(List.of("type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1",
                 "type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1 slot=4660@0x7f0000001040/64"),
-                receive(subscription, 2));
+                receive(1, subscription, 2));
         }
     }
 
