@@ -12,12 +12,13 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
 /**
  * FAILURE_NOTICE: one hop of a reliable broadcast, BCASTMSG(dead, source, D_msg) of paper 002 plus the broadcast
  * id (source, source incarnation, sequence). The sender is the node forwarding this copy; the source is the node
- * that started the broadcast.
+ * that started the broadcast; the destination is the next hop. Each hop is a frame of its own, with the forwarder's
+ * frame sequence and MAC, so a copy replayed to any node is stale however new its broadcast id looks.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (16 bytes, type 3)               |
+ *  |                 Frame Header (32 bytes, type 3)               |
  *  +---------------------------------------------------------------+
  *  |                           Dead Rank                           |
  *  +---------------------------------------------------------------+
@@ -35,6 +36,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |                         Range 0 Length                        |
  *  +---------------------------------------------------------------+
  *  |                  ... Range Count ranges in all               ...
+ *  +---------------------------------------------------------------+
+ *  |                        MAC (16 bytes)                         |
  *  +---------------------------------------------------------------+
  * </pre>
  * D_msg travels as runs of consecutive ranks, ascending, each of positive length, with a gap of at least one rank
@@ -78,11 +81,11 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
 
     /**
      * @param rangeCount number of runs, in {@code [0, MAX_RANGES]}.
-     * @return total frame length of a notice with that many runs.
+     * @return total frame length of a notice with that many runs, MAC included.
      */
     public static int lengthOf(final int rangeCount)
     {
-        return RANGES_OFFSET + rangeCount * RANGE_LENGTH;
+        return RANGES_OFFSET + rangeCount * RANGE_LENGTH + MAC_LENGTH;
     }
 
     /**
@@ -138,7 +141,8 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     }
 
     /**
-     * Write a complete notice, compressing D_msg into maximal runs of consecutive ranks.
+     * Write a complete notice, compressing D_msg into maximal runs of consecutive ranks; unstamped: frame sequence and
+     * MAC zero until {@link FrameStamper#stamp}.
      * <p>
      * A negative result means nothing valid was written and the caller must not send: it should count the
      * failure. {@link #TOO_MANY_RANGES} is a property of the dead set (more than {@link #MAX_RANGES} gaps), not of
@@ -149,6 +153,8 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        the forwarding node.
      * @param senderIncarnation the forwarding node's incarnation.
+     * @param destinationRank   the next hop.
+     * @param configDigest      the forwarding node's {@link ConfigDigest}.
      * @param notice            what to send; read, not kept.
      * @return the frame length, or {@link #TOO_MANY_RANGES}, {@link #INVALID_NOTICE} or
      * {@link #INSUFFICIENT_CAPACITY}.
@@ -159,6 +165,8 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
         final int clusterId,
         final int senderRank,
         final int senderIncarnation,
+        final int destinationRank,
+        final int configDigest,
         final Notice notice)
     {
         final int length = encodedLength(notice);
@@ -178,7 +186,8 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
             .sourceIncarnation(notice.sourceIncarnation())
             .rangeCount(rangeCount)
             .sequence(notice.sequence())
-            .header(FAILURE_NOTICE_TYPE, clusterId, senderRank, senderIncarnation);
+            .header(FAILURE_NOTICE_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
+            .clearMac(length);
 
         return length;
     }

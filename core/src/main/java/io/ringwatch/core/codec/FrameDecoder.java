@@ -6,24 +6,35 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
-import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEADER_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
 
 /**
- * Validates and decodes one received frame at a time, for one cluster. Every field is checked before anything
- * is believed, so a corrupt, truncated, foreign or hostile frame yields a {@link RejectReason} for the caller to
- * count, never an exception. Accepted frames are canonical: encoding the decoded values gives back the same bytes.
+ * Validates and decodes one received frame at a time, for one node of one cluster. Every field is checked before
+ * anything is believed, so a corrupt, truncated, foreign, forged, replayed or hostile frame yields a
+ * {@link RejectReason} for the caller to count, never an exception. Accepted frames are canonical: encoding the
+ * decoded values and stamping them with the decoded sequence gives back the same bytes.
  * <p>
- * Checks, in order: offset and length inside the buffer; at least a header; version; a known type; the exact length
- * of that type (for a notice, a range count in {@code [1, MAX_RANGES]} and {@code 40 + 8 * count} bytes); zero
- * flags; the cluster id; a sender rank in {@code [0, N)}. Then by type: heartbeat counter at least 1; new-observer
- * emitter rank in range, RDMA length not negative and key and address zero when it is zero, reserved zero; notice
- * dead and source ranks in range, sequence at least 1, every run non-empty and inside {@code [0, N)}, runs
- * ascending with a gap between neighbours, dead rank inside D and source rank outside it. Protocol-level judgements
- * (is this frame for me, is the sender someone I know to be dead) are left to the caller.
+ * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest notice;
+ * then the MAC ({@link FrameAuthenticator}), before any field is read, so nothing an outsider writes is ever
+ * interpreted; then version; a known type; the exact length of that type (for a notice, a range count in
+ * {@code [1, MAX_RANGES]} and {@link FailureNoticeFlyweight#lengthOf} bytes); zero flags; the cluster id; the config
+ * digest ({@link ConfigDigest}); a sender rank in {@code [0, N)}; this node as destination; a frame sequence of at
+ * least 1. Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
+ * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
+ * sequence at least 1, every run non-empty and inside {@code [0, N)}, runs ascending with a gap between neighbours,
+ * dead rank inside D and source rank outside it. Freshness ({@link ReplayGuard}) is judged after the header and
+ * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
+ * sender someone I hold dead) are left to the caller.
+ * <p>
+ * The cost of a bad frame is bounded: bounds and length are checked before the MAC, and the MAC is tried with at most
+ * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link FailureNoticeFlyweight#MAX_LENGTH} bytes.
+ * <p>
+ * With authentication off ({@link FrameAuthenticator#NONE}) the MAC is not checked and every frame accepted is
+ * counted in {@link #unauthenticatedAccepted()}.
  * <p>
  * After {@link #decode} returns {@link RejectReason#NONE} the accessors describe the frame until the next call;
  * those of other frame types keep stale values. All state is preallocated; only the notice's rank array may grow,
@@ -40,6 +51,11 @@ public final class FrameDecoder
 
     private final int clusterId;
     private final int clusterSize;
+    private final int localRank;
+    private final int configDigest;
+    private final boolean structureOnly;
+    private final FrameAuthenticator authenticator;
+    private final ReplayGuard replayGuard;
     private final UnsafeBuffer frame = new UnsafeBuffer();
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
@@ -51,28 +67,93 @@ public final class FrameDecoder
     private int type;
     private int senderRank;
     private int senderIncarnation;
+    private int destinationRank;
+    private long frameSequence;
     private long heartbeatCounter;
     private long heartbeatTimestampNs;
     private int newObserverEmitterRank;
     private int rdmaRkey;
     private long rdmaAddress;
     private int rdmaLength;
+    private long unauthenticatedAccepted;
+    private int mismatchedSenderRank = -1;
+    private int mismatchedConfigDigest;
 
     /**
+     * A decoder for a node: checks everything, MAC first, and remembers accepted frames in {@code replayGuard}.
+     *
+     * @param clusterId     frames of other clusters are rejected.
+     * @param clusterSize   number of ranks N; every rank on the wire must lie in {@code [0, N)}.
+     * @param localRank     this node: frames addressed to any other rank are rejected.
+     * @param configDigest  this node's {@link ConfigDigest}; frames carrying another are rejected.
+     * @param authenticator the cluster keyring, or {@link FrameAuthenticator#NONE} with authentication off.
+     * @param replayGuard   this node's replay state, of size N; null only for tools and tests that judge frames
+     *                      one at a time, without their senders' history.
+     */
+    public FrameDecoder(
+        final int clusterId,
+        final int clusterSize,
+        final int localRank,
+        final int configDigest,
+        final FrameAuthenticator authenticator,
+        final ReplayGuard replayGuard)
+    {
+        this(clusterId, clusterSize, localRank, configDigest, authenticator, replayGuard, DEFAULT_NOTICE_CAPACITY);
+    }
+
+    /**
+     * A decoder for a node, with the size of its notice's first rank array.
+     *
+     * @param clusterId             frames of other clusters are rejected.
+     * @param clusterSize           number of ranks N; every rank on the wire must lie in {@code [0, N)}.
+     * @param localRank             this node: frames addressed to any other rank are rejected.
+     * @param configDigest          this node's {@link ConfigDigest}; frames carrying another are rejected.
+     * @param authenticator         the cluster keyring, or {@link FrameAuthenticator#NONE} with authentication off.
+     * @param replayGuard           this node's replay state, of size N; null only for tools and tests.
+     * @param initialNoticeCapacity dead ranks a notice may hold before the decoder's array grows.
+     */
+    public FrameDecoder(
+        final int clusterId,
+        final int clusterSize,
+        final int localRank,
+        final int configDigest,
+        final FrameAuthenticator authenticator,
+        final ReplayGuard replayGuard,
+        final int initialNoticeCapacity)
+    {
+        this(clusterId, clusterSize, localRank, configDigest, authenticator, replayGuard, initialNoticeCapacity, false);
+        if (localRank < 0 || localRank >= clusterSize)
+        {
+            throw new IllegalArgumentException("localRank " + localRank + " not in [0, " + clusterSize + ")");
+        }
+        if (replayGuard != null && replayGuard.clusterSize() != clusterSize)
+        {
+            throw new IllegalArgumentException(
+                "replay guard sized for " + replayGuard.clusterSize() + " ranks, cluster has " + clusterSize);
+        }
+    }
+
+    /**
+     * A structure-only decoder: checks layout, cluster id and ranks, but neither MAC, config digest, destination nor
+     * freshness. For tools that read frames addressed anywhere (captures, tests), never for a node.
+     *
      * @param clusterId   frames of other clusters are rejected.
      * @param clusterSize number of ranks N; every rank on the wire must lie in {@code [0, N)}.
      */
     public FrameDecoder(final int clusterId, final int clusterSize)
     {
-        this(clusterId, clusterSize, DEFAULT_NOTICE_CAPACITY);
+        this(clusterId, clusterSize, -1, 0, FrameAuthenticator.NONE, null, DEFAULT_NOTICE_CAPACITY, true);
     }
 
-    /**
-     * @param clusterId             frames of other clusters are rejected.
-     * @param clusterSize           number of ranks N; every rank on the wire must lie in {@code [0, N)}.
-     * @param initialNoticeCapacity dead ranks a notice may hold before the decoder's array grows.
-     */
-    public FrameDecoder(final int clusterId, final int clusterSize, final int initialNoticeCapacity)
+    private FrameDecoder(
+        final int clusterId,
+        final int clusterSize,
+        final int localRank,
+        final int configDigest,
+        final FrameAuthenticator authenticator,
+        final ReplayGuard replayGuard,
+        final int initialNoticeCapacity,
+        final boolean structureOnly)
     {
         if (clusterSize < 1)
         {
@@ -80,6 +161,11 @@ public final class FrameDecoder
         }
         this.clusterId = clusterId;
         this.clusterSize = clusterSize;
+        this.localRank = localRank;
+        this.configDigest = configDigest;
+        this.authenticator = authenticator;
+        this.replayGuard = replayGuard;
+        this.structureOnly = structureOnly;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
         // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
         notice.set(0, 0, 0, 0L, noticeRanks);
@@ -99,9 +185,17 @@ public final class FrameDecoder
         {
             return RejectReason.OUT_OF_BOUNDS;
         }
-        if (length < HEADER_LENGTH)
+        if (length < MIN_FRAME_LENGTH)
         {
             return RejectReason.TOO_SHORT;
+        }
+        if (length > FailureNoticeFlyweight.MAX_LENGTH)
+        {
+            return RejectReason.WRONG_LENGTH;
+        }
+        if (!authenticator.verify(buffer, offset, length))
+        {
+            return FrameAuthenticator.isUnsigned(buffer, offset, length) ? RejectReason.UNSIGNED : RejectReason.BAD_MAC;
         }
 
         // A view of exactly the frame: the flyweights need a MutableDirectBuffer but the decoder never writes.
@@ -119,18 +213,24 @@ public final class FrameDecoder
             return structure;
         }
 
-        if (header.flags() != 0)
+        final RejectReason headerFields = checkHeader();
+        if (RejectReason.NONE != headerFields)
         {
-            return RejectReason.BAD_FLAGS;
+            return headerFields;
         }
-        if (header.clusterId() != clusterId)
-        {
-            return RejectReason.WRONG_CLUSTER;
-        }
+
+        // Freshness is judged before the body is decoded, so a stale frame never overwrites the last notice, and
+        // remembered only after the body is valid, so only an accepted frame advances the sender's window.
         final int senderRank = header.senderRank();
-        if (!isRank(senderRank))
+        final int senderIncarnation = header.senderIncarnation();
+        final long frameSequence = header.frameSequence();
+        if (replayGuard != null)
         {
-            return RejectReason.SENDER_OUT_OF_RANGE;
+            final RejectReason freshness = replayGuard.check(senderRank, senderIncarnation, frameSequence);
+            if (RejectReason.NONE != freshness)
+            {
+                return freshness;
+            }
         }
 
         final RejectReason body;
@@ -152,14 +252,25 @@ public final class FrameDecoder
                 body = RejectReason.NONE;
                 break;
         }
-
-        if (RejectReason.NONE == body)
+        if (RejectReason.NONE != body)
         {
-            this.type = type;
-            this.senderRank = senderRank;
-            this.senderIncarnation = header.senderIncarnation();
+            return body;
         }
-        return body;
+        if (replayGuard != null)
+        {
+            replayGuard.record(senderRank, senderIncarnation, frameSequence);
+        }
+
+        this.type = type;
+        this.senderRank = senderRank;
+        this.senderIncarnation = senderIncarnation;
+        this.destinationRank = header.destinationRank();
+        this.frameSequence = frameSequence;
+        if (!authenticator.authenticates())
+        {
+            unauthenticatedAccepted++;
+        }
+        return RejectReason.NONE;
     }
 
     /**
@@ -185,6 +296,48 @@ public final class FrameDecoder
     public int senderIncarnation()
     {
         return senderIncarnation;
+    }
+
+    /**
+     * @return destination rank of the last accepted frame: this node, for a node's decoder.
+     */
+    public int destinationRank()
+    {
+        return destinationRank;
+    }
+
+    /**
+     * @return frame sequence of the last accepted frame.
+     */
+    public long frameSequence()
+    {
+        return frameSequence;
+    }
+
+    /**
+     * @return frames accepted without a MAC check because authentication is off.
+     */
+    public long unauthenticatedAccepted()
+    {
+        return unauthenticatedAccepted;
+    }
+
+    /**
+     * For the log line that names a misconfigured peer: its rank is trustworthy, the frame carried a valid MAC.
+     *
+     * @return sender rank of the last frame rejected with {@link RejectReason#CONFIG_MISMATCH}, -1 if none yet.
+     */
+    public int mismatchedSenderRank()
+    {
+        return mismatchedSenderRank;
+    }
+
+    /**
+     * @return config digest carried by the last frame rejected with {@link RejectReason#CONFIG_MISMATCH}.
+     */
+    public int mismatchedConfigDigest()
+    {
+        return mismatchedConfigDigest;
     }
 
     /**
@@ -270,6 +423,46 @@ public final class FrameDecoder
         return clusterSize;
     }
 
+    /**
+     * @return config digest frames must carry (not checked by a structure-only decoder).
+     */
+    public int configDigest()
+    {
+        return configDigest;
+    }
+
+    private RejectReason checkHeader()
+    {
+        if (header.flags() != 0)
+        {
+            return RejectReason.BAD_FLAGS;
+        }
+        if (header.clusterId() != clusterId)
+        {
+            return RejectReason.WRONG_CLUSTER;
+        }
+        if (!structureOnly && header.configDigest() != configDigest)
+        {
+            mismatchedSenderRank = isRank(header.senderRank()) ? header.senderRank() : -1;
+            mismatchedConfigDigest = header.configDigest();
+            return RejectReason.CONFIG_MISMATCH;
+        }
+        if (!isRank(header.senderRank()))
+        {
+            return RejectReason.SENDER_OUT_OF_RANGE;
+        }
+        final int destination = header.destinationRank();
+        if (structureOnly ? !isRank(destination) : destination != localRank)
+        {
+            return RejectReason.WRONG_DESTINATION;
+        }
+        if (header.frameSequence() < 1 && !structureOnly)
+        {
+            return RejectReason.BAD_FRAME_SEQUENCE;
+        }
+        return RejectReason.NONE;
+    }
+
     private RejectReason checkStructure(final int type, final int length)
     {
         switch (type)
@@ -285,7 +478,7 @@ public final class FrameDecoder
 
             case FAILURE_NOTICE_TYPE:
             {
-                if (length < FailureNoticeFlyweight.RANGES_OFFSET)
+                if (length < FailureNoticeFlyweight.lengthOf(0))
                 {
                     return RejectReason.WRONG_LENGTH;
                 }
@@ -323,6 +516,10 @@ public final class FrameDecoder
         if (!isRank(emitterRank))
         {
             return RejectReason.RANK_OUT_OF_RANGE;
+        }
+        if (emitterRank != newObserver.destinationRank())
+        {
+            return RejectReason.EMITTER_NOT_DESTINATION;
         }
         final int rkey = newObserver.rdmaRkey();
         final long address = newObserver.rdmaAddress();

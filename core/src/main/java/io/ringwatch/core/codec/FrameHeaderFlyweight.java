@@ -6,10 +6,11 @@ import java.nio.ByteOrder;
 
 import static org.agrona.BitUtil.SIZE_OF_BYTE;
 import static org.agrona.BitUtil.SIZE_OF_INT;
+import static org.agrona.BitUtil.SIZE_OF_LONG;
 import static org.agrona.BitUtil.SIZE_OF_SHORT;
 
 /**
- * Header common to every Ringwatch frame, little-endian.
+ * Header common to every Ringwatch frame, little-endian, and the MAC trailer that ends every frame.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -22,15 +23,34 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  *  +---------------------------------------------------------------+
  *  |                      Sender Incarnation                       |
  *  +---------------------------------------------------------------+
+ *  |                       Destination Rank                        |
+ *  +---------------------------------------------------------------+
+ *  |                         Config Digest                         |
+ *  +---------------------------------------------------------------+
+ *  |                        Frame Sequence                         |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
  *  |                          Body ...                            ...
+ *  +---------------------------------------------------------------+
+ *  |                 MAC (16 bytes, the last of the frame)         |
+ *  |                                                               |
+ *  |                                                               |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
  * </pre>
- * Flyweights wrap a {@link MutableDirectBuffer} and do no bounds checks of their own beyond Agrona's: the
- * {@code encode} helpers check capacity, and {@link FrameDecoder} checks lengths before it reads a field.
+ * The destination is the rank the sender addressed, so a frame captured on its way to one node is refused by every
+ * other. The config digest ({@link ConfigDigest}) is what every node of the cluster must agree on. The frame sequence
+ * counts the frames one sender incarnation sent to one destination, from 1; {@link ReplayGuard} refuses one seen
+ * before. The MAC ({@link FrameAuthenticator}) covers everything before it.
+ * <p>
+ * The {@code encode} helpers write the frame sequence and the MAC as zero; {@link FrameStamper} fills both just
+ * before the frame is sent. Flyweights wrap a {@link MutableDirectBuffer} and do no bounds checks of their own beyond
+ * Agrona's: the {@code encode} helpers check capacity, and {@link FrameDecoder} checks lengths before it reads a field.
  */
 public class FrameHeaderFlyweight
 {
-    /** Protocol version written and accepted. */
-    public static final int VERSION = 1;
+    /** Protocol version written and accepted: 2 added destination, config digest, frame sequence and MAC. */
+    public static final int VERSION = 2;
 
     /** {@link HeartbeatFlyweight}. */
     public static final int HEARTBEAT_TYPE = 1;
@@ -50,9 +70,18 @@ public class FrameHeaderFlyweight
     private static final int CLUSTER_ID_FIELD_OFFSET = FLAGS_FIELD_OFFSET + SIZE_OF_SHORT;
     private static final int SENDER_RANK_FIELD_OFFSET = CLUSTER_ID_FIELD_OFFSET + SIZE_OF_INT;
     private static final int SENDER_INCARNATION_FIELD_OFFSET = SENDER_RANK_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int DESTINATION_RANK_FIELD_OFFSET = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int CONFIG_DIGEST_FIELD_OFFSET = DESTINATION_RANK_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int FRAME_SEQUENCE_FIELD_OFFSET = CONFIG_DIGEST_FIELD_OFFSET + SIZE_OF_INT;
 
     /** Length of the common header; bodies start here. */
-    public static final int HEADER_LENGTH = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+    public static final int HEADER_LENGTH = FRAME_SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
+
+    /** Length of the MAC trailer, the last bytes of every frame. */
+    public static final int MAC_LENGTH = 16;
+
+    /** Length of the shortest frame: a header and a MAC. */
+    public static final int MIN_FRAME_LENGTH = HEADER_LENGTH + MAC_LENGTH;
 
     /** Buffer holding the wrapped frame. */
     protected MutableDirectBuffer buffer;
@@ -90,23 +119,33 @@ public class FrameHeaderFlyweight
     }
 
     /**
-     * Write a whole header: current version, the given type, zero flags.
+     * Write a whole header: current version, the given type, zero flags, frame sequence 0 (not yet stamped).
      *
      * @param type              frame type id.
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        rank of the sending node.
      * @param senderIncarnation incarnation of the sending node.
+     * @param destinationRank   rank the frame is sent to.
+     * @param configDigest      the sender's {@link ConfigDigest}.
      * @return this for a fluent API.
      */
     public FrameHeaderFlyweight header(
-        final int type, final int clusterId, final int senderRank, final int senderIncarnation)
+        final int type,
+        final int clusterId,
+        final int senderRank,
+        final int senderIncarnation,
+        final int destinationRank,
+        final int configDigest)
     {
         return version(VERSION)
             .type(type)
             .flags(0)
             .clusterId(clusterId)
             .senderRank(senderRank)
-            .senderIncarnation(senderIncarnation);
+            .senderIncarnation(senderIncarnation)
+            .destinationRank(destinationRank)
+            .configDigest(configDigest)
+            .frameSequence(0);
     }
 
     /**
@@ -214,6 +253,72 @@ public class FrameHeaderFlyweight
     public FrameHeaderFlyweight senderIncarnation(final int senderIncarnation)
     {
         buffer.putInt(offset + SENDER_INCARNATION_FIELD_OFFSET, senderIncarnation, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return destination rank field: the rank the sender addressed.
+     */
+    public int destinationRank()
+    {
+        return buffer.getInt(offset + DESTINATION_RANK_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param destinationRank field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight destinationRank(final int destinationRank)
+    {
+        buffer.putInt(offset + DESTINATION_RANK_FIELD_OFFSET, destinationRank, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return config digest field.
+     */
+    public int configDigest()
+    {
+        return buffer.getInt(offset + CONFIG_DIGEST_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param configDigest field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight configDigest(final int configDigest)
+    {
+        buffer.putInt(offset + CONFIG_DIGEST_FIELD_OFFSET, configDigest, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return frame sequence field: 1 for the first frame a sender incarnation sent to this destination.
+     */
+    public long frameSequence()
+    {
+        return buffer.getLong(offset + FRAME_SEQUENCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param frameSequence field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight frameSequence(final long frameSequence)
+    {
+        buffer.putLong(offset + FRAME_SEQUENCE_FIELD_OFFSET, frameSequence, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * Zero the MAC trailer of a frame of {@code length} bytes, so an unsigned frame is well defined.
+     *
+     * @param length of the whole frame, trailer included.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight clearMac(final int length)
+    {
+        buffer.setMemory(offset + length - MAC_LENGTH, MAC_LENGTH, (byte)0);
         return this;
     }
 

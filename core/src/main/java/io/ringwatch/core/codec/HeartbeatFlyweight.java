@@ -13,7 +13,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (16 bytes, type 1)               |
+ *  |                 Frame Header (32 bytes, type 1)               |
  *  +---------------------------------------------------------------+
  *  |                            Counter                            |
  *  |                                                               |
@@ -21,17 +21,21 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |                     Emitter Timestamp (ns)                    |
  *  |                                                               |
  *  +---------------------------------------------------------------+
+ *  |                        MAC (16 bytes)                         |
+ *  +---------------------------------------------------------------+
  * </pre>
  * The counter starts at 1 and grows by one per heartbeat. The timestamp is the emitter's clock, informational
- * only: clocks of different hosts are never compared by the protocol.
+ * only: clocks of different hosts are never compared by the protocol. The destination is the observer. The counter
+ * says nothing about freshness to an eavesdropper's replay (a stale counter still differs from the last one seen):
+ * the frame sequence does, checked by {@link ReplayGuard}.
  */
 public final class HeartbeatFlyweight extends FrameHeaderFlyweight
 {
     private static final int COUNTER_FIELD_OFFSET = HEADER_LENGTH;
     private static final int EMITTER_TIMESTAMP_FIELD_OFFSET = COUNTER_FIELD_OFFSET + SIZE_OF_LONG;
 
-    /** Total length of a heartbeat frame. */
-    public static final int LENGTH = EMITTER_TIMESTAMP_FIELD_OFFSET + SIZE_OF_LONG;
+    /** Total length of a heartbeat frame, MAC included. */
+    public static final int LENGTH = EMITTER_TIMESTAMP_FIELD_OFFSET + SIZE_OF_LONG + MAC_LENGTH;
 
     public HeartbeatFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
@@ -40,13 +44,15 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
     }
 
     /**
-     * Write a complete heartbeat frame.
+     * Write a complete heartbeat frame, unstamped: frame sequence and MAC zero until {@link FrameStamper#stamp}.
      *
      * @param buffer             destination.
      * @param offset             at which the frame begins.
      * @param clusterId          cluster the frame belongs to.
      * @param senderRank         the emitter.
      * @param senderIncarnation  the emitter's incarnation.
+     * @param destinationRank    the observer.
+     * @param configDigest       the emitter's {@link ConfigDigest}.
      * @param counter            heartbeat counter, at least 1.
      * @param emitterTimestampNs emitter's clock at sending.
      * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
@@ -57,6 +63,8 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
         final int clusterId,
         final int senderRank,
         final int senderIncarnation,
+        final int destinationRank,
+        final int configDigest,
         final long counter,
         final long emitterTimestampNs)
     {
@@ -67,7 +75,8 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
         wrap(buffer, offset)
             .counter(counter)
             .emitterTimestampNs(emitterTimestampNs)
-            .header(HEARTBEAT_TYPE, clusterId, senderRank, senderIncarnation);
+            .header(HEARTBEAT_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
+            .clearMac(LENGTH);
         return LENGTH;
     }
 

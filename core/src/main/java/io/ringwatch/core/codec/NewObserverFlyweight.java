@@ -10,12 +10,12 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
 /**
  * NEW_OBSERVER: the sender tells the addressed emitter that it is now the emitter's observer (task T3, received
  * as T4). With RDMA heartbeats it also carries where the emitter must write: the observer's slot (remote key,
- * virtual address, length). Without RDMA the three fields are zero.
+ * virtual address, length). Without RDMA the three fields are zero. The destination in the header is the emitter rank.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (16 bytes, type 2)               |
+ *  |                 Frame Header (32 bytes, type 2)               |
  *  +---------------------------------------------------------------+
  *  |                          Emitter Rank                         |
  *  +---------------------------------------------------------------+
@@ -28,6 +28,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  +---------------------------------------------------------------+
  *  |                        Reserved (zero)                        |
  *  +---------------------------------------------------------------+
+ *  |                        MAC (16 bytes)                         |
+ *  +---------------------------------------------------------------+
  * </pre>
  */
 public final class NewObserverFlyweight extends FrameHeaderFlyweight
@@ -38,8 +40,8 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
     private static final int RDMA_LENGTH_FIELD_OFFSET = RDMA_ADDRESS_FIELD_OFFSET + SIZE_OF_LONG;
     private static final int RESERVED_FIELD_OFFSET = RDMA_LENGTH_FIELD_OFFSET + SIZE_OF_INT;
 
-    /** Total length of a new-observer frame. */
-    public static final int LENGTH = RESERVED_FIELD_OFFSET + SIZE_OF_INT;
+    /** Total length of a new-observer frame, MAC included. */
+    public static final int LENGTH = RESERVED_FIELD_OFFSET + SIZE_OF_INT + MAC_LENGTH;
 
     public NewObserverFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
@@ -48,14 +50,16 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
     }
 
     /**
-     * Write a complete new-observer frame without an RDMA slot.
+     * Write a complete new-observer frame without an RDMA slot, unstamped: frame sequence and MAC zero until
+     * {@link FrameStamper#stamp}.
      *
      * @param buffer            destination.
      * @param offset            at which the frame begins.
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        the new observer.
      * @param senderIncarnation the new observer's incarnation.
-     * @param emitterRank       the addressee.
+     * @param configDigest      the new observer's {@link ConfigDigest}.
+     * @param emitterRank       the addressee, also written as the header's destination.
      * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
      */
     public int encode(
@@ -64,20 +68,22 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
         final int clusterId,
         final int senderRank,
         final int senderIncarnation,
+        final int configDigest,
         final int emitterRank)
     {
-        return encode(buffer, offset, clusterId, senderRank, senderIncarnation, emitterRank, 0, 0L, 0);
+        return encode(buffer, offset, clusterId, senderRank, senderIncarnation, configDigest, emitterRank, 0, 0L, 0);
     }
 
     /**
-     * Write a complete new-observer frame.
+     * Write a complete new-observer frame, unstamped: frame sequence and MAC zero until {@link FrameStamper#stamp}.
      *
      * @param buffer            destination.
      * @param offset            at which the frame begins.
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        the new observer.
      * @param senderIncarnation the new observer's incarnation.
-     * @param emitterRank       the addressee.
+     * @param configDigest      the new observer's {@link ConfigDigest}.
+     * @param emitterRank       the addressee, also written as the header's destination.
      * @param rdmaRkey          remote key of the observer's heartbeat slot, 0 without RDMA.
      * @param rdmaAddress       virtual address of the slot, 0 without RDMA.
      * @param rdmaLength        length of the slot in bytes, 0 without RDMA.
@@ -89,6 +95,7 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
         final int clusterId,
         final int senderRank,
         final int senderIncarnation,
+        final int configDigest,
         final int emitterRank,
         final int rdmaRkey,
         final long rdmaAddress,
@@ -104,7 +111,8 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
             .rdmaAddress(rdmaAddress)
             .rdmaLength(rdmaLength)
             .reserved(0)
-            .header(NEW_OBSERVER_TYPE, clusterId, senderRank, senderIncarnation);
+            .header(NEW_OBSERVER_TYPE, clusterId, senderRank, senderIncarnation, emitterRank, configDigest)
+            .clearMac(LENGTH);
         return LENGTH;
     }
 

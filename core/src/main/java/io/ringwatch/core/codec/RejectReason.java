@@ -3,15 +3,21 @@ package io.ringwatch.core.codec;
 /**
  * Why {@link FrameDecoder} refused a frame. A receiver counts each reason and drops the frame; nothing is thrown.
  * <p>
- * {@link #NONE} means the frame was accepted. The decoder checks structure first (bounds, header length, version,
- * type, length), then the header fields, then the body, and reports the first check that fails.
+ * {@link #NONE} means the frame was accepted. The decoder checks bounds and length first, then the MAC, then
+ * structure (version, type, length), then the header fields, then the body, then freshness ({@link ReplayGuard}),
+ * and reports the first check that fails. Every reason after {@link #BAD_MAC} was found in a frame signed with a
+ * cluster key, so it names a sender that holds the key: a misconfigured or buggy node, not an outsider.
  */
 public enum RejectReason
 {
     NONE("accepted"),
 
     OUT_OF_BOUNDS("offset or length lies outside the buffer"),
-    TOO_SHORT("shorter than the frame header"),
+    TOO_SHORT("shorter than a frame header and its MAC"),
+
+    UNSIGNED("MAC is zero: the sender runs with ringwatch.auth=off"),
+    BAD_MAC("MAC matches no accepted key: forged, corrupted, or signed with a key this node does not hold"),
+
     UNSUPPORTED_VERSION("unsupported protocol version"),
     UNKNOWN_TYPE("unknown frame type"),
     WRONG_LENGTH("length does not match the frame type"),
@@ -19,9 +25,13 @@ public enum RejectReason
 
     BAD_FLAGS("reserved flags are not zero"),
     WRONG_CLUSTER("frame belongs to another cluster"),
+    CONFIG_MISMATCH("sender's config digest differs (cluster file, N, eta, delta or protocol version)"),
     SENDER_OUT_OF_RANGE("sender rank outside the cluster"),
+    WRONG_DESTINATION("frame addressed to another rank"),
+    BAD_FRAME_SEQUENCE("frame sequence below 1: the frame was never stamped"),
 
     RANK_OUT_OF_RANGE("a rank field lies outside the cluster"),
+    EMITTER_NOT_DESTINATION("new-observer emitter rank differs from the frame's destination"),
     BAD_COUNTER("heartbeat counter below 1"),
     BAD_RDMA_REGION("negative RDMA length, or RDMA key or address without a length"),
     RESERVED_NOT_ZERO("reserved field is not zero"),
@@ -32,7 +42,12 @@ public enum RejectReason
     RANGES_OVERLAP("a notice range overlaps the previous one"),
     RANGES_NOT_MERGED("a notice range is adjacent to the previous one; the sender must merge them"),
     DEAD_RANK_NOT_IN_SET("the dead rank is missing from the notice's dead set"),
-    SOURCE_IN_SET("the notice's source rank is in its own dead set");
+    SOURCE_IN_SET("the notice's source rank is in its own dead set"),
+
+    STALE_INCARNATION("sender incarnation older than the one admitted for its rank"),
+    UNKNOWN_INCARNATION("sender incarnation newer than the one admitted for its rank, not (yet) admitted"),
+    STALE_SEQUENCE("frame sequence below the replay window of its sender"),
+    REPLAYED("frame sequence already accepted from its sender: a duplicate or a replay");
 
     private final String description;
 

@@ -25,6 +25,7 @@ public final class EventQueue
     static final byte PAUSE = 7;
     static final byte RESUME = 8;
     static final byte LEAVE_NODE = 9;
+    static final byte FORGED_NOTICE = 10;
 
     private static final int RANK_BITS = 28;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;

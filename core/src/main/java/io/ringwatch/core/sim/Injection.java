@@ -4,10 +4,11 @@ package io.ringwatch.core.sim;
  * A scripted fault.
  *
  * @param kind       what happens.
- * @param rank       to whom; for a cut, the sending side of the link.
+ * @param rank       to whom; for a cut, the sending side of the link; for a forgery, the rank the forged notice names.
  * @param timeNs     virtual time at which it happens.
  * @param durationNs how long a pause or a cut lasts; 0 for the other kinds.
- * @param peer       for a cut, the receiving side of the link; -1 for the other kinds.
+ * @param peer       for a cut, the receiving side of the link; for a forgery, the node it is sent to; -1 for the other
+ *                   kinds.
  */
 public record Injection(Kind kind, int rank, long timeNs, long durationNs, int peer)
 {
@@ -23,7 +24,12 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs, int p
         /** Leave gracefully through the protocol. */
         LEAVE,
         /** Lose every message on one directed link for a while (the other direction still works). */
-        CUT
+        CUT,
+        /**
+         * An outsider without the cluster key sends one node a FAILURE_NOTICE naming a live rank, claiming to come from
+         * a live member: the frame goes through the receiver's real {@code FrameDecoder}.
+         */
+        FORGE
     }
 
     /**
@@ -45,9 +51,11 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs, int p
             throw new IllegalArgumentException(
                 "durationNs must be > 0 for a pause or a cut and 0 otherwise: " + durationNs);
         }
-        if (kind == Kind.CUT ? peer < 0 || peer == rank : peer != -1)
+        final boolean linked = kind == Kind.CUT || kind == Kind.FORGE;
+        if (linked ? peer < 0 || peer == rank : peer != -1)
         {
-            throw new IllegalArgumentException("peer must be another rank for a cut and -1 otherwise: " + peer);
+            throw new IllegalArgumentException(
+                "peer must be another rank for a cut or a forgery and -1 otherwise: " + peer);
         }
     }
 
@@ -92,5 +100,16 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs, int p
     public static Injection cut(final int from, final int to, final long timeNs, final long durationNs)
     {
         return new Injection(Kind.CUT, from, timeNs, durationNs, to);
+    }
+
+    /**
+     * @param victim   the live rank the forged notice names dead.
+     * @param receiver the node the outsider sends it to.
+     * @param timeNs   when it arrives.
+     * @return the injection.
+     */
+    public static Injection forge(final int victim, final int receiver, final long timeNs)
+    {
+        return new Injection(Kind.FORGE, victim, timeNs, 0, receiver);
     }
 }

@@ -12,6 +12,12 @@ import java.util.List;
  */
 public final class SimConfig
 {
+    /**
+     * Most nodes a simulation takes: the protocol's own limit, checked here before the simulator sizes its arrays
+     * (8 longs per node in one array, ranks in 28-bit event fields), which larger sizes would overflow.
+     */
+    public static final int MAX_NODES = io.ringwatch.core.protocol.ProtocolSettings.MAX_CLUSTER_SIZE;
+
     private int nodes = 64;
     private long heartbeatPeriodNs = 100_000_000L;
     private long suspicionTimeoutNs = 1_000_000_000L;
@@ -34,6 +40,7 @@ public final class SimConfig
     private int randomPauses;
     private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
+    private boolean authentication = true;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private boolean concluded;
@@ -66,6 +73,7 @@ public final class SimConfig
         copy.randomPauses = randomPauses;
         copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
+        copy.authentication = authentication;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         return copy;
@@ -83,7 +91,7 @@ public final class SimConfig
         {
             return this;
         }
-        require(nodes >= 2, "nodes must be >= 2: " + nodes);
+        require(nodes >= 2 && nodes <= MAX_NODES, "nodes must be in [2, " + MAX_NODES + "]: " + nodes);
         require(heartbeatPeriodNs > 0, "heartbeat period (eta) must be > 0: " + heartbeatPeriodNs + "ns");
         require(suspicionTimeoutNs > heartbeatPeriodNs,
             "suspicion timeout (delta) " + suspicionTimeoutNs + "ns must exceed eta " + heartbeatPeriodNs + "ns");
@@ -421,6 +429,17 @@ public final class SimConfig
     }
 
     /**
+     * @param on whether the cluster authenticates frames (the default): off, a forged frame is believed.
+     * @return this.
+     */
+    public SimConfig authentication(final boolean on)
+    {
+        checkMutable();
+        this.authentication = on;
+        return this;
+    }
+
+    /**
      * @param partition a partition of the network, healed after its duration.
      * @return this.
      */
@@ -546,6 +565,14 @@ public final class SimConfig
     public StabilizationBound bound()
     {
         return bound;
+    }
+
+    /**
+     * @return whether frames are authenticated, so that forged ones are refused.
+     */
+    public boolean authentication()
+    {
+        return authentication;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -11,6 +12,7 @@ import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankSet;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,6 +68,7 @@ public final class Simulation implements ClusterState
     private final Network network;
     private final DetectorNode[] nodes;
     private final Port port = new Port();
+    private final Forgery forgery;
 
     // The per-node state touched by every event, one 64-byte record per node: at 256k nodes the run is bound by
     // cache misses, and separate arrays would cost one miss each.
@@ -131,6 +134,7 @@ public final class Simulation implements ClusterState
         lastResumeNs = new long[n];
         Arrays.fill(lastResumeNs, NONE);
         network = new Network(random, n, config.delayModel(), loss, onePort);
+        forgery = new Forgery(config);
         condemned = new boolean[n];
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
@@ -275,6 +279,12 @@ public final class Simulation implements ClusterState
                     injection.timeNs() + injection.durationNs());
                 continue;
             }
+            if (injection.kind() == Injection.Kind.FORGE)
+            {
+                queue.schedule(injection.timeNs(), EventQueue.FORGED_NOTICE, -1, injection.peer(), 0,
+                    forgery.forge(injection.rank(), injection.peer()));
+                continue;
+            }
             final byte type = switch (injection.kind())
             {
                 case CRASH -> EventQueue.CRASH;
@@ -411,7 +421,7 @@ public final class Simulation implements ClusterState
                 }
             }
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
-            case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE ->
+            case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE ->
             {
                 return deliverControl(slot, to);
             }
@@ -457,6 +467,15 @@ public final class Simulation implements ClusterState
         {
             case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, to, nowNs);
             case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
+            case EventQueue.FORGED_NOTICE ->
+            {
+                // only what the receiver's decoder accepts reaches the node
+                final SimNotice believed = forgery.receive(to, (UnsafeBuffer)queue.ref(slot));
+                if (believed != null)
+                {
+                    enter(to).onNotice(believed, forgery.lastSender(), nowNs);
+                }
+            }
             default -> enter(to).onLeave(from, nowNs);
         }
         afterCall(to);
@@ -834,6 +853,15 @@ public final class Simulation implements ClusterState
     public int observer(final int rank)
     {
         return nodes[rank].observer();
+    }
+
+    /**
+     * @param reason a decoder verdict; {@link RejectReason#NONE} for forged frames a node believed.
+     * @return forged frames ({@link Injection.Kind#FORGE}) judged so by their receivers.
+     */
+    public long forgedFrames(final RejectReason reason)
+    {
+        return forgery.count(reason);
     }
 
     /**

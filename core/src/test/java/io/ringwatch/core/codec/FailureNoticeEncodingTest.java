@@ -21,7 +21,7 @@ class FailureNoticeEncodingTest
         final TestNotice notice = new TestNotice(0, 1, 1, 1L, TestNotice.everyOther(MAX_RANGES + 1));
 
         assertEquals(TOO_MANY_RANGES, FailureNoticeFlyweight.encodedLength(notice));
-        assertEquals(TOO_MANY_RANGES, flyweight.encode(roomy, 0, 1, 0, 1, notice));
+        assertEquals(TOO_MANY_RANGES, flyweight.encode(roomy, 0, 1, 0, 1, 2, 0, notice));
     }
 
     @Test
@@ -34,7 +34,7 @@ class FailureNoticeEncodingTest
         }
         final TestNotice notice = new TestNotice(0, 50_000, 1, 1L, ranks);
 
-        assertEquals(FailureNoticeFlyweight.lengthOf(2), flyweight.encode(buffer, 0, 1, 0, 1, notice));
+        assertEquals(FailureNoticeFlyweight.lengthOf(2), flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, notice));
         flyweight.wrap(buffer, 0);
         assertEquals(50_001, flyweight.rangeFirstRank(1));
         assertEquals(50_000, flyweight.rangeLength(1));
@@ -46,56 +46,57 @@ class FailureNoticeEncodingTest
         final TestNotice notice = new TestNotice(4, 1, 1, 1L, 4, 8);
         final int length = FailureNoticeFlyweight.encodedLength(notice);
 
-        assertEquals(INSUFFICIENT_CAPACITY, flyweight.encode(buffer, buffer.capacity() - length + 1, 1, 0, 1, notice));
-        assertEquals(INSUFFICIENT_CAPACITY, flyweight.encode(buffer, -1, 1, 0, 1, notice));
-        assertEquals(length, flyweight.encode(buffer, buffer.capacity() - length, 1, 0, 1, notice));
+        assertEquals(INSUFFICIENT_CAPACITY,
+            flyweight.encode(buffer, buffer.capacity() - length + 1, 1, 0, 1, 2, 0, notice));
+        assertEquals(INSUFFICIENT_CAPACITY, flyweight.encode(buffer, -1, 1, 0, 1, 2, 0, notice));
+        assertEquals(length, flyweight.encode(buffer, buffer.capacity() - length, 1, 0, 1, 2, 0, notice));
     }
 
     @Test
     void shouldRefuseOtherFramesWhenBufferIsTooSmall()
     {
-        final UnsafeBuffer tiny = new UnsafeBuffer(new byte[FrameHeaderFlyweight.HEADER_LENGTH - 1]);
+        final UnsafeBuffer tiny = new UnsafeBuffer(new byte[FrameHeaderFlyweight.MIN_FRAME_LENGTH - 1]);
 
-        assertEquals(INSUFFICIENT_CAPACITY, new HeartbeatFlyweight().encode(tiny, 0, 1, 0, 1, 1L, 0L));
-        assertEquals(INSUFFICIENT_CAPACITY, new NewObserverFlyweight().encode(tiny, 0, 1, 0, 1, 1));
-        assertEquals(INSUFFICIENT_CAPACITY, new LeaveFlyweight().encode(tiny, 0, 1, 0, 1));
+        assertEquals(INSUFFICIENT_CAPACITY, new HeartbeatFlyweight().encode(tiny, 0, 1, 0, 1, 2, 0, 1L, 0L));
+        assertEquals(INSUFFICIENT_CAPACITY, new NewObserverFlyweight().encode(tiny, 0, 1, 0, 1, 0, 1));
+        assertEquals(INSUFFICIENT_CAPACITY, new LeaveFlyweight().encode(tiny, 0, 1, 0, 1, 2, 0));
     }
 
     @Test
     void shouldRefuseEmptyDeadSet()
     {
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 1L)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 1, 1, 1L)));
     }
 
     @Test
     void shouldRefuseDeadSetWithoutTheDeadRank()
     {
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 1L, 2, 4)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 1, 1, 1L, 2, 4)));
     }
 
     @Test
     void shouldRefuseDeadSetContainingTheSource()
     {
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 4, 1, 1L, 3, 4)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 4, 1, 1L, 3, 4)));
     }
 
     @Test
     void shouldRefuseDeadSetThatIsNotAscending()
     {
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 1L, 5, 3)));
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 1L, 3, 3)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 1, 1, 1L, 5, 3)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 1, 1, 1L, 3, 3)));
     }
 
     @Test
     void shouldRefuseSequenceBelowOne()
     {
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 0L, 3)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 1, 1, 0L, 3)));
     }
 
     @Test
     void shouldRefuseDeadSetWithNegativeRank()
     {
-        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, new TestNotice(3, 1, 1, 1L, -1, 3)));
+        assertEquals(INVALID_NOTICE, flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, new TestNotice(3, 1, 1, 1L, -1, 3)));
     }
 
     @Test
@@ -104,7 +105,7 @@ class FailureNoticeEncodingTest
         final TestNotice notice = new TestNotice(9, 0, 1, 1L, 1, 2, 5, 9, 10, 11, 20);
 
         assertEquals(FailureNoticeFlyweight.lengthOf(4), FailureNoticeFlyweight.encodedLength(notice));
-        assertEquals(FailureNoticeFlyweight.lengthOf(4), flyweight.encode(buffer, 0, 1, 0, 1, notice));
+        assertEquals(FailureNoticeFlyweight.lengthOf(4), flyweight.encode(buffer, 0, 1, 0, 1, 2, 0, notice));
         assertEquals(4, flyweight.wrap(buffer, 0).rangeCount());
     }
 }

@@ -7,14 +7,18 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import static io.ringwatch.core.codec.FailureNoticeFlyweight.MAX_RANGES;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEADER_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.MAC_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,14 +28,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Feeds the decoder valid, bit-flipped, truncated, extended, field-garbled, random and out-of-bounds frames.
+ * Feeds a node's decoder (MAC, config digest, destination and replay checks on) the frames an outsider can make
+ * (bit-flipped, truncated, extended, unsigned, signed with a foreign key, random, replayed recordings, out of bounds)
+ * and those an insider holding the key can make (the same damage signed again, garbled fields, random bodies).
  * <p>
- * Asserts that no exception escapes, that frames known to be broken are rejected with a reason, that valid frames
- * are accepted, and that every accepted frame, whatever produced it, re-encodes from the decoded values to the
- * very same bytes: the decoder accepts only what the encoder could have written.
+ * Asserts that no exception escapes; that nothing an outsider made is accepted, and that it is refused by the length
+ * and MAC checks, before any field is interpreted; that a recording is never accepted twice; that valid frames,
+ * signed with the primary or the rotation key, are accepted; that insider frames known to be broken are rejected;
+ * and that every accepted frame, whatever produced it, re-encodes from the decoded values to the very same bytes.
  * <p>
- * Reproduce a failure with {@code -Dringwatch.codec.fuzz.seed=<seed>} (printed in every failure message);
- * {@code -Dringwatch.codec.fuzz.iterations=<n>} runs longer.
+ * Reproduce a failure with {@code -Dringwatch.codec.fuzz.seed=<seed>} (printed in every failure message and in the
+ * report); {@code -Dringwatch.codec.fuzz.iterations=<n>} runs longer.
  */
 class FrameDecoderFuzzTest
 {
@@ -43,10 +50,25 @@ class FrameDecoderFuzzTest
     private static final int[] CLUSTER_SIZES = { 1, 2, 37, 5000 };
     private static final int MAX_OFFSET = 64;
     private static final int SLACK = 64;
+    private static final int HISTORY = 256;
+    private static final byte[] ROTATION_KEY = Frames.key(201);
+    private static final Set<RejectReason> BEFORE_ANY_FIELD = EnumSet.of(
+        RejectReason.OUT_OF_BOUNDS, RejectReason.TOO_SHORT, RejectReason.WRONG_LENGTH, RejectReason.UNSIGNED,
+        RejectReason.BAD_MAC);
 
     private enum Mutation
     {
-        NONE, BIT_FLIP, TRUNCATE, EXTEND, GARBLE_FIELD, RANDOM_BODY, RANDOM_BYTES, OUT_OF_BOUNDS
+        NONE(false),
+        UNSIGNED(true), BIT_FLIP(true), TRUNCATE(true), EXTEND(true), FOREIGN_KEY(true), RANDOM_BYTES(true),
+        OUT_OF_BOUNDS(true), REPLAY(false),
+        INSIDER_BIT_FLIP(false), INSIDER_RESIZE(false), INSIDER_GARBLE_FIELD(false), INSIDER_RANDOM_BODY(false);
+
+        final boolean outsider;
+
+        Mutation(final boolean outsider)
+        {
+            this.outsider = outsider;
+        }
     }
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MAX_OFFSET + FailureNoticeFlyweight.MAX_LENGTH + SLACK]);
@@ -55,23 +77,38 @@ class FrameDecoderFuzzTest
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight notice = new FailureNoticeFlyweight();
     private final LeaveFlyweight leave = new LeaveFlyweight();
+    private final FrameAuthenticator primarySigner = FrameAuthenticator.withKey(Frames.KEY);
+    private final FrameAuthenticator rotationSigner = FrameAuthenticator.withKeys(List.of(ROTATION_KEY, Frames.KEY));
+    private final FrameAuthenticator foreignSigner = FrameAuthenticator.withKey(Frames.OTHER_KEY);
     private final FrameDecoder[] decoders = new FrameDecoder[CLUSTER_SIZES.length];
+    private final ReplayGuard[] guards = new ReplayGuard[CLUSTER_SIZES.length];
+    private final int[] localRanks = new int[CLUSTER_SIZES.length];
+    private final int[] digests = new int[CLUSTER_SIZES.length];
     private final boolean[] boundaryTaken = new boolean[5001];
+    private final byte[][] history = new byte[HISTORY][];
+    private final int[] historyDecoder = new int[HISTORY];
+    private int historyCount;
 
     private Random random;
     private long seed;
     private int iteration;
     private Mutation mutation;
+    private FrameAuthenticator signer;
 
     @Test
-    void shouldNeverThrowAndAcceptOnlyFramesThatReencodeIdentically()
+    void shouldNeverThrowNorAcceptWhatNoKeyHolderSignedAndAcceptOnlyCanonicalFrames()
     {
         seed = Long.getLong(SEED_PROP_NAME, System.nanoTime());
         final int iterations = Integer.getInteger(ITERATIONS_PROP_NAME, ITERATIONS_DEFAULT);
         random = new Random(seed);
+        final FrameAuthenticator keyring = FrameAuthenticator.withKeys(List.of(Frames.KEY, ROTATION_KEY));
         for (int i = 0; i < CLUSTER_SIZES.length; i++)
         {
-            decoders[i] = new FrameDecoder(CLUSTER_ID, CLUSTER_SIZES[i]);
+            final int n = CLUSTER_SIZES[i];
+            localRanks[i] = random.nextInt(n);
+            digests[i] = ConfigDigest.of(CLUSTER_ID, n, 1_000_000L, 10_000_000L);
+            guards[i] = new ReplayGuard(n);
+            decoders[i] = new FrameDecoder(CLUSTER_ID, n, localRanks[i], digests[i], keyring, guards[i]);
         }
         final byte[] garbage = new byte[buffer.capacity()];
         random.nextBytes(garbage);
@@ -83,12 +120,12 @@ class FrameDecoderFuzzTest
 
         for (iteration = 0; iteration < iterations; iteration++)
         {
-            final int sizeIndex = random.nextInt(CLUSTER_SIZES.length);
-            final int clusterSize = CLUSTER_SIZES[sizeIndex];
-            final FrameDecoder decoder = decoders[sizeIndex];
-            final int offset = random.nextInt(MAX_OFFSET);
+            final int index = random.nextInt(CLUSTER_SIZES.length);
+            final FrameDecoder decoder = decoders[index];
+            int offset = random.nextInt(MAX_OFFSET);
 
-            int length = writeValidFrame(offset, clusterSize);
+            signer = random.nextInt(4) == 0 ? rotationSigner : primarySigner;
+            int length = writeValidFrame(index, offset);
             mutation = pickMutation();
             boolean mustReject = true;
             switch (mutation)
@@ -97,8 +134,12 @@ class FrameDecoderFuzzTest
                     mustReject = false;
                     break;
 
+                case UNSIGNED:
+                    buffer.setMemory(offset + length - MAC_LENGTH, MAC_LENGTH, (byte)0);
+                    break;
+
                 case BIT_FLIP:
-                    mustReject = flipBits(offset, length);
+                    flipBits(offset, length);
                     break;
 
                 case TRUNCATE:
@@ -109,21 +150,61 @@ class FrameDecoderFuzzTest
                     length += 1 + random.nextInt(SLACK);
                     break;
 
-                case GARBLE_FIELD:
-                    mustReject = garbleField(offset, length, clusterSize);
-                    break;
-
-                case RANDOM_BODY:
-                    length = writeRandomBody(offset, clusterSize);
-                    mustReject = false;
+                case FOREIGN_KEY:
+                    foreignSigner.sign(buffer, offset, length);
                     break;
 
                 case RANDOM_BYTES:
                     length = writeRandomBytes(offset);
-                    mustReject = false;
                     break;
 
                 case OUT_OF_BOUNDS:
+                    break;
+
+                case REPLAY:
+                    if (historyCount == 0)
+                    {
+                        mutation = Mutation.NONE;
+                        mustReject = false;
+                        break;
+                    }
+                    final int pick = random.nextInt(Math.min(historyCount, HISTORY));
+                    if (historyDecoder[pick] != index)
+                    {
+                        // replay it to the node that accepted it
+                        mutation = Mutation.NONE;
+                        mustReject = false;
+                        break;
+                    }
+                    length = history[pick].length;
+                    buffer.putBytes(offset, history[pick]);
+                    break;
+
+                case INSIDER_BIT_FLIP:
+                    mustReject = flipBits(offset, length);
+                    capSequence(offset);
+                    signer = primarySigner;
+                    signer.sign(buffer, offset, length);
+                    break;
+
+                case INSIDER_RESIZE:
+                    length = random.nextBoolean() ? MAC_LENGTH + random.nextInt(length - MAC_LENGTH) :
+                        length + 1 + random.nextInt(SLACK);
+                    signer = primarySigner;
+                    signer.sign(buffer, offset, length);
+                    break;
+
+                case INSIDER_GARBLE_FIELD:
+                    mustReject = garbleField(offset, length, CLUSTER_SIZES[index]);
+                    capSequence(offset);
+                    signer = primarySigner;
+                    signer.sign(buffer, offset, length);
+                    break;
+
+                case INSIDER_RANDOM_BODY:
+                    signer = primarySigner;
+                    length = writeRandomBody(index, offset);
+                    mustReject = false;
                     break;
             }
 
@@ -141,11 +222,26 @@ class FrameDecoderFuzzTest
             {
                 assertNotEquals(RejectReason.NONE, reason, () -> context("broken frame accepted", offset, decodeLength));
             }
+            if (mutation.outsider)
+            {
+                assertTrue(BEFORE_ANY_FIELD.contains(reason) && (reason != RejectReason.WRONG_LENGTH ||
+                    decodeLength > FailureNoticeFlyweight.MAX_LENGTH),
+                    () -> context("frame no key holder signed was judged by its fields: " + reason, offset,
+                    decodeLength));
+            }
+            if (mutation == Mutation.REPLAY)
+            {
+                assertTrue(reason == RejectReason.REPLAYED || reason == RejectReason.STALE_SEQUENCE,
+                    () -> context("recorded frame replayed: " + reason, offset, decodeLength));
+            }
 
             if (reason == RejectReason.NONE)
             {
                 accepted.computeIfAbsent(mutation, (m) -> new long[1])[0]++;
                 assertReencodesIdentically(decoder, decodeOffset, decodeLength);
+                final int slot = historyCount++ % HISTORY;
+                history[slot] = Frames.bytes(buffer, decodeOffset, decodeLength);
+                historyDecoder[slot] = index;
             }
         }
 
@@ -158,8 +254,8 @@ class FrameDecoderFuzzTest
             "    %-26s %8d / %8d%n", m, accepted.getOrDefault(m, new long[1])[0], c[0])));
         System.out.print(report);
 
-        // The fuzz must stay meaningful: mutants that survive as other valid frames prove acceptance is exercised,
-        // and at the default length every reason is reached (the rarest occurs over a hundred times).
+        // The fuzz must stay meaningful: insider mutants that survive as other valid frames prove acceptance is
+        // exercised, and at the default length every reason is reached.
         final long acceptedMutants = accepted.entrySet().stream()
             .filter((e) -> e.getKey() != Mutation.NONE)
             .mapToLong((e) -> e.getValue()[0])
@@ -175,35 +271,55 @@ class FrameDecoderFuzzTest
     private Mutation pickMutation()
     {
         final int roll = random.nextInt(100);
-        if (roll < 15)
+        if (roll < 12)
         {
             return Mutation.NONE;
         }
-        if (roll < 40)
+        if (roll < 15)
+        {
+            return Mutation.UNSIGNED;
+        }
+        if (roll < 25)
         {
             return Mutation.BIT_FLIP;
         }
-        if (roll < 50)
+        if (roll < 29)
         {
             return Mutation.TRUNCATE;
         }
-        if (roll < 55)
+        if (roll < 32)
         {
             return Mutation.EXTEND;
         }
-        if (roll < 75)
+        if (roll < 35)
         {
-            return Mutation.GARBLE_FIELD;
+            return Mutation.FOREIGN_KEY;
         }
-        if (roll < 87)
-        {
-            return Mutation.RANDOM_BODY;
-        }
-        if (roll < 95)
+        if (roll < 40)
         {
             return Mutation.RANDOM_BYTES;
         }
-        return Mutation.OUT_OF_BOUNDS;
+        if (roll < 43)
+        {
+            return Mutation.OUT_OF_BOUNDS;
+        }
+        if (roll < 50)
+        {
+            return Mutation.REPLAY;
+        }
+        if (roll < 62)
+        {
+            return Mutation.INSIDER_BIT_FLIP;
+        }
+        if (roll < 66)
+        {
+            return Mutation.INSIDER_RESIZE;
+        }
+        if (roll < 86)
+        {
+            return Mutation.INSIDER_GARBLE_FIELD;
+        }
+        return Mutation.INSIDER_RANDOM_BODY;
     }
 
     private RejectReason decodeSafely(final FrameDecoder decoder, final int offset, final int length)
@@ -224,43 +340,56 @@ class FrameDecoderFuzzTest
         }
     }
 
-    private int writeValidFrame(final int offset, final int clusterSize)
+    /**
+     * The incarnation a sender would use: the one this node admitted, or any for a sender not heard yet.
+     */
+    private int incarnationOf(final int index, final int sender)
     {
+        return guards[index].hasAdmitted(sender) ? guards[index].admittedIncarnation(sender) : random.nextInt();
+    }
+
+    /**
+     * The next frame sequence of a sender, sometimes skipping a few (frames it sent that were lost).
+     */
+    private long nextSequenceOf(final int index, final int sender)
+    {
+        return guards[index].highestSequence(sender) + 1 + (random.nextInt(4) == 0 ? random.nextInt(3) : 0);
+    }
+
+    private int writeValidFrame(final int index, final int offset)
+    {
+        final int clusterSize = CLUSTER_SIZES[index];
+        final int local = localRanks[index];
+        final int digest = digests[index];
         final int sender = random.nextInt(clusterSize);
-        final int incarnation = random.nextInt();
+        final int incarnation = incarnationOf(index, sender);
         final int type = clusterSize < 2 ? 1 + random.nextInt(2) : 1 + random.nextInt(4);
+        final int length;
         switch (type)
         {
             case HEARTBEAT_TYPE:
-                return heartbeat.encode(buffer, offset, CLUSTER_ID, sender, incarnation, positiveLong(), random.nextLong());
+                length = heartbeat.encode(
+                    buffer, offset, CLUSTER_ID, sender, incarnation, local, digest, positiveLong(), random.nextLong());
+                break;
 
             case NEW_OBSERVER_TYPE:
-                if (random.nextBoolean())
-                {
-                    return newObserver.encode(
-                        buffer, offset, CLUSTER_ID, sender, incarnation, random.nextInt(clusterSize));
-                }
-                return newObserver.encode(
-                    buffer,
-                    offset,
-                    CLUSTER_ID,
-                    sender,
-                    incarnation,
-                    random.nextInt(clusterSize),
-                    random.nextInt(),
-                    random.nextLong(),
-                    1 + random.nextInt(Integer.MAX_VALUE));
+                length = random.nextBoolean() ?
+                    newObserver.encode(buffer, offset, CLUSTER_ID, sender, incarnation, digest, local) :
+                    newObserver.encode(buffer, offset, CLUSTER_ID, sender, incarnation, digest, local,
+                        random.nextInt(), random.nextLong(), 1 + random.nextInt(Integer.MAX_VALUE));
+                break;
 
             case FAILURE_NOTICE_TYPE:
-            {
-                final int length = notice.encode(buffer, offset, CLUSTER_ID, sender, incarnation, randomNotice(clusterSize));
+                length = notice.encode(
+                    buffer, offset, CLUSTER_ID, sender, incarnation, local, digest, randomNotice(clusterSize));
                 assertTrue(length > 0, () -> context("generator made an unencodable notice: " + length, offset, 0));
-                return length;
-            }
+                break;
 
             default:
-                return leave.encode(buffer, offset, CLUSTER_ID, sender, incarnation);
+                length = leave.encode(buffer, offset, CLUSTER_ID, sender, incarnation, local, digest);
+                break;
         }
+        return Frames.seal(signer, buffer, offset, length, nextSequenceOf(index, sender));
     }
 
     /**
@@ -326,13 +455,14 @@ class FrameDecoderFuzzTest
     }
 
     /**
-     * @return true if the frame is now certainly invalid: a changed version, type, flags or cluster id byte.
+     * @return true if the frame is now certainly invalid: a changed version, type, flags, cluster id, destination
+     * or config digest byte.
      */
     private boolean flipBits(final int offset, final int length)
     {
         final int flips = 1 + random.nextInt(4);
         final int[] bits = new int[flips];
-        boolean headerIdentityChanged = false;
+        boolean identityChanged = false;
         for (int i = 0; i < flips; i++)
         {
             int bit;
@@ -344,31 +474,47 @@ class FrameDecoderFuzzTest
             bits[i] = bit;
             final int index = offset + (bit >>> 3);
             buffer.putByte(index, (byte)(buffer.getByte(index) ^ (1 << (bit & 7))));
-            headerIdentityChanged |= (bit >>> 3) < 8;
+            final int byteIndex = bit >>> 3;
+            identityChanged |= byteIndex < 8 || (byteIndex >= 16 && byteIndex < 24);
         }
-        return headerIdentityChanged;
+        return identityChanged;
     }
 
     /**
-     * Overwrite one aligned 32-bit word with an edge value.
+     * Keep a positive frame sequence below 2^62: a garbled sequence near 2^63 would, once accepted, leave its sender no
+     * sequence to go on with, which no real sender meets (it would take 2^62 frames).
+     */
+    private void capSequence(final int offset)
+    {
+        final FrameHeaderFlyweight header = heartbeat.wrap(buffer, offset);
+        if (header.frameSequence() >= 1L << 62)
+        {
+            header.frameSequence(header.frameSequence() & ((1L << 62) - 1));
+        }
+    }
+
+    /**
+     * Overwrite one aligned 32-bit word before the MAC with an edge value.
      *
-     * @return true if the word was in the version/type/flags/cluster part and its value changed.
+     * @return true if the word was version/type/flags, cluster id, destination or config digest and it changed.
      */
     private boolean garbleField(final int offset, final int length, final int clusterSize)
     {
-        final int word = random.nextInt(length / 4);
+        final int word = random.nextInt((length - MAC_LENGTH) / 4);
         final int index = offset + word * 4;
         final int before = buffer.getInt(index);
         buffer.putInt(index, edgeInt(clusterSize), ByteOrder.LITTLE_ENDIAN);
-        return word < 2 && before != buffer.getInt(index);
+        return (word < 2 || word == 4 || word == 5) && before != buffer.getInt(index);
     }
 
     /**
-     * A plausible header (right version, cluster, a known type, sender in range) followed by an edge-valued body
-     * of exactly the type's length, so body validation sees arbitrary values rather than the header rejecting.
+     * A plausible, signed header (right version, cluster, digest and destination, a known type, a sender in range
+     * with its next sequence) followed by an edge-valued body of exactly the type's length, so body validation sees
+     * arbitrary values rather than the header rejecting.
      */
-    private int writeRandomBody(final int offset, final int clusterSize)
+    private int writeRandomBody(final int index, final int offset)
     {
+        final int clusterSize = CLUSTER_SIZES[index];
         final int type = 1 + random.nextInt(4);
         final int length;
         if (type == FAILURE_NOTICE_TYPE)
@@ -395,19 +541,25 @@ class FrameDecoderFuzzTest
         {
             length = type == HEARTBEAT_TYPE ? HeartbeatFlyweight.LENGTH :
                 type == NEW_OBSERVER_TYPE ? NewObserverFlyweight.LENGTH : LeaveFlyweight.LENGTH;
-            for (int i = HEADER_LENGTH; i < length; i += 4)
+            for (int i = HEADER_LENGTH; i < length - MAC_LENGTH; i += 4)
             {
                 buffer.putInt(offset + i, random.nextBoolean() ? 0 : edgeInt(clusterSize), ByteOrder.LITTLE_ENDIAN);
             }
+            if (type == NEW_OBSERVER_TYPE && random.nextBoolean())
+            {
+                newObserver.wrap(buffer, offset).emitterRank(localRanks[index]);
+            }
         }
-        notice.wrap(buffer, offset).header(type, CLUSTER_ID, random.nextInt(clusterSize), random.nextInt());
-        return length;
+        final int sender = random.nextInt(clusterSize);
+        notice.wrap(buffer, offset)
+            .header(type, CLUSTER_ID, sender, incarnationOf(index, sender), localRanks[index], digests[index]);
+        return Frames.seal(signer, buffer, offset, length, nextSequenceOf(index, sender));
     }
 
     private int writeRandomBytes(final int offset)
     {
         final int length = random.nextInt(8) == 0 ?
-            random.nextInt(FailureNoticeFlyweight.MAX_LENGTH + 1) : random.nextInt(3 * HEADER_LENGTH);
+            random.nextInt(FailureNoticeFlyweight.MAX_LENGTH + SLACK) : random.nextInt(3 * HEADER_LENGTH);
         for (int i = 0; i < length; i++)
         {
             buffer.putByte(offset + i, (byte)random.nextInt());
@@ -454,16 +606,18 @@ class FrameDecoderFuzzTest
         final int clusterId = decoder.clusterId();
         final int sender = decoder.senderRank();
         final int incarnation = decoder.senderIncarnation();
+        final int destination = decoder.destinationRank();
+        final int digest = decoder.configDigest();
         final int reencodedLength;
         switch (decoder.type())
         {
             case HEARTBEAT_TYPE:
-                reencodedLength = heartbeat.encode(reencoded, 0, clusterId, sender, incarnation,
+                reencodedLength = heartbeat.encode(reencoded, 0, clusterId, sender, incarnation, destination, digest,
                     decoder.heartbeatCounter(), decoder.heartbeatTimestampNs());
                 break;
 
             case NEW_OBSERVER_TYPE:
-                reencodedLength = newObserver.encode(reencoded, 0, clusterId, sender, incarnation,
+                reencodedLength = newObserver.encode(reencoded, 0, clusterId, sender, incarnation, digest,
                     decoder.newObserverEmitterRank(), decoder.rdmaRkey(), decoder.rdmaAddress(), decoder.rdmaLength());
                 break;
 
@@ -472,12 +626,13 @@ class FrameDecoderFuzzTest
                 final RankSet set = decoder.notice().deadSet();
                 assertTrue(set.rankAt(0) >= 0 && set.rankAt(set.size() - 1) < decoder.clusterSize(),
                     () -> context("accepted set outside the cluster", offset, length));
-                reencodedLength = notice.encode(reencoded, 0, clusterId, sender, incarnation, decoder.notice());
+                reencodedLength = notice.encode(
+                    reencoded, 0, clusterId, sender, incarnation, destination, digest, decoder.notice());
                 break;
             }
 
             case LEAVE_TYPE:
-                reencodedLength = leave.encode(reencoded, 0, clusterId, sender, incarnation);
+                reencodedLength = leave.encode(reencoded, 0, clusterId, sender, incarnation, destination, digest);
                 break;
 
             default:
@@ -485,6 +640,7 @@ class FrameDecoderFuzzTest
         }
 
         assertEquals(length, reencodedLength, () -> context("accepted frame re-encodes to another length", offset, length));
+        Frames.seal(signer, reencoded, 0, length, decoder.frameSequence());
         assertArrayEquals(
             Frames.bytes(buffer, offset, length),
             Frames.bytes(reencoded, 0, length),

@@ -3,24 +3,35 @@ package io.ringwatch.core.codec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * One targeted malformed frame per {@link RejectReason}: each starts from a valid frame and breaks one thing.
+ * One targeted malformed frame per {@link RejectReason}: each starts from a valid, signed frame and breaks one thing.
+ * Frames broken by an insider (someone holding the key) are signed again after the change, so the check under test
+ * is reached; frames broken by anyone else are not, and must fail the MAC before any field is read.
  */
 class FrameDecoderRejectionTest
 {
     private static final int CLUSTER_ID = 7;
     private static final int N = 64;
+    private static final int LOCAL_RANK = 1;
+    private static final int DIGEST = ConfigDigest.of(CLUSTER_ID, N, 1_000_000L, 10_000_000L);
+    private static final byte[] ROTATION_KEY = Frames.key(201);
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FailureNoticeFlyweight.MAX_LENGTH + 64]);
-    private final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, N);
+    private final FrameAuthenticator authenticator = FrameAuthenticator.withKey(Frames.KEY);
+    private final ReplayGuard replayGuard = new ReplayGuard(N);
+    private final FrameDecoder decoder = new FrameDecoder(
+        CLUSTER_ID, N, LOCAL_RANK, DIGEST, FrameAuthenticator.withKeys(List.of(Frames.KEY, ROTATION_KEY)), replayGuard);
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight notice = new FailureNoticeFlyweight();
     private final LeaveFlyweight leave = new LeaveFlyweight();
+    private long nextSequence = 1;
 
     @Test
     void shouldRejectFrameOutsideTheBuffer()
@@ -39,8 +50,69 @@ class FrameDecoderRejectionTest
     {
         validLeave();
 
-        assertEquals(RejectReason.TOO_SHORT, decoder.decode(buffer, 0, FrameHeaderFlyweight.HEADER_LENGTH - 1));
+        assertEquals(RejectReason.TOO_SHORT, decoder.decode(buffer, 0, FrameHeaderFlyweight.MIN_FRAME_LENGTH - 1));
+        assertEquals(RejectReason.TOO_SHORT, decoder.decode(buffer, 0, FrameHeaderFlyweight.HEADER_LENGTH));
         assertEquals(RejectReason.TOO_SHORT, decoder.decode(buffer, 0, 0));
+    }
+
+    @Test
+    void shouldRejectFrameLongerThanTheLongestNoticeBeforeComputingItsMac()
+    {
+        final int length = FailureNoticeFlyweight.MAX_LENGTH + 1;
+        resign(length);
+
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, length));
+    }
+
+    @Test
+    void shouldRejectUnsignedFrame()
+    {
+        final int length = heartbeat.encode(buffer, 0, CLUSTER_ID, 4, 1, LOCAL_RANK, DIGEST, 10L, 0L);
+        heartbeat.wrap(buffer, 0).frameSequence(nextSequence++);
+
+        assertEquals(RejectReason.UNSIGNED, decoder.decode(buffer, 0, length));
+    }
+
+    @Test
+    void shouldRejectEveryFrameWithOneBitFlippedAnywhereAsBadMac()
+    {
+        final int length = validHeartbeat();
+        for (int bit = 0; bit < length * 8; bit++)
+        {
+            flip(bit);
+            assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, length), "bit " + bit);
+            flip(bit);
+        }
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+    }
+
+    @Test
+    void shouldRejectFrameSignedWithAKeyOutsideTheKeyring()
+    {
+        final int length = validNewObserver();
+        Frames.seal(FrameAuthenticator.withKey(Frames.OTHER_KEY), buffer, 0, length, nextSequence++);
+
+        assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, length));
+    }
+
+    @Test
+    void shouldAcceptFramesSignedWithTheAcceptedKeyAsWellAsThePrimary()
+    {
+        final int length = validLeave();
+        Frames.seal(FrameAuthenticator.withKeys(List.of(ROTATION_KEY, Frames.KEY)), buffer, 0, length, nextSequence++);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, validLeave()));
+    }
+
+    @Test
+    void shouldCheckTheMacBeforeReadingAnyField()
+    {
+        final int length = validLeave();
+        leave.version(0).type(0xFF).flags(1).clusterId(CLUSTER_ID + 1).senderRank(-1).destinationRank(N);
+
+        assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, length));
+        assertEquals(-1, decoder.mismatchedSenderRank());
     }
 
     @Test
@@ -49,9 +121,9 @@ class FrameDecoderRejectionTest
         final int length = validHeartbeat();
         heartbeat.version(FrameHeaderFlyweight.VERSION + 1);
 
-        assertEquals(RejectReason.UNSUPPORTED_VERSION, decoder.decode(buffer, 0, length));
-        heartbeat.version(0);
-        assertEquals(RejectReason.UNSUPPORTED_VERSION, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.UNSUPPORTED_VERSION, decoder.decode(buffer, 0, resign(length)));
+        heartbeat.version(1);
+        assertEquals(RejectReason.UNSUPPORTED_VERSION, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -60,30 +132,35 @@ class FrameDecoderRejectionTest
         final int length = validLeave();
 
         leave.type(0);
-        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
         leave.type(5);
-        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
         leave.type(0xFF);
-        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
     void shouldRejectFrameWhoseLengthDoesNotMatchItsType()
     {
         final int heartbeatLength = validHeartbeat();
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, heartbeatLength - 1));
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, heartbeatLength + 1));
+        assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, heartbeatLength - 1));
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(heartbeatLength - 1)));
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(heartbeatLength + 1)));
 
         final int leaveLength = validLeave();
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, leaveLength + 8));
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(leaveLength + 8)));
 
         final int newObserverLength = validNewObserver();
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, newObserverLength - 4));
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(newObserverLength - 4)));
 
         final int noticeLength = writeNotice(3, 9, 1L, 3, 1, 5, 2);
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, noticeLength - FailureNoticeFlyweight.RANGE_LENGTH));
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, noticeLength + 1));
-        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, FailureNoticeFlyweight.RANGES_OFFSET - 1));
+        assertEquals(RejectReason.WRONG_LENGTH,
+            decoder.decode(buffer, 0, resign(noticeLength - FailureNoticeFlyweight.RANGE_LENGTH)));
+        writeNotice(3, 9, 1L, 3, 1, 5, 2);
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(noticeLength + 1)));
+        writeNotice(3, 9, 1L, 3, 1, 5, 2);
+        assertEquals(RejectReason.WRONG_LENGTH,
+            decoder.decode(buffer, 0, resign(FailureNoticeFlyweight.lengthOf(0) - 1)));
     }
 
     @Test
@@ -92,12 +169,12 @@ class FrameDecoderRejectionTest
         final int length = writeNotice(3, 9, 1L, 3, 1);
 
         notice.rangeCount(0);
-        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE, decoder.decode(buffer, 0, FailureNoticeFlyweight.lengthOf(0)));
-        notice.rangeCount(-1);
-        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE, decoder.decode(buffer, 0, length));
-        notice.rangeCount(FailureNoticeFlyweight.MAX_RANGES + 1);
         assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE,
-            decoder.decode(buffer, 0, FailureNoticeFlyweight.lengthOf(FailureNoticeFlyweight.MAX_RANGES + 1)));
+            decoder.decode(buffer, 0, resign(FailureNoticeFlyweight.lengthOf(0))));
+        notice.rangeCount(-1);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
+        notice.rangeCount(FailureNoticeFlyweight.MAX_RANGES + 1);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -106,7 +183,7 @@ class FrameDecoderRejectionTest
         final int length = validHeartbeat();
         heartbeat.flags(0x8000);
 
-        assertEquals(RejectReason.BAD_FLAGS, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.BAD_FLAGS, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -115,7 +192,41 @@ class FrameDecoderRejectionTest
         final int length = validNewObserver();
         newObserver.clusterId(CLUSTER_ID + 1);
 
-        assertEquals(RejectReason.WRONG_CLUSTER, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.WRONG_CLUSTER, decoder.decode(buffer, 0, resign(length)));
+    }
+
+    @Test
+    void shouldRejectFrameWithAnotherConfigDigestAndNameItsSender()
+    {
+        final int length = validLeave();
+        final int theirs = ConfigDigest.of(CLUSTER_ID, N, 1_000_000L, 20_000_000L);
+        leave.configDigest(theirs);
+
+        assertEquals(RejectReason.CONFIG_MISMATCH, decoder.decode(buffer, 0, resign(length)));
+        assertEquals(5, decoder.mismatchedSenderRank());
+        assertEquals(theirs, decoder.mismatchedConfigDigest());
+    }
+
+    @Test
+    void shouldRejectFrameAddressedToAnotherRank()
+    {
+        final int length = validHeartbeat();
+
+        heartbeat.destinationRank(LOCAL_RANK + 1);
+        assertEquals(RejectReason.WRONG_DESTINATION, decoder.decode(buffer, 0, resign(length)));
+        heartbeat.destinationRank(-1);
+        assertEquals(RejectReason.WRONG_DESTINATION, decoder.decode(buffer, 0, resign(length)));
+    }
+
+    @Test
+    void shouldRejectFrameThatWasSignedButNeverStamped()
+    {
+        final int length = validHeartbeat();
+
+        assertEquals(RejectReason.BAD_FRAME_SEQUENCE,
+            decoder.decode(buffer, 0, Frames.seal(authenticator, buffer, 0, length, 0)));
+        assertEquals(RejectReason.BAD_FRAME_SEQUENCE,
+            decoder.decode(buffer, 0, Frames.seal(authenticator, buffer, 0, length, Long.MIN_VALUE)));
     }
 
     @Test
@@ -124,9 +235,9 @@ class FrameDecoderRejectionTest
         final int length = validLeave();
 
         leave.senderRank(N);
-        assertEquals(RejectReason.SENDER_OUT_OF_RANGE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.SENDER_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
         leave.senderRank(-1);
-        assertEquals(RejectReason.SENDER_OUT_OF_RANGE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.SENDER_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -135,7 +246,16 @@ class FrameDecoderRejectionTest
         final int length = validNewObserver();
         newObserver.emitterRank(N);
 
-        assertEquals(RejectReason.RANK_OUT_OF_RANGE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.RANK_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
+    }
+
+    @Test
+    void shouldRejectNewObserverWhoseEmitterIsNotItsDestination()
+    {
+        final int length = validNewObserver();
+        newObserver.emitterRank(LOCAL_RANK + 1);
+
+        assertEquals(RejectReason.EMITTER_NOT_DESTINATION, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -144,9 +264,9 @@ class FrameDecoderRejectionTest
         final int length = writeNotice(3, 9, 1L, 3, 1);
 
         notice.deadRank(-1);
-        assertEquals(RejectReason.RANK_OUT_OF_RANGE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.RANK_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
         notice.deadRank(3).sourceRank(N);
-        assertEquals(RejectReason.RANK_OUT_OF_RANGE, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.RANK_OUT_OF_RANGE, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -155,9 +275,9 @@ class FrameDecoderRejectionTest
         final int length = validHeartbeat();
 
         heartbeat.counter(0);
-        assertEquals(RejectReason.BAD_COUNTER, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.BAD_COUNTER, decoder.decode(buffer, 0, resign(length)));
         heartbeat.counter(Long.MIN_VALUE);
-        assertEquals(RejectReason.BAD_COUNTER, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.BAD_COUNTER, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -166,11 +286,11 @@ class FrameDecoderRejectionTest
         final int length = validNewObserver();
 
         newObserver.rdmaLength(-64);
-        assertEquals(RejectReason.BAD_RDMA_REGION, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.BAD_RDMA_REGION, decoder.decode(buffer, 0, resign(length)));
         newObserver.rdmaLength(0).rdmaRkey(5).rdmaAddress(0);
-        assertEquals(RejectReason.BAD_RDMA_REGION, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.BAD_RDMA_REGION, decoder.decode(buffer, 0, resign(length)));
         newObserver.rdmaRkey(0).rdmaAddress(0x1000);
-        assertEquals(RejectReason.BAD_RDMA_REGION, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.BAD_RDMA_REGION, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -179,7 +299,7 @@ class FrameDecoderRejectionTest
         final int length = validNewObserver();
         newObserver.reserved(1);
 
-        assertEquals(RejectReason.RESERVED_NOT_ZERO, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.RESERVED_NOT_ZERO, decoder.decode(buffer, 0, resign(length)));
     }
 
     @Test
@@ -247,6 +367,72 @@ class FrameDecoderRejectionTest
     }
 
     @Test
+    void shouldRejectAReplayedFrameThoughItsMacIsValid()
+    {
+        final int length = validHeartbeat();
+        final byte[] recorded = Frames.bytes(buffer, 0, length);
+
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        buffer.putBytes(0, recorded);
+        assertEquals(RejectReason.REPLAYED, decoder.decode(buffer, 0, length));
+    }
+
+    @Test
+    void shouldRejectAFrameOlderThanTheReplayWindow()
+    {
+        final int length = validLeave();
+        final byte[] recorded = Frames.bytes(buffer, 0, length);
+        for (int i = 0; i < ReplayGuard.WINDOW; i++)
+        {
+            assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, validLeave()));
+        }
+
+        buffer.putBytes(0, recorded);
+        assertEquals(RejectReason.STALE_SEQUENCE, decoder.decode(buffer, 0, length));
+    }
+
+    @Test
+    void shouldAcceptAFrameOvertakenByLaterOnesInsideTheWindow()
+    {
+        final int leaveLength = validLeave();
+        final byte[] overtaken = Frames.bytes(buffer, 0, leaveLength);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, validLeave()));
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, validLeave()));
+
+        buffer.putBytes(0, overtaken);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, leaveLength));
+    }
+
+    @Test
+    void shouldRejectFramesFromAnIncarnationOtherThanTheAdmittedOne()
+    {
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, validHeartbeat()));
+        final int length = validHeartbeat();
+
+        heartbeat.senderIncarnation(0);
+        assertEquals(RejectReason.STALE_INCARNATION, decoder.decode(buffer, 0, resign(length)));
+        heartbeat.senderIncarnation(2);
+        assertEquals(RejectReason.UNKNOWN_INCARNATION, decoder.decode(buffer, 0, resign(length)));
+
+        replayGuard.admitIncarnation(4, 2);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, resign(length)));
+        heartbeat.senderIncarnation(1);
+        assertEquals(RejectReason.STALE_INCARNATION, decoder.decode(buffer, 0, resign(length)));
+    }
+
+    @Test
+    void shouldNotRememberAFrameRejectedForItsBody()
+    {
+        final int length = validHeartbeat();
+        final long sequence = heartbeat.frameSequence();
+        heartbeat.counter(0);
+        assertEquals(RejectReason.BAD_COUNTER, decoder.decode(buffer, 0, resign(length, sequence)));
+
+        heartbeat.counter(10);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, resign(length, sequence)));
+    }
+
+    @Test
     void shouldAcceptTheUntamperedBaseFrames()
     {
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, validHeartbeat()));
@@ -278,23 +464,41 @@ class FrameDecoderRejectionTest
 
     private int validHeartbeat()
     {
-        final int length = heartbeat.encode(buffer, 0, CLUSTER_ID, 1, 1, 10L, 0L);
+        final int length = heartbeat.encode(buffer, 0, CLUSTER_ID, 4, 1, LOCAL_RANK, DIGEST, 10L, 0L);
         heartbeat.wrap(buffer, 0);
-        return length;
+        return resign(length);
     }
 
     private int validNewObserver()
     {
-        final int length = newObserver.encode(buffer, 0, CLUSTER_ID, 2, 1, 1, 99, 0x1000L, 64);
+        final int length = newObserver.encode(buffer, 0, CLUSTER_ID, 2, 1, DIGEST, LOCAL_RANK, 99, 0x1000L, 64);
         newObserver.wrap(buffer, 0);
-        return length;
+        return resign(length);
     }
 
     private int validLeave()
     {
-        final int length = leave.encode(buffer, 0, CLUSTER_ID, 5, 1);
+        final int length = leave.encode(buffer, 0, CLUSTER_ID, 5, 1, LOCAL_RANK, DIGEST);
         leave.wrap(buffer, 0);
-        return length;
+        return resign(length);
+    }
+
+    /**
+     * Sign the frame at 0 over {@code length} bytes with a new frame sequence, as an insider would after a change.
+     */
+    private int resign(final int length)
+    {
+        return resign(length, nextSequence++);
+    }
+
+    private int resign(final int length, final long sequence)
+    {
+        return Frames.seal(authenticator, buffer, 0, length, sequence);
+    }
+
+    private void flip(final int bit)
+    {
+        buffer.putByte(bit >>> 3, (byte)(buffer.getByte(bit >>> 3) ^ (1 << (bit & 7))));
     }
 
     /**
@@ -309,11 +513,11 @@ class FrameDecoderRejectionTest
             .sourceIncarnation(1)
             .rangeCount(rangeCount)
             .sequence(sequence)
-            .header(FAILURE_NOTICE_TYPE, CLUSTER_ID, 0, 1);
+            .header(FAILURE_NOTICE_TYPE, CLUSTER_ID, 0, 1, LOCAL_RANK, DIGEST);
         for (int i = 0; i < rangeCount; i++)
         {
             notice.range(i, ranges[2 * i], ranges[2 * i + 1]);
         }
-        return FailureNoticeFlyweight.lengthOf(rangeCount);
+        return resign(FailureNoticeFlyweight.lengthOf(rangeCount));
     }
 }

@@ -3,6 +3,10 @@ package io.ringwatch.core.codec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.util.Arrays;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -13,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class FrameLayoutTest
 {
     private static final int CLUSTER_ID = 0x11223344;
+    private static final int DIGEST = 0x21222324;
+    private static final String ZERO_MAC = "00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00";
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FailureNoticeFlyweight.MAX_LENGTH]);
 
@@ -20,26 +26,30 @@ class FrameLayoutTest
     void shouldLayOutHeartbeatLittleEndianAsSpecified()
     {
         final int length = new HeartbeatFlyweight().encode(
-            buffer, 0, CLUSTER_ID, 5, 0x0708090A, 0x0102030405060708L, 0x1112131415161718L);
+            buffer, 0, CLUSTER_ID, 5, 0x0708090A, 6, DIGEST, 0x0102030405060708L, 0x1112131415161718L);
 
-        assertEquals(32, length);
+        assertEquals(64, length);
         assertArrayEquals(hex(
-            "01 01 00 00  44 33 22 11  05 00 00 00  0a 09 08 07",
-            "08 07 06 05 04 03 02 01  18 17 16 15 14 13 12 11"),
+            "02 01 00 00  44 33 22 11  05 00 00 00  0a 09 08 07",
+            "06 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
+            "08 07 06 05 04 03 02 01  18 17 16 15 14 13 12 11",
+            ZERO_MAC),
             Frames.bytes(buffer, 0, length));
     }
 
     @Test
-    void shouldLayOutNewObserverLittleEndianAsSpecified()
+    void shouldLayOutNewObserverWithTheEmitterAsDestination()
     {
         final int length = new NewObserverFlyweight().encode(
-            buffer, 0, CLUSTER_ID, 2, 1, 1, 0x0A0B0C0D, 0x1020304050607080L, 64);
+            buffer, 0, CLUSTER_ID, 2, 1, DIGEST, 1, 0x0A0B0C0D, 0x1020304050607080L, 64);
 
-        assertEquals(40, length);
+        assertEquals(72, length);
         assertArrayEquals(hex(
-            "01 02 00 00  44 33 22 11  02 00 00 00  01 00 00 00",
+            "02 02 00 00  44 33 22 11  02 00 00 00  01 00 00 00",
+            "01 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "01 00 00 00  0d 0c 0b 0a  80 70 60 50 40 30 20 10",
-            "40 00 00 00  00 00 00 00"),
+            "40 00 00 00  00 00 00 00",
+            ZERO_MAC),
             Frames.bytes(buffer, 0, length));
     }
 
@@ -48,24 +58,47 @@ class FrameLayoutTest
     {
         final TestNotice notice = new TestNotice(5, 7, 2, 0x0102030405060708L, 4, 5, 6, 100);
 
-        final int length = new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 3, notice);
+        final int length = new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 3, 8, DIGEST, notice);
 
-        assertEquals(40 + 2 * 8, length);
+        assertEquals(56 + 2 * 8 + 16, length);
         assertArrayEquals(hex(
-            "01 03 00 00  44 33 22 11  09 00 00 00  03 00 00 00",
+            "02 03 00 00  44 33 22 11  09 00 00 00  03 00 00 00",
+            "08 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "05 00 00 00  07 00 00 00  02 00 00 00  02 00 00 00",
             "08 07 06 05 04 03 02 01",
-            "04 00 00 00  03 00 00 00  64 00 00 00  01 00 00 00"),
+            "04 00 00 00  03 00 00 00  64 00 00 00  01 00 00 00",
+            ZERO_MAC),
             Frames.bytes(buffer, 0, length));
     }
 
     @Test
-    void shouldLayOutLeaveAsHeaderOnly()
+    void shouldLayOutLeaveAsHeaderAndMac()
     {
-        final int length = new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 12, 1);
+        final int length = new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 12, 1, 13, DIGEST);
 
-        assertEquals(16, length);
-        assertArrayEquals(hex("01 04 00 00  44 33 22 11  0c 00 00 00  01 00 00 00"), Frames.bytes(buffer, 0, length));
+        assertEquals(48, length);
+        assertArrayEquals(hex(
+            "02 04 00 00  44 33 22 11  0c 00 00 00  01 00 00 00",
+            "0d 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
+            ZERO_MAC),
+            Frames.bytes(buffer, 0, length));
+    }
+
+    @Test
+    void shouldStampSequenceLittleEndianAndMacAsTruncatedHmacSha256OfEverythingBefore() throws Exception
+    {
+        final FrameStamper stamper = new FrameStamper(16, FrameAuthenticator.withKey(Frames.KEY));
+        final int length = new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 12, 1, 13, DIGEST);
+
+        assertEquals(length, stamper.stamp(buffer, 0, length));
+        assertEquals(length, stamper.stamp(buffer, 0, length));
+
+        final byte[] frame = Frames.bytes(buffer, 0, length);
+        assertArrayEquals(hex("02 00 00 00 00 00 00 00"), Arrays.copyOfRange(frame, 24, 32));
+        final Mac reference = Mac.getInstance("HmacSHA256");
+        reference.init(new SecretKeySpec(Frames.KEY, "HmacSHA256"));
+        final byte[] expected = Arrays.copyOf(reference.doFinal(Arrays.copyOf(frame, length - 16)), 16);
+        assertArrayEquals(expected, Arrays.copyOfRange(frame, length - 16, length));
     }
 
     @Test
@@ -86,13 +119,15 @@ class FrameLayoutTest
         final int offset = 100;
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
 
-        heartbeat.encode(buffer, offset, CLUSTER_ID, 3, 4, 5L, 6L);
+        heartbeat.encode(buffer, offset, CLUSTER_ID, 3, 4, 2, DIGEST, 5L, 6L);
 
         assertEquals(0, buffer.getByte(offset - 1));
         assertEquals(0, buffer.getByte(offset + HeartbeatFlyweight.LENGTH));
         heartbeat.wrap(buffer, offset);
         assertEquals(FrameHeaderFlyweight.HEARTBEAT_TYPE, heartbeat.type());
         assertEquals(3, heartbeat.senderRank());
+        assertEquals(2, heartbeat.destinationRank());
+        assertEquals(DIGEST, heartbeat.configDigest());
         assertEquals(5L, heartbeat.counter());
         assertEquals(6L, heartbeat.emitterTimestampNs());
     }

@@ -13,39 +13,52 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Frames as a node sends them (encoded, stamped, signed) decode to what was encoded, through the decoder a node
+ * uses (MAC, digest, destination and replay checks on).
+ */
 class FrameRoundTripTest
 {
     private static final int CLUSTER_ID = 42;
     private static final int CLUSTER_SIZE = 4096;
+    private static final int LOCAL_RANK = 7;
+    private static final int DIGEST = ConfigDigest.of(CLUSTER_ID, CLUSTER_SIZE, 1_000_000L, 10_000_000L);
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FailureNoticeFlyweight.MAX_LENGTH + 64]);
-    private final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, CLUSTER_SIZE);
+    private final FrameAuthenticator authenticator = FrameAuthenticator.withKey(Frames.KEY);
+    private final FrameStamper stamper = new FrameStamper(CLUSTER_SIZE, authenticator.newInstance());
+    private final FrameDecoder decoder = new FrameDecoder(
+        CLUSTER_ID, CLUSTER_SIZE, LOCAL_RANK, DIGEST, authenticator, new ReplayGuard(CLUSTER_SIZE));
     private final FailureNoticeFlyweight noticeFlyweight = new FailureNoticeFlyweight();
 
     @Test
     void shouldRoundTripHeartbeat()
     {
-        final int length = new HeartbeatFlyweight().encode(buffer, 0, CLUSTER_ID, 17, 3, 123_456L, -98_765L);
+        final int length = stamp(0, new HeartbeatFlyweight().encode(
+            buffer, 0, CLUSTER_ID, 17, 3, LOCAL_RANK, DIGEST, 123_456L, -98_765L));
 
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
         assertEquals(FrameHeaderFlyweight.HEARTBEAT_TYPE, decoder.type());
         assertEquals(17, decoder.senderRank());
         assertEquals(3, decoder.senderIncarnation());
+        assertEquals(LOCAL_RANK, decoder.destinationRank());
+        assertEquals(1L, decoder.frameSequence());
         assertEquals(123_456L, decoder.heartbeatCounter());
         assertEquals(-98_765L, decoder.heartbeatTimestampNs());
+        assertEquals(0, decoder.unauthenticatedAccepted());
     }
 
     @Test
     void shouldRoundTripNewObserverWithRdmaSlot()
     {
-        final int length = new NewObserverFlyweight().encode(
-            buffer, 0, CLUSTER_ID, 8, 2, 7, 0xCAFE_BABE, 0x7FFF_0000_1000L, 64);
+        final int length = stamp(0, new NewObserverFlyweight().encode(
+            buffer, 0, CLUSTER_ID, 8, 2, DIGEST, LOCAL_RANK, 0xCAFE_BABE, 0x7FFF_0000_1000L, 64));
 
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
         assertEquals(FrameHeaderFlyweight.NEW_OBSERVER_TYPE, decoder.type());
         assertEquals(8, decoder.senderRank());
         assertEquals(2, decoder.senderIncarnation());
-        assertEquals(7, decoder.newObserverEmitterRank());
+        assertEquals(LOCAL_RANK, decoder.newObserverEmitterRank());
         assertEquals(0xCAFE_BABE, decoder.rdmaRkey());
         assertEquals(0x7FFF_0000_1000L, decoder.rdmaAddress());
         assertEquals(64, decoder.rdmaLength());
@@ -54,10 +67,11 @@ class FrameRoundTripTest
     @Test
     void shouldRoundTripNewObserverWithoutRdmaSlot()
     {
-        final int length = new NewObserverFlyweight().encode(buffer, 0, CLUSTER_ID, 0, 1, CLUSTER_SIZE - 1);
+        final int length = stamp(0, new NewObserverFlyweight().encode(
+            buffer, 0, CLUSTER_ID, CLUSTER_SIZE - 1, 1, DIGEST, LOCAL_RANK));
 
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
-        assertEquals(CLUSTER_SIZE - 1, decoder.newObserverEmitterRank());
+        assertEquals(LOCAL_RANK, decoder.newObserverEmitterRank());
         assertEquals(0, decoder.rdmaRkey());
         assertEquals(0L, decoder.rdmaAddress());
         assertEquals(0, decoder.rdmaLength());
@@ -66,12 +80,44 @@ class FrameRoundTripTest
     @Test
     void shouldRoundTripLeave()
     {
-        final int length = new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, CLUSTER_SIZE - 1, 9);
+        final int length = stamp(0, new LeaveFlyweight().encode(
+            buffer, 0, CLUSTER_ID, CLUSTER_SIZE - 1, 9, LOCAL_RANK, DIGEST));
 
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
         assertEquals(FrameHeaderFlyweight.LEAVE_TYPE, decoder.type());
         assertEquals(CLUSTER_SIZE - 1, decoder.senderRank());
         assertEquals(9, decoder.senderIncarnation());
+    }
+
+    @Test
+    void shouldGiveEachFrameToOneDestinationTheNextSequenceWhicheverItsType()
+    {
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+        for (long expected = 1; expected <= 3; expected++)
+        {
+            final int length = stamp(0, heartbeat.encode(buffer, 0, CLUSTER_ID, 1, 1, LOCAL_RANK, DIGEST, 5L, 0L));
+            assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+            assertEquals(expected, decoder.frameSequence());
+        }
+        final int length = stamp(0, new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 1, 1, LOCAL_RANK, DIGEST));
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(4L, decoder.frameSequence());
+        assertEquals(0L, stamper.lastSequence(LOCAL_RANK + 1));
+    }
+
+    @Test
+    void shouldAcceptUnsignedFramesOnlyWithAuthenticationOffAndCountThem()
+    {
+        final FrameStamper unsigned = new FrameStamper(CLUSTER_SIZE, FrameAuthenticator.NONE);
+        final FrameDecoder open = new FrameDecoder(
+            CLUSTER_ID, CLUSTER_SIZE, LOCAL_RANK, DIGEST, FrameAuthenticator.NONE, new ReplayGuard(CLUSTER_SIZE));
+        final int length = unsigned.stamp(buffer, 0, new HeartbeatFlyweight().encode(
+            buffer, 0, CLUSTER_ID, 1, 1, LOCAL_RANK, DIGEST, 5L, 0L));
+
+        assertEquals(RejectReason.UNSIGNED, decoder.decode(buffer, 0, length));
+        assertEquals(RejectReason.NONE, open.decode(buffer, 0, length));
+        assertEquals(1, open.unauthenticatedAccepted());
+        assertEquals(0, decoder.unauthenticatedAccepted());
     }
 
     @Test
@@ -147,7 +193,8 @@ class FrameRoundTripTest
     void shouldDecodeFromAByteBufferBackedBufferAtAnOffset()
     {
         final UnsafeBuffer direct = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
-        final int length = new HeartbeatFlyweight().encode(direct, 100, CLUSTER_ID, 1, 1, 2L, 3L);
+        final int length = new HeartbeatFlyweight().encode(direct, 100, CLUSTER_ID, 1, 1, LOCAL_RANK, DIGEST, 2L, 3L);
+        stamper.stamp(direct, 100, length);
 
         assertEquals(RejectReason.NONE, decoder.decode(direct, 100, length));
         assertEquals(2L, decoder.heartbeatCounter());
@@ -170,7 +217,8 @@ class FrameRoundTripTest
     void shouldGrowNoticeCapacityOnlyForLargerSetsAndNeverBeyondClusterSize()
     {
         final int clusterSize = 100;
-        final FrameDecoder small = new FrameDecoder(CLUSTER_ID, clusterSize, 4);
+        final FrameDecoder small = new FrameDecoder(
+            CLUSTER_ID, clusterSize, LOCAL_RANK, DIGEST, authenticator, new ReplayGuard(clusterSize), 4);
         assertEquals(4, small.noticeCapacity());
 
         decodeWith(small, new TestNotice(0, 99, 1, 1L, TestNotice.run(0, 3)));
@@ -202,9 +250,16 @@ class FrameRoundTripTest
         assertEquals(6, set.countBelow(51));
     }
 
+    private int stamp(final int offset, final int length)
+    {
+        assertEquals(length, stamper.stamp(buffer, offset, length));
+        return length;
+    }
+
     private int roundTripNotice(final TestNotice sent, final int offset)
     {
-        final int length = noticeFlyweight.encode(buffer, offset, CLUSTER_ID, 11, 5, sent);
+        final int length = stamp(offset,
+            noticeFlyweight.encode(buffer, offset, CLUSTER_ID, 11, 5, LOCAL_RANK, DIGEST, sent));
         assertEquals(FailureNoticeFlyweight.encodedLength(sent), length);
 
         assertEquals(RejectReason.NONE, decoder.decode(buffer, offset, length));
@@ -222,7 +277,7 @@ class FrameRoundTripTest
 
     private void decodeWith(final FrameDecoder decoder, final TestNotice sent)
     {
-        final int length = noticeFlyweight.encode(buffer, 0, CLUSTER_ID, 50, 1, sent);
+        final int length = stamp(0, noticeFlyweight.encode(buffer, 0, CLUSTER_ID, 50, 1, LOCAL_RANK, DIGEST, sent));
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
         assertArrayEquals(sent.ranks(), Frames.toArray(decoder.notice().deadSet()));
     }

@@ -2,14 +2,49 @@ package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 /**
  * Small helpers shared by the codec tests.
  */
 final class Frames
 {
+    /** A cluster key for tests: bytes 1..32. */
+    static final byte[] KEY = key(1);
+    /** Another key, unknown to {@link #KEY}'s keyring. */
+    static final byte[] OTHER_KEY = key(101);
+
     private Frames()
     {
+    }
+
+    /**
+     * @param first value of the first byte; the others follow it.
+     * @return a {@link FrameAuthenticator#KEY_LENGTH}-byte key.
+     */
+    static byte[] key(final int first)
+    {
+        final byte[] key = new byte[FrameAuthenticator.KEY_LENGTH];
+        for (int i = 0; i < key.length; i++)
+        {
+            key[i] = (byte)(first + i);
+        }
+        return key;
+    }
+
+    /**
+     * Stamp a frame with a chosen sequence and sign it, as {@link FrameStamper} would with that sequence next.
+     */
+    static int seal(
+        final FrameAuthenticator authenticator,
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long frameSequence)
+    {
+        new FrameHeaderFlyweight().wrap(buffer, offset).frameSequence(frameSequence);
+        authenticator.sign(buffer, offset, length);
+        return length;
     }
 
     static int[] toArray(final RankSet set)

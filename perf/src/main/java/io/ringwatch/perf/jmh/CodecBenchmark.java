@@ -24,7 +24,8 @@ import org.openjdk.jmh.infra.Blackhole;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Wire codecs on a direct buffer, as a UDP transport uses them: encode a frame, then validate and decode it.
+ * Wire codecs on a direct buffer, as a UDP transport uses them: encode a frame, then validate and decode it, without
+ * the MAC and replay checks ({@link AuthBenchmark} measures those) so the layout and validation cost stays visible.
  * <p>
  * D_msg of the notice is scattered (no two dead ranks adjacent), so {@code deadCount} dead ranks travel as as many
  * runs: the worst case per dead rank for both the encoder's run compression and the decoder's checks.
@@ -41,6 +42,8 @@ public class CodecBenchmark
     static final int CLUSTER_SIZE = 262_144;
     static final int SENDER_RANK = 12_345;
     static final int SENDER_INCARNATION = 3;
+    static final int DESTINATION_RANK = 12_346;
+    static final int CONFIG_DIGEST = 0x5EED;
 
     @State(Scope.Thread)
     public static class HeartbeatState
@@ -76,7 +79,8 @@ public class CodecBenchmark
             // the source is the observer of the first dead rank
             notice = BenchNotice.of(dead[0], dead[0] + 1, 2, 41, dead);
 
-            length = flyweight.encode(buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, notice);
+            length = flyweight.encode(
+                buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, DESTINATION_RANK, CONFIG_DIGEST, notice);
             if (length != FailureNoticeFlyweight.lengthOf(deadCount))
             {
                 throw new IllegalStateException("expected " + deadCount + " runs, encode returned " + length);
@@ -107,8 +111,8 @@ public class CodecBenchmark
     public void heartbeatRoundTrip(final HeartbeatState state, final Blackhole blackhole)
     {
         final long counter = ++state.counter;
-        final int length = state.heartbeat.encode(
-            state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, counter, counter * 1_000);
+        final int length = state.heartbeat.encode(state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION,
+            DESTINATION_RANK, CONFIG_DIGEST, counter, counter * 1_000);
         blackhole.consume(state.decoder.decode(state.buffer, 0, length));
         blackhole.consume(state.decoder.heartbeatCounter());
     }
@@ -116,8 +120,8 @@ public class CodecBenchmark
     @Benchmark
     public void noticeRoundTrip(final NoticeState state, final Blackhole blackhole)
     {
-        final int length = state.flyweight.encode(
-            state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, state.notice);
+        final int length = state.flyweight.encode(state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION,
+            DESTINATION_RANK, CONFIG_DIGEST, state.notice);
         blackhole.consume(state.decoder.decode(state.buffer, 0, length));
         blackhole.consume(state.decoder.notice().deadSet().size());
     }
@@ -128,7 +132,8 @@ public class CodecBenchmark
     @Benchmark
     public int noticeEncode(final NoticeState state)
     {
-        return state.flyweight.encode(state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION, state.notice);
+        return state.flyweight.encode(state.buffer, 0, CLUSTER_ID, SENDER_RANK, SENDER_INCARNATION,
+            DESTINATION_RANK, CONFIG_DIGEST, state.notice);
     }
 
     /**

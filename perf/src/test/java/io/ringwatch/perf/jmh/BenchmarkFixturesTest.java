@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.openjdk.jmh.infra.Blackhole;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -105,5 +106,23 @@ class BenchmarkFixturesTest
             assertEquals(i, state.decoder.heartbeatCounter());
         }
         assertEquals(RejectReason.NONE, state.decoder.decode(state.buffer, 0, HeartbeatFlyweight.LENGTH));
+    }
+
+    @Test
+    void shouldSignAndVerifyTheAuthBenchmarkFrameAndRefuseTheForgedOne()
+    {
+        final AuthBenchmark.FrameState state = new AuthBenchmark.FrameState();
+        final AuthBenchmark benchmark = new AuthBenchmark();
+        final Blackhole blackhole = new Blackhole(BLACKHOLE_CHALLENGE);
+
+        benchmark.sign(state);
+        assertTrue(benchmark.verify(state));
+        assertFalse(benchmark.verifyForgedAgainstThreeKeys(state));
+        for (int i = 1; i <= 3; i++)
+        {
+            benchmark.heartbeatSendAndReceive(state, blackhole);
+            assertEquals(i, state.decoder.heartbeatCounter());
+        }
+        assertEquals(RejectReason.REPLAYED, state.decoder.decode(state.buffer, 0, HeartbeatFlyweight.LENGTH));
     }
 }

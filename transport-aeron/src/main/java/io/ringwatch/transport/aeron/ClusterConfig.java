@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -189,7 +192,14 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
                 final String value = line.substring(eq + 1).trim();
                 switch (key)
                 {
-                    case CLUSTER_ID -> clusterId = parseInt(where, key, value);
+                    case CLUSTER_ID ->
+                    {
+                        if (clusterId != null)
+                        {
+                            throw new IllegalArgumentException(where + CLUSTER_ID + " given a second time");
+                        }
+                        clusterId = parseInt(where, key, value);
+                    }
                     case HEARTBEAT_PERIOD -> heartbeatPeriodNs = parseDuration(where, key, value);
                     case SUSPICION_TIMEOUT -> suspicionTimeoutNs = parseDuration(where, key, value);
                     case "heartbeat", "timeout" -> throw new IllegalArgumentException(where + "'" + key +
@@ -236,6 +246,12 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
             }
             ordered[m.rank()] = m;
         }
+        final Map<String, Integer> endpoints = new HashMap<>();
+        for (final Member m : ordered)
+        {
+            claimEndpoint(source, endpoints, m, m.controlPort(), "control");
+            claimEndpoint(source, endpoints, m, m.heartbeatPort(), "heartbeat");
+        }
         return new ClusterConfig(clusterId, heartbeatPeriodNs, suspicionTimeoutNs, List.of(ordered));
     }
 
@@ -267,6 +283,22 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * Two ranks (or one rank's two subscriptions) on one host:port would receive each other's frames.
+     */
+    private static void claimEndpoint(
+        final String source, final Map<String, Integer> endpoints, final Member m, final int port, final String what)
+    {
+        final Integer owner = endpoints.putIfAbsent(m.host().toLowerCase(Locale.ROOT) + ":" + port, m.rank());
+        if (owner != null)
+        {
+            throw new IllegalArgumentException(source + ": " + m.host() + ":" + port + ", the " + what +
+                " port of rank " + m.rank() + ", is already " +
+                (owner == m.rank() ? "its other port" : "a port of rank " + owner) +
+                ": every rank needs two UDP ports of its own");
+        }
     }
 
     private static RdmaEndpoint parseRdma(final String where, final String field)

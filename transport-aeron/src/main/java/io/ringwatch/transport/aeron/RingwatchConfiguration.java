@@ -131,6 +131,19 @@ public final class RingwatchConfiguration
     public static final long SEND_RETRY_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
     /**
+     * Frame authentication: {@code required} (every frame signed and checked under the cluster keyring) or {@code off}
+     * (anyone who can reach a node can speak for any rank). Unset: required when a key file is configured, else off.
+     * Off with a key file configured is refused as a contradiction.
+     */
+    public static final String AUTH_PROP_NAME = "ringwatch.auth";
+
+    /**
+     * Cluster keyring: one hex key per line, the first signs, up to two more are accepted (rotation); {@code #}
+     * comments. Refused if group or others may read or write it. Make one with {@code ringwatch.jar keygen}.
+     */
+    public static final String AUTH_KEY_FILE_PROP_NAME = "ringwatch.auth.key.file";
+
+    /**
      * Record the agent's heartbeat emission error and duty-cycle lengths into a jitter file beside the view file
      * ({@code ringwatch-jitter-<cluster>-<rank>.dat}), for benchmarks and tools. Default false: the bare agent runs.
      */
@@ -313,6 +326,22 @@ public final class RingwatchConfiguration
     public static long sendRetryTimeoutNs()
     {
         return Durations.propertyNs(SEND_RETRY_TIMEOUT_PROP_NAME, SEND_RETRY_TIMEOUT_DEFAULT_NS);
+    }
+
+    /**
+     * @return {@link #AUTH_PROP_NAME}, or null when unset.
+     */
+    public static String auth()
+    {
+        return System.getProperty(AUTH_PROP_NAME);
+    }
+
+    /**
+     * @return {@link #AUTH_KEY_FILE_PROP_NAME}, or null when unset.
+     */
+    public static String authKeyFile()
+    {
+        return System.getProperty(AUTH_KEY_FILE_PROP_NAME);
     }
 
     /**

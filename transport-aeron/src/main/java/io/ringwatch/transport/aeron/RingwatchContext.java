@@ -2,11 +2,15 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import io.ringwatch.transport.rdma.RdmaVerbs;
@@ -59,6 +63,12 @@ public final class RingwatchContext
     private MembershipListener listener = MembershipListener.NO_OP;
     private RdmaVerbs rdmaVerbs;
     private ProtocolSettings protocolSettings;
+    private final String authProperty = RingwatchConfiguration.auth();
+    private AuthMode authMode;
+    private Path authKeyFile = RingwatchConfiguration.authKeyFile() == null ? null :
+        Path.of(RingwatchConfiguration.authKeyFile());
+    private FrameAuthenticator frameAuthenticator;
+    private int configDigest;
 
     /**
      * Fill defaults and validate, once: {@link RingwatchNode#launch(RingwatchContext)} calls it.
@@ -118,6 +128,15 @@ public final class RingwatchContext
         // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY);
+
+        configDigest = ConfigDigest.of(cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs);
+        if (authMode == null && authProperty != null)
+        {
+            authMode = AuthMode.parse(authProperty);
+        }
+        authMode = AuthMode.resolve(authMode, authKeyFile);
+        frameAuthenticator = authMode == AuthMode.REQUIRED ?
+            KeyFile.authenticator(authKeyFile) : FrameAuthenticator.NONE;
 
         if (idleStrategy == null)
         {
@@ -759,6 +778,18 @@ public final class RingwatchContext
     }
 
     /**
+     * @param mode {@link AuthMode#REQUIRED} or {@link AuthMode#OFF}, overriding
+     * {@value RingwatchConfiguration#AUTH_PROP_NAME}; when neither is set: required if a key file is, else off.
+     * @return this.
+     */
+    public RingwatchContext authMode(final AuthMode mode)
+    {
+        requireOpen("authMode");
+        this.authMode = mode;
+        return this;
+    }
+
+    /**
      * @param verbs the RDMA verbs layer for {@link TransportMode#RDMA}; null (the default) uses DiSNI on this host's
      *              RDMA device. Another implementation replaces the hardware, as tests on hosts without RDMA do.
      * @return this.
@@ -768,6 +799,52 @@ public final class RingwatchContext
         requireOpen("rdmaVerbs");
         this.rdmaVerbs = verbs;
         return this;
+    }
+
+    /**
+     * @return how frames are authenticated; resolved by {@link #conclude()}.
+     */
+    public AuthMode authMode()
+    {
+        return authMode;
+    }
+
+    /**
+     * @param path the cluster keyring ({@link KeyFile}); setting one makes authentication required.
+     * @return this.
+     */
+    public RingwatchContext authKeyFile(final Path path)
+    {
+        requireOpen("authKeyFile");
+        this.authKeyFile = path;
+        return this;
+    }
+
+    /**
+     * @return the cluster keyring's path, or null.
+     */
+    public Path authKeyFile()
+    {
+        return authKeyFile;
+    }
+
+    /**
+     * Signs and verifies this node's frames. Not thread safe: the node's agent thread uses it for both, and any other
+     * thread takes {@link FrameAuthenticator#newInstance()}.
+     *
+     * @return the keyring loaded by {@link #conclude()}, or {@link FrameAuthenticator#NONE} with authentication off.
+     */
+    public FrameAuthenticator frameAuthenticator()
+    {
+        return frameAuthenticator;
+    }
+
+    /**
+     * @return the {@link ConfigDigest} this node's frames carry and require, set by {@link #conclude()}.
+     */
+    public int configDigest()
+    {
+        return configDigest;
     }
 
     /**

@@ -8,9 +8,11 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.AeronControlChannel;
 import io.ringwatch.transport.aeron.internal.ClassPreloader;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
@@ -129,10 +131,17 @@ public final class RingwatchNode implements AutoCloseable
                 channels.heartbeatChannel(rank), ctx.heartbeatStreamId(), member.heartbeatPort())) : null;
 
             final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
+            if (ctx.authMode() == AuthMode.OFF)
+            {
+                System.err.println("ringwatch node " + rank + ": " + AuthMode.OFF_WARNING);
+            }
+            // one stamper for heartbeats and control frames alike: one frame sequence per destination
+            final FrameStamper stamper = new FrameStamper(n, ctx.frameAuthenticator());
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
-                ctx.incarnation(), n, controlPublications, ctx.sendQueueCapacity(), ctx.sendRetryTimeoutNs()));
+                ctx.incarnation(), n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(),
+                ctx.sendRetryTimeoutNs()));
             preCreate(controlPublications,
                 ClusterChannels.controlPeersToPreCreate(schedule, rank, n, ctx.preCreateAllUpTo()));
 
@@ -142,7 +151,8 @@ public final class RingwatchNode implements AutoCloseable
                 own(new RdmaHeartbeatTransport(rdmaHeartbeats)) : HeartbeatTransport.NONE;
             control.observerSlot(
                 heartbeatTransport.slotRkey(), heartbeatTransport.slotAddress(), heartbeatTransport.slotLength());
-            final RemoteHeartbeatChannel udpHeartbeats = udp ? udpHeartbeats(channels, slots, cachedClock) : null;
+            final RemoteHeartbeatChannel udpHeartbeats =
+                udp ? udpHeartbeats(channels, slots, cachedClock, stamper) : null;
             final HeartbeatChannel heartbeats = rdma ? rdmaHeartbeats : udp ? udpHeartbeats :
                 new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
@@ -289,7 +299,10 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     private RemoteHeartbeatChannel udpHeartbeats(
-        final ClusterChannels channels, final HeartbeatSlots slots, final CachedNanoClock cachedClock)
+        final ClusterChannels channels,
+        final HeartbeatSlots slots,
+        final CachedNanoClock cachedClock,
+        final FrameStamper stamper)
     {
         final int clusterId = ctx.cluster().clusterId();
         final int rank = ctx.rank();
@@ -297,7 +310,8 @@ public final class RingwatchNode implements AutoCloseable
             aeron, channels.heartbeatChannels(), channels.heartbeatStreams()));
         preCreate(publications, ClusterChannels.usualHeartbeatPeers(rank, ctx.cluster().size()));
         return new RemoteHeartbeatChannel(slots, rank,
-            new UdpHeartbeatSender(publications, clusterId, rank, ctx.incarnation()), cachedClock);
+            new UdpHeartbeatSender(publications, clusterId, rank, ctx.incarnation(), ctx.configDigest(), stamper),
+            cachedClock);
     }
 
     /**

@@ -50,6 +50,17 @@ class ClusterConfigTest
     }
 
     @Test
+    void shouldRejectARepeatedClusterIdAndSharedHostPorts()
+    {
+        assertMessage("f:2: cluster-id given a second time", List.of("cluster-id=1", "cluster-id=2", "0 h 1 2"));
+        assertMessage("h:3, the control port of rank 1, is already a port of rank 0",
+            List.of("cluster-id=1", "0 h 2 3", "1 h 3 4"));
+        assertMessage("H:2, the heartbeat port of rank 0, is already its other port",
+            List.of("cluster-id=1", "0 H 2 2"));
+        assertEquals(2, ClusterConfig.parse("f", List.of("cluster-id=1", "0 a 2 3", "1 b 2 3")).size());
+    }
+
+    @Test
     void shouldRequireUnitsAndNameTheNewKeyOfAnOldOne()
     {
         assertMessage("f:2: heartbeat-period '1' needs a unit: 1ms, 1s, 1us or 1ns",

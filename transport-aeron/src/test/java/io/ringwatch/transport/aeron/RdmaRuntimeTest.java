@@ -3,6 +3,8 @@ package io.ringwatch.transport.aeron;
 import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.RankArray;
@@ -145,17 +147,20 @@ class RdmaRuntimeTest
         {
             runNode0Until(toNode0::isConnected, "a UDP publication to rank 0's control port connects");
             final DetectorNode node0 = node(0);
+            final int digest = cluster.nodes[0].context().configDigest();
+            final FrameStamper stamper = new FrameStamper(N, FrameAuthenticator.NONE);
 
             // as a node without RDMA would send it: no slot
-            offer(toNode0, buffer, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9, 0));
+            offer(toNode0, buffer,
+                stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9, digest, 0)));
             runNode0Until(() -> node0.newObserverRefused() == 1, "the core drops the frame RDMA refuses");
             assertEquals(1, rdma(0).descriptorsRejected());
             assertTrue(rdma(0).lastError().contains("RDMA slot address is 0"), rdma(0).lastError());
             assertEquals(1, node0.observer(), "rank 0 keeps its observer");
 
             final RemoteSlot slot2 = rdma(2).localSlot();
-            offer(toNode0, buffer, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9, 0,
-                slot2.rkey(), slot2.address(), slot2.length()));
+            offer(toNode0, buffer, stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9,
+                digest, 0, slot2.rkey(), slot2.address(), slot2.length())));
             runNode0Until(() -> node0.observer() == 2, "the frame with rank 2's slot is taken");
             assertEquals(1, rdma(0).mendsOntoPreConnected(), "rank 2 was pre-connected");
             assertEquals(1, node0.newObserverRefused());

@@ -118,20 +118,20 @@ class RingwatchNodeTest
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
             final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
 
-            heartbeat.encode(buffer, 0, 999, 1, 1, 5, 0);
+            heartbeat.encode(buffer, 0, 999, 1, 1, 0, 0, 5, 0);
             offer(publication, buffer, HeartbeatFlyweight.LENGTH);
 
-            new LeaveFlyweight().encode(buffer, 0, 13, 1, 1);
+            new LeaveFlyweight().encode(buffer, 0, 13, 1, 1, 0, 0);
             buffer.putByte(0, (byte)9);
             offer(publication, buffer, LeaveFlyweight.LENGTH);
 
-            heartbeat.encode(buffer, 0, 13, 77, 1, 5, 0);
+            heartbeat.encode(buffer, 0, 13, 77, 1, 0, 0, 5, 0);
             offer(publication, buffer, HeartbeatFlyweight.LENGTH);
 
-            heartbeat.encode(buffer, 0, 13, 1, 1, 5, 0);
+            heartbeat.encode(buffer, 0, 13, 1, 1, 0, 0, 5, 0);
             offer(publication, buffer, 10);
 
-            heartbeat.encode(buffer, 0, 13, 1, 1, 5, 0);
+            heartbeat.encode(buffer, 0, 13, 1, 1, 0, 0, 5, 0);
             offer(publication, buffer, HeartbeatFlyweight.LENGTH - 1);
 
             cluster.run(300, 0, 1, 2);

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.internal;
 
 import io.aeron.Publication;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.spi.ControlChannel;
@@ -16,12 +17,17 @@ import java.nio.ByteBuffer;
  * publication still registering, back pressure, not yet connected) waits in a bounded {@link RetryQueue}, drained
  * at the start of every duty cycle, and is dropped and counted when the queue is full or the frame has waited
  * longer than the retry timeout. Frames to one destination keep their order.
+ * <p>
+ * Every frame is stamped (frame sequence, MAC) by the node's {@link FrameStamper} just before each offer, so one that
+ * waited in the queue goes out with a current sequence rather than one its receiver's replay window has passed.
  */
 public final class AeronControlChannel implements ControlChannel, AutoCloseable
 {
     private final int clusterId;
     private final int rank;
     private final int incarnation;
+    private final int configDigest;
+    private final FrameStamper stamper;
     private final PeerPublications publications;
     private final RetryQueue queue;
     private final long retryTimeoutNs;
@@ -44,6 +50,8 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
         final int rank,
         final int incarnation,
         final int clusterSize,
+        final int configDigest,
+        final FrameStamper stamper,
         final PeerPublications publications,
         final int queueCapacity,
         final long retryTimeoutNs)
@@ -51,6 +59,8 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
         this.clusterId = clusterId;
         this.rank = rank;
         this.incarnation = incarnation;
+        this.configDigest = configDigest;
+        this.stamper = stamper;
         this.publications = publications;
         this.retryTimeoutNs = retryTimeoutNs;
         this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
@@ -90,7 +100,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
      */
     public void sendNewObserver(final int emitterRank)
     {
-        send(emitterRank, newObserver.encode(sendBuffer, 0, clusterId, rank, incarnation, emitterRank,
+        send(emitterRank, newObserver.encode(sendBuffer, 0, clusterId, rank, incarnation, configDigest, emitterRank,
             slotRkey, slotAddress, slotLength));
     }
 
@@ -99,7 +109,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
      */
     public void sendLeave(final int observerRank)
     {
-        send(observerRank, leaveFrame.encode(sendBuffer, 0, clusterId, rank, incarnation));
+        send(observerRank, leaveFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, observerRank, configDigest));
     }
 
     /**
@@ -107,7 +117,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
      */
     public void sendNotice(final int toRank, final Notice notice)
     {
-        send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, notice));
+        send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, toRank, configDigest, notice));
     }
 
     private void send(final int to, final int length)
@@ -126,7 +136,8 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
                 dropped++;
                 return;
             }
-            if (publication != null && publication.offer(sendBuffer, 0, length) > 0)
+            if (publication != null && stamper.stamp(sendBuffer, 0, length) > 0 &&
+                publication.offer(sendBuffer, 0, length) > 0)
             {
                 sent++;
                 return;
@@ -168,6 +179,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
             {
                 final Publication publication = publications.get(to);
                 if (publication != null &&
+                    stamper.stamp(queue.buffer(), queue.headOffset(), queue.headLength()) > 0 &&
                     publication.offer(queue.buffer(), queue.headOffset(), queue.headLength()) > 0)
                 {
                     queue.pop();

@@ -88,11 +88,23 @@ public final class ClusterChannels
         return streams;
     }
 
+    /**
+     * @param host name, IPv4 literal, or IPv6 literal with or without brackets.
+     * @param port UDP port.
+     * @return {@code host:port} as an Aeron endpoint: an IPv6 literal goes in brackets, or its colons would be read as
+     * the port separator.
+     */
+    static String endpoint(final String host, final int port)
+    {
+        final boolean bareIpv6 = host.indexOf(':') >= 0 && !host.startsWith("[");
+        return (bareIpv6 ? "[" + host + "]" : host) + ":" + port;
+    }
+
     private String udpChannel(final String host, final int port)
     {
         return new ChannelUriStringBuilder()
             .media(CommonContext.UDP_MEDIA)
-            .endpoint(host + ":" + port)
+            .endpoint(endpoint(host, port))
             .termLength(ctx.termLength())
             .build();
     }

@@ -6,16 +6,22 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.File;
 import java.lang.invoke.VarHandle;
 import java.nio.MappedByteBuffer;
+import java.util.concurrent.TimeUnit;
 
 import static io.ringwatch.transport.aeron.view.ViewLayout.*;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
  * Reads a node's view file from any local process: plain loads bracketed by the sequence field, retried while the
- * writer is mid-update. Never blocks the writer. Not thread safe; one reader per thread.
+ * writer is mid-update, for a bounded time: a writer that died between opening and closing an update leaves the
+ * sequence odd for good, and a reader must say so rather than spin. Never blocks the writer. Not thread safe; one
+ * reader per thread.
  */
 public final class ViewReader implements AutoCloseable
 {
+    /** How long {@link #read(ViewSnapshot)} waits for a consistent view before it reports the file stuck. */
+    public static final long DEFAULT_READ_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
     private final File file;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
@@ -52,21 +58,47 @@ public final class ViewReader implements AutoCloseable
     }
 
     /**
-     * Copy a consistent view into {@code snapshot}.
+     * Copy a consistent view into {@code snapshot}, waiting at most {@link #DEFAULT_READ_TIMEOUT_NS}.
      *
      * @param snapshot destination, reused.
      * @return the snapshot.
+     * @throws IllegalStateException if no consistent view could be read in that time (the writer died mid-update).
      */
     public ViewSnapshot read(final ViewSnapshot snapshot)
+    {
+        return read(snapshot, DEFAULT_READ_TIMEOUT_NS);
+    }
+
+    /**
+     * Copy a consistent view into {@code snapshot}.
+     *
+     * @param snapshot  destination, reused.
+     * @param timeoutNs how long to retry while the writer is mid-update.
+     * @return the snapshot.
+     * @throws IllegalStateException if no consistent view could be read in that time (the writer died mid-update).
+     */
+    public ViewSnapshot read(final ViewSnapshot snapshot, final long timeoutNs)
     {
         snapshot.ensureCapacity(clusterSize);
         final int recordsOffset = recordsOffset(clusterSize);
         final int words = bitmapWords(clusterSize);
+        long deadlineNs = 0;
+        boolean retrying = false;
         while (true)
         {
             final long before = buffer.getLongAcquire(SEQUENCE_OFFSET);
             if ((before & 1) != 0)
             {
+                // the clock is read only off the fast path: a reader that never meets an update never reads it
+                if (!retrying)
+                {
+                    retrying = true;
+                    deadlineNs = System.nanoTime() + timeoutNs;
+                }
+                else if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw stuck(timeoutNs);
+                }
                 Thread.onSpinWait();
                 continue;
             }
@@ -100,10 +132,29 @@ public final class ViewReader implements AutoCloseable
             {
                 break;
             }
+            if (!retrying)
+            {
+                retrying = true;
+                deadlineNs = System.nanoTime() + timeoutNs;
+            }
+            else if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw stuck(timeoutNs);
+            }
         }
         snapshot.heartbeatProgress = buffer.getLongAcquire(HEARTBEAT_PROGRESS_OFFSET);
         snapshot.lastProgressNs = buffer.getLongAcquire(LAST_PROGRESS_NS_OFFSET);
         return snapshot;
+    }
+
+    private IllegalStateException stuck(final long timeoutNs)
+    {
+        final long pid = buffer.getLong(PID_OFFSET, LITTLE_ENDIAN);
+        final boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return new IllegalStateException("view file " + file + ": no consistent view within " +
+            TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms; its writer (pid " + pid + ") " + (alive ?
+            "is running but has held an update open all that time" :
+            "is gone and died in the middle of an update, so the file shows nothing reliable"));
     }
 
     /**

@@ -3,13 +3,19 @@ package io.ringwatch.transport.aeron.internal;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.codec.FrameStamper;
+import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +46,11 @@ class AeronControlChannelTest
     private Aeron aeron;
     private PeerPublications publications;
     private AeronControlChannel channel;
-    private final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, N);
+    private static final int DIGEST = ConfigDigest.of(CLUSTER_ID, N, 1_000_000L, 10_000_000L);
+    private static final byte[] KEY = new byte[FrameAuthenticator.KEY_LENGTH];
+
+    private final FrameStamper stamper = new FrameStamper(N, FrameAuthenticator.withKey(KEY));
+    private final FrameDecoder[] decoders = new FrameDecoder[N];
 
     @BeforeEach
     void setUp()
@@ -57,7 +67,12 @@ class AeronControlChannelTest
             streams[r] = STREAM_BASE + r;
         }
         publications = new PeerPublications(aeron, channels, streams);
-        channel = new AeronControlChannel(CLUSTER_ID, 0, 7, N, publications, 16, RETRY_TIMEOUT_NS);
+        channel = new AeronControlChannel(CLUSTER_ID, 0, 7, N, DIGEST, stamper, publications, 16, RETRY_TIMEOUT_NS);
+        for (int r = 0; r < N; r++)
+        {
+            // each destination checks what it gets as a node would: MAC, digest, destination, replay window
+            decoders[r] = new FrameDecoder(CLUSTER_ID, N, r, DIGEST, FrameAuthenticator.withKey(KEY), new ReplayGuard(N));
+        }
     }
 
     @AfterEach
@@ -79,7 +94,7 @@ class AeronControlChannelTest
             channel.sendNotice(1, new ReusableNotice().set(3, 0, 7, 5, dead));
             channel.sendLeave(1);
 
-            final List<String> received = receive(subscription, 3);
+            final List<String> received = receive(1, subscription, 3);
 
             assertEquals(List.of("type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1",
                 "type=" + FrameHeaderFlyweight.FAILURE_NOTICE_TYPE + " dead=3 source=0 seq=5",
@@ -100,7 +115,7 @@ class AeronControlChannelTest
 
             assertEquals(List.of("type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1",
                 "type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=1 slot=4660@0x7f0000001040/64"),
-                receive(subscription, 2));
+                receive(1, subscription, 2));
         }
     }
 
@@ -121,6 +136,11 @@ class AeronControlChannelTest
         assertEquals(2, channel.dropped(), "waited past the retry timeout: dropped and counted");
     }
 
+    /**
+     * While the frames wait, the node's heartbeats to the same peer (same stamper, another stream) go out and arrive:
+     * far more than a replay window of them. The queued frames must still be fresh when they finally go, because
+     * they are stamped when offered, not when queued.
+     */
     @Test
     void shouldDeliverQueuedFramesInOrderOnceThePeerConnects()
     {
@@ -129,6 +149,13 @@ class AeronControlChannelTest
         channel.sendNewObserver(3);
         channel.sendLeave(3);
         assertTrue(channel.queued() > 0, "the publication was not even registered: the first frame must wait");
+        final UnsafeBuffer heartbeat = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
+        for (int i = 1; i <= 3 * ReplayGuard.WINDOW; i++)
+        {
+            final int length = stamper.stamp(heartbeat, 0,
+                new HeartbeatFlyweight().encode(heartbeat, 0, CLUSTER_ID, 0, 7, 3, DIGEST, i, 0));
+            assertEquals(RejectReason.NONE, decoders[3].decode(heartbeat, 0, length));
+        }
 
         try (Subscription subscription = aeron.addSubscription("aeron:ipc", STREAM_BASE + 3))
         {
@@ -137,8 +164,8 @@ class AeronControlChannelTest
             while (received.size() < 2 && System.nanoTime() - deadline < 0)
             {
                 channel.drain(startNs + 1);
-                subscription.poll((buffer, offset, length, header) -> received.add(describe(buffer, offset, length)),
-                    10);
+                subscription.poll((buffer, offset, length, header) ->
+                    received.add(describe(3, buffer, offset, length)), 10);
                 Thread.onSpinWait();
             }
             assertEquals(List.of("type=" + FrameHeaderFlyweight.NEW_OBSERVER_TYPE + " emitter=3",
@@ -158,21 +185,24 @@ class AeronControlChannelTest
         }
     }
 
-    private List<String> receive(final Subscription subscription, final int count)
+    private List<String> receive(final int destination, final Subscription subscription, final int count)
     {
         final List<String> received = new ArrayList<>();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (received.size() < count && System.nanoTime() - deadline < 0)
         {
             channel.drain(System.nanoTime());
-            subscription.poll((buffer, offset, length, header) -> received.add(describe(buffer, offset, length)), 10);
+            subscription.poll((buffer, offset, length, header) ->
+                received.add(describe(destination, buffer, offset, length)), 10);
             Thread.onSpinWait();
         }
         return received;
     }
 
-    private String describe(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+    private String describe(
+        final int destination, final org.agrona.DirectBuffer buffer, final int offset, final int length)
     {
+        final FrameDecoder decoder = decoders[destination];
         final RejectReason reason = decoder.decode(buffer, offset, length);
         assertEquals(RejectReason.NONE, reason);
         assertEquals(0, decoder.senderRank());

@@ -165,4 +165,13 @@ class ClusterChannelsTest
         peers.clear(rank);
         return peers;
     }
+
+    @Test
+    void shouldBracketIpv6LiteralsInEndpoints()
+    {
+        assertEquals("[fe80::1]:20000", ClusterChannels.endpoint("fe80::1", 20000));
+        assertEquals("[::1]:20000", ClusterChannels.endpoint("[::1]", 20000));
+        assertEquals("10.0.0.1:20000", ClusterChannels.endpoint("10.0.0.1", 20000));
+        assertEquals("node-3.example:20000", ClusterChannels.endpoint("node-3.example", 20000));
+    }
 }

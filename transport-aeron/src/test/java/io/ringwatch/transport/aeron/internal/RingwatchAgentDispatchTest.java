@@ -4,8 +4,10 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -45,6 +47,8 @@ class RingwatchAgentDispatchTest
     private Publication toNode0;
     private Subscription rank2Inbox;
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+    private final FrameStamper stamper = new FrameStamper(4, FrameAuthenticator.NONE);
+    private int digest;
 
     @BeforeEach
     void setUp()
@@ -53,6 +57,7 @@ class RingwatchAgentDispatchTest
         cluster = new EmbeddedCluster(4, CLUSTER_ID, TimeUnit.MILLISECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(30));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
         final ClusterChannels channels = new ClusterChannels(cluster.nodes[0].context());
+        digest = cluster.nodes[0].context().configDigest();
         toNode0 = aeron.addPublication(channels.controlChannel(0), channels.controlStream(0));
         rank2Inbox = aeron.addSubscription(channels.controlChannel(2), channels.controlStream(2));
         runNode0Until(toNode0::isConnected, "test publication connects to node 0");
@@ -83,7 +88,8 @@ class RingwatchAgentDispatchTest
     @Test
     void shouldLeaveANewObserverFrameForAnotherRankToTheCoreWhichDropsIt()
     {
-        offer(new NewObserverFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION, 3));
+        offer(stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION,
+            digest, 3)));
 
         final DetectorNode node = cluster.nodes[0].agent().node();
         runNode0Until(() -> node.misaddressed() == 1, "misaddressed NEW_OBSERVER counted");
@@ -95,12 +101,12 @@ class RingwatchAgentDispatchTest
     {
         final RankArray dead = new RankArray(4);
         dead.add(2);
-        offer(new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION,
-            new ReusableNotice().set(2, 1, INCARNATION, 1, dead)));
+        offer(stamper.stamp(buffer, 0, new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION, 0,
+            digest, new ReusableNotice().set(2, 1, INCARNATION, 1, dead))));
         final DetectorNode node = cluster.nodes[0].agent().node();
         runNode0Until(() -> !node.isAlive(2), "node 0 learns from rank 1's notice that rank 2 is dead");
 
-        offer(new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 2, INCARNATION));
+        offer(stamper.stamp(buffer, 0, new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 2, INCARNATION, 0, digest)));
         runNode0Until(() -> node.fencesSent() == 1, "node 0 fences rank 2");
         assertEquals(1, node.framesFromDead());
 

@@ -124,4 +124,34 @@ class ViewFileTest
             assertEquals(n - 1, reader.read(v).deadCount());
         }
     }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldReportAWriterThatDiedMidUpdateInsteadOfSpinning()
+    {
+        final File file = new File(dir, "stuck.dat");
+        try (ViewFile writer = new ViewFile(file, 5, 8, 3, 100);
+            ViewReader reader = new ViewReader(file))
+        {
+            writer.onViewChange(1, 0, 200);
+            final java.nio.MappedByteBuffer mapped = org.agrona.IoUtil.mapExistingFile(file, "test");
+            final org.agrona.concurrent.UnsafeBuffer raw = new org.agrona.concurrent.UnsafeBuffer(mapped);
+            final long sequence = raw.getLongVolatile(ViewLayout.SEQUENCE_OFFSET);
+            raw.putLongVolatile(ViewLayout.SEQUENCE_OFFSET, sequence | 1);
+
+            final IllegalStateException running = assertThrows(IllegalStateException.class,
+                () -> reader.read(new ViewSnapshot(), TimeUnit.MILLISECONDS.toNanos(50)));
+            assertTrue(running.getMessage().contains("no consistent view within 50 ms"), running.getMessage());
+            assertTrue(running.getMessage().contains("is running but has held an update open"), running.getMessage());
+
+            raw.putLong(ViewLayout.PID_OFFSET, Long.MAX_VALUE, java.nio.ByteOrder.LITTLE_ENDIAN);
+            final IllegalStateException dead = assertThrows(IllegalStateException.class,
+                () -> reader.read(new ViewSnapshot(), TimeUnit.MILLISECONDS.toNanos(50)));
+            assertTrue(dead.getMessage().contains("died in the middle of an update"), dead.getMessage());
+
+            raw.putLongVolatile(ViewLayout.SEQUENCE_OFFSET, sequence);
+            assertEquals(1, reader.read(new ViewSnapshot()).viewEpoch());
+            org.agrona.IoUtil.unmap(mapped);
+        }
+    }
 }

@@ -6,7 +6,8 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import java.util.Arrays;
 
 /**
- * Entry point of {@code ringwatch.jar}: {@code node}, {@code demo}, {@code driver}, {@code stat}, {@code doctor}.
+ * Entry point of {@code ringwatch.jar}: {@code node}, {@code demo}, {@code driver}, {@code stat}, {@code doctor},
+ * {@code keygen}.
  * <p>
  * Exit codes: 0 success, 1 the command's check failed (demo: wrong views), {@value
  * RingwatchConfiguration#EXIT_CONFIG_ERROR} bad usage or configuration, {@value RingwatchConfiguration#EXIT_FENCED}
@@ -46,6 +47,9 @@ public final class Main
                 case "stat":
                     exitCode = StatCommand.run(args);
                     break;
+                case "keygen":
+                    exitCode = KeygenCommand.run(args, System.out);
+                    break;
                 case "doctor":
                     Doctor.main(Arrays.copyOfRange(args, 1, args.length));
                     exitCode = 0;
@@ -74,7 +78,7 @@ public final class Main
         System.err.println(String.join(System.lineSeparator(),
             "usage: java -jar ringwatch.jar <command> [options]",
             "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
-            "         [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
+            "         [--key-file FILE] [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
             "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
             "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
             "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
@@ -83,6 +87,8 @@ public final class Main
             "         wakes every 10 ms instead of every 100 us",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
             "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
+            "  keygen [--out FILE]                        new cluster key: FILE created 0600, or the key line on " +
+                "stdout (keygen >> FILE adds one for a rotation)",
             "durations need their unit: ns, us, ms or s (10ms, 1.5ms, 500us)",
             "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +
                 "4 node lost its media driver or its RDMA port"));

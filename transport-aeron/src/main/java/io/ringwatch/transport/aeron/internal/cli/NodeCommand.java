@@ -44,6 +44,10 @@ final class NodeCommand
         {
             ctx.transport(TransportMode.parse(args.string("--transport", null)));
         }
+        if (args.isSet("--key-file"))
+        {
+            ctx.authKeyFile(Path.of(args.string("--key-file", null)));
+        }
         if (args.isSet("--driver"))
         {
             final String driver = args.string("--driver", null);

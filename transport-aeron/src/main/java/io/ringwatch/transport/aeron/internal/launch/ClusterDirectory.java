@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron.internal.launch;
 
 import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import org.agrona.IoUtil;
 
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.security.SecureRandom;
 
 /**
  * Where one local cluster keeps its files, all below one directory so that deleting it leaves nothing behind:
@@ -55,7 +57,8 @@ public final class ClusterDirectory
     }
 
     /**
-     * Create the directory and its {@code logs/} and write the cluster file; the driver creates {@code aeron/}.
+     * Create the directory and its {@code logs/}, write the cluster file and a fresh cluster key (owner-only, so the
+     * nodes run with frame authentication); the driver creates {@code aeron/}.
      *
      * @param cluster the cluster the nodes will read.
      * @throws IllegalStateException if the directory cannot be created.
@@ -76,6 +79,7 @@ public final class ClusterDirectory
         {
             throw new UncheckedIOException("cannot write " + clusterFile(), ex);
         }
+        KeyFile.create(keyFile().toPath(), KeyFile.generate(new SecureRandom()));
     }
 
     /**
@@ -100,6 +104,14 @@ public final class ClusterDirectory
     public File aeronDir()
     {
         return new File(root, "aeron");
+    }
+
+    /**
+     * @return the cluster key given to the nodes.
+     */
+    public File keyFile()
+    {
+        return new File(root, "cluster.key");
     }
 
     /**

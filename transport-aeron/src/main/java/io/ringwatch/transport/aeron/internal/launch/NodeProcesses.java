@@ -45,6 +45,7 @@ public final class NodeProcesses
         final List<String> args = new ArrayList<>(List.of(
             "node",
             "--cluster", directory.clusterFile().getAbsolutePath(),
+            "--key-file", directory.keyFile().getAbsolutePath(),
             "--rank", Integer.toString(rank),
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",

@@ -51,6 +51,8 @@ class ClusterDirectoryTest
         dir.create(cluster);
         assertTrue(dir.logDir().isDirectory());
         assertEquals(cluster, ClusterConfig.load(dir.clusterFile().toPath()));
+        assertEquals(1, io.ringwatch.transport.aeron.auth.KeyFile.load(dir.keyFile().toPath()).size(),
+            "a fresh owner-only key for the nodes");
 
         Files.writeString(dir.nodeLog(1).toPath(), "hello");
         assertEquals("hello", ClusterDirectory.read(dir.nodeLog(1)));

@@ -1,0 +1,222 @@
+package io.ringwatch.core.codec;
+
+/**
+ * The replay rule: a frame is accepted at most once, and only from the incarnation of its sender this node admitted.
+ * <p>
+ * Every frame carries its sender's rank and incarnation and a frame sequence that counts, from 1, the frames that
+ * sender incarnation sent to this destination ({@link FrameStamper}); the MAC covers all three and the destination,
+ * so none can be altered and a frame captured on its way to another node is refused there by its destination. For
+ * each sender rank this guard keeps the admitted incarnation, the highest frame sequence accepted from it and a
+ * window of the {@value #WINDOW} sequences below that one (a bit each, as in IPsec's anti-replay window, RFC 4303
+ * §3.4.3). A frame is accepted if its sequence is above the highest, or inside the window and not yet seen; it is
+ * refused as {@link RejectReason#REPLAYED} if seen, {@link RejectReason#STALE_SEQUENCE} if below the window. The window
+ * exists because one sender's frames to one node travel on two streams (heartbeats and control) that may overtake each
+ * other by a few frames; the sender stamps a frame just before handing it to its stream, never while it waits in a
+ * retry queue, so a frame cannot fall a whole window behind its stream-mates.
+ * <p>
+ * <b>How each frame stays fresh.</b>
+ * <ul>
+ *     <li>Heartbeats: a replayed heartbeat repeats a frame sequence and is refused, so a recording cannot keep a dead
+ *     node looking alive. (The heartbeat counter alone would not do: any counter unlike the last one read counts as
+ *     progress.)</li>
+ *     <li>Failure notices: every hop is a new frame from the forwarder with its own sequence, so a recorded hop is
+ *     refused wherever it is replayed, and a forged broadcast id cannot reach the broadcast dedup set at all (it
+ *     fails the MAC first): no replay or forgery costs a re-broadcast or evicts a remembered broadcast.</li>
+ *     <li>Fencing notices: frames from the fencing node to the zombie, sequenced like any other; a recorded fence
+ *     is refused by the zombie's guard as a repeat. NEW_OBSERVER and LEAVE likewise.</li>
+ * </ul>
+ * <p>
+ * <b>Incarnations (pre-rejoin rule).</b> The first authentic frame from a rank admits its incarnation (trust on first
+ * use; all ranks start together). Until {@link #admitIncarnation} says otherwise, a frame from any other incarnation
+ * of that rank is refused: {@link RejectReason#STALE_INCARNATION} if lower, {@link RejectReason#UNKNOWN_INCARNATION}
+ * if higher. A higher incarnation is not admitted on sight because incarnations are process ids today, so "higher"
+ * means nothing: a recording from an earlier run of the cluster (same key) could carry a higher one and, admitted,
+ * would lock the live process out and get it excluded. A restarted rank therefore stays unheard (and is detected
+ * dead through its predecessor's silence) until a rejoin protocol exists.
+ * <p>
+ * <b>What the rejoin protocol (issue 12) must change.</b> Admit a rank's new incarnation by calling
+ * {@link #admitIncarnation} when the protocol accepts its JOIN, and nowhere else; make incarnations grow across
+ * restarts of a rank (not pids), so that every recording of an earlier run is older than what is admitted; and give
+ * a receiver that itself restarted a way to refuse frames recorded before it started (its own incarnation in the
+ * frames addressed to it, or a handshake), since its guard starts empty. Until then, a frame recorded earlier in the
+ * same run and replayed to a process newly started under the same rank is accepted once by that new process.
+ * <p>
+ * Memory is O(N): four longs per rank, allocated up front. Every call is O(1) and allocation-free. Not thread
+ * safe: one guard per receiving thread.
+ */
+public final class ReplayGuard
+{
+    /** Frame sequences remembered below the highest accepted one, per sender. */
+    public static final int WINDOW = Long.SIZE;
+
+    private static final int STRIDE = 4;
+    private static final int INCARNATION = 0;
+    private static final int HIGHEST = 1;
+    private static final int SEEN = 2;
+    private static final long ADMITTED = 1L << 32;
+
+    // per rank: admitted incarnation (ADMITTED | unsigned incarnation, 0 while none), highest sequence, seen bits
+    private final long[] state;
+    private final int clusterSize;
+
+    /**
+     * @param clusterSize N: senders are ranks in {@code [0, N)}.
+     */
+    public ReplayGuard(final int clusterSize)
+    {
+        if (clusterSize < 1)
+        {
+            throw new IllegalArgumentException("clusterSize must be positive: " + clusterSize);
+        }
+        this.clusterSize = clusterSize;
+        this.state = new long[clusterSize * STRIDE];
+    }
+
+    /**
+     * Judge an authentic, well-formed frame and, if it is fresh, remember it: {@link #check} then {@link #record}.
+     *
+     * @param senderRank  in {@code [0, N)}.
+     * @param incarnation the sender's incarnation.
+     * @param sequence    the frame sequence, at least 1.
+     * @return {@link RejectReason#NONE} if accepted (and now remembered), else why not; nothing changes then.
+     */
+    public RejectReason accept(final int senderRank, final int incarnation, final long sequence)
+    {
+        final RejectReason reason = check(senderRank, incarnation, sequence);
+        if (RejectReason.NONE == reason)
+        {
+            record(senderRank, incarnation, sequence);
+        }
+        return reason;
+    }
+
+    /**
+     * Judge a frame without remembering it.
+     *
+     * @param senderRank  in {@code [0, N)}.
+     * @param incarnation the sender's incarnation.
+     * @param sequence    the frame sequence, at least 1.
+     * @return {@link RejectReason#NONE} if {@link #record} may take it, else why not.
+     */
+    public RejectReason check(final int senderRank, final int incarnation, final long sequence)
+    {
+        if (senderRank < 0 || senderRank >= clusterSize)
+        {
+            return RejectReason.SENDER_OUT_OF_RANGE;
+        }
+        if (sequence < 1)
+        {
+            return RejectReason.BAD_FRAME_SEQUENCE;
+        }
+        final int base = senderRank * STRIDE;
+        final long admitted = state[base + INCARNATION];
+        if (admitted == 0)
+        {
+            return RejectReason.NONE;
+        }
+        final int current = (int)admitted;
+        if (incarnation != current)
+        {
+            return incarnation < current ? RejectReason.STALE_INCARNATION : RejectReason.UNKNOWN_INCARNATION;
+        }
+        final long highest = state[base + HIGHEST];
+        if (sequence > highest)
+        {
+            return RejectReason.NONE;
+        }
+        final long age = highest - sequence;
+        if (age >= WINDOW)
+        {
+            return RejectReason.STALE_SEQUENCE;
+        }
+        return (state[base + SEEN] & (1L << age)) != 0 ? RejectReason.REPLAYED : RejectReason.NONE;
+    }
+
+    /**
+     * Remember a frame {@link #check} accepted; the first frame of a rank admits its incarnation.
+     *
+     * @param senderRank  in {@code [0, N)}.
+     * @param incarnation the sender's incarnation.
+     * @param sequence    the frame sequence, at least 1.
+     */
+    public void record(final int senderRank, final int incarnation, final long sequence)
+    {
+        final int base = senderRank * STRIDE;
+        if (state[base + INCARNATION] == 0)
+        {
+            state[base + INCARNATION] = ADMITTED | (incarnation & 0xFFFF_FFFFL);
+        }
+        final long highest = state[base + HIGHEST];
+        if (sequence > highest)
+        {
+            final long shift = sequence - highest;
+            state[base + SEEN] = shift >= WINDOW ? 1L : (state[base + SEEN] << shift) | 1L;
+            state[base + HIGHEST] = sequence;
+        }
+        else
+        {
+            state[base + SEEN] |= 1L << (highest - sequence);
+        }
+    }
+
+    /**
+     * The protocol's hook for a rank that rejoins: admit a newer incarnation, forgetting the older one's sequences.
+     *
+     * @param senderRank  in {@code [0, N)}.
+     * @param incarnation to admit.
+     * @return true if admitted: the rank had none yet or an older one. An equal or older incarnation is not
+     * admitted, so incarnations only move forward.
+     */
+    public boolean admitIncarnation(final int senderRank, final int incarnation)
+    {
+        if (senderRank < 0 || senderRank >= clusterSize)
+        {
+            return false;
+        }
+        final int base = senderRank * STRIDE;
+        final long admitted = state[base + INCARNATION];
+        if (admitted != 0 && incarnation <= (int)admitted)
+        {
+            return false;
+        }
+        state[base + INCARNATION] = ADMITTED | (incarnation & 0xFFFF_FFFFL);
+        state[base + HIGHEST] = 0;
+        state[base + SEEN] = 0;
+        return true;
+    }
+
+    /**
+     * @param senderRank in {@code [0, N)}.
+     * @return true once an incarnation of that rank is admitted.
+     */
+    public boolean hasAdmitted(final int senderRank)
+    {
+        return state[senderRank * STRIDE + INCARNATION] != 0;
+    }
+
+    /**
+     * @param senderRank in {@code [0, N)} with {@link #hasAdmitted} true.
+     * @return the admitted incarnation.
+     */
+    public int admittedIncarnation(final int senderRank)
+    {
+        return (int)state[senderRank * STRIDE + INCARNATION];
+    }
+
+    /**
+     * @param senderRank in {@code [0, N)}.
+     * @return highest frame sequence accepted from the admitted incarnation, 0 if none.
+     */
+    public long highestSequence(final int senderRank)
+    {
+        return state[senderRank * STRIDE + HIGHEST];
+    }
+
+    /**
+     * @return N.
+     */
+    public int clusterSize()
+    {
+        return clusterSize;
+    }
+}

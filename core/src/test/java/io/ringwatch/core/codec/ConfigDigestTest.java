@@ -1,0 +1,49 @@
+package io.ringwatch.core.codec;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConfigDigestTest
+{
+    private static final long ETA_NS = 1_000_000L;
+    private static final long DELTA_NS = 10_000_000L;
+
+    @Test
+    void shouldBeAPureFunctionOfItsInputs()
+    {
+        assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
+        assertEquals(ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS),
+            ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
+    }
+
+    @Test
+    void shouldDifferWhenAnyAgreedSettingDiffers()
+    {
+        final Set<Integer> digests = new HashSet<>();
+        digests.add(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
+        digests.add(ConfigDigest.of(8, 16, ETA_NS, DELTA_NS));
+        digests.add(ConfigDigest.of(7, 17, ETA_NS, DELTA_NS));
+        digests.add(ConfigDigest.of(7, 16, ETA_NS + 1, DELTA_NS));
+        digests.add(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS + 1));
+        digests.add(ConfigDigest.of(FrameHeaderFlyweight.VERSION + 1, 7, 16, ETA_NS, DELTA_NS));
+        // η and δ swapped must not collide: fields have fixed places
+        digests.add(ConfigDigest.of(7, 16, DELTA_NS, ETA_NS));
+
+        assertEquals(7, digests.size());
+    }
+
+    @Test
+    void shouldDescribeTheInputsForTheLog()
+    {
+        final String line = ConfigDigest.describe(7, 16, ETA_NS, DELTA_NS);
+
+        final String digest = String.format("config digest %08x", ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
+        assertTrue(line.startsWith(digest), line);
+        assertTrue(line.contains("cluster id 7, N 16, eta 1000000ns, delta 10000000ns"), line);
+    }
+}

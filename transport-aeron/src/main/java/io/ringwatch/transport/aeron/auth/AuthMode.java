@@ -1,0 +1,84 @@
+package io.ringwatch.transport.aeron.auth;
+
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
+
+import java.nio.file.Path;
+
+/**
+ * Whether a node signs its frames and checks those it receives ({@value RingwatchConfiguration#AUTH_PROP_NAME}).
+ */
+public enum AuthMode
+{
+    /** Every frame is signed with the primary key and refused unless it carries a MAC under an accepted key. */
+    REQUIRED("required"),
+
+    /** Frames carry a zero MAC and nothing is checked: whoever can reach a node can speak for any rank. */
+    OFF("off");
+
+    /** What a node prints, once, when it runs with authentication off. */
+    public static final String OFF_WARNING = "frame authentication is OFF (" + RingwatchConfiguration.AUTH_PROP_NAME +
+        "=off, or no " + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "): anyone who can send to this node " +
+        "(its UDP ports, or the Aeron directory with ipc) can get any node excluded or keep a dead one looking alive";
+
+    private final String propertyValue;
+
+    AuthMode(final String propertyValue)
+    {
+        this.propertyValue = propertyValue;
+    }
+
+    /**
+     * @return the value of {@value RingwatchConfiguration#AUTH_PROP_NAME} that selects this mode.
+     */
+    public String propertyValue()
+    {
+        return propertyValue;
+    }
+
+    /**
+     * @param value {@code required} or {@code off}.
+     * @return the mode.
+     * @throws IllegalArgumentException for anything else.
+     */
+    public static AuthMode parse(final String value)
+    {
+        for (final AuthMode mode : values())
+        {
+            if (mode.propertyValue.equals(value))
+            {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException(
+            RingwatchConfiguration.AUTH_PROP_NAME + "=" + value + ": expected required or off");
+    }
+
+    /**
+     * The mode a node runs in: required whenever a key is configured, off only when asked for or when no key is.
+     *
+     * @param configured the mode asked for, or null when unset.
+     * @param keyFile    the configured key file, or null.
+     * @return the mode.
+     * @throws IllegalArgumentException when required has no key, or off is asked for while a key is configured.
+     */
+    public static AuthMode resolve(final AuthMode configured, final Path keyFile)
+    {
+        if (configured == null)
+        {
+            return keyFile != null ? REQUIRED : OFF;
+        }
+        if (configured == REQUIRED && keyFile == null)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.AUTH_PROP_NAME + "=required needs a keyring: " +
+                "set " + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + " (make one with: java -jar ringwatch.jar " +
+                "keygen --out FILE)");
+        }
+        if (configured == OFF && keyFile != null)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.AUTH_PROP_NAME + "=off but a key is " +
+                "configured (" + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "=" + keyFile + "): " +
+                "authentication is required whenever a key is; remove one of the two");
+        }
+        return configured;
+    }
+}

@@ -1,0 +1,251 @@
+package io.ringwatch.transport.aeron.auth;
+
+import io.ringwatch.core.codec.FrameAuthenticator;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A cluster keyring on disk: one key per line as {@value #HEX_DIGITS} hex digits ({@value
+ * FrameAuthenticator#KEY_LENGTH} bytes), the first line the primary (signs), up to two more accepted on receipt;
+ * blank lines and lines starting with {@code #} are ignored.
+ * <p>
+ * Rotation: add the new key as a second line on every node (accepted everywhere), then move it to the first line on
+ * every node (it signs; the old key is still accepted from nodes not yet changed), then remove the old key. A node
+ * reads its key file when it starts.
+ * <p>
+ * A key file is refused unless only its owner may read or write it (mode 0600 or 0400): a readable key lets every
+ * local user forge frames. Error messages never contain key material; {@link #fingerprint} names a key in logs.
+ */
+public final class KeyFile
+{
+    /** Hex digits of one key. */
+    public static final int HEX_DIGITS = 2 * FrameAuthenticator.KEY_LENGTH;
+
+    private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
+
+    private KeyFile()
+    {
+    }
+
+    /**
+     * Read a keyring after checking who may read it.
+     *
+     * @param path key file.
+     * @return its keys, primary first: 1 to {@value FrameAuthenticator#MAX_KEYS}.
+     * @throws IllegalArgumentException saying what is wrong: missing, readable by others, malformed.
+     */
+    public static List<byte[]> load(final Path path)
+    {
+        checkPermissions(path);
+        final List<String> lines;
+        try
+        {
+            lines = Files.readAllLines(path, StandardCharsets.US_ASCII);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + ": cannot read it: " + ex, ex);
+        }
+
+        final List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++)
+        {
+            final String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#"))
+            {
+                continue;
+            }
+            keys.add(parseKey(path, i + 1, line));
+        }
+        if (keys.isEmpty())
+        {
+            throw new IllegalArgumentException("key file " + path + " holds no key");
+        }
+        if (keys.size() > FrameAuthenticator.MAX_KEYS)
+        {
+            throw new IllegalArgumentException("key file " + path + " holds " + keys.size() + " keys; at most " +
+                FrameAuthenticator.MAX_KEYS + " (the primary, then the keys still accepted during a rotation)");
+        }
+        return keys;
+    }
+
+    /**
+     * Load a keyring and build the authenticator for it.
+     *
+     * @param path key file.
+     * @return an authenticator signing with the first key and accepting all.
+     * @throws IllegalArgumentException saying what is wrong with the file or its keys.
+     */
+    public static FrameAuthenticator authenticator(final Path path)
+    {
+        final List<byte[]> keys = load(path);
+        try
+        {
+            return FrameAuthenticator.withKeys(keys);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Refuse a key file anyone but its owner may read or write.
+     *
+     * @param path key file.
+     * @throws IllegalArgumentException saying why, with the fix.
+     */
+    public static void checkPermissions(final Path path)
+    {
+        if (!Files.exists(path))
+        {
+            throw new IllegalArgumentException("key file " + path + " does not exist (make one with: " +
+                "java -jar ringwatch.jar keygen --out " + path + ")");
+        }
+        if (!Files.isRegularFile(path))
+        {
+            throw new IllegalArgumentException("key file " + path + " is not a regular file");
+        }
+        final Set<PosixFilePermission> permissions;
+        try
+        {
+            permissions = Files.getPosixFilePermissions(path);
+        }
+        catch (final UnsupportedOperationException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + " is on a file system without POSIX " +
+                "permissions, so nothing shows that other users cannot read it; keep it on one that has them", ex);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + ": cannot read its permissions: " + ex, ex);
+        }
+
+        final List<String> problems = new ArrayList<>();
+        if (permissions.contains(PosixFilePermission.GROUP_READ) ||
+            permissions.contains(PosixFilePermission.GROUP_WRITE))
+        {
+            problems.add(permissions.contains(PosixFilePermission.GROUP_READ) ? "readable by its group" :
+                "writable by its group");
+        }
+        if (permissions.contains(PosixFilePermission.OTHERS_READ) ||
+            permissions.contains(PosixFilePermission.OTHERS_WRITE))
+        {
+            problems.add(permissions.contains(PosixFilePermission.OTHERS_READ) ? "readable by other users" :
+                "writable by other users");
+        }
+        if (!problems.isEmpty())
+        {
+            throw new IllegalArgumentException("key file " + path + " is " + String.join(" and ", problems) +
+                " (mode " + PosixFilePermissions.toString(permissions) + "): whoever can read it can forge frames " +
+                "that exclude any node; refusing it. Fix: chmod 600 " + path);
+        }
+    }
+
+    /**
+     * @param random source of the key.
+     * @return a fresh {@value FrameAuthenticator#KEY_LENGTH}-byte key.
+     */
+    public static byte[] generate(final SecureRandom random)
+    {
+        final byte[] key = new byte[FrameAuthenticator.KEY_LENGTH];
+        random.nextBytes(key);
+        return key;
+    }
+
+    /**
+     * @param key a key.
+     * @return its line in a key file.
+     */
+    public static String toLine(final byte[] key)
+    {
+        return HexFormat.of().formatHex(key);
+    }
+
+    /**
+     * Create a new key file holding one key, readable and writable by its owner only from the moment it exists.
+     *
+     * @param path where; must not exist.
+     * @param key  the key.
+     * @throws IllegalArgumentException if the file exists or cannot be created with owner-only permissions.
+     */
+    public static void create(final Path path, final byte[] key)
+    {
+        try
+        {
+            Files.createFile(path, PosixFilePermissions.asFileAttribute(OWNER_READ_WRITE));
+        }
+        catch (final FileAlreadyExistsException ex)
+        {
+            throw new IllegalArgumentException(path + " exists: refusing to overwrite a keyring (to add a key for " +
+                "a rotation: java -jar ringwatch.jar keygen >> " + path + ")", ex);
+        }
+        catch (final UnsupportedOperationException ex)
+        {
+            throw new IllegalArgumentException(path + " is on a file system without POSIX permissions: cannot " +
+                "create a key file only its owner can read", ex);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("cannot create key file " + path + ": " + ex, ex);
+        }
+        try
+        {
+            // the umask may only have taken bits away; make sure the owner can still read and write it
+            Files.setPosixFilePermissions(path, OWNER_READ_WRITE);
+            Files.writeString(path, "# ringwatch cluster keyring: first key signs, up to two more are accepted\n" +
+                toLine(key) + "\n", StandardCharsets.US_ASCII);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("cannot write key file " + path + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * @param key a key.
+     * @return the first 8 hex digits of its SHA-256: names a key in logs without revealing it.
+     */
+    public static String fingerprint(final byte[] key)
+    {
+        try
+        {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key), 0, 4);
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+        }
+    }
+
+    private static byte[] parseKey(final Path path, final int lineNumber, final String line)
+    {
+        if (line.length() != HEX_DIGITS)
+        {
+            throw new IllegalArgumentException("key file " + path + " line " + lineNumber + ": expected " +
+                HEX_DIGITS + " hex digits (a " + FrameAuthenticator.KEY_LENGTH + "-byte key), found " +
+                line.length() + " characters");
+        }
+        try
+        {
+            return HexFormat.of().parseHex(line);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + " line " + lineNumber + ": not hexadecimal");
+        }
+    }
+}
