@@ -1,12 +1,15 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.broadcast.BroadcastKind;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
  * The digest every frame carries of what all nodes of a cluster must agree on: cluster id, number of ranks N,
- * heartbeat period η, suspicion timeout δ and protocol version. A node started from a different cluster file, or
+ * heartbeat period η, suspicion timeout δ, broadcast schedule and protocol version (two schedules reach different
+ * participants, so nodes that disagree on it lose notices without a word). A node started from a different cluster file, or
  * with η or δ overridden, disagrees, and its frames are refused with
  * {@link RejectReason#CONFIG_MISMATCH} instead of quietly skewing the failure detector (an observer with a shorter δ
  * than its emitter's η suspects it on every beat).
@@ -16,7 +19,7 @@ import java.util.zip.CRC32C;
  */
 public final class ConfigDigest
 {
-    private static final int LAYOUT_LENGTH = 4 + 4 + 4 + 8 + 8;
+    private static final int LAYOUT_LENGTH = 4 + 4 + 4 + 8 + 8 + 4;
 
     private ConfigDigest()
     {
@@ -27,12 +30,31 @@ public final class ConfigDigest
      * @param clusterSize        N.
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
-     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}.
+     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}, double-hypercube broadcast.
      */
     public static int of(
         final int clusterId, final int clusterSize, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
     {
-        return of(FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs);
+        return of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, BroadcastKind.DOUBLE_HYPERCUBE);
+    }
+
+    /**
+     * @param clusterId          cluster id.
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
+     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}.
+     */
+    public static int of(
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast)
+    {
+        return of(FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs,
+            broadcast);
     }
 
     /**
@@ -41,6 +63,7 @@ public final class ConfigDigest
      * @param clusterSize        N.
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
      * @return the digest.
      */
     public static int of(
@@ -48,7 +71,8 @@ public final class ConfigDigest
         final int clusterId,
         final int clusterSize,
         final long heartbeatPeriodNs,
-        final long suspicionTimeoutNs)
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast)
     {
         final ByteBuffer fields = ByteBuffer.allocate(LAYOUT_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
             .putInt(version)
@@ -56,6 +80,7 @@ public final class ConfigDigest
             .putInt(clusterSize)
             .putLong(heartbeatPeriodNs)
             .putLong(suspicionTimeoutNs)
+            .putInt(broadcast.ordinal())
             .flip();
         final CRC32C crc = new CRC32C();
         crc.update(fields);
@@ -67,13 +92,19 @@ public final class ConfigDigest
      * @param clusterSize        N.
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
      * @return the inputs and their digest, for a log line that lets an operator see which setting differs.
      */
     public static String describe(
-        final int clusterId, final int clusterSize, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast)
     {
-        return String.format("config digest %08x (version %d, cluster id %d, N %d, eta %dns, delta %dns)",
-            of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs), FrameHeaderFlyweight.VERSION,
-            clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs);
+        return String.format("config digest %08x (version %d, cluster id %d, N %d, heartbeat period %dns, " +
+            "suspicion timeout %dns, broadcast %s)",
+            of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast), FrameHeaderFlyweight.VERSION,
+            clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast);
     }
 }

@@ -40,7 +40,7 @@ final class Forgery
     {
         clusterSize = config.nodes();
         configDigest = ConfigDigest.of(
-            CLUSTER_ID, clusterSize, config.heartbeatPeriodNs(), config.suspicionTimeoutNs());
+            CLUSTER_ID, clusterSize, config.heartbeatPeriodNs(), config.suspicionTimeoutNs(), config.broadcast());
         keyring = config.authentication() ? FrameAuthenticator.withKey(key(0x11)) : FrameAuthenticator.NONE;
     }
 

@@ -129,7 +129,8 @@ public final class RingwatchContext
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY);
 
-        configDigest = ConfigDigest.of(cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs);
+        configDigest = ConfigDigest.of(
+            cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs, broadcast);
         if (authMode == null && authProperty != null)
         {
             authMode = AuthMode.parse(authProperty);

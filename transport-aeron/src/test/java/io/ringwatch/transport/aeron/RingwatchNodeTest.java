@@ -2,6 +2,8 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
 import io.aeron.Publication;
+import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -117,21 +119,26 @@ class RingwatchNodeTest
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
             final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+            final int digest = cluster.nodes[0].context().configDigest();
+            final FrameStamper stamper = new FrameStamper(3, FrameAuthenticator.NONE);
 
-            heartbeat.encode(buffer, 0, 999, 1, 1, 0, 0, 5, 0);
-            offer(publication, buffer, HeartbeatFlyweight.LENGTH);
+            heartbeat.encode(buffer, 0, 999, 1, 1, 0, digest, 5, 0);
+            offer(publication, buffer, stamper.stamp(buffer, 0, HeartbeatFlyweight.LENGTH));
 
-            new LeaveFlyweight().encode(buffer, 0, 13, 1, 1, 0, 0);
+            new LeaveFlyweight().encode(buffer, 0, 13, 1, 1, 0, digest);
             buffer.putByte(0, (byte)9);
-            offer(publication, buffer, LeaveFlyweight.LENGTH);
+            offer(publication, buffer, stamper.stamp(buffer, 0, LeaveFlyweight.LENGTH));
 
-            heartbeat.encode(buffer, 0, 13, 77, 1, 0, 0, 5, 0);
-            offer(publication, buffer, HeartbeatFlyweight.LENGTH);
+            heartbeat.encode(buffer, 0, 13, 77, 1, 0, digest, 5, 0);
+            offer(publication, buffer, stamper.stamp(buffer, 0, HeartbeatFlyweight.LENGTH));
 
-            heartbeat.encode(buffer, 0, 13, 1, 1, 0, 0, 5, 0);
+            heartbeat.encode(buffer, 0, 13, 1, 1, 0, digest + 1, 5, 0);
+            offer(publication, buffer, stamper.stamp(buffer, 0, HeartbeatFlyweight.LENGTH));
+
+            heartbeat.encode(buffer, 0, 13, 1, 1, 0, digest, 5, 0);
             offer(publication, buffer, 10);
 
-            heartbeat.encode(buffer, 0, 13, 1, 1, 0, 0, 5, 0);
+            heartbeat.encode(buffer, 0, 13, 1, 1, 0, digest, 5, 0);
             offer(publication, buffer, HeartbeatFlyweight.LENGTH - 1);
 
             cluster.run(300, 0, 1, 2);
@@ -141,9 +148,10 @@ class RingwatchNodeTest
         assertEquals(1, counters.rejected(RejectReason.WRONG_CLUSTER));
         assertEquals(1, counters.rejected(RejectReason.UNSUPPORTED_VERSION));
         assertEquals(1, counters.rejected(RejectReason.SENDER_OUT_OF_RANGE));
+        assertEquals(1, counters.rejected(RejectReason.CONFIG_MISMATCH));
         assertEquals(1, counters.rejected(RejectReason.TOO_SHORT));
         assertEquals(1, counters.rejected(RejectReason.WRONG_LENGTH));
-        assertEquals(5, counters.rejectedTotal());
+        assertEquals(6, counters.rejectedTotal());
 
         assertTrue(target.node().heartbeatProgressSeen() > progressBefore, "still sees heartbeats");
         for (final RingwatchNode node : cluster.nodes)

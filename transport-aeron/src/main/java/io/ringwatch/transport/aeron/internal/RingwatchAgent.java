@@ -3,9 +3,11 @@ package io.ringwatch.transport.aeron.internal;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
@@ -60,6 +62,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final FragmentHandler frameHandler = this::onFrame;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
+    private final boolean[] mismatchReported;
+    private final String configDescription;
     private final DetectorNode node;
     private final RemoteHeartbeatChannel remoteHeartbeats;
     private final HeartbeatTransport heartbeatTransport;
@@ -123,8 +127,12 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.onStart = onStart;
         this.onArmed = onArmed;
         this.application = ctx.listener();
-        this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size());
+        this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
+            ctx.configDigest(), ctx.frameAuthenticator(), new ReplayGuard(ctx.cluster().size()));
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
+        this.mismatchReported = new boolean[ctx.cluster().size()];
+        this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
+            ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast());
         this.node = protocol.apply(this);
     }
 
@@ -212,6 +220,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
         if (reason != RejectReason.NONE)
         {
             counters.onRejected(reason);
+            if (reason == RejectReason.CONFIG_MISMATCH)
+            {
+                reportConfigMismatch(decoder.mismatchedSenderRank(), decoder.mismatchedConfigDigest());
+            }
             return;
         }
 
@@ -268,6 +280,22 @@ public final class RingwatchAgent implements Agent, MembershipListener
     public HeartbeatTransport heartbeatTransport()
     {
         return heartbeatTransport;
+    }
+
+    /**
+     * Say once per peer, in the log, that it runs another configuration: its frames are refused from now on and an
+     * operator has to see why (the counter alone does not name the peer). Allocates, but only once per peer.
+     */
+    private void reportConfigMismatch(final int senderRank, final int theirDigest)
+    {
+        if (senderRank >= 0 && senderRank < mismatchReported.length && !mismatchReported[senderRank])
+        {
+            mismatchReported[senderRank] = true;
+            System.err.printf("ringwatch rank %d: refusing frames from rank %d, whose configuration differs " +
+                "(its config digest %08x; ours: %s): check that both run the same cluster file, " +
+                "heartbeat period, suspicion timeout, broadcast and version%n",
+                rank, senderRank, theirDigest, configDescription);
+        }
     }
 
     /**

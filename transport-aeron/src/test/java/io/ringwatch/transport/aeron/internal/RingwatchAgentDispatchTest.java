@@ -86,13 +86,15 @@ class RingwatchAgentDispatchTest
     }
 
     @Test
-    void shouldLeaveANewObserverFrameForAnotherRankToTheCoreWhichDropsIt()
+    void shouldRejectAFrameAddressedToAnotherRankBeforeTheCoreSeesIt()
     {
         offer(stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION,
             digest, 3)));
 
         final DetectorNode node = cluster.nodes[0].agent().node();
-        runNode0Until(() -> node.misaddressed() == 1, "misaddressed NEW_OBSERVER counted");
+        runNode0Until(() -> cluster.nodes[0].agent().counters().rejected(RejectReason.WRONG_DESTINATION) == 1,
+            "NEW_OBSERVER for rank 3 rejected by node 0's decoder");
+        assertEquals(0, node.misaddressed(), "it never reached the core");
         assertEquals(1, node.observer(), "the observer did not change");
     }
 
