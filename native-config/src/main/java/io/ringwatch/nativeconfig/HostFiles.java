@@ -2,8 +2,11 @@ package io.ringwatch.nativeconfig;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The only place that reads host files. Everything else parses strings, so it can be tested from fixtures.
@@ -62,5 +65,31 @@ public final class HostFiles
     {
         final String text = readOrNull(path);
         return text == null ? null : text.trim();
+    }
+
+    /**
+     * List a sysfs directory, such as {@code /sys/class/infiniband} or a device's {@code ports}.
+     *
+     * @param dir directory to list.
+     * @return its entries in name order; empty if it is not a directory, what was read so far (unsorted) if
+     * reading fails part way (sysfs entries come and go with hardware).
+     */
+    public static List<Path> sortedChildren(final Path dir)
+    {
+        final List<Path> children = new ArrayList<>();
+        if (!Files.isDirectory(dir))
+        {
+            return children;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir))
+        {
+            stream.forEach(children::add);
+        }
+        catch (final IOException | SecurityException ex)
+        {
+            return children;
+        }
+        children.sort(null);
+        return children;
     }
 }

@@ -2,14 +2,12 @@ package io.ringwatch.nativeconfig;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.Locale;
 
 /**
  * CPU sets for whole processes and single threads through {@code sched_setaffinity(2)} (JNA), for a launcher that
@@ -64,10 +62,10 @@ public final class ProcessAffinity
         {
             throw new IllegalArgumentException("empty CPU set for thread " + tid);
         }
-        final LibC libc = Holder.LIBC;
+        final LibC libc = Holder.LIBC.library();
         if (libc == null)
         {
-            return Holder.REASON;
+            return Holder.LIBC.unavailableReason();
         }
         try
         {
@@ -87,7 +85,7 @@ public final class ProcessAffinity
      */
     public static BitSet ofThread(final long tid)
     {
-        final LibC libc = Holder.LIBC;
+        final LibC libc = Holder.LIBC.library();
         if (libc == null)
         {
             return null;
@@ -218,30 +216,6 @@ public final class ProcessAffinity
 
     private static final class Holder
     {
-        static final LibC LIBC;
-        static final String REASON;
-
-        static
-        {
-            LibC libc = null;
-            String reason = "";
-            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux"))
-            {
-                reason = "sched_setaffinity is Linux only, not " + System.getProperty("os.name");
-            }
-            else
-            {
-                try
-                {
-                    libc = Native.load("c", LibC.class);
-                }
-                catch (final RuntimeException | LinkageError ex)
-                {
-                    reason = "libc not loadable through JNA: " + ex;
-                }
-            }
-            LIBC = libc;
-            REASON = reason;
-        }
+        static final LinuxLibC<LibC> LIBC = LinuxLibC.load(LibC.class, "sched_setaffinity");
     }
 }

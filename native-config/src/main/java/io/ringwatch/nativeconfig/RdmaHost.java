@@ -1,7 +1,5 @@
 package io.ringwatch.nativeconfig;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,10 +50,10 @@ public final class RdmaHost
 
         final List<RdmaPort> ports = new ArrayList<>();
         final List<String> netDevices = new ArrayList<>();
-        for (final Path device : sortedChildren(classDir))
+        for (final Path device : HostFiles.sortedChildren(classDir))
         {
             final String name = device.getFileName().toString();
-            for (final Path port : sortedChildren(device.resolve("ports")))
+            for (final Path port : HostFiles.sortedChildren(device.resolve("ports")))
             {
                 final int number;
                 try
@@ -75,32 +73,13 @@ public final class RdmaHost
                     linkLayer == null || linkLayer.isEmpty() ? RdmaPort.UNKNOWN : linkLayer,
                     rate == null ? "" : rate));
             }
-            for (final Path net : sortedChildren(device.resolve("device").resolve("net")))
+            for (final Path net : HostFiles.sortedChildren(device.resolve("device").resolve("net")))
             {
                 netDevices.add(net.getFileName().toString());
             }
         }
 
         return new RdmaHost(true, ports, netDevices);
-    }
-
-    private static List<Path> sortedChildren(final Path dir)
-    {
-        final List<Path> children = new ArrayList<>();
-        if (!Files.isDirectory(dir))
-        {
-            return children;
-        }
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir))
-        {
-            stream.forEach(children::add);
-        }
-        catch (final IOException | SecurityException ex)
-        {
-            return children;
-        }
-        children.sort(null);
-        return children;
     }
 
     /**

@@ -2,7 +2,6 @@ package io.ringwatch.nativeconfig;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 
 /**
  * Moves the calling thread into the kernel's {@code SCHED_FIFO} class through {@code sched_setscheduler(2)} (JNA,
@@ -183,41 +182,17 @@ public final class RealtimePriority
 
         static LibC instance()
         {
-            return Holder.LIBC;
+            return Holder.LIBC.library();
         }
 
         static String unavailableReason()
         {
-            return Holder.REASON;
+            return Holder.LIBC.unavailableReason();
         }
     }
 
     private static final class Holder
     {
-        static final LibC LIBC;
-        static final String REASON;
-
-        static
-        {
-            LibC libc = null;
-            String reason = "";
-            if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("linux"))
-            {
-                reason = "SCHED_FIFO through sched_setscheduler is Linux only, not " + System.getProperty("os.name");
-            }
-            else
-            {
-                try
-                {
-                    libc = Native.load("c", LibC.class);
-                }
-                catch (final RuntimeException | LinkageError ex)
-                {
-                    reason = "libc not loadable through JNA: " + ex;
-                }
-            }
-            LIBC = libc;
-            REASON = reason;
-        }
+        static final LinuxLibC<LibC> LIBC = LinuxLibC.load(LibC.class, "SCHED_FIFO through sched_setscheduler");
     }
 }

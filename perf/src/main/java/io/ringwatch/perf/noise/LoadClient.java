@@ -2,6 +2,7 @@ package io.ringwatch.perf.noise;
 
 import io.ringwatch.nativeconfig.CpuList;
 import io.ringwatch.nativeconfig.ProcessAffinity;
+import io.ringwatch.transport.aeron.internal.launch.ChildProcesses;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
@@ -238,18 +239,7 @@ final class LoadClient implements AutoCloseable
         if (process.isAlive())
         {
             commands.println("quit");
-            try
-            {
-                if (!process.waitFor(5, TimeUnit.SECONDS))
-                {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            }
-            catch (final InterruptedException ex)
-            {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            ChildProcesses.awaitExitOrKill(process);
         }
     }
 }

@@ -4,7 +4,6 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
-import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,9 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Real node processes sharing a media driver process, killed with SIGKILL or paused with SIGSTOP. Timeouts
@@ -35,21 +32,10 @@ class MultiProcessDetectionTest
 
     private static LocalCluster start(final int nodes, final TransportMode transport) throws InterruptedException
     {
-        final LocalCluster cluster = new LocalCluster(new LocalCluster.Options()
+        return LocalClusters.startAllUp(new LocalCluster.Options()
             .nodes(nodes).transport(transport).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
             .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
             .graceNs(TimeUnit.SECONDS.toNanos(30)));
-        try
-        {
-            cluster.start();
-            assertTrue(cluster.awaitAllUp(90_000), "nodes up; node 0 log: " + cluster.log(0));
-            return cluster;
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            cluster.close();
-            throw ex;
-        }
     }
 
     /**
@@ -75,12 +61,12 @@ class MultiProcessDetectionTest
 
             final int single = alive.get(random.nextInt(alive.size()));
             killAll(cluster, List.of(single), killed, alive);
-            awaitExactly(cluster, killed, "single kill", seed);
+            LocalClusters.awaitExactly(cluster, killed, "single kill", seed);
 
             final int index = random.nextInt(alive.size());
             final List<Integer> pair = List.of(alive.get(index), alive.get((index + 1) % alive.size()));
             killAll(cluster, pair, killed, alive);
-            awaitExactly(cluster, killed, "adjacent pair " + pair, seed);
+            LocalClusters.awaitExactly(cluster, killed, "adjacent pair " + pair, seed);
 
             // ⌊log₂ 8⌋ − 1 = 2 of the remaining 5
             final int f = (31 - Integer.numberOfLeadingZeros(n)) - 1;
@@ -94,7 +80,7 @@ class MultiProcessDetectionTest
                 }
             }
             killAll(cluster, batch, killed, alive);
-            awaitExactly(cluster, killed, "random batch " + batch, seed);
+            LocalClusters.awaitExactly(cluster, killed, "random batch " + batch, seed);
         }
     }
 
@@ -171,31 +157,4 @@ class MultiProcessDetectionTest
         }
     }
 
-    private static void awaitExactly(
-        final LocalCluster cluster, final Set<Integer> killed, final String round, final long seed)
-        throws InterruptedException
-    {
-        final boolean agreed = cluster.awaitViews(killed, 30_000);
-        // and stay agreed: a late false suspicion would change some view
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * SUSPICION_TIMEOUT_NS));
-        final boolean stillAgreed = cluster.awaitViews(killed, 1);
-        if (!agreed || !stillAgreed)
-        {
-            final StringBuilder views = new StringBuilder();
-            for (int r = 0; r < cluster.options().nodes(); r++)
-            {
-                final ViewSnapshot v = cluster.view(r);
-                views.append("\n  ").append(v).append(cluster.process(r).isAlive() ? "" : " (process exited)");
-            }
-            fail(round + ": survivors must hold exactly " + killed + " (seed=" + seed + ")" + views);
-        }
-        for (int r = 0; r < cluster.options().nodes(); r++)
-        {
-            if (!killed.contains(r))
-            {
-                assertTrue(cluster.process(r).isAlive(), "survivor " + r + " runs (seed=" + seed + ")");
-                assertFalse(cluster.view(r).isDead(r), "seed=" + seed);
-            }
-        }
-    }
 }

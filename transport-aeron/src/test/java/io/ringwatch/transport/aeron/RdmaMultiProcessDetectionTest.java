@@ -2,14 +2,12 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.view.ViewSnapshot;
-import io.ringwatch.transport.rdma.RdmaDevices;
+import io.ringwatch.transport.rdma.RdmaHardware;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,74 +18,40 @@ import java.util.concurrent.TimeUnit;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Real node processes with {@code transport=rdma} on this host's RDMA device (an HCA's loopback, or Soft-RoCE),
  * SIGKILLed: heartbeats by RDMA WRITE through DiSNI, control on UDP. Skipped, with the first missing piece as the
- * reason, where RDMA is unusable ({@link RdmaDevices#probe()}: no device or active port in
+ * reason, where RDMA is unusable ({@link RdmaHardware#assumeUsable()}: no device or active port in
  * {@code /sys/class/infiniband}, no libibverbs or librdmacm, libdisni not loadable); never simulated.
  * {@code -Dringwatch.rdma.test.address=IP} picks the RDMA interface when the host has several.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class RdmaMultiProcessDetectionTest
 {
-    private static final String ADDRESS_PROP_NAME = "ringwatch.rdma.test.address";
     private static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
     private static final int CLUSTER_ID = 61;
 
-    private static InetAddress assumeRdmaUsable()
-    {
-        final RdmaDevices.Availability availability = RdmaDevices.probe();
-        assumeTrue(availability.usable(), () -> "RDMA hardware test skipped: " + availability.reason());
-        final String configured = System.getProperty(ADDRESS_PROP_NAME);
-        final InetAddress address;
-        try
-        {
-            address = configured != null ?
-                InetAddress.getByName(configured) : RdmaDevices.firstIpv4Address(availability.netDevices());
-        }
-        catch (final UnknownHostException ex)
-        {
-            throw new IllegalArgumentException(ADDRESS_PROP_NAME + "=" + configured + " does not resolve", ex);
-        }
-        assumeTrue(address != null, () -> "RDMA hardware test skipped: no IPv4 address on RDMA interfaces " +
-            availability.netDevices() + "; set -D" + ADDRESS_PROP_NAME);
-        return address;
-    }
-
     private static LocalCluster start(final int nodes, final InetAddress address) throws InterruptedException
     {
-        final LocalCluster cluster = new LocalCluster(new LocalCluster.Options()
+        return LocalClusters.startAllUp(new LocalCluster.Options()
             .nodes(nodes).transport(TransportMode.RDMA).rdmaAddress(address).clusterId(CLUSTER_ID)
             .heartbeatPeriodNs(HEARTBEAT_PERIOD_NS).suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
             .graceNs(TimeUnit.SECONDS.toNanos(30)));
-        try
-        {
-            cluster.start();
-            assertTrue(cluster.awaitAllUp(90_000), "nodes up; node 0 log: " + cluster.log(0));
-            return cluster;
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            cluster.close();
-            throw ex;
-        }
     }
 
     @Test
     void shouldDetectTheOtherOfTwoNodesWhenItIsKilled() throws Exception
     {
-        final InetAddress address = assumeRdmaUsable();
+        final InetAddress address = RdmaHardware.assumeUsable();
         try (LocalCluster cluster = start(2, address))
         {
             assertTrue(counter(cluster, NodeCounter.RDMA_BEATS_POSTED, 0) > 0, "rank 0 beats by RDMA WRITE");
             assertTrue(counter(cluster, NodeCounter.RDMA_BEATS_POSTED, 1) > 0, "rank 1 beats by RDMA WRITE");
 
             cluster.kill(1);
-            awaitExactly(cluster, Set.of(1), "kill rank 1 of 2", 0);
+            LocalClusters.awaitExactly(cluster, Set.of(1), "kill rank 1 of 2", 0);
             assertEquals(1, counter(cluster, NodeCounter.SUSPICIONS, 0), "rank 0 detected it: " + cluster.log(0));
             assertEquals(0, counter(cluster, NodeCounter.RDMA_LOCAL_PORT_DOWNS, 0));
         }
@@ -101,7 +65,7 @@ class RdmaMultiProcessDetectionTest
     @Test
     void shouldAgreeOnEachKilledNodeOfFourAndMendOntoPreConnectedObservers() throws Exception
     {
-        final InetAddress address = assumeRdmaUsable();
+        final InetAddress address = RdmaHardware.assumeUsable();
         final long seed = System.nanoTime();
         final Random random = new Random(seed);
         final int n = 4;
@@ -118,7 +82,7 @@ class RdmaMultiProcessDetectionTest
                 cluster.kill(victim);
                 killed.add(victim);
                 alive.remove(index);
-                awaitExactly(cluster, killed, "round " + round + ": kill rank " + victim, seed);
+                LocalClusters.awaitExactly(cluster, killed, "round " + round + ": kill rank " + victim, seed);
                 assertEquals(mendsBefore + 1, counter(cluster, NodeCounter.RDMA_MENDS_ONTO_PRE_CONNECTED, emitter),
                     "rank " + emitter + " took the NEW_OBSERVER onto a pre-connected queue pair (seed=" + seed +
                     "): " + cluster.log(emitter));
@@ -127,33 +91,6 @@ class RdmaMultiProcessDetectionTest
             {
                 assertEquals(0, counter(cluster, NodeCounter.NEW_OBSERVER_REFUSED, r), "seed=" + seed);
                 assertTrue(counter(cluster, NodeCounter.RDMA_BEATS_POSTED, r) > 0, "seed=" + seed);
-            }
-        }
-    }
-
-    private static void awaitExactly(
-        final LocalCluster cluster, final Set<Integer> killed, final String round, final long seed)
-        throws InterruptedException
-    {
-        final boolean agreed = cluster.awaitViews(killed, 30_000);
-        // and stay agreed: a late false suspicion would change some view
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * SUSPICION_TIMEOUT_NS));
-        if (!agreed || !cluster.awaitViews(killed, 1))
-        {
-            final StringBuilder views = new StringBuilder();
-            for (int r = 0; r < cluster.options().nodes(); r++)
-            {
-                final ViewSnapshot v = cluster.view(r);
-                views.append("\n  ").append(v).append(cluster.process(r).isAlive() ? "" : " (process exited)");
-            }
-            fail(round + ": survivors must hold exactly " + killed + " (seed=" + seed + ")" + views);
-        }
-        for (int r = 0; r < cluster.options().nodes(); r++)
-        {
-            if (!killed.contains(r))
-            {
-                assertTrue(cluster.process(r).isAlive(), "survivor " + r + " runs (seed=" + seed + "): " +
-                    cluster.log(r));
             }
         }
     }

@@ -8,11 +8,9 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -85,9 +83,9 @@ final class PortStateFile implements AutoCloseable
      */
     static Path find(final String netDevice, final Path classDir, final String devPort)
     {
-        for (final Path device : children(classDir))
+        for (final Path device : HostFiles.sortedChildren(classDir))
         {
-            final List<Path> ports = children(device.resolve("ports"));
+            final List<Path> ports = HostFiles.sortedChildren(device.resolve("ports"));
             if (Files.exists(device.resolve("device").resolve("net").resolve(netDevice)))
             {
                 final Path byDevPort = devPort == null ? null : portDir(device, devPort);
@@ -102,7 +100,7 @@ final class PortStateFile implements AutoCloseable
             }
             for (final Path port : ports)
             {
-                for (final Path ndev : children(port.resolve("gid_attrs").resolve("ndevs")))
+                for (final Path ndev : HostFiles.sortedChildren(port.resolve("gid_attrs").resolve("ndevs")))
                 {
                     if (netDevice.equals(HostFiles.readTrimmedOrNull(ndev)))
                     {
@@ -125,25 +123,6 @@ final class PortStateFile implements AutoCloseable
         {
             return null;
         }
-    }
-
-    private static List<Path> children(final Path dir)
-    {
-        final List<Path> children = new ArrayList<>();
-        if (!Files.isDirectory(dir))
-        {
-            return children;
-        }
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir))
-        {
-            stream.forEach(children::add);
-        }
-        catch (final IOException | SecurityException ex)
-        {
-            return children;
-        }
-        children.sort(null);
-        return children;
     }
 
     /**

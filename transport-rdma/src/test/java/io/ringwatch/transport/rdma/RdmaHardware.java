@@ -8,12 +8,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The gate of every test that needs RDMA hardware: it runs where {@code /sys/class/infiniband} shows an ACTIVE port,
  * libibverbs and librdmacm are on the linker path and libdisni loads and opens an event channel; elsewhere it is
- * skipped with the first missing piece as the reason (what {@code doctor} prints too). Never simulated.
+ * skipped with the first missing piece as the reason (what {@code doctor} prints too). Never simulated. Public for
+ * transport-aeron's tests of the live runtime on RDMA, which take this module's test-jar.
  */
-final class RdmaHardware
+public final class RdmaHardware
 {
     /** Pick the RDMA interface's address when the host has several. */
-    static final String ADDRESS_PROP_NAME = "ringwatch.rdma.test.address";
+    public static final String ADDRESS_PROP_NAME = "ringwatch.rdma.test.address";
 
     private RdmaHardware()
     {
@@ -24,7 +25,7 @@ final class RdmaHardware
      *
      * @return the IPv4 address of an RDMA interface to bind to.
      */
-    static InetAddress assumeUsable()
+    public static InetAddress assumeUsable()
     {
         final RdmaDevices.Availability availability = RdmaDevices.probe();
         assumeTrue(availability.usable(), () -> "RDMA hardware test skipped: " + availability.reason());

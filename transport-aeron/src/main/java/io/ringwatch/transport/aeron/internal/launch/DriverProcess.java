@@ -76,17 +76,6 @@ final class DriverProcess
     void stop()
     {
         process.destroy();
-        try
-        {
-            if (!process.waitFor(5, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.awaitExitOrKill(process);
     }
 }

@@ -7,6 +7,8 @@
  *     <li>{@link io.ringwatch.transport.aeron.internal.launch.FreePorts}: free UDP ports for its members;</li>
  *     <li>{@link io.ringwatch.transport.aeron.internal.launch.DriverProcess} and
  *     {@link io.ringwatch.transport.aeron.internal.launch.NodeProcesses}: its JVMs, their signals and logs;</li>
+ *     <li>{@link io.ringwatch.transport.aeron.internal.launch.ChildProcesses}: ending a launched JVM that was asked to
+ *     exit;</li>
  *     <li>{@link io.ringwatch.transport.aeron.internal.launch.ClusterViews}: the nodes' view files, read from outside.</li>
  * </ul>
  */
