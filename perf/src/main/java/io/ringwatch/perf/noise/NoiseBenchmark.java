@@ -260,8 +260,8 @@ public final class NoiseBenchmark
 
     private String classpath()
     {
-        return settings.classpath() != null ? settings.classpath() :
-            System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        // under surefire java.class.path is the whole test classpath too (useManifestOnlyJar=false in the root pom)
+        return settings.classpath() != null ? settings.classpath() : System.getProperty("java.class.path");
     }
 
     /**
