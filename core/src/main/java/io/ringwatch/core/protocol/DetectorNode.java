@@ -8,6 +8,7 @@ import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.core.spi.RankSet;
 
@@ -29,6 +30,12 @@ import io.ringwatch.core.spi.RankSet;
  * {@link ProtocolSettings#fenceIntervalNs()}, so one lost fence is re-sent while the zombie keeps talking. Fencing
  * notices use sequence numbers from {@link #FENCE_SEQUENCE_BASE} up, apart from every broadcast's, so a receiver
  * knows it was fenced rather than named in a broadcast, and nobody forwards a fence.
+ * <p>
+ * <b>Rejoining.</b> A restarted rank is built with a higher incarnation and {@link #join(long) joins}: a contact
+ * admits it and broadcasts a JOIN over the same schedule as a failure notice, and sends it the view. Frames carry
+ * their sender's incarnation; one from an older incarnation than the view holds is stale and dropped, one from a
+ * newer incarnation of a rank held dead is a life not admitted here yet and is dropped without fencing. The rules
+ * and the joiner's side are in {@link Membership}.
  */
 public final class DetectorNode
 {
@@ -55,6 +62,8 @@ public final class DetectorNode
     private final ReusableNotice ownNotice = new ReusableNotice();
     private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
+    private final ReusableNotice joinNotice = new ReusableNotice();
+    private final Membership membership;
 
     private NodeState state = NodeState.ACTIVE;
     private int emitter;
@@ -84,6 +93,13 @@ public final class DetectorNode
     private long heartbeatFramesRefused;
     private long newObserverRefused;
     private long fencesSent;
+    private long staleFrames;
+    private long framesFromNewerIncarnation;
+    private long joinsAdmitted;
+    private long joinsLearned;
+    private long joinRequestsSent;
+    private long joinsRefused;
+    private long catchUpsForwarded;
 
     /**
      * @param rank        this node's rank.
@@ -126,6 +142,7 @@ public final class DetectorNode
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
         this.startupGraceNs = settings.startupGraceNs();
+        this.membership = new Membership(suspicionTimeoutNs / 2);
         rebase(startNs);
     }
 
@@ -143,6 +160,34 @@ public final class DetectorNode
             throw new IllegalStateException("start(now) only before the first heartbeat of node " + rank);
         }
         rebase(nowNs);
+    }
+
+    /**
+     * Start as a restarted rank: ask to be admitted instead of taking part at once. The node neither beats nor
+     * watches until a contact has admitted it and sent it the view ({@link #onView}); it reports itself up with
+     * {@link MembershipListener#onJoin} for its own rank then.
+     *
+     * @param nowNs current protocol time.
+     * @throws IllegalStateException if the node has already started taking part.
+     * @throws IllegalArgumentException if its incarnation is the boot incarnation 0, which every member already
+     *                                  assumes and so cannot be admitted anew.
+     */
+    public void join(final long nowNs)
+    {
+        if (heartbeatsSent != 0 || heartbeatProgressSeen != 0 || viewEpoch != 0 || state != NodeState.ACTIVE)
+        {
+            throw new IllegalStateException("join(now) only before node " + rank + " has taken part");
+        }
+        if (incarnation <= 0)
+        {
+            throw new IllegalArgumentException("a joining node needs an incarnation above 0: " + incarnation);
+        }
+        state = NodeState.JOINING;
+        emitter = rank;
+        observer = rank;
+        rebase(nowNs);
+        membership.incarnations().raise(rank, incarnation);
+        membership.startJoin(nowNs);
     }
 
     private void rebase(final long startNs)
@@ -171,6 +216,12 @@ public final class DetectorNode
      */
     public int doWork(final long nowNs)
     {
+        if (state == NodeState.JOINING)
+        {
+            final int work = emitHeartbeatIfDue(nowNs) + askToJoin(nowNs);
+            expectedWakeNs = nextDeadlineNs();
+            return work;
+        }
         if (state != NodeState.ACTIVE)
         {
             return 0;
@@ -183,8 +234,24 @@ public final class DetectorNode
         int work = emitHeartbeatIfDue(nowNs);
         work += checkEmitter(nowNs, late);
         work += fenceSlotWriterIfDead(nowNs);
+        work += askToJoin(nowNs);
         expectedWakeNs = nextDeadlineNs();
         return work;
+    }
+
+    /**
+     * Joiner: ask the next contact when an attempt is due, until admitted and confirmed by both neighbours.
+     */
+    private int askToJoin(final long nowNs)
+    {
+        final int contact = membership.nextContact(rank, clusterSize, nowNs);
+        if (contact < 0)
+        {
+            return 0;
+        }
+        joinRequestsSent++;
+        control.sendJoinRequest(contact);
+        return 1;
     }
 
     private int fenceSlotWriterIfDead(final long nowNs)
@@ -193,14 +260,14 @@ public final class DetectorNode
         if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
             validRank(writer) && dead.contains(writer))
         {
-            return fence(writer, nowNs) ? 1 : 0;
+            return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs) ? 1 : 0;
         }
         return 0;
     }
 
     private int emitHeartbeatIfDue(final long nowNs)
     {
-        if (nowNs - nextHeartbeatNs < 0 || observer == rank)
+        if (nowNs - nextHeartbeatNs < 0 || observer == rank || !membership.mayBeat())
         {
             return 0;
         }
@@ -238,6 +305,7 @@ public final class DetectorNode
         {
             lastSeenCounter = counter;
             heartbeatProgressSeen++;
+            membership.emitterHeard();
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
@@ -284,7 +352,7 @@ public final class DetectorNode
     public void onHeartbeat(
         final int fromRank, final int incarnation, final long counter, final long timestampNs, final long nowNs)
     {
-        if (!admit(fromRank, nowNs))
+        if (!admit(fromRank, incarnation, nowNs))
         {
             return;
         }
@@ -327,12 +395,48 @@ public final class DetectorNode
         final int length,
         final long nowNs)
     {
+        onNewObserver(fromRank, Membership.UNKNOWN_INCARNATION, emitterRank, rkey, address, length, nowNs);
+    }
+
+    /**
+     * T4 as {@link #onNewObserver(int, int, int, long, int, long)}, with the sender's incarnation from the frame so a
+     * stale one is dropped. A joining node takes it too: only a node that knows of its join sends it, and it is what
+     * lets the joiner start beating.
+     *
+     * @param fromRank        sender of NEW_OBSERVER.
+     * @param fromIncarnation sender's incarnation.
+     * @param emitterRank     the rank the frame is addressed to as the new emitter; anything but this node is dropped.
+     * @param rkey            the frame's slot remote key (RDMA), 0 if none.
+     * @param address         the frame's slot address (RDMA), 0 if none.
+     * @param length          the frame's slot length (RDMA), 0 if none.
+     * @param nowNs           protocol time.
+     */
+    public void onNewObserver(
+        final int fromRank,
+        final int fromIncarnation,
+        final int emitterRank,
+        final int rkey,
+        final long address,
+        final int length,
+        final long nowNs)
+    {
         if (emitterRank != rank)
         {
             misaddressed++;
             return;
         }
-        if (!admit(fromRank, nowNs) || fromRank == rank)
+        if (state == NodeState.JOINING)
+        {
+            if (!validRank(fromRank) || fromRank == rank || membership.isStale(fromRank, fromIncarnation))
+            {
+                return;
+            }
+            if (observer == rank)
+            {
+                nextHeartbeatNs = nowNs + heartbeatPeriodNs;
+            }
+        }
+        else if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -342,6 +446,7 @@ public final class DetectorNode
             return;
         }
         observer = fromRank;
+        membership.observerConfirmed();
         sendHeartbeat(nowNs);
         expectedWakeNs = nextDeadlineNs();
     }
@@ -356,16 +461,37 @@ public final class DetectorNode
      */
     public void onNotice(final Notice notice, final int fromRank, final long nowNs)
     {
-        if (!admit(fromRank, nowNs))
+        onNotice(notice, fromRank, Membership.UNKNOWN_INCARNATION, nowNs);
+    }
+
+    /**
+     * T5 as {@link #onNotice(Notice, int, long)}, with the forwarder's incarnation from the frame. A JOIN broadcast
+     * ({@link Notice#isJoin()}) travels the same way and admits its rank instead.
+     *
+     * @param notice          the notice, valid during the call.
+     * @param fromRank        the rank that sent this copy.
+     * @param fromIncarnation its incarnation.
+     * @param nowNs           protocol time.
+     */
+    public void onNotice(final Notice notice, final int fromRank, final int fromIncarnation, final long nowNs)
+    {
+        if (!admit(fromRank, fromIncarnation, nowNs))
         {
             return;
         }
 
         final RankSet deadInMsg = notice.deadSet();
         final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
-        if (notice.deadRank() == rank || deadInMsg.contains(rank))
+        // D_msg names boot incarnations only (see applyFailure), so it speaks of this node only if it never rejoined
+        if (namesThisIncarnation(notice) || (incarnation == 0 && deadInMsg.contains(rank)))
         {
             exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
+            return;
+        }
+        if (notice.deadRank() == rank)
+        {
+            // about an older life of this rank, or this node's own JOIN passed back
+            staleFrames++;
             return;
         }
         if (fence)
@@ -381,27 +507,23 @@ public final class DetectorNode
             return;
         }
 
-        // Every member of D_msg was detected dead by someone, so merging all of it is safe and converges faster.
-        boolean changed = false;
-        for (int i = 0, size = deadInMsg.size(); i < size; i++)
-        {
-            final int r = deadInMsg.rankAt(i);
-            if (validRank(r) && learnDead(r, nowNs, FailureCause.NOTICE, notice.sourceRank()))
-            {
-                changed = true;
-            }
-        }
+        final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
 
-        final int count = schedule.neighbours(rank, notice.sourceRank(), deadInMsg, clusterSize, targets);
-        for (int i = 0; i < count; i++)
+        // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, so no hop of its own
+        if (!deadInMsg.contains(rank))
         {
-            final int to = targets[i];
-            if (to != fromRank && to != rank)
+            final int count = schedule.neighbours(rank, notice.sourceRank(), deadInMsg, clusterSize, targets);
+            for (int i = 0; i < count; i++)
             {
-                noticesForwarded++;
-                control.sendNotice(to, notice);
+                final int to = targets[i];
+                if (to != fromRank && to != rank)
+                {
+                    noticesForwarded++;
+                    control.sendNotice(to, notice);
+                }
             }
         }
+        catchUp(notice, fromRank);
 
         if (changed)
         {
@@ -409,6 +531,228 @@ public final class DetectorNode
             adjustNeighboursAfterLearning(nowNs);
             expectedWakeNs = nextDeadlineNs();
         }
+    }
+
+    private boolean namesThisIncarnation(final Notice notice)
+    {
+        // a death names this life if it is about this incarnation or a later one; a JOIN of a later one replaces it
+        return notice.deadRank() == rank && (notice.isJoin() ?
+            notice.subjectIncarnation() > incarnation : notice.subjectIncarnation() >= incarnation);
+    }
+
+    private boolean applyFailure(final Notice notice, final long nowNs)
+    {
+        boolean changed = false;
+        final int subject = notice.deadRank();
+        final int subjectIncarnation = notice.subjectIncarnation();
+        if (validRank(subject))
+        {
+            if (subjectIncarnation < membership.incarnationOf(subject))
+            {
+                // the death of a life this view has already seen replaced by a newer one
+                staleFrames++;
+            }
+            else
+            {
+                membership.incarnations().raise(subject, subjectIncarnation);
+                changed = learnDead(subject, nowNs, FailureCause.NOTICE, notice.sourceRank());
+            }
+        }
+
+        // Every member of D_msg was detected dead by someone, so merging it is safe and converges faster; but D_msg
+        // carries no incarnations, so only ranks still at their boot incarnation here are merged (a rank that
+        // rejoined may be listed by a broadcast that started before its JOIN). Its own broadcast covers the rest.
+        final RankSet deadInMsg = notice.deadSet();
+        for (int i = 0, size = deadInMsg.size(); i < size; i++)
+        {
+            final int r = deadInMsg.rankAt(i);
+            if (r != subject && validRank(r) && membership.incarnationOf(r) == 0 &&
+                learnDead(r, nowNs, FailureCause.NOTICE, notice.sourceRank()))
+            {
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    private boolean applyJoin(final Notice notice, final long nowNs)
+    {
+        final int joiner = notice.deadRank();
+        final int joinerIncarnation = notice.subjectIncarnation();
+        if (!validRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
+        {
+            // a JOIN repeated by a contact, or one of an incarnation that has since died again
+            return false;
+        }
+        admitJoiner(joiner, joinerIncarnation, nowNs);
+        return true;
+    }
+
+    private void admitJoiner(final int joiner, final int joinerIncarnation, final long nowNs)
+    {
+        dead.remove(joiner);
+        joinsLearned++;
+        listener.onJoin(joiner, joinerIncarnation, nowNs);
+        mendRingForJoin(joiner, nowNs);
+    }
+
+    /**
+     * The joiner's successor takes it as emitter (NEW_OBSERVER, and 2δ before it may suspect it, as for any new
+     * emitter); its predecessor takes it as observer and beats at once.
+     */
+    private void mendRingForJoin(final int joiner, final long nowNs)
+    {
+        if (nearestLive(-1) == joiner)
+        {
+            emitter = joiner;
+            lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+            suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
+            control.sendNewObserver(joiner);
+        }
+        if (nearestLive(1) == joiner)
+        {
+            observer = joiner;
+            sendHeartbeat(nowNs);
+        }
+    }
+
+    /**
+     * A broadcast that started before a rank's JOIN lists the rank in D_msg, so its schedule skips it: the ranks that
+     * know it joined and are closest to it (its ring neighbours here, and any rank this node admitted) hand it a copy.
+     * Only ranks that rejoined can be alive here and listed in D_msg, so this costs nothing without joins.
+     */
+    private void catchUp(final Notice notice, final int fromRank)
+    {
+        catchUpTo(emitter, notice, fromRank);
+        if (observer != emitter)
+        {
+            catchUpTo(observer, notice, fromRank);
+        }
+        for (int i = 0, count = membership.admittedCount(); i < count; i++)
+        {
+            final int admitted = membership.admittedAt(i);
+            if (admitted >= 0 && admitted != emitter && admitted != observer)
+            {
+                catchUpTo(admitted, notice, fromRank);
+            }
+        }
+    }
+
+    private void catchUpTo(final int to, final Notice notice, final int fromRank)
+    {
+        if (to != rank && to != fromRank && to != notice.deadRank() && to != notice.sourceRank() &&
+            !dead.contains(to) && notice.deadSet().contains(to))
+        {
+            catchUpsForwarded++;
+            control.sendNotice(to, notice);
+        }
+    }
+
+    /**
+     * A JOIN_REQUEST from {@code fromRank} under {@code fromIncarnation}: the contact's side of a join. A frame from a
+     * rank held dead is normally fenced; this one is not when its incarnation is newer. An incarnation newer than the
+     * one held alive means that life ended unnoticed: it is announced dead first. A repeated request (the joiner has
+     * not been confirmed) gets the view again and a fresh JOIN broadcast.
+     *
+     * @param fromRank        the joiner.
+     * @param fromIncarnation its new incarnation.
+     * @param nowNs           protocol time.
+     */
+    public void onJoinRequest(final int fromRank, final int fromIncarnation, final long nowNs)
+    {
+        if (state != NodeState.ACTIVE || !validRank(fromRank) || fromRank == rank)
+        {
+            return;
+        }
+        final int known = membership.incarnationOf(fromRank);
+        if (fromIncarnation <= 0 || fromIncarnation < known || (fromIncarnation == known && dead.contains(fromRank)))
+        {
+            staleFrames++;
+            return;
+        }
+        if (!joinAllowed(fromRank))
+        {
+            joinsRefused++;
+            return;
+        }
+
+        if (fromIncarnation > known)
+        {
+            if (!dead.contains(fromRank))
+            {
+                learnDead(fromRank, nowNs, FailureCause.DETECTED, rank);
+                listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+                adjustNeighboursAfterLearning(nowNs);
+                originateNotice(fromRank);
+            }
+            membership.incarnations().raise(fromRank, fromIncarnation);
+            joinsAdmitted++;
+        }
+
+        // D_msg holds the joiner: it takes no part in its own JOIN broadcast, and the view tells it whom to watch
+        final boolean wasDead = !dead.add(fromRank);
+        control.sendView(fromRank, dead, membership.incarnations());
+        originate(joinNotice.set(fromRank, rank, incarnation, ++broadcastSequence, dead).subject(fromIncarnation, true));
+        membership.admitted(fromRank);
+        if (wasDead)
+        {
+            admitJoiner(fromRank, fromIncarnation, nowNs);
+            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        }
+        else
+        {
+            dead.remove(fromRank);
+        }
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * Hook for the partition rules: under the {@code majority} policy a node that cannot count a strict majority
+     * alive must refuse to admit anyone (the partition branch decides it here). Admits everyone until then.
+     */
+    private boolean joinAllowed(final int joinerRank)
+    {
+        return true;
+    }
+
+    /**
+     * VIEW: the state transfer a contact sends a joiner it admitted. The joiner takes the contact's dead set and
+     * incarnations, watches its nearest live predecessor, reports itself up and takes part. Ignored unless this node
+     * is joining and the view admits this very incarnation.
+     *
+     * @param fromRank        the contact.
+     * @param fromIncarnation its incarnation.
+     * @param viewDead        the contact's D, possibly still listing this node; valid during the call.
+     * @param incarnations    the contact's incarnations; valid during the call.
+     * @param nowNs           protocol time.
+     */
+    public void onView(
+        final int fromRank,
+        final int fromIncarnation,
+        final RankSet viewDead,
+        final RankIncarnations incarnations,
+        final long nowNs)
+    {
+        if (state != NodeState.JOINING || !validRank(fromRank) || incarnations.incarnationOf(rank) != incarnation)
+        {
+            staleFrames++;
+            return;
+        }
+        dead.copyFrom(viewDead);
+        dead.remove(rank);
+        membership.copyFrom(incarnations);
+        state = NodeState.ACTIVE;
+        emitter = nearestLive(-1);
+        if (observer == rank)
+        {
+            observer = nearestLive(1);
+        }
+        lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+        suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
+        membership.viewReceived(nowNs);
+        listener.onJoin(rank, incarnation, nowNs);
+        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -419,7 +763,19 @@ public final class DetectorNode
      */
     public void onLeave(final int fromRank, final long nowNs)
     {
-        if (!admit(fromRank, nowNs) || fromRank == rank)
+        onLeave(fromRank, Membership.UNKNOWN_INCARNATION, nowNs);
+    }
+
+    /**
+     * LEAVE as {@link #onLeave(int, long)}, with the leaver's incarnation from the frame.
+     *
+     * @param fromRank        the leaving node.
+     * @param fromIncarnation its incarnation.
+     * @param nowNs           protocol time.
+     */
+    public void onLeave(final int fromRank, final int fromIncarnation, final long nowNs)
+    {
+        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -458,16 +814,27 @@ public final class DetectorNode
      * Whether a frame from {@code fromRank} may act on this node: only while this node takes part, and only from a
      * rank it does not hold dead. A frame from a dead rank is dropped and its sender fenced.
      */
-    private boolean admit(final int fromRank, final long nowNs)
+    private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs)
     {
         if (state != NodeState.ACTIVE || !validRank(fromRank))
         {
             return false;
         }
+        if (membership.isStale(fromRank, fromIncarnation))
+        {
+            staleFrames++;
+            return false;
+        }
         if (dead.contains(fromRank))
         {
+            if (fromIncarnation > membership.incarnationOf(fromRank))
+            {
+                // a newer life whose JOIN has not reached this node yet: not a zombie
+                framesFromNewerIncarnation++;
+                return false;
+            }
             framesFromDead++;
-            fence(fromRank, nowNs);
+            fence(fromRank, fromIncarnation, nowNs);
             return false;
         }
         return true;
@@ -478,14 +845,17 @@ public final class DetectorNode
      *
      * @return true if a fencing notice was sent.
      */
-    private boolean fence(final int zombie, final long nowNs)
+    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs)
     {
         if (!fenceLimiter.tryAcquire(zombie, nowNs, fenceIntervalNs))
         {
             return false;
         }
         fencesSent++;
-        control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead));
+        final int subject = zombieIncarnation == Membership.UNKNOWN_INCARNATION ?
+            membership.incarnationOf(zombie) : zombieIncarnation;
+        control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead)
+            .subject(subject, false));
         return true;
     }
 
@@ -529,15 +899,20 @@ public final class DetectorNode
 
     private void originateNotice(final int deadRank)
     {
-        ownNotice.set(deadRank, rank, incarnation, ++broadcastSequence, dead);
-        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence());
+        originate(ownNotice.set(deadRank, rank, incarnation, ++broadcastSequence, dead)
+            .subject(membership.incarnationOf(deadRank), false));
+    }
+
+    private void originate(final ReusableNotice notice)
+    {
+        seenBroadcasts.addIfAbsent(rank, incarnation, notice.sequence());
         noticesOriginated++;
-        final int count = schedule.neighbours(rank, rank, dead, clusterSize, targets);
+        final int count = schedule.neighbours(rank, rank, notice.deadSet(), clusterSize, targets);
         for (int i = 0; i < count; i++)
         {
             if (targets[i] != rank)
             {
-                control.sendNotice(targets[i], ownNotice);
+                control.sendNotice(targets[i], notice);
             }
         }
     }
@@ -562,6 +937,24 @@ public final class DetectorNode
         return dead.contains(candidate) ? rank : candidate;
     }
 
+    /**
+     * @param direction -1 for the nearest live predecessor, 1 for the nearest live successor.
+     * @return that rank in this node's view, or this node's own rank if it is alone.
+     */
+    private int nearestLive(final int direction)
+    {
+        int candidate = rank;
+        for (int i = 0; i < clusterSize; i++)
+        {
+            candidate = Math.floorMod(candidate + direction, clusterSize);
+            if (candidate == rank || !dead.contains(candidate))
+            {
+                return candidate;
+            }
+        }
+        return rank;
+    }
+
     private boolean validRank(final int r)
     {
         return r >= 0 && r < clusterSize;
@@ -573,13 +966,15 @@ public final class DetectorNode
      */
     public long nextDeadlineNs()
     {
-        if (state != NodeState.ACTIVE)
+        if (state != NodeState.ACTIVE && state != NodeState.JOINING)
         {
             return Long.MAX_VALUE;
         }
-        final long heartbeatNs = observer == rank ? Long.MAX_VALUE : nextHeartbeatNs;
+        final long heartbeatNs = observer == rank || !membership.mayBeat() ? Long.MAX_VALUE : nextHeartbeatNs;
         final long suspicionNs = emitter == rank ? Long.MAX_VALUE : suspicionDeadlineNs;
-        return heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
+        final long joinNs = membership.nextAttemptNs();
+        final long earliest = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
+        return joinNs - earliest < 0 ? joinNs : earliest;
     }
 
     /**
@@ -605,6 +1000,87 @@ public final class DetectorNode
     public RankSet deadSet()
     {
         return dead;
+    }
+
+    /**
+     * @param r a rank.
+     * @return the incarnation this node's view holds for it: 0 (boot) unless it rejoined.
+     */
+    public int incarnationOf(final int r)
+    {
+        return membership.incarnationOf(r);
+    }
+
+    /**
+     * @return the incarnations of the ranks that rejoined, this node's own included if it did; live view.
+     */
+    public RankIncarnations incarnations()
+    {
+        return membership.incarnations();
+    }
+
+    /**
+     * @return true once a joined node has been adopted by both its neighbours; always true for a boot member.
+     */
+    public boolean joinConfirmed()
+    {
+        return membership.confirmed();
+    }
+
+    /**
+     * @return frames and broadcasts dropped as stale: from, or about, an older incarnation than this view holds.
+     */
+    public long staleFrames()
+    {
+        return staleFrames;
+    }
+
+    /**
+     * @return frames from a rank held dead under a newer incarnation than known: a joiner not admitted here yet.
+     */
+    public long framesFromNewerIncarnation()
+    {
+        return framesFromNewerIncarnation;
+    }
+
+    /**
+     * @return joiners this node admitted as their contact.
+     */
+    public long joinsAdmitted()
+    {
+        return joinsAdmitted;
+    }
+
+    /**
+     * @return JOIN broadcasts that admitted a rank in this node's view.
+     */
+    public long joinsLearned()
+    {
+        return joinsLearned;
+    }
+
+    /**
+     * @return JOIN_REQUEST frames this node sent while joining or waiting to be confirmed.
+     */
+    public long joinRequestsSent()
+    {
+        return joinRequestsSent;
+    }
+
+    /**
+     * @return join requests refused by the partition rules.
+     */
+    public long joinsRefused()
+    {
+        return joinsRefused;
+    }
+
+    /**
+     * @return broadcast copies handed to a rejoined rank that the broadcast's own schedule skipped.
+     */
+    public long catchUpsForwarded()
+    {
+        return catchUpsForwarded;
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.ringwatch.core.protocol;
 
 /**
- * Where a node stands in the protocol. Every state but {@link #ACTIVE} is final: a node that leaves it has stopped
+ * Where a node stands in the protocol. Every state but {@link #ACTIVE} and {@link #JOINING} is final: a node that leaves it has stopped
  * taking part for good (fail-stop), which is what keeps a perfect detector perfect.
  * <p>
  * {@link #code()} is the stable number written to view files and counters; never reuse a retired code.
@@ -13,7 +13,9 @@ public enum NodeState
     /** Declared dead by the others, or fenced by a node that holds it dead; stopped. */
     EXCLUDED(1),
     /** Left gracefully; stopped. */
-    LEFT(2);
+    LEFT(2),
+    /** Restarted under a new incarnation and asking to be admitted; becomes {@link #ACTIVE} once it has the view. */
+    JOINING(3);
 
     private static final NodeState[] BY_CODE = values();
 

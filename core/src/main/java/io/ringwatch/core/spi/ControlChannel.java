@@ -27,4 +27,28 @@ public interface ControlChannel
      * @param notice the notice; valid only during this call.
      */
     void sendNotice(int toRank, Notice notice);
+
+    /**
+     * Ask {@code contactRank} to admit the calling node under its (new) incarnation. Transports without joins keep
+     * the default, which refuses.
+     *
+     * @param contactRank a rank the caller believes alive.
+     */
+    default void sendJoinRequest(final int contactRank)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send JOIN_REQUEST");
+    }
+
+    /**
+     * State transfer to a node just admitted: the caller's dead set and the incarnations it knows.
+     *
+     * @param joinerRank   the node admitted.
+     * @param deadSet      the caller's D, the joiner no longer in it; valid only during this call.
+     * @param incarnations incarnations of the ranks that rejoined, the joiner's new one included; valid only
+     *                     during this call.
+     */
+    default void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations incarnations)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send VIEW");
+    }
 }

@@ -37,6 +37,19 @@ public interface MembershipListener
     void onViewChange(long viewEpoch, int deadCount, long nowNs);
 
     /**
+     * A rank was admitted under a new incarnation: it left the local dead set (or its previous incarnation was
+     * replaced). Called before the {@link #onViewChange} of the same change. A joining node gets this for itself once
+     * it has received the view, before it takes part.
+     *
+     * @param rank        the rank admitted.
+     * @param incarnation its new incarnation.
+     * @param nowNs       protocol time at which this node learned it.
+     */
+    default void onJoin(final int rank, final int incarnation, final long nowNs)
+    {
+    }
+
+    /**
      * How a failure was learned. The code is stable: view files carry it (0 means alive).
      */
     enum FailureCause

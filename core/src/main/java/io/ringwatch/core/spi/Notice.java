@@ -33,4 +33,23 @@ public interface Notice
      * the schedule from this set, never from its own view, so all agree on the participants.
      */
     RankSet deadSet();
+
+    /**
+     * @return the incarnation of {@link #deadRank()} this broadcast is about: the one that died, or for a
+     * {@link #isJoin() JOIN} the one admitted. 0 is a rank's boot incarnation, the one every member assumes for a rank
+     * that never rejoined. A node that knows a newer incarnation of the rank treats the broadcast as stale.
+     */
+    default int subjectIncarnation()
+    {
+        return 0;
+    }
+
+    /**
+     * @return true if this broadcast admits {@link #deadRank()} under {@link #subjectIncarnation()} instead of
+     * announcing its death. D_msg still holds the joiner: it takes no part in its own JOIN broadcast.
+     */
+    default boolean isJoin()
+    {
+        return false;
+    }
 }

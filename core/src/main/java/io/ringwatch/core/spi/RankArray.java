@@ -128,6 +128,22 @@ public final class RankArray implements RankSet
     }
 
     /**
+     * @param rank to remove.
+     * @return true if it was present.
+     */
+    public boolean remove(final int rank)
+    {
+        final int i = Arrays.binarySearch(ranks, 0, size, rank);
+        if (i < 0)
+        {
+            return false;
+        }
+        System.arraycopy(ranks, i + 1, ranks, i, size - i - 1);
+        size--;
+        return true;
+    }
+
+    /**
      * Empty the set, keeping its storage.
      */
     public void clear()

@@ -11,6 +11,8 @@ public final class ReusableNotice implements Notice
     private int sourceIncarnation;
     private long sequence;
     private RankSet deadSet;
+    private int subjectIncarnation;
+    private boolean join;
 
     /**
      * @param deadRank          the rank announced dead.
@@ -32,7 +34,33 @@ public final class ReusableNotice implements Notice
         this.sourceIncarnation = sourceIncarnation;
         this.sequence = sequence;
         this.deadSet = deadSet;
+        this.subjectIncarnation = 0;
+        this.join = false;
         return this;
+    }
+
+    /**
+     * Set after {@link #set}, which resets both to a failure of the boot incarnation.
+     *
+     * @param subjectIncarnation incarnation of the dead (or joining) rank.
+     * @param join               true for a JOIN broadcast.
+     * @return this.
+     */
+    public ReusableNotice subject(final int subjectIncarnation, final boolean join)
+    {
+        this.subjectIncarnation = subjectIncarnation;
+        this.join = join;
+        return this;
+    }
+
+    public int subjectIncarnation()
+    {
+        return subjectIncarnation;
+    }
+
+    public boolean isJoin()
+    {
+        return join;
     }
 
     public int deadRank()
@@ -62,7 +90,7 @@ public final class ReusableNotice implements Notice
 
     public String toString()
     {
-        return "Notice{dead=" + deadRank + ", source=" + sourceRank + "/" + sourceIncarnation +
+        return (join ? "Join{rank=" : "Notice{dead=") + deadRank + "/" + subjectIncarnation + ", source=" + sourceRank + "/" + sourceIncarnation +
             ", seq=" + sequence + ", D=" + deadSet + "}";
     }
 }
