@@ -35,6 +35,9 @@ final class BatchSummary
     final long fencesSent;
     final int runsWithSplitBrain;
     final long majorityLost;
+    final long restarts;
+    final long rejoined;
+    final long joinSpreadMaxNs;
     final List<String> shownViolations = new ArrayList<>();
 
     BatchSummary(final SimResult[] results)
@@ -63,6 +66,9 @@ final class BatchSummary
         long fences = 0;
         int splitBrain = 0;
         long lostFromMajority = 0;
+        long restarted = 0;
+        long admitted = 0;
+        long spreadMaxNs = -1;
 
         for (final SimResult result : results)
         {
@@ -109,6 +115,9 @@ final class BatchSummary
             fences += result.fencesSent();
             splitBrain += result.splitBrainPairs() > 0 ? 1 : 0;
             lostFromMajority += result.majorityLost();
+            restarted += result.restarts();
+            admitted += result.rejoined();
+            spreadMaxNs = Math.max(spreadMaxNs, result.joinSpreadMaxNs());
         }
 
         violations = violationCount;
@@ -134,6 +143,9 @@ final class BatchSummary
         fencesSent = fences;
         runsWithSplitBrain = splitBrain;
         majorityLost = lostFromMajority;
+        restarts = restarted;
+        rejoined = admitted;
+        joinSpreadMaxNs = spreadMaxNs;
     }
 
     private void addShown(final String violation)

@@ -59,6 +59,8 @@ final class SimulateCommand implements Command
             "  --partition-for D      how long it lasts (default 5 suspicion timeouts)",
             "  --one-way              the first group hears nothing from the others, which still hear it",
             "  --isolate K            instead of --partition: K random nodes each cut off alone",
+            "  --restart-after D      restart every node that stops (crash, leave, exclusion) D later under a new",
+            "                         incarnation, through the join protocol (default: no restarts)",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -107,7 +109,12 @@ final class SimulateCommand implements Command
         }
         final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
         final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
+        final long restartAfterNs = flags.isSet("--restart-after") ? flags.durationNs("--restart-after", 0) : -1;
         flags.finish();
+        if (flags.isSet("--restart-after") && restartAfterNs <= 0)
+        {
+            throw new UsageException("--restart-after must be > 0");
+        }
 
         final SimConfig template = new SimConfig()
             .nodes(nodes)
@@ -129,6 +136,7 @@ final class SimulateCommand implements Command
         {
             template.randomPauses(pauses, pauseNs);
         }
+        template.restartAfterNs(restartAfterNs);
         if (partition != null)
         {
             template.partition(partition);
@@ -242,6 +250,11 @@ final class SimulateCommand implements Command
         out.printf(Locale.ROOT, "messages per run: heartbeat %.0f, newObserver %.1f, notice %.1f, leave %.1f, " +
             "lost %.1f%n", (double)s.heartbeats / runs, (double)s.newObservers / runs, (double)s.notices / runs,
             (double)s.leaves / runs, (double)s.lost / runs);
+        if (s.restarts > 0)
+        {
+            out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s%n",
+                s.restarts, s.rejoined, human(s.joinSpreadMaxNs));
+        }
         out.printf(Locale.ROOT, "events: %d (%.0f per second), wall %d ms, peak heap %d MB%n",
             s.events, s.events * 1000.0 / wallMs, wallMs, heapMb);
     }
@@ -300,6 +313,9 @@ final class SimulateCommand implements Command
             ",\"fencesSent\":" + s.fencesSent +
             ",\"splitBrain\":" + s.runsWithSplitBrain +
             ",\"majorityLost\":" + s.majorityLost +
+            ",\"restarts\":" + s.restarts +
+            ",\"rejoined\":" + s.rejoined +
+            ",\"joinSpreadMaxMs\":" + (s.joinSpreadMaxNs >= 0 ? BatchSummary.ms(s.joinSpreadMaxNs) : "null") +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +
             ",\"newObserver\":" + s.newObservers +

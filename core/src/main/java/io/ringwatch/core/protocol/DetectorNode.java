@@ -440,6 +440,10 @@ public final class DetectorNode
         {
             return;
         }
+        else if (skipsJoiner(fromRank))
+        {
+            return;
+        }
         if (!heartbeats.acceptObserver(fromRank, rkey, address, length, nowNs))
         {
             newObserverRefused++;
@@ -531,6 +535,22 @@ public final class DetectorNode
             adjustNeighboursAfterLearning(nowNs);
             expectedWakeNs = nextDeadlineNs();
         }
+    }
+
+    /**
+     * A NEW_OBSERVER from a farther successor than a rank this node knows rejoined comes from a node that has not
+     * heard of the JOIN yet: taking it as observer would leave the joiner unwatched and unfed. The sender learns the
+     * JOIN within a broadcast and takes the joiner as its emitter instead.
+     */
+    private boolean skipsJoiner(final int fromRank)
+    {
+        final int nearer = nearestLive(1);
+        if (nearer != fromRank && nearer != rank && membership.incarnationOf(nearer) > 0)
+        {
+            newObserverRefused++;
+            return true;
+        }
+        return false;
     }
 
     private boolean namesThisIncarnation(final Notice notice)
@@ -680,9 +700,9 @@ public final class DetectorNode
         {
             if (!dead.contains(fromRank))
             {
+                // the new life takes the old one's place on the ring at once, so the ring is not mended around it
                 learnDead(fromRank, nowNs, FailureCause.DETECTED, rank);
                 listener.onViewChange(++viewEpoch, dead.size(), nowNs);
-                adjustNeighboursAfterLearning(nowNs);
                 originateNotice(fromRank);
             }
             membership.incarnations().raise(fromRank, fromIncarnation);

@@ -72,4 +72,32 @@ public interface ClusterState
     {
         return false;
     }
+
+    /**
+     * @param rank a rank.
+     * @return the incarnation of its current life (or its last, if it stopped): ground truth; 0 until it restarts.
+     */
+    default int incarnation(final int rank)
+    {
+        return 0;
+    }
+
+    /**
+     * @param viewer a rank that has not stopped.
+     * @param rank   any rank.
+     * @return the incarnation {@code viewer}'s view holds for {@code rank}.
+     */
+    default int knownIncarnation(final int viewer, final int rank)
+    {
+        return 0;
+    }
+
+    /**
+     * @param rank a rank that has not stopped.
+     * @return true if it takes part: a boot member, or a joiner that got its view and was adopted by its neighbours.
+     */
+    default boolean isAdmitted(final int rank)
+    {
+        return true;
+    }
 }

@@ -26,6 +26,9 @@ public final class EventQueue
     static final byte RESUME = 8;
     static final byte LEAVE_NODE = 9;
     static final byte FORGED_NOTICE = 10;
+    static final byte RESTART = 11;
+    static final byte JOIN_REQUEST = 12;
+    static final byte VIEW = 13;
 
     private static final int RANK_BITS = 28;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;

@@ -41,6 +41,8 @@ public final class SimConfig
     private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private boolean authentication = true;
+    private long restartAfterNs = -1;
+    private int restartIncarnationStep = 1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private boolean concluded;
@@ -74,6 +76,8 @@ public final class SimConfig
         copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
         copy.authentication = authentication;
+        copy.restartAfterNs = restartAfterNs;
+        copy.restartIncarnationStep = restartIncarnationStep;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         return copy;
@@ -153,7 +157,13 @@ public final class SimConfig
             final int f = Math.max(1, Math.max(failures, injections.size()));
             final long boundNs = StabilizationBound.THEOREM_1.boundNs(f, nodes, suspicionTimeoutNs, maxDelayNs);
             timeCapNs = lastInjectionNs + 2 * boundNs + quietMarginNs + 4 * suspicionTimeoutNs;
+            if (restartAfterNs > 0)
+            {
+                // a restart comes D after its stop, and a stop can itself follow a restart (a fenced joiner)
+                timeCapNs += 2 * restartAfterNs + 8 * suspicionTimeoutNs;
+            }
         }
+        require(restartIncarnationStep >= 0, "restart incarnation step must be >= 0: " + restartIncarnationStep);
         require(timeCapNs > firstFailureNs, "time cap " + timeCapNs + "ns must be after the first failure");
         concluded = true;
         return this;
@@ -173,6 +183,50 @@ public final class SimConfig
         {
             throw new IllegalStateException("config already concluded; copy() it to change settings");
         }
+    }
+
+    /**
+     * Restart every node that stops (crash, leave or exclusion) after {@code ns}, under a new incarnation, through
+     * the join protocol.
+     *
+     * @param ns delay from the stop to the restart; 0 or less for no restarts (the default).
+     * @return this.
+     */
+    public SimConfig restartAfterNs(final long ns)
+    {
+        checkMutable();
+        this.restartAfterNs = ns;
+        return this;
+    }
+
+    /**
+     * How much a restarted node's incarnation grows: 1, the rule. 0 breaks the rule (a restart reuses its
+     * incarnation), for negative controls: such a joiner must never be admitted.
+     *
+     * @param step added to the incarnation at each restart.
+     * @return this.
+     */
+    public SimConfig restartIncarnationStep(final int step)
+    {
+        checkMutable();
+        this.restartIncarnationStep = step;
+        return this;
+    }
+
+    /**
+     * @return delay from a stop to its restart, or a value &lt;= 0 for no restarts.
+     */
+    public long restartAfterNs()
+    {
+        return restartAfterNs;
+    }
+
+    /**
+     * @return what a restart adds to the incarnation.
+     */
+    public int restartIncarnationStep()
+    {
+        return restartIncarnationStep;
     }
 
     /**

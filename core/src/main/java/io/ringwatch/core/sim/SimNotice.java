@@ -13,8 +13,12 @@ import io.ringwatch.core.spi.RankSet;
  * @param sourceIncarnation the source's incarnation.
  * @param sequence          the source's broadcast sequence.
  * @param deadSet           D_msg, a private copy nobody mutates.
+ * @param subjectIncarnation incarnation of the dead (or joining) rank.
+ * @param isJoin            true for a JOIN broadcast.
  */
-record SimNotice(int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet)
+record SimNotice(
+    int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet, int subjectIncarnation,
+    boolean isJoin)
     implements Notice
 {
     static SimNotice copyOf(final Notice notice)
@@ -24,7 +28,9 @@ record SimNotice(int deadRank, int sourceRank, int sourceIncarnation, long seque
             notice.sourceRank(),
             notice.sourceIncarnation(),
             notice.sequence(),
-            RankArray.copyOf(notice.deadSet()));
+            RankArray.copyOf(notice.deadSet()),
+            notice.subjectIncarnation(),
+            notice.isJoin());
     }
 
     boolean sameBroadcast(final Notice notice)

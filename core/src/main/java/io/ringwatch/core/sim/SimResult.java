@@ -31,6 +31,11 @@ import java.util.List;
  * @param splitBrainPairs             pairs of running nodes that ended holding each other dead.
  * @param majorityLost                nodes of the largest group of the first partition that ended excluded.
  * @param fencesSent                  fencing notices sent to zombies (ranks held dead but still heard from).
+ * @param restarts                    nodes restarted under a new incarnation.
+ * @param rejoined                    restarted nodes running at the end and admitted by every live node under
+ *                                    their latest incarnation.
+ * @param joinSpreadMaxNs             longest time a JOIN took from its contact to the last node that applied it,
+ *                                    -1 without joins.
  */
 public record SimResult(
     long seed,
@@ -56,7 +61,10 @@ public record SimResult(
     List<String> boundViolations,
     int splitBrainPairs,
     int majorityLost,
-    long fencesSent)
+    long fencesSent,
+    int restarts,
+    int rejoined,
+    long joinSpreadMaxNs)
 {
     /**
      * Copies the lists.

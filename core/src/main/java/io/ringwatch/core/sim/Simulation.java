@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.IncarnationTable;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
@@ -11,6 +12,8 @@ import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -79,6 +82,17 @@ public final class Simulation implements ClusterState
     private final long[] firstLearnedNs;
     private final ExclusionCause[] exclusionCauses;
     private final int[] majorityGroup;
+    private final ProtocolSettings settings;
+    private final BroadcastSchedule schedule;
+    private final long restartAfterNs;
+    // ground truth per rank: the incarnation of its current (or last) life, and when its latest JOIN was first and
+    // last applied (the contact, then the last node to learn it)
+    private final int[] incarnations;
+    private final long[] joinFirstNs;
+    private final long[] joinLastNs;
+    private final List<Long> stopTimesNs = new ArrayList<>();
+    private int restarts;
+    private int joinViolations;
 
     private int stableCount;
     private int liveCount;
@@ -141,10 +155,16 @@ public final class Simulation implements ClusterState
         exclusionCauses = new ExclusionCause[n];
         majorityGroup = placePartitions();
 
-        final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
+        settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
             .withFenceIntervalNs(config.fenceIntervalNs());
-        final BroadcastSchedule schedule = config.broadcast().newSchedule();
+        schedule = config.broadcast().newSchedule();
+        restartAfterNs = config.restartAfterNs();
+        incarnations = new int[n];
+        joinFirstNs = new long[n];
+        joinLastNs = new long[n];
+        Arrays.fill(joinFirstNs, NONE);
+        Arrays.fill(joinLastNs, NONE);
         nodes = new DetectorNode[n];
         for (int rank = 0; rank < n; rank++)
         {
@@ -421,7 +441,8 @@ public final class Simulation implements ClusterState
                 }
             }
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
-            case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE ->
+            case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
+                EventQueue.JOIN_REQUEST, EventQueue.VIEW ->
             {
                 return deliverControl(slot, to);
             }
@@ -429,6 +450,7 @@ public final class Simulation implements ClusterState
             case EventQueue.PAUSE -> pause(to, queue.value(slot));
             case EventQueue.RESUME -> resume(to);
             case EventQueue.LEAVE_NODE -> leave(to);
+            case EventQueue.RESTART -> restart(to);
             default -> throw new IllegalStateException("unknown event type " + queue.type(slot));
         }
         return false;
@@ -463,10 +485,18 @@ public final class Simulation implements ClusterState
             return true;
         }
         final int from = queue.from(slot);
+        // control messages carry their sender's incarnation, as frames do in their header
+        final int fromIncarnation = (int)queue.value(slot);
         switch (queue.type(slot))
         {
-            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, to, nowNs);
-            case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
+            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, fromIncarnation, to, 0, 0L, 0, nowNs);
+            case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, fromIncarnation, nowNs);
+            case EventQueue.JOIN_REQUEST -> enter(to).onJoinRequest(from, fromIncarnation, nowNs);
+            case EventQueue.VIEW ->
+            {
+                final SimView view = (SimView)queue.ref(slot);
+                enter(to).onView(from, fromIncarnation, view.dead(), view.incarnations(), nowNs);
+            }
             case EventQueue.FORGED_NOTICE ->
             {
                 // only what the receiver's decoder accepts reaches the node
@@ -476,7 +506,7 @@ public final class Simulation implements ClusterState
                     enter(to).onNotice(believed, forgery.lastSender(), nowNs);
                 }
             }
-            default -> enter(to).onLeave(from, nowNs);
+            default -> enter(to).onLeave(from, fromIncarnation, nowNs);
         }
         afterCall(to);
         return false;
@@ -505,6 +535,7 @@ public final class Simulation implements ClusterState
         cells[rank * CELL + WAKE_SEQ] = NONE;
         crashes++;
         nodeStopped(rank);
+        scheduleRestart(rank);
         recordFailure(rank);
 
         if (generated && crashes < config.failures() && liveCount > 1)
@@ -514,6 +545,50 @@ public final class Simulation implements ClusterState
             final long gapNs = (long)Math.ceil(-Math.log(1.0 - random.nextDouble()) * meanGapNs);
             scheduleCrash(nowNs + Math.max(1, gapNs), -1, GENERATED);
         }
+    }
+
+    private void scheduleRestart(final int rank)
+    {
+        stopTimesNs.add(nowNs);
+        if (restartAfterNs > 0)
+        {
+            queue.schedule(nowNs + restartAfterNs, EventQueue.RESTART, -1, rank, 0, null);
+            lastInjectionNs = Math.max(lastInjectionNs, nowNs + restartAfterNs);
+        }
+    }
+
+    /**
+     * A stopped rank comes back as a new process: a fresh node under the next incarnation that joins. Its slot
+     * starts empty, as a restarted process's memory does.
+     */
+    private void restart(final int rank)
+    {
+        if (!isStopped(rank))
+        {
+            return;
+        }
+        incarnations[rank] += config.restartIncarnationStep();
+        restarts++;
+        final int cell = rank * CELL;
+        cells[cell + STATUS] = RUNNING;
+        cells[cell + SLOT_COUNTER] = 0;
+        cells[cell + SLOT_WRITER] = -1;
+        cells[cell + WAKE_SEQ] = NONE;
+        condemned[rank] = false;
+        exclusionCauses[rank] = null;
+        lastResumeNs[rank] = NONE;
+        joinFirstNs[rank] = NONE;
+        joinLastNs[rank] = NONE;
+        stoppedCount--;
+        liveCount++;
+        groundChanged = true;
+        nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
+        if (incarnations[rank] > 0)
+        {
+            enter(rank).join(nowNs);
+        }
+        afterCall(rank);
+        refreshStable(rank);
     }
 
     private void pause(final int rank, final long durationNs)
@@ -671,6 +746,11 @@ public final class Simulation implements ClusterState
         }
     }
 
+    private void sendControl(final byte type, final int to, final Object ref)
+    {
+        send(type, port.rank, to, nodes[port.rank].incarnation(), ref);
+    }
+
     private void send(final byte type, final int from, final int to, final long value, final Object ref)
     {
         final long atNs = network.deliveryTimeNs(nowNs, from, to);
@@ -690,6 +770,9 @@ public final class Simulation implements ClusterState
         Checks.checkRing(this, seed, found);
         Checks.checkFencing(this, condemned, seed, found);
         final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
+        Checks.reportRest(found, seed, "join", joinViolations);
+        final int rejoined = Checks.checkRejoined(this, seed, found);
+        final long joinSpreadMaxNs = checkJoinSpread(found);
         int majorityLost = 0;
         for (final int rank : majorityGroup)
         {
@@ -716,7 +799,7 @@ public final class Simulation implements ClusterState
             firstBroadcastNs = firstBroadcast();
 
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
-                leaves == 0 && exclusions == 0 && config.partitions().isEmpty();
+                leaves == 0 && exclusions == 0 && restarts == 0 && config.partitions().isEmpty();
             if (stabilizationNs != NONE && theoremModel &&
                 Theorem1.applies(crashesAtStable, n))
             {
@@ -749,7 +832,52 @@ public final class Simulation implements ClusterState
             boundViolations,
             splitBrainPairs,
             majorityLost,
-            fencesSent());
+            fencesSent(),
+            restarts,
+            rejoined,
+            joinSpreadMaxNs);
+    }
+
+    /**
+     * A join reaches everyone within the broadcast bound B(n) = 8τ·log₂ n of Theorem 1, unless a node stopped while
+     * it spread (the bound, as for notices, assumes no failure during the broadcast) or messages may be lost.
+     *
+     * @return the longest spread seen, -1 without joins.
+     */
+    private long checkJoinSpread(final List<String> out)
+    {
+        long maxNs = NONE;
+        final long boundNs = (long)Math.ceil(Theorem1.broadcast(n, tauNs));
+        int late = 0;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (joinFirstNs[rank] == NONE || isStopped(rank))
+            {
+                continue;
+            }
+            final long spreadNs = joinLastNs[rank] - joinFirstNs[rank];
+            maxNs = Math.max(maxNs, spreadNs);
+            if (spreadNs > boundNs && loss == 0 && !stopBetween(joinFirstNs[rank], joinLastNs[rank]) &&
+                late++ < Checks.MAX_REPORTED)
+            {
+                out.add("seed=" + seed + ": join: the JOIN of " + rank + " (incarnation " + incarnations[rank] +
+                    ") took " + spreadNs + "ns to reach every node, above the broadcast bound " + boundNs + "ns");
+            }
+        }
+        Checks.reportRest(out, seed, "join bound", late);
+        return maxNs;
+    }
+
+    private boolean stopBetween(final long fromNs, final long toNs)
+    {
+        for (final long stopNs : stopTimesNs)
+        {
+            if (stopNs >= fromNs && stopNs <= toNs)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long fencesSent()
@@ -778,7 +906,7 @@ public final class Simulation implements ClusterState
         long firstNs = Long.MAX_VALUE;
         for (int rank = 0; rank < n; rank++)
         {
-            if (!isStopped(rank))
+            if (!isStopped(rank) && incarnations[rank] == 0)
             {
                 firstNs = Math.min(firstNs, firstLearnedNs[rank]);
             }
@@ -794,7 +922,8 @@ public final class Simulation implements ClusterState
         long lastNs = Long.MIN_VALUE;
         for (int rank = 0; rank < n; rank++)
         {
-            if (!isStopped(rank))
+            // a restarted rank was down when the first failure spread: it learns the view from its contact
+            if (!isStopped(rank) && incarnations[rank] == 0)
             {
                 if (firstLearnedNs[rank] == NONE)
                 {
@@ -850,6 +979,21 @@ public final class Simulation implements ClusterState
         return nodes[rank].emitter();
     }
 
+    public int incarnation(final int rank)
+    {
+        return incarnations[rank];
+    }
+
+    public int knownIncarnation(final int viewer, final int rank)
+    {
+        return nodes[viewer].incarnationOf(rank);
+    }
+
+    public boolean isAdmitted(final int rank)
+    {
+        return nodes[rank].state() == NodeState.ACTIVE && nodes[rank].joinConfirmed();
+    }
+
     public int observer(final int rank)
     {
         return nodes[rank].observer();
@@ -902,13 +1046,24 @@ public final class Simulation implements ClusterState
         public void sendNewObserver(final int emitterRank)
         {
             newObserverMessages++;
-            send(EventQueue.NEW_OBSERVER, rank, emitterRank, 0, null);
+            sendControl(EventQueue.NEW_OBSERVER, emitterRank, null);
         }
 
         public void sendLeave(final int observerRank)
         {
             leaveMessages++;
-            send(EventQueue.LEAVE_MESSAGE, rank, observerRank, 0, null);
+            sendControl(EventQueue.LEAVE_MESSAGE, observerRank, null);
+        }
+
+        public void sendJoinRequest(final int contactRank)
+        {
+            sendControl(EventQueue.JOIN_REQUEST, contactRank, null);
+        }
+
+        public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations known)
+        {
+            sendControl(EventQueue.VIEW, joinerRank,
+                new SimView(RankArray.copyOf(deadSet), IncarnationTable.copyOf(known)));
         }
 
         public void sendNotice(final int toRank, final Notice notice)
@@ -927,7 +1082,7 @@ public final class Simulation implements ClusterState
                 }
                 snapshot = lastSnapshot;
             }
-            send(EventQueue.NOTICE, rank, toRank, 0, snapshot);
+            sendControl(EventQueue.NOTICE, toRank, snapshot);
         }
 
         public void onFailure(final int deadRank, final long timeNs, final FailureCause cause, final int reporter)
@@ -936,12 +1091,24 @@ public final class Simulation implements ClusterState
             {
                 firstLearnedNs[rank] = timeNs;
             }
+            if (nodes[rank].incarnationOf(deadRank) < incarnations[deadRank])
+            {
+                // the death of an earlier life of a rank that has restarted since: that life did stop
+                return;
+            }
             switch (Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs))
             {
                 case CONDEMNED -> condemned[deadRank] = true;
                 case FALSE_SUSPICION ->
                 {
-                    if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
+                    if (incarnations[deadRank] > 0 && tauNs < deltaNs && joinViolations++ < Checks.MAX_REPORTED)
+                    {
+                        // a joiner is adopted by its observer only when it may beat at once: never suspected alive
+                        violations.add("seed=" + seed + ": join: node " + rank + " declared joiner " + deadRank +
+                            " (incarnation " + incarnations[deadRank] + ") dead at " + timeNs + "ns (" + cause +
+                            ", reporter " + reporter + ") while it was running");
+                    }
+                    else if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
                     {
                         violations.add(Checks.falseSuspicion(
                             seed, rank, deadRank, timeNs, cause + ", reporter " + reporter));
@@ -967,6 +1134,19 @@ public final class Simulation implements ClusterState
             cells[rank * CELL + STATUS] = STOPPED;
             cells[rank * CELL + WAKE_SEQ] = NONE;
             nodeStopped(rank);
+            scheduleRestart(rank);
+        }
+
+        public void onJoin(final int joiner, final int incarnation, final long timeNs)
+        {
+            if (incarnation == incarnations[joiner])
+            {
+                if (joinFirstNs[joiner] == NONE)
+                {
+                    joinFirstNs[joiner] = timeNs;
+                }
+                joinLastNs[joiner] = timeNs;
+            }
         }
 
         public void onViewChange(final long viewEpoch, final int deadCount, final long timeNs)
