@@ -64,6 +64,7 @@ public final class DetectorNode
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final ReusableNotice joinNotice = new ReusableNotice();
     private final Membership membership;
+    private final RankArray mergedDead = new RankArray(8);
 
     private NodeState state = NodeState.ACTIVE;
     private int emitter;
@@ -479,6 +480,11 @@ public final class DetectorNode
      */
     public void onNotice(final Notice notice, final int fromRank, final int fromIncarnation, final long nowNs)
     {
+        if (state == NodeState.JOINING)
+        {
+            learnWhileJoining(notice, fromRank);
+            return;
+        }
         if (!admit(fromRank, fromIncarnation, nowNs))
         {
             return;
@@ -631,7 +637,9 @@ public final class DetectorNode
         }
         if (nearestLive(1) == joiner)
         {
+            // the joiner knows this node alive: its contact's view said so, or it would not be joining after it
             observer = joiner;
+            membership.observerConfirmed();
             sendHeartbeat(nowNs);
         }
     }
@@ -736,6 +744,63 @@ public final class DetectorNode
     }
 
     /**
+     * A copy that reaches a joiner before its view (a contact passes on what it learns after admitting it, and copies
+     * may overtake the view) is kept, not forwarded, and merged with the view when it comes.
+     */
+    private void learnWhileJoining(final Notice notice, final int fromRank)
+    {
+        final int subject = notice.deadRank();
+        if (notice.sequence() >= FENCE_SEQUENCE_BASE || !validRank(fromRank) || !validRank(subject) ||
+            subject == rank || !seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(),
+            notice.sequence()))
+        {
+            return;
+        }
+        if (notice.isJoin())
+        {
+            if (membership.incarnations().raise(subject, notice.subjectIncarnation()))
+            {
+                dead.remove(subject);
+            }
+        }
+        else if (!membership.isStale(subject, notice.subjectIncarnation()))
+        {
+            membership.incarnations().raise(subject, notice.subjectIncarnation());
+            dead.add(subject);
+        }
+    }
+
+    /**
+     * Merge a view into what this joiner learned before it: per rank the higher incarnation wins, and at equal
+     * incarnations dead wins, so the order of view and copies does not matter.
+     */
+    private void mergeView(final RankSet viewDead, final RankIncarnations viewIncarnations)
+    {
+        mergedDead.clear();
+        for (int i = 0, size = viewDead.size(); i < size; i++)
+        {
+            final int r = viewDead.rankAt(i);
+            if (r != rank && membership.incarnationOf(r) <= viewIncarnations.incarnationOf(r))
+            {
+                mergedDead.add(r);
+            }
+        }
+        for (int i = 0, size = dead.size(); i < size; i++)
+        {
+            final int r = dead.rankAt(i);
+            if (r != rank && membership.incarnationOf(r) >= viewIncarnations.incarnationOf(r))
+            {
+                mergedDead.add(r);
+            }
+        }
+        for (int i = 0, size = viewIncarnations.size(); i < size; i++)
+        {
+            membership.incarnations().raise(viewIncarnations.rankAt(i), viewIncarnations.incarnationAt(i));
+        }
+        dead.copyFrom(mergedDead);
+    }
+
+    /**
      * VIEW: the state transfer a contact sends a joiner it admitted. The joiner takes the contact's dead set and
      * incarnations, watches its nearest live predecessor, reports itself up and takes part. Ignored unless this node
      * is joining and the view admits this very incarnation.
@@ -758,9 +823,7 @@ public final class DetectorNode
             staleFrames++;
             return;
         }
-        dead.copyFrom(viewDead);
-        dead.remove(rank);
-        membership.copyFrom(incarnations);
+        mergeView(viewDead, incarnations);
         state = NodeState.ACTIVE;
         emitter = nearestLive(-1);
         if (observer == rank)
@@ -770,6 +833,12 @@ public final class DetectorNode
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         membership.viewReceived(nowNs);
+        if (emitter != rank)
+        {
+            // the predecessor adopts this node when the JOIN reaches it; this covers a predecessor that learned of
+            // this node only from a view of its own (a joiner too), and is dropped unfenced by one not told yet
+            control.sendNewObserver(emitter);
+        }
         listener.onJoin(rank, incarnation, nowNs);
         listener.onViewChange(++viewEpoch, dead.size(), nowNs);
         expectedWakeNs = nextDeadlineNs();

@@ -1,7 +1,5 @@
 package io.ringwatch.core.protocol;
 
-import io.ringwatch.core.spi.RankIncarnations;
-
 import java.util.Arrays;
 
 /**
@@ -63,11 +61,6 @@ final class Membership
     boolean isStale(final int rank, final int incarnation)
     {
         return incarnation != UNKNOWN_INCARNATION && incarnation < incarnations.incarnationOf(rank);
-    }
-
-    void copyFrom(final RankIncarnations source)
-    {
-        incarnations.copyFrom(source);
     }
 
     /**

@@ -1139,7 +1139,9 @@ public final class Simulation implements ClusterState
 
         public void onJoin(final int joiner, final int incarnation, final long timeNs)
         {
-            if (incarnation == incarnations[joiner])
+            // a node paused while the JOIN spread gets it when it resumes: the broadcast bound is not about it
+            if (incarnation == incarnations[joiner] && !(joinFirstNs[joiner] != NONE &&
+                lastResumeNs[rank] != NONE && lastResumeNs[rank] >= joinFirstNs[joiner]))
             {
                 if (joinFirstNs[joiner] == NONE)
                 {

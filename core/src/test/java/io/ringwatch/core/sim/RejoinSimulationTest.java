@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RejoinSimulationTest
 {
+
     private static SimConfig base(final long seed)
     {
         return new SimConfig()
@@ -49,26 +50,5 @@ class RejoinSimulationTest
         }
         assertTrue(result.violations().isEmpty(), result.violations().toString());
         assertEquals(1, result.rejoined());
-    }
-
-    @Test
-    void debugSeed()
-    {
-        final long seed = Long.getLong("dbg.seed", 8);
-        final SimConfig config = base(seed).placement(FailurePlacement.RANDOM).failures(4);
-        final Simulation simulation = new Simulation(config);
-        final SimResult result = simulation.run();
-        for (int r = 0; r < 64; r++)
-        {
-            if (simulation.incarnation(r) > 0 || r >= 52 && r <= 57)
-            {
-                System.out.println(r + " state=" + simulation.node(r).state() + " D=" + simulation.node(r).deadSet() +
-                " inc=" + simulation.node(r).incarnations() + " e=" + simulation.node(r).emitter() + " o=" +
-                simulation.node(r).observer() + " stale=" + simulation.node(r).staleFrames() + " joinsLearned=" +
-                simulation.node(r).joinsLearned() + " req=" + simulation.node(r).joinRequestsSent() + " newer=" +
-                simulation.node(r).framesFromNewerIncarnation() + " susp=" + simulation.node(r).suspicions());
-            }
-        }
-        System.out.println(result.violations());
     }
 }
