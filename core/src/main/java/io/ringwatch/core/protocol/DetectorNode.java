@@ -33,9 +33,9 @@ import io.ringwatch.core.spi.RankSet;
  * <p>
  * <b>Rejoining.</b> A restarted rank is built with a higher incarnation and {@link #join(long) joins}: a contact
  * admits it and broadcasts a JOIN over the same schedule as a failure notice, and sends it the view. Frames carry
- * their sender's incarnation; one from an older incarnation than the view holds is stale and dropped, one from a
- * newer incarnation of a rank held dead is a life not admitted here yet and is dropped without fencing. The rules
- * and the joiner's side are in {@link Membership}.
+ * their sender's incarnation; one from an older incarnation than the view holds is stale and dropped. A frame from
+ * a rank held dead is fenced as before, but the fence names the incarnation held dead, so a newer life whose JOIN has
+ * not reached the fencer yet ignores it. The rules and the joiner's side are in {@link Membership}.
  */
 public final class DetectorNode
 {
@@ -67,6 +67,7 @@ public final class DetectorNode
     private final RankArray mergedDead = new RankArray(8);
 
     private NodeState state = NodeState.ACTIVE;
+    private boolean joined;
     private int emitter;
     private int observer;
     private long heartbeatCounter;
@@ -95,7 +96,6 @@ public final class DetectorNode
     private long newObserverRefused;
     private long fencesSent;
     private long staleFrames;
-    private long framesFromNewerIncarnation;
     private long joinsAdmitted;
     private long joinsLearned;
     private long joinRequestsSent;
@@ -184,6 +184,7 @@ public final class DetectorNode
             throw new IllegalArgumentException("a joining node needs an incarnation above 0: " + incarnation);
         }
         state = NodeState.JOINING;
+        joined = true;
         emitter = rank;
         observer = rank;
         rebase(nowNs);
@@ -261,7 +262,7 @@ public final class DetectorNode
         if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
             validRank(writer) && dead.contains(writer))
         {
-            return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs) ? 1 : 0;
+            return fence(writer, nowNs) ? 1 : 0;
         }
         return 0;
     }
@@ -493,7 +494,7 @@ public final class DetectorNode
         final RankSet deadInMsg = notice.deadSet();
         final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
         // D_msg names boot incarnations only (see applyFailure), so it speaks of this node only if it never rejoined
-        if (namesThisIncarnation(notice) || (incarnation == 0 && deadInMsg.contains(rank)))
+        if (namesThisIncarnation(notice) || (!joined && deadInMsg.contains(rank)))
         {
             exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
             return;
@@ -561,9 +562,11 @@ public final class DetectorNode
 
     private boolean namesThisIncarnation(final Notice notice)
     {
-        // a death names this life if it is about this incarnation or a later one; a JOIN of a later one replaces it
+        // A death names this life if it is about this incarnation or a later one; a JOIN of a later one replaces it.
+        // A boot member is incarnation 0 to the others whatever its own number (a pid, say).
+        final int self = joined ? incarnation : 0;
         return notice.deadRank() == rank && (notice.isJoin() ?
-            notice.subjectIncarnation() > incarnation : notice.subjectIncarnation() >= incarnation);
+            notice.subjectIncarnation() > self : notice.subjectIncarnation() >= self);
     }
 
     private boolean applyFailure(final Notice notice, final long nowNs)
@@ -836,7 +839,7 @@ public final class DetectorNode
         if (emitter != rank)
         {
             // the predecessor adopts this node when the JOIN reaches it; this covers a predecessor that learned of
-            // this node only from a view of its own (a joiner too), and is dropped unfenced by one not told yet
+            // this node only from a view of its own (a joiner too); one not told yet fences the incarnation it holds dead, which this one ignores
             control.sendNewObserver(emitter);
         }
         listener.onJoin(rank, incarnation, nowNs);
@@ -916,14 +919,10 @@ public final class DetectorNode
         }
         if (dead.contains(fromRank))
         {
-            if (fromIncarnation > membership.incarnationOf(fromRank))
-            {
-                // a newer life whose JOIN has not reached this node yet: not a zombie
-                framesFromNewerIncarnation++;
-                return false;
-            }
+            // The fence names the life this node holds dead: a newer one whose JOIN has not reached this node yet
+            // reads it as stale and carries on, a zombie of that life stops.
             framesFromDead++;
-            fence(fromRank, fromIncarnation, nowNs);
+            fence(fromRank, nowNs);
             return false;
         }
         return true;
@@ -934,17 +933,15 @@ public final class DetectorNode
      *
      * @return true if a fencing notice was sent.
      */
-    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs)
+    private boolean fence(final int zombie, final long nowNs)
     {
         if (!fenceLimiter.tryAcquire(zombie, nowNs, fenceIntervalNs))
         {
             return false;
         }
         fencesSent++;
-        final int subject = zombieIncarnation == Membership.UNKNOWN_INCARNATION ?
-            membership.incarnationOf(zombie) : zombieIncarnation;
         control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead)
-            .subject(subject, false));
+            .subject(membership.incarnationOf(zombie), false));
         return true;
     }
 
@@ -1122,14 +1119,6 @@ public final class DetectorNode
     public long staleFrames()
     {
         return staleFrames;
-    }
-
-    /**
-     * @return frames from a rank held dead under a newer incarnation than known: a joiner not admitted here yet.
-     */
-    public long framesFromNewerIncarnation()
-    {
-        return framesFromNewerIncarnation;
     }
 
     /**

@@ -45,8 +45,8 @@ class RejoinSimulationTest
             System.out.println(r + " state=" + simulation.node(r).state() + " D=" + simulation.node(r).deadSet() +
                 " inc=" + simulation.node(r).incarnations() + " e=" + simulation.node(r).emitter() + " o=" +
                 simulation.node(r).observer() + " stale=" + simulation.node(r).staleFrames() + " joinsLearned=" +
-                simulation.node(r).joinsLearned() + " req=" + simulation.node(r).joinRequestsSent() + " newer=" +
-                simulation.node(r).framesFromNewerIncarnation());
+                simulation.node(r).joinsLearned() + " req=" + simulation.node(r).joinRequestsSent() +
+                "");
         }
         assertTrue(result.violations().isEmpty(), result.violations().toString());
         assertEquals(1, result.rejoined());
