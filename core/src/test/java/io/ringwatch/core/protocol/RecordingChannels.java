@@ -4,6 +4,9 @@ import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.RankIncarnations;
+import io.ringwatch.core.spi.RankSet;
 import io.ringwatch.core.spi.Notice;
 
 import java.util.ArrayList;
@@ -17,7 +20,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
 {
     record Sent(String type, int to, long value) {}
 
-    record SentNotice(int to, int deadRank, int sourceRank, long sequence) {}
+    record SentNotice(int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation) {}
 
     final List<Sent> sent = new ArrayList<>();
     final List<SentNotice> notices = new ArrayList<>();
@@ -85,7 +88,28 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     public void sendNotice(final int toRank, final Notice notice)
     {
         sent.add(new Sent("notice", toRank, notice.deadRank()));
-        notices.add(new SentNotice(toRank, notice.deadRank(), notice.sourceRank(), notice.sequence()));
+        notices.add(new SentNotice(toRank, notice.deadRank(), notice.sourceRank(), notice.sequence(), notice.isJoin(),
+            notice.subjectIncarnation()));
+    }
+
+    RankArray lastViewDead;
+    IncarnationTable lastViewIncarnations;
+
+    public void sendJoinRequest(final int contactRank)
+    {
+        sent.add(new Sent("joinRequest", contactRank, 0));
+    }
+
+    public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations incarnations)
+    {
+        sent.add(new Sent("view", joinerRank, deadSet.size()));
+        lastViewDead = RankArray.copyOf(deadSet);
+        lastViewIncarnations = IncarnationTable.copyOf(incarnations);
+    }
+
+    public void onJoin(final int rank, final int incarnation, final long nowNs)
+    {
+        events.add("join " + rank + "/" + incarnation + " at " + nowNs);
     }
 
     public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)

@@ -1,0 +1,205 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JoinProtocolTest
+{
+    private static final int N = 16;
+    private static final long ETA = 10;
+    private static final long DELTA = 100;
+    private static final long START = 1_000;
+    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
+
+    private final RecordingChannels io = new RecordingChannels();
+    private final DetectorNode node = newNode(5, 0);
+
+    private DetectorNode newNode(final int rank, final int incarnation)
+    {
+        return new DetectorNode(rank, incarnation, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+    }
+
+    private static ReusableNotice failure(final int dead, final int source, final long seq, final int subject)
+    {
+        return new ReusableNotice().set(dead, source, 0, seq, RankArray.of(dead)).subject(subject, false);
+    }
+
+    private static ReusableNotice join(final int joiner, final int source, final long seq, final int incarnation)
+    {
+        return new ReusableNotice().set(joiner, source, 0, seq, RankArray.of(joiner)).subject(incarnation, true);
+    }
+
+    private void learnDead(final int rank)
+    {
+        node.onNotice(failure(rank, 1, 1, 0), 1, START);
+        assertFalse(node.isAlive(rank));
+        io.sent.clear();
+        io.notices.clear();
+        io.events.clear();
+    }
+
+    @Test
+    void shouldAdmitANewerIncarnationOfADeadRankBroadcastTheJoinAndSendItTheView()
+    {
+        learnDead(6);
+
+        node.onJoinRequest(6, 1, START + 10);
+
+        assertTrue(node.isAlive(6));
+        assertEquals(1, node.incarnationOf(6));
+        assertEquals(0, node.fencesSent(), "a JOIN_REQUEST from a dead rank's newer life is not fenced");
+        assertEquals(List.of("view"), io.sentOfType("view").stream().map(RecordingChannels.Sent::type).toList());
+        assertEquals(6, io.sentOfType("view").get(0).to());
+        assertEquals(1, io.lastViewIncarnations.incarnationOf(6));
+        assertFalse(io.notices.isEmpty());
+        assertTrue(io.notices.stream().allMatch((n) -> n.join() && n.deadRank() == 6 && n.subjectIncarnation() == 1));
+        assertTrue(io.notices.stream().noneMatch((n) -> n.to() == 6), "the joiner is no participant of its JOIN");
+        assertEquals(6, node.observer(), "its predecessor takes the joiner as observer");
+        assertTrue(io.sentOfType("heartbeat").stream().anyMatch((s) -> s.to() == 6), "and beats it at once");
+        assertTrue(io.events.contains("join 6/1 at " + (START + 10)));
+        assertEquals(1, node.joinsAdmitted());
+    }
+
+    @Test
+    void shouldTakeTheJoinerAsEmitterWhenItIsTheNearestLivePredecessor()
+    {
+        learnDead(4);
+        assertEquals(3, node.emitter());
+
+        node.onNotice(join(4, 9, 1, 2), 9, START + 20);
+
+        assertEquals(4, node.emitter());
+        assertTrue(io.sentOfType("newObserver").stream().anyMatch((s) -> s.to() == 4));
+        for (long t = START + 20; t < START + 20 + 2 * DELTA; t += ETA / 2)
+        {
+            node.doWork(t);
+        }
+        assertEquals(0, node.suspicions(), "no suspicion of an admitted node during its 2δ grace");
+        node.doWork(START + 20 + 2 * DELTA);
+        assertEquals(1, node.suspicions(), "a joiner that never beats is suspected once the grace ends");
+    }
+
+    @Test
+    void shouldDropEverythingFromOrAboutAnOlderIncarnation()
+    {
+        learnDead(6);
+        node.onJoinRequest(6, 2, START + 10);
+        io.sent.clear();
+        final long epoch = node.viewEpoch();
+
+        node.onJoinRequest(6, 1, START + 11);
+        node.onNotice(failure(6, 9, 5, 1), 9, START + 12);
+        node.onLeave(6, 1, START + 13);
+        node.onNotice(join(6, 9, 6, 1), 9, START + 14);
+
+        assertTrue(node.isAlive(6));
+        assertEquals(2, node.incarnationOf(6));
+        assertEquals(epoch, node.viewEpoch(), "a stale frame never changes the view");
+        assertTrue(node.staleFrames() >= 3, "stale frames are counted: " + node.staleFrames());
+        assertTrue(io.sentOfType("view").isEmpty());
+
+        node.onNotice(failure(6, 9, 7, 2), 9, START + 15);
+        assertFalse(node.isAlive(6), "the death of the current incarnation applies");
+        node.onJoinRequest(6, 2, START + 16);
+        assertFalse(node.isAlive(6), "and that incarnation cannot come back");
+    }
+
+    @Test
+    void shouldConvergeWhateverTheOrderOfAnOldDeathAndANewJoin()
+    {
+        node.onNotice(join(6, 9, 1, 1), 9, START);
+        node.onNotice(failure(6, 10, 1, 0), 10, START + 1);
+        assertTrue(node.isAlive(6), "the death of the boot life after the JOIN of life 1 is stale");
+        assertEquals(1, node.incarnationOf(6));
+    }
+
+    @Test
+    void shouldAnnounceTheOldLifeDeadWhenANewerOneAsksWhileItIsStillHeldAlive()
+    {
+        node.onJoinRequest(6, 1, START + 10);
+
+        assertTrue(node.isAlive(6));
+        assertTrue(io.notices.stream().anyMatch((n) -> !n.join() && n.deadRank() == 6 && n.subjectIncarnation() == 0));
+        assertTrue(io.notices.stream().anyMatch((n) -> n.join() && n.deadRank() == 6 && n.subjectIncarnation() == 1));
+        assertTrue(io.events.contains("failure 6 DETECTED by 5 at " + (START + 10)));
+    }
+
+    @Test
+    void shouldFenceOtherFramesFromADeadRankNamingTheIncarnationHeldDead()
+    {
+        learnDead(6);
+        node.onNewObserver(6, 1, 5, 0, 0L, 0, START + 10);
+        assertEquals(1, node.fencesSent());
+        assertEquals(0, io.notices.get(0).subjectIncarnation(), "names the boot life held dead, not the newer one");
+    }
+
+    @Test
+    void shouldAskContactsNeighboursFirstThenInClusterOrderUntilItGetsAView()
+    {
+        final DetectorNode joiner = newNode(6, 3);
+        joiner.join(START);
+        assertEquals(NodeState.JOINING, joiner.state());
+
+        final long retryNs = DELTA / 2;
+        for (long t = START; t <= START + 3 * retryNs; t += ETA)
+        {
+            joiner.doWork(t);
+        }
+        assertEquals(List.of(7, 5, 8, 9), io.sentOfType("joinRequest").stream().map(RecordingChannels.Sent::to)
+            .toList());
+        assertTrue(io.sentOfType("heartbeat").isEmpty(), "nobody is beaten before admission");
+
+        final long viewNs = START + 3 * retryNs + 1;
+        joiner.onView(7, 0, RankArray.of(6, 11), io.lastViewIncarnations == null ?
+            new IncarnationTable(1) : io.lastViewIncarnations, viewNs);
+        assertEquals(NodeState.JOINING, joiner.state(), "a view that does not admit this incarnation is ignored");
+
+        final IncarnationTable incarnations = new IncarnationTable(2);
+        incarnations.raise(6, 3);
+        joiner.onView(7, 0, RankArray.of(6, 11), incarnations, viewNs);
+        assertEquals(NodeState.ACTIVE, joiner.state());
+        assertFalse(joiner.isAlive(11));
+        assertTrue(joiner.isAlive(6));
+        assertEquals(5, joiner.emitter());
+        assertEquals(7, joiner.observer());
+        assertTrue(io.events.contains("join 6/3 at " + viewNs), "reports itself up once it has the view");
+        assertTrue(io.sentOfType("newObserver").stream().anyMatch((s) -> s.to() == 5));
+
+        joiner.doWork(viewNs + ETA);
+        assertTrue(io.sentOfType("heartbeat").isEmpty(), "no beats until the successor adopts it");
+        joiner.onNewObserver(7, 0, 6, 0, 0L, 0, viewNs + ETA + 1);
+        assertEquals(1, io.sentOfType("heartbeat").size());
+        assertFalse(joiner.joinConfirmed(), "confirmed only once its emitter beat too");
+    }
+
+    @Test
+    void shouldIgnoreAFenceForAnOlderLifeButStopOnADeathOfItsOwn()
+    {
+        final DetectorNode joiner = newNode(6, 3);
+        joiner.join(START);
+        final IncarnationTable incarnations = new IncarnationTable(2);
+        incarnations.raise(6, 3);
+        joiner.onView(7, 0, RankArray.of(6), incarnations, START + 1);
+
+        joiner.onNotice(new ReusableNotice().set(6, 9, 0, DetectorNode.FENCE_SEQUENCE_BASE + 1, RankArray.of(6))
+            .subject(0, false), 9, START + 2);
+        assertEquals(NodeState.ACTIVE, joiner.state());
+        joiner.onNotice(failure(6, 9, 2, 3), 9, START + 3);
+        assertEquals(NodeState.EXCLUDED, joiner.state());
+    }
+
+    @Test
+    void shouldRefuseToJoinUnderTheBootIncarnation()
+    {
+        assertThrows(IllegalArgumentException.class, () -> newNode(6, 0).join(START));
+    }
+}
