@@ -10,7 +10,7 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 
 /**
- * FAILURE_NOTICE: one hop of a reliable broadcast, BCASTMSG(dead, source, D_msg) of paper 002 plus the broadcast
+ * FAILURE_NOTICE or JOIN: one hop of a reliable broadcast, BCASTMSG(dead, source, D_msg) of paper 002 plus the broadcast
  * id (source, source incarnation, sequence). The sender is the node forwarding this copy; the source is the node
  * that started the broadcast; the destination is the next hop. Each hop is a frame of its own, with the forwarder's
  * frame sequence and MAC, so a copy replayed to any node is stale however new its broadcast id looks.
@@ -31,6 +31,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |                            Sequence                           |
  *  |                                                               |
  *  +---------------------------------------------------------------+
+ *  |                      Subject Incarnation                      |
+ *  +---------------------------------------------------------------+
  *  |                       Range 0 First Rank                      |
  *  +---------------------------------------------------------------+
  *  |                         Range 0 Length                        |
@@ -44,6 +46,10 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * between runs: the compression is canonical, so a set has exactly one encoding. Failures cluster (a rack, a
  * switch), so runs keep notices small even when D_msg is large. At most {@link #MAX_RANGES} runs fit a notice;
  * a set more fragmented than that cannot be sent (see {@link #encode}).
+ * <p>
+ * A JOIN (type {@link #JOIN_TYPE}) has the same layout: the dead rank field names the rank admitted, the subject
+ * incarnation its new incarnation, and D_msg still holds it. For a failure the subject incarnation is the one that
+ * died; a receiver that knows a newer one treats the notice as stale.
  */
 public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
 {
@@ -65,7 +71,8 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     private static final int SOURCE_INCARNATION_FIELD_OFFSET = SOURCE_RANK_FIELD_OFFSET + SIZE_OF_INT;
     private static final int RANGE_COUNT_FIELD_OFFSET = SOURCE_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
     private static final int SEQUENCE_FIELD_OFFSET = RANGE_COUNT_FIELD_OFFSET + SIZE_OF_INT;
-    static final int RANGES_OFFSET = SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
+    private static final int SUBJECT_INCARNATION_FIELD_OFFSET = SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
+    static final int RANGES_OFFSET = SUBJECT_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
 
     private static final int RANGE_FIRST_RANK_FIELD_OFFSET = 0;
     private static final int RANGE_LENGTH_FIELD_OFFSET = RANGE_FIRST_RANK_FIELD_OFFSET + SIZE_OF_INT;
@@ -186,7 +193,9 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
             .sourceIncarnation(notice.sourceIncarnation())
             .rangeCount(rangeCount)
             .sequence(notice.sequence())
-            .header(FAILURE_NOTICE_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
+            .subjectIncarnation(notice.subjectIncarnation())
+            .header(notice.isJoin() ? JOIN_TYPE : FAILURE_NOTICE_TYPE, clusterId, senderRank, senderIncarnation,
+                destinationRank, configDigest)
             .clearMac(length);
 
         return length;
@@ -279,6 +288,24 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     public FailureNoticeFlyweight sequence(final long sequence)
     {
         buffer.putLong(offset + SEQUENCE_FIELD_OFFSET, sequence, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return subject incarnation field: the incarnation of the dead rank that died, or that a JOIN admits.
+     */
+    public int subjectIncarnation()
+    {
+        return buffer.getInt(offset + SUBJECT_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param subjectIncarnation field value.
+     * @return this for a fluent API.
+     */
+    public FailureNoticeFlyweight subjectIncarnation(final int subjectIncarnation)
+    {
+        buffer.putInt(offset + SUBJECT_INCARNATION_FIELD_OFFSET, subjectIncarnation, ByteOrder.LITTLE_ENDIAN);
         return this;
     }
 

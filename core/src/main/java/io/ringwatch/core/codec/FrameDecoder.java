@@ -1,5 +1,6 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.DirectBuffer;
@@ -7,10 +8,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_REQUEST_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
 
 /**
  * Validates and decodes one received frame at a time, for one node of one cluster. Every field is checked before
@@ -26,7 +30,10 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * least 1. Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
  * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
  * sequence at least 1, every run non-empty and inside {@code [0, N)}, runs ascending with a gap between neighbours,
- * dead rank inside D and source rank outside it. Freshness ({@link ReplayGuard}) is judged after the header and
+ * dead rank inside D and source rank outside it; a JOIN likewise, with a subject incarnation above 0; a VIEW's runs as
+ * a notice's, its entries' ranks in range and ascending with incarnations above 0. A JOIN_REQUEST is the one frame
+ * taken from an incarnation newer than the one {@link ReplayGuard} admitted (a restarted rank asking to be admitted);
+ * it is not remembered, and the caller admits the incarnation once the protocol has. Freshness ({@link ReplayGuard}) is judged after the header and
  * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
  * sender someone I hold dead) are left to the caller.
  * <p>
@@ -61,7 +68,10 @@ public final class FrameDecoder
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
+    private final ViewFlyweight view = new ViewFlyweight();
     private final RankArray noticeRanks;
+    private final RankArray viewDead;
+    private final IncarnationTable viewIncarnations = new IncarnationTable(4);
     private final ReusableNotice notice = new ReusableNotice();
 
     private int type;
@@ -167,6 +177,7 @@ public final class FrameDecoder
         this.replayGuard = replayGuard;
         this.structureOnly = structureOnly;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
+        this.viewDead = new RankArray(initialNoticeCapacity, clusterSize);
         // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
         notice.set(0, 0, 0, 0L, noticeRanks);
     }
@@ -224,10 +235,15 @@ public final class FrameDecoder
         final int senderRank = header.senderRank();
         final int senderIncarnation = header.senderIncarnation();
         final long frameSequence = header.frameSequence();
+        boolean remember = replayGuard != null;
         if (replayGuard != null)
         {
             final RejectReason freshness = replayGuard.check(senderRank, senderIncarnation, frameSequence);
-            if (RejectReason.NONE != freshness)
+            if (type == JOIN_REQUEST_TYPE && RejectReason.UNKNOWN_INCARNATION == freshness)
+            {
+                remember = false;
+            }
+            else if (RejectReason.NONE != freshness)
             {
                 return freshness;
             }
@@ -245,7 +261,12 @@ public final class FrameDecoder
                 break;
 
             case FAILURE_NOTICE_TYPE:
-                body = decodeFailureNotice();
+            case JOIN_TYPE:
+                body = decodeFailureNotice(type == JOIN_TYPE);
+                break;
+
+            case VIEW_TYPE:
+                body = decodeView();
                 break;
 
             default:
@@ -256,7 +277,7 @@ public final class FrameDecoder
         {
             return body;
         }
-        if (replayGuard != null)
+        if (remember)
         {
             replayGuard.record(senderRank, senderIncarnation, frameSequence);
         }
@@ -476,7 +497,28 @@ public final class FrameDecoder
             case LEAVE_TYPE:
                 return length == LeaveFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
+            case JOIN_REQUEST_TYPE:
+                return length == JoinRequestFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
+
+            case VIEW_TYPE:
+            {
+                if (length < ViewFlyweight.lengthOf(0, 0))
+                {
+                    return RejectReason.WRONG_LENGTH;
+                }
+                view.wrap(frame, 0);
+                final int rangeCount = view.rangeCount();
+                final int entryCount = view.entryCount();
+                if (rangeCount < 0 || entryCount < 0 || rangeCount > ViewFlyweight.MAX_ITEMS - entryCount)
+                {
+                    return RejectReason.RANGE_COUNT_OUT_OF_RANGE;
+                }
+                return length == ViewFlyweight.lengthOf(rangeCount, entryCount) ?
+                    RejectReason.NONE : RejectReason.WRONG_LENGTH;
+            }
+
             case FAILURE_NOTICE_TYPE:
+            case JOIN_TYPE:
             {
                 if (length < FailureNoticeFlyweight.lengthOf(0))
                 {
@@ -540,7 +582,7 @@ public final class FrameDecoder
     }
 
     // checkStructure has established 1 <= rangeCount <= MAX_RANGES and an exact length.
-    private RejectReason decodeFailureNotice()
+    private RejectReason decodeFailureNotice(final boolean join)
     {
         final FailureNoticeFlyweight flyweight = failureNotice.wrap(frame, 0);
         final int deadRank = flyweight.deadRank();
@@ -614,8 +656,89 @@ public final class FrameDecoder
         {
             ranks.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
         }
-        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, ranks);
+        final int subjectIncarnation = flyweight.subjectIncarnation();
+        if (subjectIncarnation < (join ? 1 : 0))
+        {
+            return RejectReason.BAD_INCARNATION;
+        }
+        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, ranks).subject(subjectIncarnation, join);
         return RejectReason.NONE;
+    }
+
+    // checkStructure has established the counts and an exact length.
+    private RejectReason decodeView()
+    {
+        final ViewFlyweight flyweight = view.wrap(frame, 0);
+        final int rangeCount = flyweight.rangeCount();
+        final int entryCount = flyweight.entryCount();
+        int previousEnd = -1;
+        int setSize = 0;
+        for (int i = 0; i < rangeCount; i++)
+        {
+            final int first = flyweight.rangeFirstRank(i);
+            final int length = flyweight.rangeLength(i);
+            if (length < 1)
+            {
+                return RejectReason.EMPTY_RANGE;
+            }
+            if (first < 0 || first > clusterSize - length)
+            {
+                return RejectReason.RANGE_OUT_OF_RANGE;
+            }
+            if (first <= previousEnd)
+            {
+                return first == previousEnd ? RejectReason.RANGES_NOT_MERGED : RejectReason.RANGES_NOT_SORTED;
+            }
+            setSize += length;
+            previousEnd = first + length;
+        }
+        int previousRank = -1;
+        for (int i = 0; i < entryCount; i++)
+        {
+            final int rank = flyweight.entryRank(i);
+            if (!isRank(rank))
+            {
+                return RejectReason.RANK_OUT_OF_RANGE;
+            }
+            if (rank <= previousRank)
+            {
+                return RejectReason.RANGES_NOT_SORTED;
+            }
+            if (flyweight.entryIncarnation(i) < 1)
+            {
+                return RejectReason.BAD_INCARNATION;
+            }
+            previousRank = rank;
+        }
+
+        viewDead.clear();
+        viewDead.ensureCapacity(setSize);
+        for (int i = 0; i < rangeCount; i++)
+        {
+            viewDead.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
+        }
+        viewIncarnations.clear();
+        for (int i = 0; i < entryCount; i++)
+        {
+            viewIncarnations.raise(flyweight.entryRank(i), flyweight.entryIncarnation(i));
+        }
+        return RejectReason.NONE;
+    }
+
+    /**
+     * @return dead set of the last accepted VIEW; owned by this decoder, overwritten by the next.
+     */
+    public RankArray viewDead()
+    {
+        return viewDead;
+    }
+
+    /**
+     * @return incarnations of the last accepted VIEW; owned by this decoder, overwritten by the next.
+     */
+    public IncarnationTable viewIncarnations()
+    {
+        return viewIncarnations;
     }
 
     private boolean isRank(final int rank)

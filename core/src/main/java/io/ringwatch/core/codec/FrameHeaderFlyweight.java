@@ -60,6 +60,12 @@ public class FrameHeaderFlyweight
     public static final int FAILURE_NOTICE_TYPE = 3;
     /** {@link LeaveFlyweight}. */
     public static final int LEAVE_TYPE = 4;
+    /** {@link FailureNoticeFlyweight} of a JOIN broadcast. */
+    public static final int JOIN_TYPE = 16;
+    /** {@link JoinRequestFlyweight}. */
+    public static final int JOIN_REQUEST_TYPE = 17;
+    /** {@link ViewFlyweight}. */
+    public static final int VIEW_TYPE = 18;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;

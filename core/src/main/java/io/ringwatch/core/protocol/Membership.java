@@ -1,5 +1,7 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.spi.IncarnationTable;
+
 import java.util.Arrays;
 
 /**

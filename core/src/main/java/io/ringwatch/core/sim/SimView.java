@@ -1,6 +1,6 @@
 package io.ringwatch.core.sim;
 
-import io.ringwatch.core.protocol.IncarnationTable;
+import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 
 /**

@@ -3,7 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
-import io.ringwatch.core.protocol.IncarnationTable;
+import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;

@@ -17,6 +17,7 @@ import static io.ringwatch.core.codec.FailureNoticeFlyweight.MAX_RANGES;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEADER_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.MAC_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
@@ -515,9 +516,11 @@ class FrameDecoderFuzzTest
     private int writeRandomBody(final int index, final int offset)
     {
         final int clusterSize = CLUSTER_SIZES[index];
-        final int type = 1 + random.nextInt(4);
+        final int drawn = 1 + random.nextInt(4);
+        // a JOIN is a notice with another type: same body checks, and a subject incarnation that must be above 0
+        final int type = drawn == FAILURE_NOTICE_TYPE && random.nextInt(4) == 0 ? JOIN_TYPE : drawn;
         final int length;
-        if (type == FAILURE_NOTICE_TYPE)
+        if (type == FAILURE_NOTICE_TYPE || type == JOIN_TYPE)
         {
             final int rangeCount = 1 + random.nextInt(random.nextBoolean() ? 4 : MAX_RANGES);
             length = FailureNoticeFlyweight.lengthOf(rangeCount);
@@ -526,7 +529,8 @@ class FrameDecoderFuzzTest
                 .sourceRank(edgeInt(clusterSize))
                 .sourceIncarnation(random.nextInt())
                 .rangeCount(rangeCount)
-                .sequence(random.nextInt(4) == 0 ? edgeInt(clusterSize) : positiveLong());
+                .sequence(random.nextInt(4) == 0 ? edgeInt(clusterSize) : positiveLong())
+                .subjectIncarnation(random.nextInt(4) == 0 ? edgeInt(clusterSize) : random.nextInt(3));
             int first = random.nextInt(Math.max(1, clusterSize / 4));
             for (int i = 0; i < rangeCount; i++)
             {
@@ -622,6 +626,7 @@ class FrameDecoderFuzzTest
                 break;
 
             case FAILURE_NOTICE_TYPE:
+            case JOIN_TYPE:
             {
                 final RankSet set = decoder.notice().deadSet();
                 assertTrue(set.rankAt(0) >= 0 && set.rankAt(set.size() - 1) < decoder.clusterSize(),

@@ -60,12 +60,12 @@ class FrameLayoutTest
 
         final int length = new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 3, 8, DIGEST, notice);
 
-        assertEquals(56 + 2 * 8 + 16, length);
+        assertEquals(60 + 2 * 8 + 16, length);
         assertArrayEquals(hex(
             "02 03 00 00  44 33 22 11  09 00 00 00  03 00 00 00",
             "08 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "05 00 00 00  07 00 00 00  02 00 00 00  02 00 00 00",
-            "08 07 06 05 04 03 02 01",
+            "08 07 06 05 04 03 02 01  00 00 00 00",
             "04 00 00 00  03 00 00 00  64 00 00 00  01 00 00 00",
             ZERO_MAC),
             Frames.bytes(buffer, 0, length));

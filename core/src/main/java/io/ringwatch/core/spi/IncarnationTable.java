@@ -1,6 +1,5 @@
-package io.ringwatch.core.protocol;
+package io.ringwatch.core.spi;
 
-import io.ringwatch.core.spi.RankIncarnations;
 
 import java.util.Arrays;
 
@@ -93,6 +92,14 @@ public final class IncarnationTable implements RankIncarnations
         incarnations[at] = incarnation;
         size++;
         return true;
+    }
+
+    /**
+     * Empty the table, keeping its storage.
+     */
+    public void clear()
+    {
+        size = 0;
     }
 
     /**
