@@ -149,7 +149,11 @@ public final class RingwatchConfiguration
      */
     public static final String JITTER_FILE_PROP_NAME = "ringwatch.jitter.file";
 
-    /** Exit code of a node process that was declared dead by the others (fail-stop). */
+    /**
+     * Exit code of a node process that was declared dead by the others (fail-stop): restart me with a new incarnation,
+     * i.e. run it again with {@code node --join}, which joins the running cluster under an incarnation greater than any
+     * it used before. A supervisor restarting on this code (systemd {@code Restart=on-failure}) brings it back.
+     */
     public static final int EXIT_FENCED = 3;
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
     public static final int EXIT_CONFIG_ERROR = 2;

@@ -12,6 +12,7 @@ import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import io.ringwatch.transport.rdma.RdmaVerbs;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -35,6 +36,7 @@ public final class RingwatchContext
     private int rank = -1;
     private int incarnation;
     private boolean incarnationSet;
+    private boolean join;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private long heartbeatPeriodNs = -1;
@@ -105,7 +107,7 @@ public final class RingwatchContext
         {
             requireRdmaEndpoints(cluster);
         }
-        if (!incarnationSet)
+        if (!incarnationSet && !join)
         {
             // distinct per process start; the pid is unique among live processes of a host
             incarnation = (int)ProcessHandle.current().pid();
@@ -183,6 +185,12 @@ public final class RingwatchContext
         if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
         {
             throw new IllegalArgumentException("aeron.dir is empty");
+        }
+        if (!incarnationSet && join)
+        {
+            // greater than any incarnation this rank used before: see IncarnationFile
+            incarnation = IncarnationFile.next(IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank),
+                System.currentTimeMillis() / 1000);
         }
         if (threadingMode == null)
         {
@@ -302,6 +310,29 @@ public final class RingwatchContext
     public int incarnation()
     {
         return incarnation;
+    }
+
+    /**
+     * Start by joining a running cluster under a new incarnation (a restarted rank) instead of with the cluster: the
+     * node asks its neighbours, then the others, to admit it and takes part once it has the view. Unless set, the
+     * incarnation is then taken from the rank's {@link IncarnationFile}.
+     *
+     * @param join true to join.
+     * @return this.
+     */
+    public RingwatchContext join(final boolean join)
+    {
+        requireOpen("join");
+        this.join = join;
+        return this;
+    }
+
+    /**
+     * @return true if the node starts by joining.
+     */
+    public boolean join()
+    {
+        return join;
     }
 
     /**

@@ -3,10 +3,14 @@ package io.ringwatch.transport.aeron.internal;
 import io.aeron.Publication;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
+import io.ringwatch.core.codec.JoinRequestFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
+import io.ringwatch.core.codec.ViewFlyweight;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankIncarnations;
+import io.ringwatch.core.spi.RankSet;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -35,6 +39,8 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
+    private final JoinRequestFlyweight joinRequest = new JoinRequestFlyweight();
+    private final ViewFlyweight viewFrame = new ViewFlyweight();
     private final long[] blockedInPass;
     private int slotRkey;
     private long slotAddress;
@@ -118,6 +124,23 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     public void sendNotice(final int toRank, final Notice notice)
     {
         send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, toRank, configDigest, notice));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendJoinRequest(final int contactRank)
+    {
+        send(contactRank, joinRequest.encode(sendBuffer, 0, clusterId, rank, incarnation, contactRank, configDigest));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations incarnations)
+    {
+        send(joinerRank, viewFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, joinerRank, configDigest,
+            deadSet, incarnations));
     }
 
     private void send(final int to, final int length)

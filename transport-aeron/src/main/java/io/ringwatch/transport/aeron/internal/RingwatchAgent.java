@@ -59,6 +59,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final NodeCounters counters;
     private final MembershipListener application;
     private final FrameDecoder decoder;
+    private final ReplayGuard replayGuard;
+    private final boolean join;
     private final FragmentHandler frameHandler = this::onFrame;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
@@ -127,8 +129,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.onStart = onStart;
         this.onArmed = onArmed;
         this.application = ctx.listener();
+        this.replayGuard = new ReplayGuard(ctx.cluster().size());
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
-            ctx.configDigest(), ctx.frameAuthenticator(), new ReplayGuard(ctx.cluster().size()));
+            ctx.configDigest(), ctx.frameAuthenticator(), replayGuard);
+        this.join = ctx.join();
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
@@ -145,7 +149,16 @@ public final class RingwatchAgent implements Agent, MembershipListener
         // the node may have waited at a start barrier since it was built: its grace counts from now
         final long now = clock.nanoTime();
         cachedClock.update(now);
-        node.start(now);
+        if (join)
+        {
+            // a restarted rank asks to be admitted under its new incarnation before it takes part
+            viewFile.joining(node.incarnation());
+            node.join(now);
+        }
+        else
+        {
+            node.start(now);
+        }
         if (onStart != null)
         {
             onStart.run();
@@ -228,24 +241,33 @@ public final class RingwatchAgent implements Agent, MembershipListener
         }
 
         final int sender = decoder.senderRank();
+        final int incarnation = decoder.senderIncarnation();
         switch (decoder.type())
         {
             case FrameHeaderFlyweight.HEARTBEAT_TYPE:
-                node.onHeartbeat(sender, decoder.senderIncarnation(), decoder.heartbeatCounter(),
-                    decoder.heartbeatTimestampNs(), nowNs);
+                node.onHeartbeat(sender, incarnation, decoder.heartbeatCounter(), decoder.heartbeatTimestampNs(), nowNs);
                 break;
 
             case FrameHeaderFlyweight.NEW_OBSERVER_TYPE:
-                node.onNewObserver(sender, decoder.newObserverEmitterRank(), decoder.rdmaRkey(),
+                node.onNewObserver(sender, incarnation, decoder.newObserverEmitterRank(), decoder.rdmaRkey(),
                     decoder.rdmaAddress(), decoder.rdmaLength(), nowNs);
                 break;
 
             case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE:
-                node.onNotice(decoder.notice(), sender, nowNs);
+            case FrameHeaderFlyweight.JOIN_TYPE:
+                node.onNotice(decoder.notice(), sender, incarnation, nowNs);
                 break;
 
             case FrameHeaderFlyweight.LEAVE_TYPE:
-                node.onLeave(sender, nowNs);
+                node.onLeave(sender, incarnation, nowNs);
+                break;
+
+            case FrameHeaderFlyweight.JOIN_REQUEST_TYPE:
+                node.onJoinRequest(sender, incarnation, nowNs);
+                break;
+
+            case FrameHeaderFlyweight.VIEW_TYPE:
+                node.onView(sender, incarnation, decoder.viewDead(), decoder.viewIncarnations(), nowNs);
                 break;
 
             default:
@@ -396,6 +418,20 @@ public final class RingwatchAgent implements Agent, MembershipListener
         viewFile.onExcluded(atNs, cause, reporterRank);
         application.onExcluded(atNs, cause, reporterRank);
         stopped.countDown();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onJoin(final int joinedRank, final int incarnation, final long atNs)
+    {
+        // the one place a newer incarnation is admitted: the protocol has accepted its JOIN
+        if (joinedRank != rank)
+        {
+            replayGuard.admitIncarnation(joinedRank, incarnation);
+        }
+        viewFile.onJoin(joinedRank, incarnation, atNs);
+        application.onJoin(joinedRank, incarnation, atNs);
     }
 
     /**

@@ -25,6 +25,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
 {
     private final File file;
     private final int clusterSize;
+    private final int rank;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
     private long sequence;
@@ -43,6 +44,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     {
         this.file = file;
         this.clusterSize = clusterSize;
+        this.rank = rank;
         if (file.exists() && !file.delete())
         {
             throw new IllegalStateException("cannot replace stale view file " + file);
@@ -96,6 +98,43 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putInt(EXCLUSION_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
         buffer.putInt(EXCLUDED_BY_OFFSET, reporterRank, LITTLE_ENDIAN);
         buffer.putLong(EXCLUDED_AT_NS_OFFSET, nowNs, LITTLE_ENDIAN);
+        endUpdate();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onJoin(final int joinedRank, final int incarnation, final long nowNs)
+    {
+        if (joinedRank < 0 || joinedRank >= clusterSize)
+        {
+            return;
+        }
+        beginUpdate();
+        final int wordOffset = HEADER_LENGTH + (joinedRank >>> 6) * Long.BYTES;
+        buffer.putLong(wordOffset, buffer.getLong(wordOffset, LITTLE_ENDIAN) & ~(1L << (joinedRank & 63)),
+            LITTLE_ENDIAN);
+        final int record = recordOffset(clusterSize, joinedRank);
+        buffer.putLong(record + RECORD_DETECTED_AT_OFFSET, nowNs, LITTLE_ENDIAN);
+        buffer.putInt(record + RECORD_CAUSE_OFFSET, CAUSE_JOINED, LITTLE_ENDIAN);
+        buffer.putInt(record + RECORD_REPORTER_OFFSET, -1, LITTLE_ENDIAN);
+        buffer.putInt(incarnationOffset(clusterSize, joinedRank), incarnation, LITTLE_ENDIAN);
+        if (joinedRank == rank)
+        {
+            buffer.putInt(STATE_OFFSET, NodeState.ACTIVE.code(), LITTLE_ENDIAN);
+        }
+    }
+
+    /**
+     * This node starts by joining: {@link NodeState#JOINING} until its own {@link #onJoin}.
+     *
+     * @param incarnation the incarnation it asks to be admitted under.
+     */
+    public void joining(final int incarnation)
+    {
+        beginUpdate();
+        buffer.putInt(STATE_OFFSET, NodeState.JOINING.code(), LITTLE_ENDIAN);
+        buffer.putInt(incarnationOffset(clusterSize, rank), incarnation, LITTLE_ENDIAN);
         endUpdate();
     }
 

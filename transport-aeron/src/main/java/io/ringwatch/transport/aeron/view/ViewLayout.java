@@ -13,7 +13,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *     0  magic int32            4  version int32
  *     8  pid int64
  *    16  clusterId int32       20  clusterSize int32
- *    24  rank int32            28  state int32   (NodeState code: 0 active, 1 excluded, 2 left)
+ *    24  rank int32            28  state int32   (NodeState code: 0 active, 1 excluded, 2 left, 3 joining)
  *    32  sequence int64        seqlock: odd while the writer is inside an update
  *    40  viewEpoch int64       48  deadCount int32   52  excludedBy int32
  *    56  startNs int64         node's nanoTime when it started
@@ -23,7 +23,9 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *    88  exclusionCause int32      ExclusionCause code (1 notice, 2 fenced, 3 left), 0 while active
  *    92  reserved up to 128
  *   Dead bitmap: ceil(N / 64) int64 words, bit r of word r/64 set when rank r is dead
- *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left), reporter int32}
+ *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left, 4 joined),
+ *            reporter int32}; for a rank that joined, the time this node admitted it and reporter -1
+ *   Incarnations: N x int32, the incarnation this node admitted for each rank; 0 (boot) until it rejoins
  * </pre>
  * Timestamps are {@code System.nanoTime()} of the writing process: comparable between processes of one host
  * (one monotonic clock), meaningless across hosts.
@@ -33,7 +35,7 @@ public final class ViewLayout
     /** 'RWVW'. */
     public static final int MAGIC = 0x57565752;
     /** Layout version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
@@ -68,6 +70,8 @@ public final class ViewLayout
     public static final int CAUSE_NOTICE = 2;
     /** Record cause: it left gracefully. */
     public static final int CAUSE_LEFT = 3;
+    /** Record cause: it rejoined under a new incarnation and is alive in this view. */
+    public static final int CAUSE_JOINED = 4;
 
     private ViewLayout()
     {
@@ -94,7 +98,17 @@ public final class ViewLayout
      */
     public static long fileLength(final int clusterSize)
     {
-        return recordsOffset(clusterSize) + (long)clusterSize * RECORD_LENGTH;
+        return incarnationOffset(clusterSize, clusterSize);
+    }
+
+    /**
+     * @param clusterSize N.
+     * @param rank        a rank.
+     * @return offset of the rank's incarnation.
+     */
+    public static int incarnationOffset(final int clusterSize, final int rank)
+    {
+        return recordsOffset(clusterSize) + clusterSize * RECORD_LENGTH + rank * SIZE_OF_INT;
     }
 
     /**
@@ -119,6 +133,7 @@ public final class ViewLayout
             case CAUSE_DETECTED: return "detected";
             case CAUSE_NOTICE: return "notice";
             case CAUSE_LEFT: return "left";
+            case CAUSE_JOINED: return "joined";
             default: return "alive";
         }
     }

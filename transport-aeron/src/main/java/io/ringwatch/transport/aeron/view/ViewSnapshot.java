@@ -25,11 +25,13 @@ public final class ViewSnapshot
     long[] detectedAtNs = new long[0];
     int[] cause = new int[0];
     int[] reporter = new int[0];
+    int[] incarnation = new int[0];
 
     void ensureCapacity(final int n)
     {
         if (detectedAtNs.length < n)
         {
+            incarnation = new int[n];
             bitmap = new long[ViewLayout.bitmapWords(n)];
             detectedAtNs = new long[n];
             cause = new int[n];
@@ -160,9 +162,18 @@ public final class ViewSnapshot
     }
 
     /**
-     * @param r a dead rank.
-     * @return {@link ViewLayout#CAUSE_DETECTED}, {@link ViewLayout#CAUSE_NOTICE}, {@link ViewLayout#CAUSE_LEFT}, or
-     * {@link ViewLayout#CAUSE_NONE} when alive.
+     * @param r a rank.
+     * @return the incarnation this view admitted for it: 0 (boot) unless it rejoined.
+     */
+    public int incarnation(final int r)
+    {
+        return incarnation[r];
+    }
+
+    /**
+     * @param r a rank.
+     * @return how this view learned about it: a {@link ViewLayout} cause code, {@link ViewLayout#CAUSE_JOINED} for a
+     * rank alive again under a new incarnation.
      */
     public int cause(final int r)
     {
@@ -206,6 +217,16 @@ public final class ViewSnapshot
             if (isDead(r))
             {
                 sb.append(sep).append(r).append(':').append(ViewLayout.causeName(cause[r])).append("@").append(reporter[r]);
+                sep = ", ";
+            }
+        }
+        sb.append("} joined {");
+        sep = "";
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (!isDead(r) && cause[r] == ViewLayout.CAUSE_JOINED)
+            {
+                sb.append(sep).append(r).append(":incarnation ").append(incarnation[r]);
                 sep = ", ";
             }
         }

@@ -80,6 +80,7 @@ public final class Main
             "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
             "         [--key-file FILE] [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
             "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
+            "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",
             "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
             "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
             "  driver [--aeron-dir DIR] [--rt-priority P] [--transport ipc|udp|rdma]",
@@ -90,7 +91,7 @@ public final class Main
             "  keygen [--out FILE]                        new cluster key: FILE created 0600, or the key line on " +
                 "stdout (keygen >> FILE adds one for a rotation)",
             "durations need their unit: ns, us, ms or s (10ms, 1.5ms, 500us)",
-            "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others), " +
-                "4 node lost its media driver or its RDMA port"));
+            "exit codes: 0 ok, 1 check failed, 2 bad configuration, 3 node fenced (declared dead by others): " +
+                "restart me with a new incarnation (node --join), 4 node lost its media driver or its RDMA port"));
     }
 }

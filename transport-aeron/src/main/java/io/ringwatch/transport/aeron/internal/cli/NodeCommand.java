@@ -32,7 +32,7 @@ final class NodeCommand
 
     static int run(final String[] argv) throws InterruptedException
     {
-        final Args args = new Args(argv, 1);
+        final Args args = new Args(argv, 1, "--join");
         if (!args.isSet("--cluster") || !args.isSet("--rank"))
         {
             throw new UsageException("--cluster FILE and --rank R are required");
@@ -77,7 +77,9 @@ final class NodeCommand
         }
         final String profileName = args.string("--profile", "low-noise");
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
+        final boolean join = args.switchOn("--join");
         args.finish();
+        ctx.join(join);
         final TuningProfile profile = TuningProfile.fromName(profileName);
         ctx.profile(profile);
         final Path go = startAfter;
@@ -85,7 +87,7 @@ final class NodeCommand
         {
             // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
             Runtime.getRuntime().addShutdownHook(shutdownHook(built));
-            if (go != null)
+            if (go != null && !join)
             {
                 holdAtBarrier(built, built.context().rank(), go);
             }
@@ -97,7 +99,8 @@ final class NodeCommand
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
             profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
             " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
-            ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid());
+            ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
+            (join ? " joining" : ""));
         System.out.flush();
 
         return logUntilStopped(node, ctx);
