@@ -77,7 +77,8 @@ final class DemoCommand
 
     static int run(final String[] argv) throws Exception
     {
-        final Args args = new Args(argv, 1);
+        final Args args = new Args(argv, 1, "--restart");
+        final boolean restart = args.switchOn("--restart");
         final int nodes = args.intValue("--nodes", 8, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final int kill = args.intValue("--kill", 2, 1, Integer.MAX_VALUE);
         final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
@@ -171,8 +172,94 @@ final class DemoCommand
             final boolean agreed = cluster.awaitViews(killed, budgetMs);
             // keep watching a little longer so a late false suspicion is caught too
             Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(4 * suspicionTimeoutNs)));
-            return report(cluster, killed, agreed, nodes, transport, profile);
+            final Outcome outcome = report(cluster, killed, agreed, nodes, transport, profile);
+            boolean ok = outcome.ok();
+            final StringBuilder json = new StringBuilder(outcome.json());
+            if (restart)
+            {
+                final Rejoin rejoin = ok ? rejoin(cluster, killed, nodes, suspicionTimeoutNs) : new Rejoin(0, -1);
+                ok &= rejoin.rejoined() == killed.size();
+                json.append(",\"rejoined\":").append(rejoin.rejoined())
+                    .append(",\"rejoinMs\":").append(rejoin.maxNs() < 0 ? "null" : fmtMs(rejoin.maxNs()));
+            }
+            System.out.println(json.append('}'));
+            return ok ? 0 : 1;
         }
+    }
+
+    private record Outcome(boolean ok, String json)
+    {
+    }
+
+    private record Rejoin(int rejoined, long maxNs)
+    {
+    }
+
+    /**
+     * Start every killed rank again as a new process joining under a new incarnation, as a supervisor would, and check
+     * every survivor readmits each under the incarnation the joiner reports in its own view.
+     *
+     * @return how many rejoined everywhere, and the longest time from relaunch to the last survivor's admission (the
+     * joiner's JVM start included).
+     */
+    private static Rejoin rejoin(
+        final LocalCluster cluster, final Set<Integer> killed, final int nodes, final long suspicionTimeoutNs)
+        throws InterruptedException
+    {
+        System.out.println();
+        final long[] restartedAtNs = new long[nodes];
+        for (final int victim : killed)
+        {
+            restartedAtNs[victim] = cluster.restart(victim);
+            System.out.println("restart rank " + victim + " with node --join (pid " + cluster.process(victim).pid() +
+                ")");
+        }
+        final boolean whole = cluster.awaitViews(Set.of(),
+            60_000 + TimeUnit.NANOSECONDS.toMillis(killed.size() * 4 * suspicionTimeoutNs));
+        Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(4 * suspicionTimeoutNs)));
+
+        int rejoined = 0;
+        long maxNs = -1;
+        for (final int victim : killed)
+        {
+            final ViewSnapshot own = cluster.tryView(victim, new ViewSnapshot());
+            final int incarnation = own == null ? 0 : own.incarnation(victim);
+            final boolean up = own != null && own.state() == NodeState.ACTIVE && cluster.process(victim).isAlive();
+            boolean everywhere = up && incarnation > 0;
+            long lastNs = Long.MIN_VALUE;
+            final StringBuilder learned = new StringBuilder();
+            for (int r = 0; r < nodes; r++)
+            {
+                if (killed.contains(r))
+                {
+                    continue;
+                }
+                final ViewSnapshot v = cluster.view(r);
+                if (v.isDead(victim) || v.cause(victim) != ViewLayout.CAUSE_JOINED || v.incarnation(victim) != incarnation)
+                {
+                    everywhere = false;
+                    learned.append(" ").append(r).append("=MISSED");
+                    continue;
+                }
+                lastNs = Math.max(lastNs, v.detectedAtNs(victim));
+                learned.append(" ").append(r).append("=").append(fmtMs(v.detectedAtNs(victim) - restartedAtNs[victim]));
+            }
+            if (everywhere)
+            {
+                rejoined++;
+                maxNs = Math.max(maxNs, lastNs - restartedAtNs[victim]);
+            }
+            System.out.println("  rank " + victim + (up ? " up as incarnation " + incarnation : " NOT UP") +
+                "; readmitted (ms after relaunch, its JVM start included):" + learned);
+            if (!everywhere)
+            {
+                System.out.println("  rank " + victim + " log:\n" + cluster.log(victim));
+            }
+        }
+        System.out.println(whole && rejoined == killed.size() ?
+            "OK: every survivor saw each death and then each rejoin " + killed :
+            "FAILED: not every restarted rank was readmitted everywhere " + killed);
+        return new Rejoin(rejoined, maxNs);
     }
 
     static List<Integer> chooseVictims(final Random random, final int nodes, final int kill)
@@ -191,7 +278,7 @@ final class DemoCommand
         return new ArrayList<>(victims);
     }
 
-    private static int report(
+    private static Outcome report(
         final LocalCluster cluster,
         final Set<Integer> killed,
         final boolean agreed,
@@ -291,15 +378,14 @@ final class DemoCommand
         final boolean ok = agreed && missed == 0 && falselyDead.isEmpty() && troubled == 0;
         System.out.println(ok ? "OK: every survivor learned exactly the killed set " + killed :
             "FAILED: survivors do not agree on exactly the killed set " + killed);
-        System.out.println(String.format(Locale.ROOT,
+        return new Outcome(ok, String.format(Locale.ROOT,
             "{\"nodes\":%d,\"killed\":%d,\"falsePositives\":%d,\"missed\":%d," +
             "\"detectionMs\":{\"p50\":%s,\"max\":%s},\"stabilizationMs\":{\"p50\":%s,\"max\":%s}," +
-            "\"transport\":\"%s\",\"profile\":\"%s\"}",
+            "\"transport\":\"%s\",\"profile\":\"%s\"",
             nodes, killed.size(), falselyDead.size(), missed,
             usToMs(detection.getValueAtPercentile(50)), usToMs(detection.getMaxValue()),
             usToMs(stabilization.getValueAtPercentile(50)), usToMs(stabilization.getMaxValue()),
             transport.name().toLowerCase(Locale.ROOT), profile.cliName()));
-        return ok ? 0 : 1;
     }
 
     private static void printHistogram(final Histogram h)

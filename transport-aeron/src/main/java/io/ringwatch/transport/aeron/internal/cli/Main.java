@@ -83,6 +83,7 @@ public final class Main
             "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",
             "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms --suspicion-timeout 50ms]",
             "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
+            "         [--restart]   then restart the killed ranks (node --join) and check each is readmitted",
             "  driver [--aeron-dir DIR] [--rt-priority P] [--transport ipc|udp|rdma]",
             "         media driver for nodes run with --driver external; for ipc-only clusters its network thread",
             "         wakes every 10 ms instead of every 100 us",

@@ -65,6 +65,23 @@ public final class ClusterViews implements AutoCloseable
     }
 
     /**
+     * Before a rank is relaunched: unmap its old view file and delete it, so the next read maps the new process's
+     * file and never the old one.
+     *
+     * @param rank node.
+     */
+    public void forget(final int rank)
+    {
+        CloseHelper.quietClose(readers[rank]);
+        readers[rank] = null;
+        final java.io.File file = ViewLayout.fileFor(aeronDir, clusterId, rank);
+        if (file.exists() && !file.delete())
+        {
+            throw new IllegalStateException("cannot delete the old view file " + file);
+        }
+    }
+
+    /**
      * @param rank node.
      * @return a fresh consistent snapshot of its view file.
      * @throws IllegalStateException if the node has not created its view file.

@@ -480,6 +480,21 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
+     * Start a killed or exited node again as a new process joining under a new incarnation ({@code node --join}).
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the launch.
+     * @throws InterruptedException if interrupted while the old process is reaped.
+     */
+    public long restart(final int rank) throws InterruptedException
+    {
+        views.forget(rank);
+        final long nowNs = System.nanoTime();
+        nodes.relaunch(rank);
+        return nowNs;
+    }
+
+    /**
      * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
      *
      * @param rank node.

@@ -40,7 +40,28 @@ public final class NodeProcesses
         }
     }
 
+    /**
+     * Start a stopped node again as a new process that joins the running cluster ({@code node --join}), as a supervisor
+     * would after the node exited.
+     *
+     * @param rank a node whose process has exited or been killed.
+     * @throws InterruptedException if interrupted while the old process is reaped.
+     */
+    void relaunch(final int rank) throws InterruptedException
+    {
+        if (!processes[rank].waitFor(10, TimeUnit.SECONDS))
+        {
+            throw new IllegalStateException("node " + rank + " still runs; cannot relaunch it");
+        }
+        processes[rank] = launch(rank, true);
+    }
+
     private Process launch(final int rank)
+    {
+        return launch(rank, false);
+    }
+
+    private Process launch(final int rank, final boolean join)
     {
         final List<String> args = new ArrayList<>(List.of(
             "node",
@@ -50,8 +71,17 @@ public final class NodeProcesses
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
             "--profile", options.profile(),
-            "--grace", Durations.format(options.graceNs()),
-            "--start-after", directory.startFile().getAbsolutePath()));
+            "--grace", Durations.format(options.graceNs())));
+        if (join)
+        {
+            // a joiner is not judged before it is admitted: no start barrier to wait at
+            args.add("--join");
+        }
+        else
+        {
+            args.add("--start-after");
+            args.add(directory.startFile().getAbsolutePath());
+        }
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");
