@@ -164,9 +164,9 @@ public final class DetectorNode
     }
 
     /**
-     * Start as a restarted rank: ask to be admitted instead of taking part at once. The node neither beats nor
-     * watches until a contact has admitted it and sent it the view ({@link #onView}); it reports itself up with
-     * {@link MembershipListener#onJoin} for its own rank then.
+     * Start as a restarted rank: ask to be admitted instead of taking part at once, from the end of its startup grace
+     * on. The node neither beats nor watches until a contact has admitted it and sent it the view ({@link #onView});
+     * it reports itself up with {@link MembershipListener#onJoin} for its own rank then.
      *
      * @param nowNs current protocol time.
      * @throws IllegalStateException if the node has already started taking part.
@@ -189,7 +189,9 @@ public final class DetectorNode
         observer = rank;
         rebase(nowNs);
         membership.incarnations().raise(rank, incarnation);
-        membership.startJoin(nowNs);
+        // Ask once the startup grace is over: once admitted, this node's observer allows it 2δ to beat, which a JVM
+        // still loading and compiling may miss; nobody waits on it meanwhile, it is dead in every view.
+        membership.startJoin(armedAtNs);
     }
 
     private void rebase(final long startNs)

@@ -441,6 +441,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         // before the protocol moves its heartbeats to a new observer: RDMA re-fills its connections first
         heartbeatTransport.onViewChange(node.deadSet(), atNs);
+        viewFile.recordIncarnations(node.incarnations());
         viewFile.onViewChange(viewEpoch, deadCount, atNs);
         application.onViewChange(viewEpoch, deadCount, atNs);
     }

@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron.internal;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -122,6 +123,25 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         if (joinedRank == rank)
         {
             buffer.putInt(STATE_OFFSET, NodeState.ACTIVE.code(), LITTLE_ENDIAN);
+        }
+    }
+
+    /**
+     * Record every incarnation this node's view holds, including those a joiner learned from its contact's view
+     * rather than from a JOIN; the agent calls it with each view change. Sparse: only ranks that rejoined.
+     *
+     * @param incarnations the view's incarnations.
+     */
+    public void recordIncarnations(final RankIncarnations incarnations)
+    {
+        beginUpdate();
+        for (int i = 0, size = incarnations.size(); i < size; i++)
+        {
+            final int r = incarnations.rankAt(i);
+            if (r >= 0 && r < clusterSize)
+            {
+                buffer.putInt(incarnationOffset(clusterSize, r), incarnations.incarnationAt(i), LITTLE_ENDIAN);
+            }
         }
     }
 

@@ -209,7 +209,9 @@ public final class ViewSnapshot
     public String toString()
     {
         final StringBuilder sb = new StringBuilder();
-        sb.append("rank=").append(rank).append(" pid=").append(pid).append(" state=").append(stateName())
+        sb.append("rank=").append(rank).append(" pid=").append(pid)
+            .append(" incarnation=").append(rank >= 0 && rank < clusterSize ? incarnation[rank] : 0)
+            .append(" state=").append(stateName())
             .append(" epoch=").append(viewEpoch).append(" dead=").append(deadCount).append(" {");
         String sep = "";
         for (int r = 0; r < clusterSize; r++)
