@@ -42,7 +42,8 @@ class RejoinTest
     {
         cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS);
         cluster.run(300, 0, 1, 2, 3);
-        cluster.run(1000, 0, 1, 3);
+        // the startup grace (1 s) has to end before anyone is suspected
+        cluster.run(2000, 0, 1, 3);
         for (final int r : new int[] {0, 1, 3})
         {
             assertFalse(cluster.nodes[r].agent().node().isAlive(2), "rank " + r + " saw the death");
@@ -55,7 +56,8 @@ class RejoinTest
         cluster.nodes[2].agent().onStart();
         assertEquals(NodeState.JOINING, cluster.nodes[2].agent().node().state());
 
-        cluster.run(1000, 0, 1, 2, 3);
+        // the joiner asks once its startup grace (1 s here) is over
+        cluster.run(2500, 0, 1, 2, 3);
 
         final DetectorNode joiner = cluster.nodes[2].agent().node();
         assertEquals(NodeState.ACTIVE, joiner.state());

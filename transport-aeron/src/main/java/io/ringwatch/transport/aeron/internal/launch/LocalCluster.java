@@ -488,10 +488,41 @@ public final class LocalCluster implements AutoCloseable
      */
     public long restart(final int rank) throws InterruptedException
     {
+        if (options.transport() == TransportMode.UDP)
+        {
+            // the media driver holds a killed client's subscriptions until it times the client out (~10 s)
+            final ClusterConfig.Member member = clusterConfig.member(rank);
+            awaitPortFree(member.host(), member.controlPort());
+            awaitPortFree(member.host(), member.heartbeatPort());
+        }
         views.forget(rank);
         final long nowNs = System.nanoTime();
         nodes.relaunch(rank);
         return nowNs;
+    }
+
+    private static void awaitPortFree(final String host, final int port) throws InterruptedException
+    {
+        if (port <= 0)
+        {
+            return;
+        }
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true)
+        {
+            try (java.net.DatagramSocket probe = new java.net.DatagramSocket(new java.net.InetSocketAddress(host, port)))
+            {
+                return;
+            }
+            catch (final java.io.IOException ex)
+            {
+                if (System.nanoTime() - deadlineNs >= 0)
+                {
+                    throw new IllegalStateException("port " + host + ":" + port + " still in use after 30 s", ex);
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /**
