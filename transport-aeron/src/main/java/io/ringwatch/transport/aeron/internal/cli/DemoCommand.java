@@ -238,7 +238,7 @@ final class DemoCommand
                 if (v.isDead(victim) || v.cause(victim) != ViewLayout.CAUSE_JOINED || v.incarnation(victim) != incarnation)
                 {
                     everywhere = false;
-                    learned.append(" ").append(r).append("=MISSED");
+                    learned.append(" ").append(r).append("=MISSED(").append(v).append(")");
                     continue;
                 }
                 lastNs = Math.max(lastNs, v.detectedAtNs(victim));
