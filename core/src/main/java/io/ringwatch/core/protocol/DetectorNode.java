@@ -693,7 +693,9 @@ public final class DetectorNode
      */
     public void onJoinRequest(final int fromRank, final int fromIncarnation, final long nowNs)
     {
-        if (state != NodeState.ACTIVE || !validRank(fromRank) || fromRank == rank)
+        // A joiner not yet confirmed by its neighbours may be unknown to parts of the cluster still, which would drop
+        // its frames (a newer incarnation they have not admitted): it is no contact; the joiner asks the next one.
+        if (state != NodeState.ACTIVE || !validRank(fromRank) || fromRank == rank || !membership.confirmed())
         {
             return;
         }
