@@ -65,6 +65,16 @@ class DetectorNodeAllocationTest
         {
             sent++;
         }
+
+        public void sendProbe(final int toRank, final long token)
+        {
+            sent++;
+        }
+
+        public void sendProbeAck(final int toRank, final long token)
+        {
+            sent++;
+        }
     }
 
     @Test
