@@ -167,7 +167,8 @@ public final class Simulation implements ClusterState
      * Gives each partition's groups their ranks and hands them to the network. Draws from the run's random source
      * only when there are partitions, so runs without them keep their seeds' outcomes.
      *
-     * @return ranks of the largest group of the first partition (the side that should survive), or an empty array.
+     * @return ranks of the side of the first partition that should survive under the majority rule (a strict
+     * majority, or half holding rank 0; for a one-way cut, all but the deaf group), or an empty array.
      */
     private int[] placePartitions()
     {
@@ -201,16 +202,20 @@ public final class Simulation implements ClusterState
                 }
             }
             network.partition(groups, partition.startNs(), partition.endNs(), partition.oneWay());
-            if (majority.length == 0)
+            if (firstPartitionGroups == null)
             {
                 firstPartitionGroups = groups;
                 losing = PartitionOutcome.losingNodes(partition, groups);
-                final int largest = partition.largestGroup();
-                majority = new int[sizes[largest]];
+                int winners = 0;
+                for (int rank = 0; rank < n; rank++)
+                {
+                    winners += losing[rank] ? 0 : 1;
+                }
+                majority = new int[winners];
                 int m = 0;
                 for (int rank = 0; rank < n; rank++)
                 {
-                    if (groups[rank] == largest)
+                    if (!losing[rank])
                     {
                         majority[m++] = rank;
                     }
