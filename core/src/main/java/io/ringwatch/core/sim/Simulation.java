@@ -728,7 +728,8 @@ public final class Simulation implements ClusterState
         final List<String> boundViolations = new ArrayList<>();
         if (firstFailureNs != NONE)
         {
-            Checks.checkLiveness(stableSinceNs != NONE, config.timeCapNs(), firstFailureNs,
+            // under the majority rule a partition with no majority side stops everyone: nothing left to stabilize
+            Checks.checkLiveness(stableSinceNs != NONE || liveCount == 0, config.timeCapNs(), firstFailureNs,
                 liveCount - stableCount, liveCount, seed, found);
             if (stableSinceNs != NONE)
             {
