@@ -768,13 +768,11 @@ public final class DetectorNode
         final RankSet deadInMsg = notice.deadSet();
         final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
         final boolean majority = policy == PartitionPolicy.MAJORITY;
-        boolean leavesMajority = true;
+        final boolean namesUs = notice.deadRank() == rank || deadInMsg.contains(rank);
         if (majority && state == NodeState.ACTIVE)
         {
             quorum.settleIfDue(dead, nowNs);
-            leavesMajority = quorum.leftAliveBy(deadInMsg);
-            if (fence && leavesMajority && validRank(fromRank) && dead.contains(fromRank) &&
-                (notice.deadRank() == rank || deadInMsg.contains(rank)))
+            if (fence && namesUs && validRank(fromRank) && dead.contains(fromRank) && quorum.leftAliveBy(deadInMsg))
             {
                 // both sides of a healed partition hold each other dead: the fence of the side with a majority
                 // crosses, or neither would ever stop
@@ -787,38 +785,35 @@ public final class DetectorNode
             return;
         }
 
-        if (!leavesMajority)
+        if (namesUs || fence)
         {
-            // never merge a minority's view: a fence or notice naming us from there is refused, any other is checked
-            if (fence || notice.deadRank() == rank || deadInMsg.contains(rank))
+            if (majority && !quorum.leftAliveBy(deadInMsg))
             {
+                // never obey a minority's view of us
                 noticesRefused++;
-                return;
             }
-            if (!seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(), notice.sequence()))
+            else if (namesUs)
             {
-                noticesDuplicate++;
-                return;
+                exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
             }
-            forward(notice, fromRank);
-            verifyMinority(deadInMsg, notice.sourceRank(), nowNs);
-            return;
-        }
-        if (notice.deadRank() == rank || deadInMsg.contains(rank))
-        {
-            exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
-            return;
-        }
-        if (fence)
-        {
-            // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
-            strayFences++;
+            else
+            {
+                // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
+                strayFences++;
+            }
             return;
         }
 
         if (!seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(), notice.sequence()))
         {
             noticesDuplicate++;
+            return;
+        }
+        if (majority && !quorum.leftAliveBy(deadInMsg))
+        {
+            // never merge a minority's view: check whether we are on its side
+            forward(notice, fromRank);
+            verifyMinority(deadInMsg, notice.sourceRank(), nowNs);
             return;
         }
 

@@ -100,6 +100,11 @@ final class Quorum
      */
     boolean leftAliveBy(final RankSet deadSet)
     {
+        if (settledDead.size() == 0)
+        {
+            // M is the whole cluster, and a decoded dead set holds valid ranks only
+            return holds(clusterSize - deadSet.size(), !deadSet.contains(lowestMember));
+        }
         int deadMembers = 0;
         for (int i = 0, size = deadSet.size(); i < size; i++)
         {
