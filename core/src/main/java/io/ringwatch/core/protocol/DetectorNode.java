@@ -53,6 +53,15 @@ public final class DetectorNode
     private static final int NO_ANSWER = Integer.MAX_VALUE;
     private static final long NOT_YET = Long.MIN_VALUE;
     private static final int SMALL_RUN = 64;
+    private static final long REPROBE = 2;
+    private static final long VERIFY = 1;
+    private static final int MAX_WITNESSES = 64;
+
+    /**
+     * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
+     * {@link #FENCE_SEQUENCE_BASE}: a receiver checks them and never merges them.
+     */
+    public static final long MINORITY_SEQUENCE_BASE = 1L << 61;
 
     private final int rank;
     private final int incarnation;
@@ -79,6 +88,7 @@ public final class DetectorNode
     private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
     private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
     private final int[] verifySample = new int[VERIFY_SAMPLE];
+    private final int[] witnesses = new int[MAX_WITNESSES];
 
     private NodeState state = NodeState.ACTIVE;
     private int emitter;
@@ -103,6 +113,11 @@ public final class DetectorNode
     private int runAnswerDistance = NO_ANSWER;
     private long runConfirmAtNs = NOT_YET;
     private long runReprobeNs;
+    private int runFarthestDistance;
+    private int answers;
+    private boolean lowestAnswered;
+    private int witnessCount;
+    private int witnessesAnswered;
 
     // checking that a notice leaving no majority comes from this node's side (a sample of its D stays silent)
     private boolean verifying;
@@ -363,66 +378,146 @@ public final class DetectorNode
     }
 
     /**
-     * The emitter's suspicion deadline passed with probing on: start probing, send the next round, re-probe the run
-     * while its silence is being confirmed, or declare it.
+     * The emitter's suspicion deadline passed with probing on: start probing, send the next round (to find where
+     * the run of silent predecessors ends, or to count a majority when a witness did not answer), re-probe the run
+     * while its silence is being confirmed, and declare it or stop once the evidence is in.
      */
     private void stepRun(final long nowNs)
     {
         if (runRounds == 0)
         {
-            runToken = ++probeEpoch << 1;
-            runCursor = emitter;
-            runBatch = 2;
-            runExhausted = false;
-            runAnswerDistance = NO_ANSWER;
-            runConfirmAtNs = NOT_YET;
-            sendRound(nowNs);
-            suspicionDeadlineNs = nowNs + probeTimeoutNs;
+            startRun(nowNs);
             return;
         }
-        if (runConfirmAtNs == NOT_YET)
+        final boolean evidence = hasMajorityEvidence();
+        final long roundDueNs = roundSentNs[runRounds - 1] + probeTimeoutNs;
+        final boolean lookFurther = !runExhausted && (runConfirmAtNs == NOT_YET || !evidence);
+        if (lookFurther && nowNs - roundDueNs >= 0)
         {
-            if (!runExhausted)
+            sendRound(nowNs);
+        }
+        final long allAskedSilentNs = roundSentNs[runRounds - 1] + suspicionTimeoutNs;
+        if (runConfirmAtNs == NOT_YET && runExhausted && nowNs - (roundSentNs[runRounds - 1] + probeTimeoutNs) >= 0)
+        {
+            // everyone was asked and no predecessor answered: they must stay silent for δ from the last round
+            startConfirming(nowNs, allAskedSilentNs);
+        }
+        if (runConfirmAtNs != NOT_YET && nowNs - runConfirmAtNs >= 0)
+        {
+            if (evidence)
             {
-                sendRound(nowNs);
-                suspicionDeadlineNs = nowNs + probeTimeoutNs;
+                resolveRun(nowNs);
                 return;
             }
-            // everyone was asked and nobody answered: they must stay silent for δ from the last round
-            startConfirming(nowNs, roundSentNs[runRounds - 1] + suspicionTimeoutNs);
-            return;
+            if (runExhausted && nowNs - allAskedSilentNs >= 0)
+            {
+                // everyone was asked, δ ago, and fewer than a majority answered: this side is a minority
+                stopUncounted(nowNs);
+                return;
+            }
         }
-        if (nowNs - runConfirmAtNs >= 0)
-        {
-            resolveRun(nowNs);
-            return;
-        }
-        if (nowNs - runReprobeNs >= 0)
+        if (runConfirmAtNs != NOT_YET && nowNs - runReprobeNs >= 0)
         {
             // a lost probe or answer must not make a live node look silent: ask the run again
             for (int r = emitter; r != rank && distance(r) < runAnswerDistance; r = previousAlive(r))
             {
-                probe(r, runToken);
+                probe(r, runToken | REPROBE);
             }
             runReprobeNs = nowNs + reprobeIntervalNs();
         }
-        suspicionDeadlineNs = runReprobeNs - runConfirmAtNs < 0 ? runReprobeNs : runConfirmAtNs;
+        long nextNs = nowNs + reprobeIntervalNs();
+        if (!runExhausted && (runConfirmAtNs == NOT_YET || !hasMajorityEvidence()))
+        {
+            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
+        }
+        if (runConfirmAtNs == NOT_YET && runExhausted)
+        {
+            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
+        }
+        if (runConfirmAtNs != NOT_YET)
+        {
+            nextNs = earlier(nextNs, runReprobeNs);
+            nextNs = earlier(nextNs, runConfirmAtNs - nowNs > 0 ? runConfirmAtNs :
+                roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
+        }
+        suspicionDeadlineNs = nextNs - nowNs > 0 ? nextNs : nowNs + 1;
+    }
+
+    private static long earlier(final long a, final long b)
+    {
+        return a - b <= 0 ? a : b;
+    }
+
+    /**
+     * Probe the witnesses (the observer and the ranks 2^i away on either side: a sample of the whole ring) and the
+     * first round of predecessors: the emitter and its own predecessor.
+     */
+    private void startRun(final long nowNs)
+    {
+        runToken = ++probeEpoch << 2;
+        runCursor = emitter;
+        runBatch = 2;
+        runExhausted = false;
+        runAnswerDistance = NO_ANSWER;
+        runConfirmAtNs = NOT_YET;
+        runFarthestDistance = 0;
+        answers = 0;
+        lowestAnswered = rank == quorum.lowestMember();
+        witnessCount = 0;
+        witnessesAnswered = 0;
+        for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
+        {
+            addWitness((int)((rank + d) % clusterSize));
+            addWitness((int)Math.floorMod(rank - d, (long)clusterSize));
+        }
+        for (int i = 0; i < witnessCount; i++)
+        {
+            probe(witnesses[i], runToken);
+        }
+        sendRound(nowNs);
+        suspicionDeadlineNs = nowNs + probeTimeoutNs;
+    }
+
+    private void addWitness(final int r)
+    {
+        if (r == rank || r == emitter || dead.contains(r) || isWitness(r))
+        {
+            return;
+        }
+        witnesses[witnessCount++] = r;
+    }
+
+    private boolean isWitness(final int r)
+    {
+        for (int i = 0; i < witnessCount; i++)
+        {
+            if (witnesses[i] == r)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
+     * sample shows no cut), or the answers it counted (each rank asked once) make a majority of M with itself.
+     */
+    private boolean hasMajorityEvidence()
+    {
+        return witnessesAnswered == witnessCount || quorum.holds(answers + 1, lowestAnswered);
     }
 
     private void startConfirming(final long nowNs, final long confirmAtNs)
     {
         runConfirmAtNs = confirmAtNs;
         runReprobeNs = nowNs + reprobeIntervalNs();
-        suspicionDeadlineNs = runReprobeNs - runConfirmAtNs < 0 ? runReprobeNs : runConfirmAtNs;
-        if (nowNs - confirmAtNs >= 0)
-        {
-            suspicionDeadlineNs = nowNs;
-        }
+        suspicionDeadlineNs = nowNs;
     }
 
     private long reprobeIntervalNs()
     {
-        return Math.max(1, suspicionTimeoutNs / 4);
+        return Math.max(1, suspicionTimeoutNs / 8);
     }
 
     private void sendRound(final long nowNs)
@@ -432,11 +527,28 @@ public final class DetectorNode
         runRounds++;
         for (int i = 0; i < runBatch && !runExhausted; i++)
         {
-            probe(runCursor, runToken);
+            // a witness was asked (and is counted) when probing began; asked again here, its answer places the run's end
+            probe(runCursor, isWitness(runCursor) ? runToken | REPROBE : runToken);
+            runFarthestDistance = distance(runCursor);
             runCursor = previousAlive(runCursor);
             runExhausted = runCursor == rank;
         }
         runBatch = runRounds + 1 >= MAX_PROBE_ROUNDS ? clusterSize : Math.min(clusterSize, 2 * runBatch);
+    }
+
+    /**
+     * Everyone was asked, δ ago, and fewer than a majority of M answered: stop without declaring anyone, telling
+     * this side first (if anyone answered) with a minority notice naming the run it could not hear.
+     */
+    private void stopUncounted(final long nowNs)
+    {
+        runRounds = 0;
+        if (answers == 0)
+        {
+            exclude(nowNs, ExclusionCause.ISOLATED, rank);
+            return;
+        }
+        stopAsMinority(nowNs, runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance, emitter);
     }
 
     private void probe(final int to, final long token)
@@ -491,7 +603,7 @@ public final class DetectorNode
                 minorityDead.add(r);
             }
         }
-        ownNotice.set(deadRank, rank, incarnation, ++broadcastSequence, minorityDead);
+        ownNotice.set(deadRank, rank, incarnation, MINORITY_SEQUENCE_BASE + ++broadcastSequence, minorityDead);
         seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence());
         noticesOriginated++;
         final int count = schedule.neighbours(rank, rank, minorityDead, clusterSize, targets);
@@ -559,7 +671,7 @@ public final class DetectorNode
             return;
         }
         verifying = true;
-        verifyToken = (++probeEpoch << 1) | 1;
+        verifyToken = (++probeEpoch << 2) | VERIFY;
         verifyUntilNs = nowNs + suspicionTimeoutNs;
         verifyReprobeNs = nowNs + reprobeIntervalNs();
         for (int i = 0; i < verifySampleSize; i++)
@@ -606,7 +718,7 @@ public final class DetectorNode
             expectedWakeNs = nextDeadlineNs();
             return;
         }
-        if (runRounds == 0 || token != runToken)
+        if (runRounds == 0 || (token & ~REPROBE) != runToken)
         {
             return;
         }
@@ -618,36 +730,41 @@ public final class DetectorNode
             expectedWakeNs = nextDeadlineNs();
             return;
         }
+        if ((token & REPROBE) == 0)
+        {
+            // each rank is asked once per session with this token, so each answer counts once
+            answers++;
+            lowestAnswered |= fromRank == quorum.lowestMember();
+            witnessesAnswered += isWitness(fromRank) ? 1 : 0;
+        }
         final int d = distance(fromRank);
-        if (d >= runAnswerDistance)
+        if (d < runAnswerDistance && d <= runFarthestDistance)
         {
-            return;
-        }
-        runAnswerDistance = d;
-        if (previousAlive(emitter) == fromRank)
-        {
-            // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
-            // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
-            // gets one heartbeat period more, and one more probe, to show it lives.
-            if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
+            runAnswerDistance = d;
+            if (previousAlive(emitter) == fromRank)
             {
-                probe(emitter, runToken);
-                startConfirming(nowNs, nowNs + heartbeatPeriodNs);
-                runReprobeNs = runConfirmAtNs;
-                suspicionDeadlineNs = runConfirmAtNs;
+                // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
+                // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
+                // gets one heartbeat period more, and one more probe, to show it lives.
+                if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
+                {
+                    probe(emitter, runToken | REPROBE);
+                    startConfirming(nowNs, nowNs + heartbeatPeriodNs);
+                    runReprobeNs = runConfirmAtNs;
+                }
             }
-            expectedWakeNs = nextDeadlineNs();
-            return;
-        }
-        if (runConfirmAtNs == NOT_YET)
-        {
-            int round = runRounds - 1;
-            while (round > 0 && roundFirstDistance[round] > d)
+            else if (runConfirmAtNs == NOT_YET)
             {
-                round--;
+                int round = runRounds - 1;
+                while (round > 0 && roundFirstDistance[round] > d)
+                {
+                    round--;
+                }
+                startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
             }
-            startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
         }
+        // weigh the evidence in the next duty cycle
+        suspicionDeadlineNs = nowNs;
         expectedWakeNs = nextDeadlineNs();
     }
 
@@ -769,6 +886,7 @@ public final class DetectorNode
         final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
         final boolean majority = policy == PartitionPolicy.MAJORITY;
         final boolean namesUs = notice.deadRank() == rank || deadInMsg.contains(rank);
+        final boolean minorityNotice = !fence && notice.sequence() >= MINORITY_SEQUENCE_BASE;
         if (majority && state == NodeState.ACTIVE)
         {
             quorum.settleIfDue(dead, nowNs);
@@ -787,7 +905,7 @@ public final class DetectorNode
 
         if (namesUs || fence)
         {
-            if (majority && !quorum.leftAliveBy(deadInMsg))
+            if (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg)))
             {
                 // never obey a minority's view of us
                 noticesRefused++;
@@ -809,9 +927,14 @@ public final class DetectorNode
             noticesDuplicate++;
             return;
         }
-        if (majority && !quorum.leftAliveBy(deadInMsg))
+        if (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg)))
         {
             // never merge a minority's view: check whether we are on its side
+            if (!majority)
+            {
+                noticesRefused++;
+                return;
+            }
             forward(notice, fromRank);
             verifyMinority(deadInMsg, notice.sourceRank(), nowNs);
             return;
