@@ -56,6 +56,7 @@ public final class DetectorNode
     private static final long REPROBE = 2;
     private static final long VERIFY = 1;
     private static final int MAX_WITNESSES = 64;
+    private static final int NO_RETELL = -1;
 
     /**
      * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
@@ -81,6 +82,7 @@ public final class DetectorNode
     private final ReusableNotice ownNotice = new ReusableNotice();
     private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
+    private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
     private final Quorum quorum;
@@ -118,6 +120,7 @@ public final class DetectorNode
     private boolean lowestAnswered;
     private int witnessCount;
     private int witnessesAnswered;
+    private int retellDeadRank = NO_RETELL;
 
     // checking that a notice leaving no majority comes from this node's side (a sample of its D stays silent)
     private boolean verifying;
@@ -248,6 +251,7 @@ public final class DetectorNode
         work += checkEmitter(nowNs, late);
         work += fenceSlotWriterIfDead(nowNs);
         work += checkVerification(nowNs);
+        work += retellIfSettled(nowNs);
         expectedWakeNs = nextDeadlineNs();
         return work;
     }
@@ -261,6 +265,20 @@ public final class DetectorNode
             return fence(writer, nowNs) ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * A rank held dead talks to this node again: it may be back from a cut that also swallowed the broadcast of its
+     * death. Under the majority rule announce it again, once per rank (as long as it is remembered), so the nodes that
+     * missed it learn it; to the others it is a duplicate that changes nothing. Zombies back from a pause cost one
+     * broadcast per node they talk to.
+     */
+    private void reannounce(final int zombie, final long nowNs)
+    {
+        if (policy == PartitionPolicy.MAJORITY && reannounced.tryAcquire(zombie, nowNs, Long.MAX_VALUE))
+        {
+            originateNotice(zombie);
+        }
     }
 
     private int emitHeartbeatIfDue(final long nowNs)
@@ -577,6 +595,8 @@ public final class DetectorNode
         final int aliveMembers = clusterSize - dead.size() - runLength;
         if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
         {
+            // declared without every witness answering: a cut may have swallowed parts of this broadcast
+            retellDeadRank = witnessesAnswered < witnessCount ? emitter : NO_RETELL;
             declareRun(nowNs, endDistance, runLength);
         }
         else if (runAnswerDistance == NO_ANSWER)
@@ -615,6 +635,28 @@ public final class DetectorNode
             }
         }
         exclude(nowNs, ExclusionCause.MINORITY, rank);
+    }
+
+    /**
+     * A node that declared a death while part of the ring did not answer (a cut) tells its whole view once more when
+     * the view has been quiet for 2δ: by then its dead set holds the other side too, so the schedule routes around
+     * it and the nodes that missed the first broadcast learn it.
+     */
+    private int retellIfSettled(final long nowNs)
+    {
+        if (retellDeadRank == NO_RETELL || nowNs - retellAtNs() < 0)
+        {
+            return 0;
+        }
+        final int deadRank = retellDeadRank;
+        retellDeadRank = NO_RETELL;
+        originateNotice(deadRank);
+        return 1;
+    }
+
+    private long retellAtNs()
+    {
+        return quorum.lastChangeNs() + 2 * suspicionTimeoutNs;
     }
 
     private int checkVerification(final long nowNs)
@@ -1056,6 +1098,7 @@ public final class DetectorNode
         }
         fencesSent++;
         control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead));
+        reannounce(zombie, nowNs);
         return true;
     }
 
@@ -1155,6 +1198,11 @@ public final class DetectorNode
         {
             final long verifyNs = verifyReprobeNs - verifyUntilNs < 0 ? verifyReprobeNs : verifyUntilNs;
             nextNs = verifyNs - nextNs < 0 ? verifyNs : nextNs;
+        }
+        if (retellDeadRank != NO_RETELL)
+        {
+            final long retellNs = retellAtNs();
+            nextNs = retellNs - nextNs < 0 ? retellNs : nextNs;
         }
         return nextNs;
     }

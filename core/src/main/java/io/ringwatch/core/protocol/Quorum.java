@@ -58,6 +58,14 @@ final class Quorum
     }
 
     /**
+     * @return when the view last changed.
+     */
+    long lastChangeNs()
+    {
+        return lastChangeNs;
+    }
+
+    /**
      * @return |M|.
      */
     int members()

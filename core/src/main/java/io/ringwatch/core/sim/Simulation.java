@@ -77,6 +77,7 @@ public final class Simulation implements ClusterState
     private final long[] resumeAtNs;
     private final long[] lastResumeNs;
     private final boolean[] condemned;
+    private final boolean[] cutOffDeclared;
     private final long[] firstLearnedNs;
     private final ExclusionCause[] exclusionCauses;
     private final int[] majorityGroup;
@@ -142,6 +143,7 @@ public final class Simulation implements ClusterState
         network = new Network(random, n, config.delayModel(), loss, onePort);
         forgery = new Forgery(config);
         condemned = new boolean[n];
+        cutOffDeclared = new boolean[n];
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
         exclusionCauses = new ExclusionCause[n];
@@ -1026,12 +1028,20 @@ public final class Simulation implements ClusterState
                 violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
                     " dead at " + timeNs + "ns while it could hear nobody outside its group");
             }
-            switch (Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs))
+            final Checks.Verdict verdict = Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs);
+            if (cause == FailureCause.DETECTED && verdict == Checks.Verdict.CUT_OFF)
+            {
+                cutOffDeclared[deadRank] = true;
+            }
+            switch (verdict)
             {
                 case CONDEMNED -> condemned[deadRank] = true;
                 case FALSE_SUSPICION ->
                 {
-                    if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
+                    // a notice (its source may be re-announcing it) spreads an earlier declaration by a node the
+                    // network had cut off from the rank: legitimate, the partition rule decides what becomes of it
+                    final boolean spreadsCutOff = cause == FailureCause.NOTICE && cutOffDeclared[deadRank];
+                    if (!spreadsCutOff && tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
                     {
                         violations.add(Checks.falseSuspicion(
                             seed, rank, deadRank, timeNs, cause + ", reporter " + reporter));

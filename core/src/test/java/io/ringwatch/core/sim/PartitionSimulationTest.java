@@ -165,10 +165,9 @@ class PartitionSimulationTest
     }
 
     /**
-     * Swarm: the seed picks the cluster size, the partition's shape (two or three contiguous groups, one isolated
-     * node, a deaf host of one or two neighbouring ranks) and its length (from a fifth of δ to ten δ); every run must
-     * pass every check. Failures name the seed and the shape. Groups scattered over the ring are not in it: a cut of
-     * one to two δ between scattered groups can still cost the majority nodes (see the README, Partitions).
+     * Swarm: the seed picks the cluster size, the partition's shape (two or three contiguous groups, two groups
+     * scattered over the ring, up to three isolated nodes, a deaf host of one or two neighbouring ranks) and its length
+     * (from a fifth of δ to ten δ); every run must pass every check. Failures name the seed and the shape.
      */
     @Test
     void shouldPassEveryCheckInASeededPartitionSwarm()
@@ -208,7 +207,12 @@ class PartitionSimulationTest
                 final int b = 1 + random.nextInt(n - a - 1);
                 partition = new Partition(startNs, durationNs, new int[]{a, b, n - a - b}, false, false);
             }
-            case 2, 3 -> partition = Partition.isolate(1, n, startNs, durationNs);
+            case 2 ->
+            {
+                final int a = 1 + random.nextInt(n - 1);
+                partition = new Partition(startNs, durationNs, new int[]{a, n - a}, true, false);
+            }
+            case 3 -> partition = Partition.isolate(1 + random.nextInt(Math.min(3, n - 1)), n, startNs, durationNs);
             default ->
             {
                 final int host = 1 + random.nextInt(Math.min(2, n / 3));
