@@ -545,7 +545,7 @@ public final class DetectorNode
         runRounds++;
         for (int i = 0; i < runBatch && !runExhausted; i++)
         {
-            // a witness was asked (and is counted) when probing began; asked again here, its answer places the run's end
+            // a witness was asked (and counted) when probing began; asked again here, its answer places the run's end
             probe(runCursor, isWitness(runCursor) ? runToken | REPROBE : runToken);
             runFarthestDistance = distance(runCursor);
             runCursor = previousAlive(runCursor);

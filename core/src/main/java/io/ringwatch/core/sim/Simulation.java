@@ -1028,7 +1028,8 @@ public final class Simulation implements ClusterState
                 violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
                     " dead at " + timeNs + "ns while it could hear nobody outside its group");
             }
-            final Checks.Verdict verdict = Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs);
+            final Checks.Verdict verdict =
+                Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs);
             if (cause == FailureCause.DETECTED && verdict == Checks.Verdict.CUT_OFF)
             {
                 cutOffDeclared[deadRank] = true;
