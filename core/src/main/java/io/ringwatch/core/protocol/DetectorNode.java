@@ -121,6 +121,7 @@ public final class DetectorNode
     private int witnessCount;
     private int witnessesAnswered;
     private int retellDeadRank = NO_RETELL;
+    private long evidenceSinceNs = NOT_YET;
 
     // checking that a notice leaving no majority comes from this node's side (a sample of its D stays silent)
     private boolean verifying;
@@ -408,6 +409,15 @@ public final class DetectorNode
             return;
         }
         final boolean evidence = hasMajorityEvidence();
+        if (evidence && evidenceSinceNs == NOT_YET)
+        {
+            // proof of a working ear came now (perhaps a cut just healed): the run gets a heartbeat period from now
+            evidenceSinceNs = nowNs;
+            if (runConfirmAtNs != NOT_YET && runConfirmAtNs - (nowNs + heartbeatPeriodNs) < 0)
+            {
+                runConfirmAtNs = nowNs + heartbeatPeriodNs;
+            }
+        }
         final long roundDueNs = roundSentNs[runRounds - 1] + probeTimeoutNs;
         final boolean lookFurther = !runExhausted && (runConfirmAtNs == NOT_YET || !evidence);
         if (lookFurther && nowNs - roundDueNs >= 0)
@@ -479,6 +489,7 @@ public final class DetectorNode
         runAnswerDistance = NO_ANSWER;
         runConfirmAtNs = NOT_YET;
         runFarthestDistance = 0;
+        evidenceSinceNs = NOT_YET;
         answers = 0;
         lowestAnswered = rank == quorum.lowestMember();
         witnessCount = 0;
@@ -528,7 +539,8 @@ public final class DetectorNode
 
     private void startConfirming(final long nowNs, final long confirmAtNs)
     {
-        runConfirmAtNs = confirmAtNs;
+        final long earliestNs = evidenceSinceNs == NOT_YET ? confirmAtNs : evidenceSinceNs + heartbeatPeriodNs;
+        runConfirmAtNs = earliestNs - confirmAtNs > 0 ? earliestNs : confirmAtNs;
         runReprobeNs = nowNs + reprobeIntervalNs();
         suspicionDeadlineNs = nowNs;
     }
