@@ -1,9 +1,11 @@
 package io.ringwatch.transport.aeron.internal;
 
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -60,6 +62,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final MembershipListener application;
     private final FrameDecoder decoder;
     private final FragmentHandler frameHandler = this::onFrame;
+    // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
+    private final FragmentHandler controlHandler =
+        new FragmentAssembler(frameHandler, FailureNoticeFlyweight.MAX_LENGTH, true);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
     private final boolean[] mismatchReported;
@@ -187,7 +192,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             work += clientConductor.invoke();
         }
         work += control.drain(now);
-        work += controlSubscription.poll(frameHandler, fragmentLimit);
+        work += controlSubscription.poll(controlHandler, fragmentLimit);
         if (heartbeatSubscription != null)
         {
             work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
