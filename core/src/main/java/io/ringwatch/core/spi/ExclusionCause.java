@@ -11,7 +11,12 @@ public enum ExclusionCause
     /** A node that holds this one dead told it so, because it still heard from it (it came back from a pause). */
     FENCED(2),
     /** This node left gracefully. */
-    LEFT(3);
+    LEFT(3),
+    /**
+     * This node lost its own transport (live: its media driver): it could neither hear nor be heard, so it stopped
+     * before blaming anyone for the silence. The others detect it as a crash.
+     */
+    DRIVER_LOST(4);
 
     private final int code;
 
