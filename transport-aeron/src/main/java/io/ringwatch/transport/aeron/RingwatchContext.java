@@ -59,6 +59,7 @@ public final class RingwatchContext
     private int termLength = RingwatchConfiguration.termLength();
     private int sendQueueCapacity = RingwatchConfiguration.sendQueueCapacity();
     private long sendRetryTimeoutNs = RingwatchConfiguration.sendRetryTimeoutNs();
+    private long driverTimeoutNs = -1;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
     private RdmaVerbs rdmaVerbs;
@@ -146,6 +147,11 @@ public final class RingwatchContext
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
         requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
+        if (driverTimeoutNs < 0)
+        {
+            driverTimeoutNs = RingwatchConfiguration.driverTimeoutNs(suspicionTimeoutNs);
+        }
+        requirePositive(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME, driverTimeoutNs);
         if (termLength < 64 * 1024 || Integer.bitCount(termLength) != 1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.TERM_LENGTH_PROP_NAME +
@@ -699,6 +705,26 @@ public final class RingwatchContext
     public long sendRetryTimeoutNs()
     {
         return sendRetryTimeoutNs;
+    }
+
+    /**
+     * @param ns how long the media driver's heartbeat may stand still before the node stops as driver-lost
+     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default δ, at least 100 ms.
+     * @return this.
+     */
+    public RingwatchContext driverTimeoutNs(final long ns)
+    {
+        requireOpen("driverTimeoutNs");
+        this.driverTimeoutNs = ns;
+        return this;
+    }
+
+    /**
+     * @return the driver timeout; after {@link #conclude()}, resolved.
+     */
+    public long driverTimeoutNs()
+    {
+        return driverTimeoutNs;
     }
 
     /**

@@ -23,7 +23,9 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +77,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final Runnable onStart;
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
+    private DriverWatch driverWatch;
+    private EpochClock epochClock = SystemEpochClock.INSTANCE;
+    private volatile String driverLost;
     private volatile Thread agentThread;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
@@ -164,8 +169,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         if (haltRequested)
         {
-            halted = true;
-            throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
+            stopOnDriverLoss(clock.nanoTime(), "the Aeron client lost its media driver");
         }
         if (localFault != null)
         {
@@ -176,6 +180,15 @@ public final class RingwatchAgent implements Agent, MembershipListener
         nowNs = now;
         cachedClock.update(now);
         control.nowNs(now);
+        if (driverWatch != null && driverWatch.isLost(epochClock.time()))
+        {
+            // before anything else this cycle: the silence that follows is this node's own, not its emitter's
+            final long ageMs = driverWatch.heartbeatAgeMs(epochClock.time());
+            stopOnDriverLoss(now, ageMs < 0 ? "the media driver closed" : driverWatch.processGone() ?
+                "the media driver's process is gone (heartbeat " + ageMs + "ms old)" :
+                "the media driver's heartbeat stood still for " + ageMs + "ms, more than " + driverWatch.timeoutMs() +
+                "ms");
+        }
 
         int work = heartbeatTransport.poll(now);
         if (!heartbeatTransport.localPortActive())
@@ -190,6 +203,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
         if (clientConductor != null)
         {
             work += clientConductor.invoke();
+            if (haltRequested)
+            {
+                // the client gave up on its driver inside that call: touch none of its resources again
+                stopOnDriverLoss(now, "the Aeron client lost its media driver");
+            }
         }
         work += control.drain(now);
         work += controlSubscription.poll(controlHandler, fragmentLimit);
@@ -256,6 +274,41 @@ public final class RingwatchAgent implements Agent, MembershipListener
             default:
                 break;
         }
+    }
+
+    /**
+     * Watch the media driver's heartbeat every duty cycle; set once, before the agent starts.
+     *
+     * @param watch      the driver's heartbeat, or null to rely on the Aeron client's own (slower) timeout.
+     * @param epochClock the clock the driver stamps its heartbeat with.
+     * @return this.
+     */
+    public RingwatchAgent driverWatch(final DriverWatch watch, final EpochClock epochClock)
+    {
+        this.driverWatch = watch;
+        this.epochClock = epochClock;
+        return this;
+    }
+
+    /**
+     * Without its driver the node can neither hear nor be heard: the core stops it at once (excluded, cause
+     * DRIVER_LOST, in the view file), before it could suspect anyone, and the agent ends. Its observer detects it.
+     */
+    private void stopOnDriverLoss(final long nowNs, final String why)
+    {
+        node.onTransportLost(nowNs);
+        viewFile.endUpdateIfOpen();
+        driverLost = why;
+        halted = true;
+        throw new AgentTerminationException("ringwatch node " + rank + " halted: " + why);
+    }
+
+    /**
+     * @return why this node stopped on losing its media driver, or null.
+     */
+    public String driverLost()
+    {
+        return driverLost;
     }
 
     /**
