@@ -152,15 +152,16 @@ public final class RingwatchConfiguration
     /**
      * How long the media driver's heartbeat in its CnC file may stand still before the node takes its driver for
      * lost (hung) and stops with exit {@link #EXIT_DRIVER_LOST}. A driver whose process is gone is lost sooner, once
-     * its heartbeat is a few beats late ({@code DriverWatch}). Default: δ, at least
-     * {@link #DRIVER_TIMEOUT_MIN_DEFAULT_NS}. Ringwatch's drivers beat every {@code Drivers.TIMER_INTERVAL_NS}; a
+     * its heartbeat is a few beats late ({@code DriverWatch}), which is the usual case (a crashed driver). Default: 2δ,
+     * at least {@link #DRIVER_TIMEOUT_MIN_DEFAULT_NS}: a driver stalled that long has already kept heartbeats from
+     * the node for longer than δ, and a shorter default stopped healthy nodes on a loaded CI host. Ringwatch's drivers beat every {@code Drivers.TIMER_INTERVAL_NS}; a
      * driver of your own must beat several times within this timeout ({@code -Daeron.timer.interval=10ms}; Aeron's
      * default is 1 s).
      */
     public static final String DRIVER_TIMEOUT_PROP_NAME = "ringwatch.driver.timeout";
 
-    /** Floor of the default driver timeout: ten beats of ringwatch's drivers, so a short driver stall is no loss. */
-    public static final long DRIVER_TIMEOUT_MIN_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Floor of the default driver timeout: fifty beats of ringwatch's drivers, so a driver stall is no loss. */
+    public static final long DRIVER_TIMEOUT_MIN_DEFAULT_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** Exit code of a node process that was declared dead by the others (fail-stop). */
     public static final int EXIT_FENCED = 3;
@@ -340,7 +341,7 @@ public final class RingwatchConfiguration
     public static long driverTimeoutNs(final long suspicionTimeoutNs)
     {
         return Durations.propertyNs(DRIVER_TIMEOUT_PROP_NAME,
-            Math.max(suspicionTimeoutNs, DRIVER_TIMEOUT_MIN_DEFAULT_NS));
+            Math.max(2 * suspicionTimeoutNs, DRIVER_TIMEOUT_MIN_DEFAULT_NS));
     }
 
     /**

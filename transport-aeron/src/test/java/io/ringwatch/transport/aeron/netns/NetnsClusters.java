@@ -40,7 +40,7 @@ final class NetnsClusters
         final long startNs = System.nanoTime();
         final NetnsCluster cluster = new NetnsCluster(hosts, nodesPerHost, new LocalCluster.Options()
             .heartbeatPeriodNs(HEARTBEAT_PERIOD_NS).suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
-            .graceNs(TimeUnit.SECONDS.toNanos(5)));
+            .graceNs(TimeUnit.SECONDS.toNanos(10)));
         try
         {
             cluster.start();
