@@ -709,7 +709,7 @@ public final class RingwatchContext
 
     /**
      * @param ns how long the media driver's heartbeat may stand still before the node stops as driver-lost
-     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default 2δ, at least 500 ms; a driver whose process is gone is lost
+     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default 10δ, at least 1 s; a driver whose process is gone is lost
      *           sooner.
      * @return this.
      */

@@ -38,7 +38,7 @@ public final class Drivers
     /**
      * How often the driver's conductor runs its timers, which is when it stamps its heartbeat into the CnC file: the
      * nodes look at the driver's process once it is a few beats late and take it for lost when it stands still for
-     * their driver timeout (2δ, at least 500 ms), so it must beat well within both. Aeron's default (1 s) is for
+     * their driver timeout (10δ, at least 1 s), so it must beat well within both. Aeron's default (1 s) is for
      * clients that wait seconds.
      */
     public static final long TIMER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(10);

@@ -32,13 +32,23 @@ final class NetnsClusters
      */
     static NetnsCluster startAllUp(final int hosts, final int nodesPerHost) throws InterruptedException
     {
+        final int[] nodesOnHost = new int[hosts];
+        java.util.Arrays.fill(nodesOnHost, nodesPerHost);
+        return startAllUp(nodesOnHost);
+    }
+
+    /**
+     * Skip unless this process may create network namespaces; else start nodesOnHost[h] nodes on each host h.
+     */
+    static NetnsCluster startAllUp(final int[] nodesOnHost) throws InterruptedException
+    {
         final String unavailable = NetnsHosts.unavailableReason();
         Assumptions.assumeTrue(unavailable == null, () -> "network namespace tests skipped: " + unavailable);
-        System.out.printf("netns cluster: %d hosts x %d nodes, UDP, eta %d ms, delta %d ms, driver timeout %d ms%n",
-            hosts, nodesPerHost, TimeUnit.NANOSECONDS.toMillis(HEARTBEAT_PERIOD_NS), DELTA_MS,
+        System.out.printf("netns cluster: nodes per host %s, UDP, eta %d ms, delta %d ms, driver timeout %d ms%n",
+            java.util.Arrays.toString(nodesOnHost), TimeUnit.NANOSECONDS.toMillis(HEARTBEAT_PERIOD_NS), DELTA_MS,
             TimeUnit.NANOSECONDS.toMillis(RingwatchConfiguration.driverTimeoutNs(SUSPICION_TIMEOUT_NS)));
         final long startNs = System.nanoTime();
-        final NetnsCluster cluster = new NetnsCluster(hosts, nodesPerHost, new LocalCluster.Options()
+        final NetnsCluster cluster = new NetnsCluster(nodesOnHost, new LocalCluster.Options()
             .heartbeatPeriodNs(HEARTBEAT_PERIOD_NS).suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
             .graceNs(TimeUnit.SECONDS.toNanos(10)));
         try

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A cluster deployed as if across real hosts, on this machine: {@link NetnsHosts} test hosts, one media driver per host
  * ({@code ringwatch.jar driver} inside the host's namespace, an Aeron directory of its own), and node processes over
- * UDP, ranks placed on hosts in contiguous blocks ({@code nodesPerHost} each), the cluster file naming each host's
+ * UDP, ranks placed on hosts in contiguous blocks, the cluster file naming each host's
  * address. What {@link LocalCluster} is for one host, with the faults of a network on top: a node or a driver
  * SIGKILLed, a link down, a one-way fault, a partition of host groups.
  * <pre>{@code
@@ -42,7 +42,7 @@ public final class NetnsCluster implements AutoCloseable
     public static final String KEEP_FILES_PROP_NAME = "ringwatch.netns.keep";
 
     private final int hostCount;
-    private final int nodesPerHost;
+    private final int[] firstRankOnHost;
     private final LocalCluster.Options options;
     private final ClusterConfig clusterConfig;
     private final ClusterDirectory directory;
@@ -64,13 +64,30 @@ public final class NetnsCluster implements AutoCloseable
      */
     public NetnsCluster(final int hostCount, final int nodesPerHost, final LocalCluster.Options options)
     {
-        if (nodesPerHost < 1)
+        this(uniform(hostCount, nodesPerHost), options);
+    }
+
+    /**
+     * Create the hosts, write the cluster file and start one driver per host; no node runs yet.
+     *
+     * @param nodesOnHost how many nodes on each host, in rank order: {2, 2, 1, 2, 1} puts ranks 0-1 on host 0, 2-3
+     *                    on host 1, 4 on host 2, and so on (host groups of 5 and 3 nodes, or of 4 and 4).
+     * @param options     timing, JVM options and classpath; its node count and transport are set here (UDP).
+     * @throws IllegalStateException if the hosts or a driver cannot be created; nothing is left behind.
+     */
+    public NetnsCluster(final int[] nodesOnHost, final LocalCluster.Options options)
+    {
+        this.hostCount = nodesOnHost.length;
+        this.firstRankOnHost = new int[hostCount + 1];
+        for (int h = 0; h < hostCount; h++)
         {
-            throw new IllegalArgumentException("nodesPerHost must be >= 1: " + nodesPerHost);
+            if (nodesOnHost[h] < 1)
+            {
+                throw new IllegalArgumentException("every host needs a node: host " + h + " has " + nodesOnHost[h]);
+            }
+            firstRankOnHost[h + 1] = firstRankOnHost[h] + nodesOnHost[h];
         }
-        this.hostCount = hostCount;
-        this.nodesPerHost = nodesPerHost;
-        this.options = options.nodes(hostCount * nodesPerHost).transport(TransportMode.UDP);
+        this.options = options.nodes(firstRankOnHost[hostCount]).transport(TransportMode.UDP);
         NetnsHosts.removeLeftovers();
         this.hosts = new NetnsHosts(hostCount);
         this.clusterConfig = new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
@@ -107,12 +124,19 @@ public final class NetnsCluster implements AutoCloseable
         }
     }
 
+    private static int[] uniform(final int hostCount, final int nodesPerHost)
+    {
+        final int[] nodesOnHost = new int[hostCount];
+        java.util.Arrays.fill(nodesOnHost, nodesPerHost);
+        return nodesOnHost;
+    }
+
     private List<ClusterConfig.Member> members()
     {
         final List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int r = 0; r < hostCount * nodesPerHost; r++)
+        for (int r = 0; r < options.nodes(); r++)
         {
-            final int local = r % nodesPerHost;
+            final int local = r - firstRankOnHost[hostOf(r)];
             members.add(new ClusterConfig.Member(r, hosts.address(hostOf(r)), BASE_PORT + 2 * local,
                 BASE_PORT + 2 * local + 1));
         }
@@ -194,7 +218,12 @@ public final class NetnsCluster implements AutoCloseable
      */
     public int hostOf(final int rank)
     {
-        return rank / nodesPerHost;
+        int h = 0;
+        while (firstRankOnHost[h + 1] <= rank)
+        {
+            h++;
+        }
+        return h;
     }
 
     /**
@@ -206,9 +235,9 @@ public final class NetnsCluster implements AutoCloseable
         final Set<Integer> ranks = new TreeSet<>();
         for (final int h : hostIndices)
         {
-            for (int i = 0; i < nodesPerHost; i++)
+            for (int r = firstRankOnHost[h]; r < firstRankOnHost[h + 1]; r++)
             {
-                ranks.add(h * nodesPerHost + i);
+                ranks.add(r);
             }
         }
         return ranks;
