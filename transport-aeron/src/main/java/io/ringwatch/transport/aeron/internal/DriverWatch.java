@@ -16,11 +16,12 @@ import java.util.concurrent.TimeUnit;
  * that before δ passes, or it would blame its emitter for the silence; Aeron's client notices only after its driver
  * timeout (5 s by default, 20δ at δ = 250 ms).
  * <p>
- * A heartbeat late by a few beats is common on a loaded host (the driver is descheduled like any process, or busy creating
- * log buffers: up to 547 ms was seen on a 2-core CI machine starting thirteen JVMs), so lateness alone only counts past the timeout (a hung
- * driver). A dead driver is told apart sooner: once the heartbeat is {@link #SUSPECT_AFTER_MS} late, the driver's
- * process (its pid is in the CnC file) is checked, and a driver process that no longer exists is lost at once. The
- * check is skipped if that pid was not a live process when the watch began (a driver in another pid namespace).
+ * A heartbeat late by a few beats is common on a loaded host: the driver is descheduled like any process, or busy
+ * creating log buffers (up to 547 ms was seen on a 2-core CI machine starting thirteen JVMs). So lateness alone
+ * only counts past the timeout (a hung driver). A dead driver is told apart sooner: once the heartbeat is
+ * {@link #SUSPECT_AFTER_MS} late, the driver's process (its pid is in the CnC file) is checked, and a driver process
+ * that no longer exists is lost at once. The check is skipped if that pid was not a live process when the watch
+ * began (a driver in another pid namespace).
  * <p>
  * Maps the CnC file itself rather than reading through the Aeron client, so it stays valid after the client
  * closes or the driver's directory is deleted. One volatile load per check while the driver beats, no allocation.
