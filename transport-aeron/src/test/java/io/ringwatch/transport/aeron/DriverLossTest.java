@@ -2,11 +2,15 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.transport.aeron.internal.cli.Main;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,6 +75,22 @@ class DriverLossTest
                 assertTrue(stoppedAfterMs < TimeUnit.NANOSECONDS.toMillis(SUSPICION_TIMEOUT_NS),
                     "stopped within δ: " + stoppedAfterMs + " ms; " + view);
                 assertTrue(cluster.log(r).contains("DRIVER_LOST"), cluster.log(r));
+            }
+
+            // what an operator runs on the host: the driver is gone, its CnC file and the view files are not
+            final List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+            cmd.addAll(cluster.options().jvmOptions());
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "stat",
+                "--aeron-dir", cluster.aeronDir().getAbsolutePath()));
+            final Process stat = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            final String printed = new String(stat.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(stat.waitFor(60, TimeUnit.SECONDS), printed);
+            assertEquals(0, stat.exitValue(), printed);
+            for (int r = 0; r < n; r++)
+            {
+                final String rank = "rank=" + r + " ";
+                assertTrue(printed.lines().anyMatch(line -> line.contains(rank) &&
+                    line.contains("state=EXCLUDED (DRIVER_LOST)")), printed);
             }
         }
     }
