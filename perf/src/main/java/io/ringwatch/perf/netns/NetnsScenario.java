@@ -330,7 +330,9 @@ public enum NetnsScenario
             runningByView.forEach((dead, ranks) -> observed.append(ranks).append(" hold ").append(dead).append(' '));
             for (final Map.Entry<Integer, Integer> e : exited.entrySet())
             {
-                observed.append("; ").append(e.getKey()).append(' ').append(views.get(e.getKey()).stateName());
+                // 137: SIGKILLed by the scenario, its view frozen as it was
+                observed.append("; ").append(e.getKey()).append(' ')
+                    .append(e.getValue() == 137 ? "killed" : views.get(e.getKey()).stateName());
             }
             if (splitBrain)
             {
