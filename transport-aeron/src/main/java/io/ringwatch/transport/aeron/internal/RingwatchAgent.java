@@ -34,13 +34,15 @@ import java.util.function.Function;
 /**
  * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
  * <ol>
- *     <li>read the clock once;</li>
+ *     <li>read the clock once; if the media driver is lost ({@link DriverWatch}), stop the node there through
+ *     {@link DetectorNode#onTransportLost(long)}, before it could blame anyone for the silence;</li>
  *     <li>poll the {@link HeartbeatTransport} (RDMA: connections, completions, the local port); if it reports its
  *     local port down, stop the node there, before the protocol could suspect a healthy emitter it no longer hears;</li>
  *     <li>retry queued control frames;</li>
  *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
- *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped; an accepted frame is
- *     handed to the {@link DetectorNode} entry point of its type, which decides what it means;</li>
+ *     frame decoded by {@link FrameDecoder} (control frames reassembled first: a large notice spans several MTUs);
+ *     rejects are counted per reason and dropped; an accepted frame is handed to the {@link DetectorNode} entry
+ *     point of its type, which decides what it means;</li>
  *     <li>{@link DetectorNode#doWork(long)}: heartbeat when due, read the slot, suspect on expiry;</li>
  *     <li>publish the view file and counters.</li>
  * </ol>
