@@ -273,6 +273,14 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 node.onLeave(sender, nowNs);
                 break;
 
+            case FrameHeaderFlyweight.PROBE_TYPE:
+                node.onProbe(sender, decoder.probeToken(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.PROBE_ACK_TYPE:
+                node.onProbeAck(sender, decoder.probeToken(), nowNs);
+                break;
+
             default:
                 break;
         }
