@@ -37,11 +37,12 @@ public enum NetnsScenario
     {
         public Outcome run(final NetnsCluster cluster, final long deltaMs) throws InterruptedException
         {
-            final long faultNs = cluster.hosts().isolate(1);
-            Thread.sleep(deltaMs / 2);
-            cluster.hosts().heal();
+            final long faultNs = System.nanoTime();
+            final long cutMs = cluster.hosts().isolateFor(1, deltaMs / 2);
             final Observation o = Observation.settle(cluster, deltaMs, Set.of());
-            return o.outcome(this, faultNs, o.exited.isEmpty() && o.agreeOn(Set.of()));
+            final Outcome outcome = o.outcome(this, faultNs, o.exited.isEmpty() && o.agreeOn(Set.of()));
+            return new Outcome(this, outcome.asExpected(), "cut " + cutMs + " ms; " + outcome.observed(),
+                outcome.fenceMs(), outcome.stabilizeMs());
         }
     },
 

@@ -6,6 +6,7 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -25,10 +26,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Four test hosts (network namespaces on one bridge) with 2, 2, 2 and 3 nodes (ranks 0-1, 2-3, 4-5, 6-8), one media
- * driver per host, UDP: the faults today's rules handle, in turn on one cluster (starting nine node JVMs and four
- * drivers is most of the cost): a cut shorter than δ/2, SIGKILL of nodes on two hosts, a host's media driver
- * SIGKILLed. Each step asserts the dead set every running node holds, so the order matters. Nine nodes, so that the
- * five left at the end are still a strict majority under a partition rule.
+ * driver per host, UDP, in turn on one cluster (starting nine node JVMs and four drivers is most of the cost):
+ * SIGKILL of nodes on two hosts, a host's media driver SIGKILLed, cuts shorter than δ/2. Each step asserts the dead
+ * set every running node holds, so the order matters. Nine nodes, so that the five left at the end are still a
+ * strict majority under the partition rule.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -50,33 +51,6 @@ class NetnsDetectionTest
         if (cluster != null)
         {
             cluster.close();
-        }
-    }
-
-    /**
-     * One host off the switch for δ/2, then every host cut from the others (2|2) for δ/2: nobody is excluded, and
-     * nothing changes over the 4δ after.
-     */
-    @Test
-    @Order(1)
-    void shouldExcludeNobodyForCutsShorterThanHalfDelta() throws InterruptedException
-    {
-        final long downNs = cluster.hosts().isolate(1);
-        Thread.sleep(DELTA_MS / 2);
-        final long upNs = cluster.hosts().heal();
-        Thread.sleep(2 * DELTA_MS);
-        final long splitNs = cluster.hosts().partition(new int[]{0, 1}, new int[]{2, 3});
-        Thread.sleep(DELTA_MS / 2);
-        final long healedNs = cluster.hosts().heal();
-        System.out.printf("short cuts: host 1 off the switch for %d ms, 2|2 split for %d ms (delta %d ms)%n",
-            TimeUnit.NANOSECONDS.toMillis(upNs - downNs), TimeUnit.NANOSECONDS.toMillis(healedNs - splitNs), DELTA_MS);
-
-        Thread.sleep(4 * DELTA_MS);
-        assertTrue(cluster.awaitViews(Set.of(), 1), "nobody excluded:" + cluster.describeViews());
-        for (int r = 0; r < cluster.size(); r++)
-        {
-            assertTrue(cluster.isAlive(r), "node " + r + " runs: " + cluster.log(r));
-            assertEquals(0, cluster.view(r).deadCount(), cluster.view(r).toString());
         }
     }
 
@@ -136,5 +110,34 @@ class NetnsDetectionTest
         assertTrue(cluster.awaitViews(dead, 30_000), "the others detect host 1's nodes:" + cluster.describeViews());
         System.out.printf("host 1's nodes detected by every other node after %d ms%n",
             NetnsClusters.learnedAfterMs(cluster, lostHost, killedNs));
+    }
+
+    /**
+     * Last, on the five nodes left: host 0 off the switch for δ/2, then hosts {0, 2} cut from host 3 for δ/2. Nobody
+     * more is excluded, and nothing changes over the 4δ after. Each cut is made and healed by one shell in the
+     * switch's namespace; if this host cannot even hold that to 3δ/4, the test cannot judge and says so.
+     */
+    @Test
+    @Order(4)
+    void shouldExcludeNobodyForCutsShorterThanHalfDelta() throws InterruptedException
+    {
+        final long isolatedMs = cluster.hosts().isolateFor(0, DELTA_MS / 2);
+        Thread.sleep(2 * DELTA_MS);
+        final long splitMs = cluster.hosts().partitionFor(DELTA_MS / 2, new int[]{0, 2}, new int[]{3});
+        System.out.printf("short cuts: host 0 off the switch for %d ms, {0, 2}|{3} split for %d ms (delta %d ms)%n",
+            isolatedMs, splitMs, DELTA_MS);
+        Assumptions.assumeTrue(isolatedMs <= 3 * DELTA_MS / 4 && splitMs <= 3 * DELTA_MS / 4,
+            () -> "this host could not hold a cut of δ/2 = " + DELTA_MS / 2 + " ms: cuts lasted " + isolatedMs +
+            " and " + splitMs + " ms");
+
+        Thread.sleep(4 * DELTA_MS);
+        assertTrue(cluster.awaitViews(dead, 1), "nobody more excluded than " + dead + ":" + cluster.describeViews());
+        for (int r = 0; r < cluster.size(); r++)
+        {
+            if (!dead.contains(r))
+            {
+                assertTrue(cluster.isAlive(r), "node " + r + " runs: " + cluster.log(r));
+            }
+        }
     }
 }

@@ -5,7 +5,6 @@ import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,9 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * each other dead and every running view agrees; a host that can send but not hear loses at most its own nodes.
  * <p>
  * Eight nodes on five hosts, {2, 2, 1, 2, 1} (ranks 0-1, 2-3, 4, 5-6, 7), so host groups give 5|3 and 4|4 splits.
- * Needs the partition rules in {@code core}; until they are merged the tag keeps these out of the default run.
  */
-@Tag("needs-partition-rules")
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class NetnsPartitionTest
 {
@@ -37,8 +34,9 @@ class NetnsPartitionTest
     private static final int N = 8;
     /** (⌊log₂ N⌋ + 2)·δ, the contract's bound for a minority to learn it is one, plus δ for this loaded host. */
     private static final long FENCE_BOUND_MS = ((31 - Integer.numberOfLeadingZeros(N)) + 2 + 1) * DELTA_MS;
-    private static final Set<ExclusionCause> NOT_A_FENCE_OF_ITS_OWN =
-        EnumSet.of(ExclusionCause.NOTICE, ExclusionCause.FENCED, ExclusionCause.LEFT, ExclusionCause.DRIVER_LOST);
+    /** A node that stops for want of a majority, or because it hears nobody, says so: not a notice or a fence. */
+    private static final Set<ExclusionCause> FENCES_OF_ITS_OWN = EnumSet.of(ExclusionCause.MINORITY,
+        ExclusionCause.ISOLATED);
 
     /**
      * Host 0's cable pulled for 16δ, then plugged back: its two nodes fence themselves, nobody else is excluded,
@@ -148,7 +146,7 @@ class NetnsPartitionTest
                 fencedMs, FENCE_BOUND_MS, DELTA_MS);
             assertEquals(NodeState.EXCLUDED, view.state(), view.toString());
             assertNotNull(view.exclusionCause(), view.toString());
-            if (NOT_A_FENCE_OF_ITS_OWN.contains(view.exclusionCause()))
+            if (!FENCES_OF_ITS_OWN.contains(view.exclusionCause()))
             {
                 fail(what + ": rank " + r + " must fence itself for want of a majority: " + view);
             }
