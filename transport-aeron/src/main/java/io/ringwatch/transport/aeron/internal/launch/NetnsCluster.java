@@ -38,6 +38,9 @@ public final class NetnsCluster implements AutoCloseable
     /** Control port of a host's first node; its heartbeat port is the next, then the next node's pair. */
     public static final int BASE_PORT = 40_100;
 
+    /** Directories of these clusters start with this, then the creating process's pid. */
+    static final String DIRECTORY_PREFIX = "ringwatch-netns-";
+
     /** Set to true to keep the cluster's directory (logs, view files) after close, to look into a failure. */
     public static final String KEEP_FILES_PROP_NAME = "ringwatch.netns.keep";
 
@@ -89,10 +92,11 @@ public final class NetnsCluster implements AutoCloseable
         }
         this.options = options.nodes(firstRankOnHost[hostCount]).transport(TransportMode.UDP);
         NetnsHosts.removeLeftovers();
+        removeLeftoverDirectories();
         this.hosts = new NetnsHosts(hostCount);
         this.clusterConfig = new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
             options.suspicionTimeoutNs(), members());
-        this.directory = ClusterDirectory.unique("ringwatch-netns");
+        this.directory = ClusterDirectory.unique(DIRECTORY_PREFIX.substring(0, DIRECTORY_PREFIX.length() - 1));
         this.drivers = new DriverProcess[hostCount];
         this.nodes = new NodeProcesses(options, directory, rank -> aeronDir(hostOf(rank)),
             rank -> hosts.launcher(hostOf(rank)));
@@ -121,6 +125,35 @@ public final class NetnsCluster implements AutoCloseable
         {
             close();
             throw ex;
+        }
+    }
+
+    /**
+     * Delete the directories of clusters whose creating process no longer runs (killed before its cleanup); the
+     * namespaces of such runs go with {@link NetnsHosts#removeLeftovers()}.
+     */
+    static void removeLeftoverDirectories()
+    {
+        final File[] dirs = ClusterDirectory.defaultParent().listFiles((dir, name) -> name.startsWith(DIRECTORY_PREFIX));
+        if (dirs == null)
+        {
+            return;
+        }
+        for (final File dir : dirs)
+        {
+            final String[] parts = dir.getName().substring(DIRECTORY_PREFIX.length()).split("-");
+            try
+            {
+                final long pid = Long.parseLong(parts[0]);
+                if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                {
+                    new ClusterDirectory(dir).delete();
+                }
+            }
+            catch (final NumberFormatException ignore)
+            {
+                // not named by ClusterDirectory.unique: leave it
+            }
         }
     }
 
