@@ -732,8 +732,8 @@ public final class RingwatchContext
 
     /**
      * @param ns how long the media driver's heartbeat may stand still before the node stops as driver-lost
-     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default 10δ, at least 1 s; a driver whose process is gone is lost
-     *           sooner.
+     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default 10δ, at least 1 s; a driver whose
+     *           process is gone is lost sooner.
      * @return this.
      */
     public RingwatchContext driverTimeoutNs(final long ns)

@@ -115,7 +115,8 @@ class RingwatchNodeTest
         final long progressBefore = target.node().heartbeatProgressSeen();
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
-            Publication publication = aeron.addPublication(new ClusterChannels(cluster.nodes[0].context()).controlChannel(0),
+            Publication publication = aeron.addPublication(
+                new ClusterChannels(cluster.nodes[0].context()).controlChannel(0),
                 RingwatchConfiguration.CONTROL_STREAM_ID_DEFAULT))
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);

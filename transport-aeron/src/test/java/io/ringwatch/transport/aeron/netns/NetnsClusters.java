@@ -55,7 +55,8 @@ final class NetnsClusters
         {
             cluster.start();
             assertTrue(cluster.awaitAllUp(120_000), "nodes up:" + cluster.describeViews());
-            System.out.printf("netns cluster up after %d ms%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
+            System.out.printf("netns cluster up after %d ms%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
             return cluster;
         }
         catch (final RuntimeException | Error ex)

@@ -65,7 +65,8 @@ public final class ClusterViews implements AutoCloseable
         {
             try
             {
-                readers[rank] = new ViewReader(ViewLayout.fileFor(aeronDirOf.apply(rank).getAbsolutePath(), clusterId, rank));
+                readers[rank] = new ViewReader(
+                    ViewLayout.fileFor(aeronDirOf.apply(rank).getAbsolutePath(), clusterId, rank));
             }
             catch (final IllegalStateException ex)
             {

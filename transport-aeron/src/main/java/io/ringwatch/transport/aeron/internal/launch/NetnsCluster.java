@@ -134,7 +134,8 @@ public final class NetnsCluster implements AutoCloseable
      */
     static void removeLeftoverDirectories()
     {
-        final File[] dirs = ClusterDirectory.defaultParent().listFiles((dir, name) -> name.startsWith(DIRECTORY_PREFIX));
+        final File[] dirs =
+            ClusterDirectory.defaultParent().listFiles((dir, name) -> name.startsWith(DIRECTORY_PREFIX));
         if (dirs == null)
         {
             return;

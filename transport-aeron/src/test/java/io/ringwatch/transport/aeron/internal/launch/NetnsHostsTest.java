@@ -56,7 +56,8 @@ class NetnsHostsTest
     {
         final String leftover = NetnsHosts.PREFIX + DEAD_PID + "-1abc-h0";
         assertEquals(0, new ProcessBuilder("ip", "netns", "add", leftover).start().waitFor());
-        final File leftoverDir = new File(ClusterDirectory.defaultParent(), NetnsCluster.DIRECTORY_PREFIX + DEAD_PID + "-1");
+        final File leftoverDir =
+            new File(ClusterDirectory.defaultParent(), NetnsCluster.DIRECTORY_PREFIX + DEAD_PID + "-1");
         assertTrue(new File(leftoverDir, "logs").mkdirs());
         final File ours = new File(ClusterDirectory.defaultParent(),
             NetnsCluster.DIRECTORY_PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime());
