@@ -13,14 +13,19 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the namespace tests share: the timing this loaded 2-core host holds (the issue's own live run used
- * η = 25 ms, δ = 250 ms), starting a {@link NetnsCluster} or skipping with the reason, and reading times out of the
+ * What the namespace tests share: the timing this loaded 2-core host holds, starting a {@link NetnsCluster} or skipping with the reason, and reading times out of the
  * view files (every process here shares one monotonic clock, namespaces or not).
  */
 final class NetnsClusters
 {
-    static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(25);
-    static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * η = δ/10 and δ = 400 ms, the multi-process tests' δ: the issue's own live run used δ = 250 ms, which held here
+     * while this machine was quiet, but with other builds on its two cores (load average 20-30) nodes and drivers
+     * stalled for longer than 250 ms and healthy nodes were declared dead. {@code ringwatch-perf.jar netns} measures
+     * at 250 ms.
+     */
+    static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(40);
+    static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
     static final long DELTA_MS = TimeUnit.NANOSECONDS.toMillis(SUSPICION_TIMEOUT_NS);
 
     private NetnsClusters()
