@@ -1072,6 +1072,21 @@ public final class DetectorNode
         exclude(nowNs, ExclusionCause.LEFT, rank);
     }
 
+    /**
+     * The driver found this node's own transport gone (live: the media driver stopped heartbeating). Every silence
+     * from now on would be its own fault, so it stops taking part at once: no suspicion, no notice, no fence. The
+     * others see it go silent and detect it as a crash.
+     *
+     * @param nowNs protocol time.
+     */
+    public void onTransportLost(final long nowNs)
+    {
+        if (state == NodeState.ACTIVE)
+        {
+            exclude(nowNs, ExclusionCause.DRIVER_LOST, rank);
+        }
+    }
+
     private void exclude(final long nowNs, final ExclusionCause cause, final int reporterRank)
     {
         state = cause == ExclusionCause.LEFT ? NodeState.LEFT : NodeState.EXCLUDED;

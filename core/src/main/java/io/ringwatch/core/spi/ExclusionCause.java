@@ -21,7 +21,12 @@ public enum ExclusionCause
      * Partition policy {@code majority}: this node heard nobody at all (no probe answered for longer than δ), so it is
      * the one cut off, or deaf; it stopped without accusing anyone.
      */
-    ISOLATED(5);
+    ISOLATED(5),
+    /**
+     * This node lost its own transport (live: its media driver): it could neither hear nor be heard, so it stopped
+     * before blaming anyone for the silence. The others detect it as a crash.
+     */
+    DRIVER_LOST(6);
 
     private final int code;
 

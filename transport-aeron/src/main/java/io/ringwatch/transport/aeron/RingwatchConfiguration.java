@@ -157,6 +157,19 @@ public final class RingwatchConfiguration
      */
     public static final String JITTER_FILE_PROP_NAME = "ringwatch.jitter.file";
 
+    /**
+     * How long the media driver's heartbeat in its CnC file may stand still before the node takes its driver for
+     * lost (hung) and stops with exit {@link #EXIT_DRIVER_LOST}. A driver whose process is gone is lost sooner, once
+     * its heartbeat is a few beats late ({@code DriverWatch}), which is the usual case (a crashed driver). Default:
+     * 10δ, at least {@link #DRIVER_TIMEOUT_MIN_DEFAULT_NS}: only a hung driver waits this long, and shorter defaults
+     * (δ/2, then 2δ) stopped healthy nodes on a loaded 2-core CI host whose driver stood still for up to 547 ms
+     * while thirteen JVMs started.
+     */
+    public static final String DRIVER_TIMEOUT_PROP_NAME = "ringwatch.driver.timeout";
+
+    /** Floor of the default driver timeout: a hundred beats of ringwatch's drivers, so a driver stall is no loss. */
+    public static final long DRIVER_TIMEOUT_MIN_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
     /** Exit code of a node process that was declared dead by the others (fail-stop). */
     public static final int EXIT_FENCED = 3;
     /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
@@ -334,6 +347,16 @@ public final class RingwatchConfiguration
     public static int sendQueueCapacity()
     {
         return Integer.getInteger(SEND_QUEUE_CAPACITY_PROP_NAME, SEND_QUEUE_CAPACITY_DEFAULT);
+    }
+
+    /**
+     * @param suspicionTimeoutNs δ.
+     * @return {@link #DRIVER_TIMEOUT_PROP_NAME}, or its default for this δ.
+     */
+    public static long driverTimeoutNs(final long suspicionTimeoutNs)
+    {
+        return Durations.propertyNs(DRIVER_TIMEOUT_PROP_NAME,
+            Math.max(10 * suspicionTimeoutNs, DRIVER_TIMEOUT_MIN_DEFAULT_NS));
     }
 
     /**

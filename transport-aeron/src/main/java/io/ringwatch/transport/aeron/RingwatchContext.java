@@ -61,6 +61,7 @@ public final class RingwatchContext
     private int termLength = RingwatchConfiguration.termLength();
     private int sendQueueCapacity = RingwatchConfiguration.sendQueueCapacity();
     private long sendRetryTimeoutNs = RingwatchConfiguration.sendRetryTimeoutNs();
+    private long driverTimeoutNs = -1;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
     private RdmaVerbs rdmaVerbs;
@@ -149,6 +150,11 @@ public final class RingwatchContext
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
         requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
+        if (driverTimeoutNs < 0)
+        {
+            driverTimeoutNs = RingwatchConfiguration.driverTimeoutNs(suspicionTimeoutNs);
+        }
+        requirePositive(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME, driverTimeoutNs);
         if (termLength < 64 * 1024 || Integer.bitCount(termLength) != 1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.TERM_LENGTH_PROP_NAME +
@@ -722,6 +728,27 @@ public final class RingwatchContext
     public long sendRetryTimeoutNs()
     {
         return sendRetryTimeoutNs;
+    }
+
+    /**
+     * @param ns how long the media driver's heartbeat may stand still before the node stops as driver-lost
+     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default 10δ, at least 1 s; a driver whose
+     *           process is gone is lost sooner.
+     * @return this.
+     */
+    public RingwatchContext driverTimeoutNs(final long ns)
+    {
+        requireOpen("driverTimeoutNs");
+        this.driverTimeoutNs = ns;
+        return this;
+    }
+
+    /**
+     * @return the driver timeout; after {@link #conclude()}, resolved.
+     */
+    public long driverTimeoutNs()
+    {
+        return driverTimeoutNs;
     }
 
     /**

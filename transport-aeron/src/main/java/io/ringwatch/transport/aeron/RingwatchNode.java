@@ -17,6 +17,7 @@ import io.ringwatch.transport.aeron.internal.AeronControlChannel;
 import io.ringwatch.transport.aeron.internal.ClassPreloader;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.PeerPublications;
@@ -40,6 +41,7 @@ import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
@@ -109,6 +111,7 @@ public final class RingwatchNode implements AutoCloseable
                 own(launchDriver(dir));
             }
             aeron = own(connect(dir));
+            final DriverWatch driverWatch = own(new DriverWatch(dir, ctx.driverTimeoutNs()));
 
             final TransportMode transport = ctx.transport();
             final boolean rdma = transport == TransportMode.RDMA;
@@ -166,7 +169,8 @@ public final class RingwatchNode implements AutoCloseable
                         control, listener, startNs);
                 },
                 cachedClock, aeron.conductorAgentInvoker(), controlSubscription, heartbeatSubscription, control,
-                udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed());
+                udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed())
+                .driverWatch(driverWatch, SystemEpochClock.INSTANCE);
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
                 JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,

@@ -3,11 +3,13 @@ package io.ringwatch.transport.aeron.internal;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.TransportMode;
+import org.agrona.BitUtil;
 
 import java.util.BitSet;
 
@@ -34,10 +36,23 @@ public final class ClusterChannels
     {
         if (ctx.transport() == TransportMode.IPC)
         {
-            return "aeron:ipc?term-length=" + ctx.termLength();
+            return "aeron:ipc?term-length=" + controlTermLength(ctx.termLength());
         }
         final ClusterConfig.Member m = ctx.cluster().member(rank);
-        return udpChannel(m.host(), m.controlPort());
+        return udpChannel(m.host(), m.controlPort(), controlTermLength(ctx.termLength()));
+    }
+
+    /**
+     * Aeron refuses a message longer than an eighth of the term: control terms are long enough for the largest
+     * notice ({@link FailureNoticeFlyweight#MAX_LENGTH}, {@link FailureNoticeFlyweight#MAX_RANGES} runs) whatever
+     * the configured term length. Heartbeats are small and keep the configured length.
+     *
+     * @param termLength the configured term length.
+     * @return the term length of the control channels.
+     */
+    public static int controlTermLength(final int termLength)
+    {
+        return Math.max(termLength, BitUtil.findNextPositivePowerOfTwo(8 * FailureNoticeFlyweight.MAX_LENGTH));
     }
 
     public int controlStream(final int rank)
@@ -48,7 +63,7 @@ public final class ClusterChannels
     public String heartbeatChannel(final int rank)
     {
         final ClusterConfig.Member m = ctx.cluster().member(rank);
-        return udpChannel(m.host(), m.heartbeatPort());
+        return udpChannel(m.host(), m.heartbeatPort(), ctx.termLength());
     }
 
     public String[] controlChannels()
@@ -100,12 +115,12 @@ public final class ClusterChannels
         return (bareIpv6 ? "[" + host + "]" : host) + ":" + port;
     }
 
-    private String udpChannel(final String host, final int port)
+    private static String udpChannel(final String host, final int port, final int termLength)
     {
         return new ChannelUriStringBuilder()
             .media(CommonContext.UDP_MEDIA)
             .endpoint(endpoint(host, port))
-            .termLength(ctx.termLength())
+            .termLength(termLength)
             .build();
     }
 

@@ -1,9 +1,11 @@
 package io.ringwatch.transport.aeron.internal;
 
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -21,7 +23,9 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,13 +34,15 @@ import java.util.function.Function;
 /**
  * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
  * <ol>
- *     <li>read the clock once;</li>
+ *     <li>read the clock once; if the media driver is lost ({@link DriverWatch}), stop the node there through
+ *     {@link DetectorNode#onTransportLost(long)}, before it could blame anyone for the silence;</li>
  *     <li>poll the {@link HeartbeatTransport} (RDMA: connections, completions, the local port); if it reports its
  *     local port down, stop the node there, before the protocol could suspect a healthy emitter it no longer hears;</li>
  *     <li>retry queued control frames;</li>
  *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
- *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped; an accepted frame is
- *     handed to the {@link DetectorNode} entry point of its type, which decides what it means;</li>
+ *     frame decoded by {@link FrameDecoder} (control frames reassembled first: a large notice spans several MTUs);
+ *     rejects are counted per reason and dropped; an accepted frame is handed to the {@link DetectorNode} entry
+ *     point of its type, which decides what it means;</li>
  *     <li>{@link DetectorNode#doWork(long)}: heartbeat when due, read the slot, suspect on expiry;</li>
  *     <li>publish the view file and counters.</li>
  * </ol>
@@ -60,6 +66,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final MembershipListener application;
     private final FrameDecoder decoder;
     private final FragmentHandler frameHandler = this::onFrame;
+    // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
+    private final FragmentHandler controlHandler =
+        new FragmentAssembler(frameHandler, FailureNoticeFlyweight.MAX_LENGTH, true);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
     private final boolean[] mismatchReported;
@@ -70,6 +79,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final Runnable onStart;
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
+    private DriverWatch driverWatch;
+    private EpochClock epochClock = SystemEpochClock.INSTANCE;
+    private volatile String driverLost;
     private volatile Thread agentThread;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
@@ -159,8 +171,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         if (haltRequested)
         {
-            halted = true;
-            throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
+            stopOnDriverLoss(clock.nanoTime(), "the Aeron client lost its media driver");
         }
         if (localFault != null)
         {
@@ -171,6 +182,15 @@ public final class RingwatchAgent implements Agent, MembershipListener
         nowNs = now;
         cachedClock.update(now);
         control.nowNs(now);
+        if (driverWatch != null && driverWatch.isLost(epochClock.time()))
+        {
+            // before anything else this cycle: the silence that follows is this node's own, not its emitter's
+            final long ageMs = driverWatch.heartbeatAgeMs(epochClock.time());
+            stopOnDriverLoss(now, ageMs < 0 ? "the media driver closed" : driverWatch.processGone() ?
+                "the media driver's process is gone (heartbeat " + ageMs + "ms old)" :
+                "the media driver's heartbeat stood still for " + ageMs + "ms, more than " + driverWatch.timeoutMs() +
+                "ms");
+        }
 
         int work = heartbeatTransport.poll(now);
         if (!heartbeatTransport.localPortActive())
@@ -185,9 +205,14 @@ public final class RingwatchAgent implements Agent, MembershipListener
         if (clientConductor != null)
         {
             work += clientConductor.invoke();
+            if (haltRequested)
+            {
+                // the client gave up on its driver inside that call: touch none of its resources again
+                stopOnDriverLoss(now, "the Aeron client lost its media driver");
+            }
         }
         work += control.drain(now);
-        work += controlSubscription.poll(frameHandler, fragmentLimit);
+        work += controlSubscription.poll(controlHandler, fragmentLimit);
         if (heartbeatSubscription != null)
         {
             work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
@@ -259,6 +284,41 @@ public final class RingwatchAgent implements Agent, MembershipListener
             default:
                 break;
         }
+    }
+
+    /**
+     * Watch the media driver's heartbeat every duty cycle; set once, before the agent starts.
+     *
+     * @param watch      the driver's heartbeat, or null to rely on the Aeron client's own (slower) timeout.
+     * @param epochClock the clock the driver stamps its heartbeat with.
+     * @return this.
+     */
+    public RingwatchAgent driverWatch(final DriverWatch watch, final EpochClock epochClock)
+    {
+        this.driverWatch = watch;
+        this.epochClock = epochClock;
+        return this;
+    }
+
+    /**
+     * Without its driver the node can neither hear nor be heard: the core stops it at once (excluded, cause
+     * DRIVER_LOST, in the view file), before it could suspect anyone, and the agent ends. Its observer detects it.
+     */
+    private void stopOnDriverLoss(final long nowNs, final String why)
+    {
+        node.onTransportLost(nowNs);
+        viewFile.endUpdateIfOpen();
+        driverLost = why;
+        halted = true;
+        throw new AgentTerminationException("ringwatch node " + rank + " halted: " + why);
+    }
+
+    /**
+     * @return why this node stopped on losing its media driver, or null.
+     */
+    public String driverLost()
+    {
+        return driverLost;
     }
 
     /**

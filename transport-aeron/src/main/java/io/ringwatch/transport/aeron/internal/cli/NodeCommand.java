@@ -203,6 +203,13 @@ final class NodeCommand
                     System.out.flush();
                     return RingwatchConfiguration.EXIT_DRIVER_LOST;
                 }
+                if (stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
+                {
+                    System.out.println("DRIVER_LOST: " + node.agent().driverLost() + "; stopped without reporting " +
+                        "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST);
+                    System.out.flush();
+                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
+                }
                 if (stopped)
                 {
                     if (snapshot.state() == NodeState.EXCLUDED)

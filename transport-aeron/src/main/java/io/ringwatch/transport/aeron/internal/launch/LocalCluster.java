@@ -480,6 +480,24 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
+     * SIGKILL the media driver every node of this cluster uses.
+     *
+     * @return {@code System.nanoTime()} just before the signal.
+     * @throws IllegalStateException if the cluster is closed.
+     */
+    public long killDriver()
+    {
+        synchronized (lifecycleLock)
+        {
+            if (driver == null)
+            {
+                throw new IllegalStateException("no driver: the cluster is closed");
+            }
+            return driver.kill();
+        }
+    }
+
+    /**
      * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
      *
      * @param rank node.
