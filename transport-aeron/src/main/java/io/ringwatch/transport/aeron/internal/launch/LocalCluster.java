@@ -61,6 +61,7 @@ public final class LocalCluster implements AutoCloseable
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         private boolean inheritOutput;
+        private boolean authenticated = true;
         private InetAddress rdmaAddress;
 
         /**
@@ -178,6 +179,25 @@ public final class LocalCluster implements AutoCloseable
         {
             this.inheritOutput = inherit;
             return this;
+        }
+
+        /**
+         * @param authenticated true (default) to give every node the cluster's own key; false to run them with
+         *                      authentication off (tests of what an unauthenticated cluster lets through).
+         * @return this.
+         */
+        public Options authenticated(final boolean authenticated)
+        {
+            this.authenticated = authenticated;
+            return this;
+        }
+
+        /**
+         * @return true if the nodes sign and check frames under the cluster's key.
+         */
+        public boolean authenticated()
+        {
+            return authenticated;
         }
 
         /**
@@ -569,6 +589,14 @@ public final class LocalCluster implements AutoCloseable
     public File aeronDir()
     {
         return directory.aeronDir();
+    }
+
+    /**
+     * @return the cluster's key file, given to the nodes when {@link Options#authenticated()}.
+     */
+    public File keyFile()
+    {
+        return directory.keyFile();
     }
 
     /**
