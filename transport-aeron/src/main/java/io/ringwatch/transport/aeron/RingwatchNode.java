@@ -27,10 +27,10 @@ import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
+import io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats;
 import io.ringwatch.transport.aeron.internal.slot.RdmaHeartbeatTransport;
 import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
-import io.ringwatch.transport.aeron.internal.slot.UdpHeartbeatSender;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RdmaUnavailableException;
@@ -127,8 +127,6 @@ public final class RingwatchNode implements AutoCloseable
             final ClusterChannels channels = new ClusterChannels(ctx);
             final Subscription controlSubscription = own(subscribe(channels.controlChannel(rank),
                 channels.controlStream(rank), transport.controlOverUdp() ? member.controlPort() : 0));
-            final Subscription heartbeatSubscription = udp ? own(subscribe(
-                channels.heartbeatChannel(rank), ctx.heartbeatStreamId(), member.heartbeatPort())) : null;
 
             final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
             if (ctx.authMode() == AuthMode.OFF)
@@ -151,8 +149,10 @@ public final class RingwatchNode implements AutoCloseable
                 own(new RdmaHeartbeatTransport(rdmaHeartbeats)) : HeartbeatTransport.NONE;
             control.observerSlot(
                 heartbeatTransport.slotRkey(), heartbeatTransport.slotAddress(), heartbeatTransport.slotLength());
+            final DatagramHeartbeats datagrams = udp ? own(new DatagramHeartbeats(cluster, rank, ctx.incarnation(),
+                ctx.configDigest(), stamper, ctx.heartbeatReceiveBufferBytes())) : null;
             final RemoteHeartbeatChannel udpHeartbeats =
-                udp ? udpHeartbeats(channels, slots, cachedClock, stamper) : null;
+                udp ? new RemoteHeartbeatChannel(slots, rank, datagrams, cachedClock) : null;
             final HeartbeatChannel heartbeats = rdma ? rdmaHeartbeats : udp ? udpHeartbeats :
                 new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
@@ -165,7 +165,7 @@ public final class RingwatchNode implements AutoCloseable
                     return new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats,
                         control, listener, startNs);
                 },
-                cachedClock, aeron.conductorAgentInvoker(), controlSubscription, heartbeatSubscription, control,
+                cachedClock, aeron.conductorAgentInvoker(), controlSubscription, udp ? datagrams::poll : null, control,
                 udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed());
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
@@ -296,22 +296,6 @@ public final class RingwatchNode implements AutoCloseable
         {
             publications.preCreate(peer);
         }
-    }
-
-    private RemoteHeartbeatChannel udpHeartbeats(
-        final ClusterChannels channels,
-        final HeartbeatSlots slots,
-        final CachedNanoClock cachedClock,
-        final FrameStamper stamper)
-    {
-        final int clusterId = ctx.cluster().clusterId();
-        final int rank = ctx.rank();
-        final PeerPublications publications = own(new PeerPublications(
-            aeron, channels.heartbeatChannels(), channels.heartbeatStreams()));
-        preCreate(publications, ClusterChannels.usualHeartbeatPeers(rank, ctx.cluster().size()));
-        return new RemoteHeartbeatChannel(slots, rank,
-            new UdpHeartbeatSender(publications, clusterId, rank, ctx.incarnation(), ctx.configDigest(), stamper),
-            cachedClock);
     }
 
     /**

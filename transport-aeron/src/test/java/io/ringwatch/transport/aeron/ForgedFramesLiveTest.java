@@ -1,8 +1,9 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
-import io.aeron.Subscription;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.NetworkAttacker.Seal;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Attacks on a live cluster of real node processes (UDP, one shared media driver) from outside: a {@link
  * NetworkAttacker} with its own media driver sends well-formed frames it could not sign, and replays genuine frames
- * it recorded off the wire. Each attack is one the issue saw succeed before frames were authenticated: a forged
+ * (made here with the cluster key, as if recorded off the wire). Each attack is one the issue saw succeed before frames were authenticated: a forged
  * FAILURE_NOTICE or LEAVE excluded a live rank, a forged NEW_OBSERVER diverted heartbeats, spoofed HEARTBEATs hid a
  * SIGKILLed node for as long as they lasted. Every reject must show in the node's per-reason counters, read from the
  * driver's counters file as {@code ringwatch.jar stat} reads them. The negative control runs the same forged notice
@@ -47,7 +48,6 @@ class ForgedFramesLiveTest
             Wire wire = new Wire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
-            wire.capture(TimeUnit.SECONDS.toMillis(2));
             final int victim = 1;
             final int victimObserver = 2;
 
@@ -63,21 +63,20 @@ class ForgedFramesLiveTest
                 }
             }
 
-            // a genuine heartbeat recorded on its way to rank 1, sent again: to rank 1 (replayed), then to rank 2
-            final UnsafeBuffer genuine = wire.lastFrameTo(victim);
+            // a genuine frame (a heartbeat rank 2 never sends to rank 1, so the first copy is fresh), sent twice: the
+            // second copy is a replay; then the same bytes to another node
+            final UnsafeBuffer genuine = wire.genuineHeartbeat(victimObserver, victim, 1);
             final long staleBefore = wire.rejected(victim, RejectReason.REPLAYED) +
                 wire.rejected(victim, RejectReason.STALE_SEQUENCE);
             for (int i = 0; i < 2; i++)
             {
-                attacker.send(wire.host(victim), wire.heartbeatPort(victim), wire.ctx.heartbeatStreamId(), genuine,
-                    genuine.capacity());
+                attacker.sendDatagram(wire.host(victim), wire.heartbeatPort(victim), genuine, genuine.capacity());
             }
             wire.awaitRejected(victim, () -> wire.rejected(victim, RejectReason.REPLAYED) +
-                wire.rejected(victim, RejectReason.STALE_SEQUENCE), staleBefore + 2, "replayed genuine heartbeat");
-            final long misdirectedBefore = wire.rejected(victimObserver, RejectReason.WRONG_DESTINATION);
-            attacker.send(wire.host(victimObserver), wire.heartbeatPort(victimObserver), wire.ctx.heartbeatStreamId(),
-                genuine, genuine.capacity());
-            wire.awaitRejected(victimObserver, RejectReason.WRONG_DESTINATION, misdirectedBefore + 1,
+                wire.rejected(victim, RejectReason.STALE_SEQUENCE), staleBefore + 1, "replayed genuine heartbeat");
+            final long misdirectedBefore = wire.rejected(0, RejectReason.WRONG_DESTINATION);
+            attacker.sendDatagram(wire.host(0), wire.heartbeatPort(0), genuine, genuine.capacity());
+            wire.awaitRejected(0, RejectReason.WRONG_DESTINATION, misdirectedBefore + 1,
                 "genuine heartbeat replayed to another node");
 
             // LEAVE in the victim's name to its observer; NEW_OBSERVER claiming to be the victim's observer
@@ -96,8 +95,7 @@ class ForgedFramesLiveTest
 
                 // and a heartbeat in a live emitter's name: harmless alone, but it must not count as progress
                 before = wire.rejected(victimObserver, reasonOf(seal));
-                attacker.send(wire.host(victimObserver), wire.heartbeatPort(victimObserver),
-                    wire.ctx.heartbeatStreamId(),
+                attacker.sendDatagram(wire.host(victimObserver), wire.heartbeatPort(victimObserver),
                     attacker.heartbeat(victim, wire.incarnation(victim), victimObserver, Long.MAX_VALUE / 2, seal));
                 wire.awaitRejected(victimObserver, reasonOf(seal), before + 1, "forged HEARTBEAT " + seal);
             }
@@ -106,10 +104,14 @@ class ForgedFramesLiveTest
             Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * SUSPICION_TIMEOUT_NS));
             LocalClusters.awaitExactly(cluster, Set.of(), "after forged and replayed frames", 0);
 
-            // rank 3 dies; its observer (rank 0) is fed forged and replayed heartbeats in its name all along
+            // rank 3 dies; its observer (rank 0) is fed forged heartbeats in its name all along, and genuine old ones
             final int dead = 3;
             final int deadObserver = 0;
-            final List<UnsafeBuffer> recorded = wire.framesTo(deadObserver);
+            final List<UnsafeBuffer> recorded = new ArrayList<>();
+            for (int sequence = 1; sequence <= 16; sequence++)
+            {
+                recorded.add(wire.genuineHeartbeat(dead, deadObserver, sequence));
+            }
             final long spoofedBefore = wire.rejected(deadObserver, RejectReason.UNSIGNED) +
                 wire.rejected(deadObserver, RejectReason.BAD_MAC) + wire.rejected(deadObserver, RejectReason.REPLAYED) +
                 wire.rejected(deadObserver, RejectReason.STALE_SEQUENCE);
@@ -152,8 +154,7 @@ class ForgedFramesLiveTest
     }
 
     /**
-     * Negative control: the same forged notice, to a cluster with authentication off, excludes a live rank, which
-     * learns it and fences itself.
+     * Negative control: the same forged notice, to a cluster with authentication off, excludes a live rank.
      */
     @Test
     void shouldLetAForgedNoticeExcludeALiveRankWhenAuthenticationIsOff() throws Exception
@@ -162,19 +163,22 @@ class ForgedFramesLiveTest
             Wire wire = new Wire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
-            wire.capture(TimeUnit.SECONDS.toMillis(2));
             final int victim = 1;
             final int target = 0;
             attacker.send(wire.host(target), wire.controlPort(target), wire.controlStream(target),
                 attacker.notice(2, wire.incarnation(2), target, victim, Seal.UNSIGNED));
-            // the victim learns it is held dead and fences itself; what else breaks varies (the issue saw the blame land
-            // on innocent ranks too), so only the victim's exclusion is asserted
-            assertTrue(cluster.process(victim).waitFor(30, TimeUnit.SECONDS),
+            // the node that took the notice holds a live rank dead; what follows varies from run to run (the victim
+            // fenced, or, its emitter having moved on, the blame landing on innocent ranks), so only that is asserted
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!cluster.view(target).isDead(victim) && System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(5);
+            }
+            assertTrue(cluster.view(target).isDead(victim),
                 "with authentication off, one forged notice excludes a live rank: " + views(cluster));
-            assertEquals(RingwatchConfiguration.EXIT_FENCED, cluster.process(victim).exitValue(),
-                cluster.log(victim));
-            assertTrue(cluster.view(target).isDead(victim), views(cluster));
-            System.out.println("ForgedFramesLiveTest, authentication off, after one forged notice:" + views(cluster));
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * SUSPICION_TIMEOUT_NS));
+            System.out.println("ForgedFramesLiveTest, authentication off, 3 delta after one forged notice:" +
+                views(cluster));
         }
     }
 
@@ -188,7 +192,7 @@ class ForgedFramesLiveTest
 
     /**
      * For {@link #SPOOF_NS}, every 5 ms: a heartbeat in the dead rank's name unsigned, one under a foreign key, and
-     * one of its genuine heartbeats recorded earlier.
+     * one of its genuine early heartbeats (sequences 1 to 16) again.
      *
      * @return frames sent.
      */
@@ -203,12 +207,11 @@ class ForgedFramesLiveTest
         {
             for (final Seal seal : Seal.values())
             {
-                attacker.send(wire.host(observer), wire.heartbeatPort(observer), wire.ctx.heartbeatStreamId(),
+                attacker.sendDatagram(wire.host(observer), wire.heartbeatPort(observer),
                     attacker.heartbeat(dead, wire.incarnation(dead), observer, counter++, seal));
             }
             final UnsafeBuffer replay = recorded.get((int)(sent % recorded.size()));
-            attacker.send(wire.host(observer), wire.heartbeatPort(observer), wire.ctx.heartbeatStreamId(), replay,
-                replay.capacity());
+            attacker.sendDatagram(wire.host(observer), wire.heartbeatPort(observer), replay, replay.capacity());
             sent += 3;
             sleepQuietly(5);
         }
@@ -243,24 +246,21 @@ class ForgedFramesLiveTest
     }
 
     /**
-     * What anyone on the path can see: the heartbeats on every node's heartbeat port (a second subscription on the
-     * cluster's own driver), and the nodes' counters.
+     * What the test knows of the cluster: its file (ports, digest), its nodes' incarnations (their pids: public on
+     * this host), its key (to make the genuine frames an attacker would have recorded), and the nodes' counters.
      */
     private static final class Wire implements AutoCloseable
     {
-        private static final int KEPT = 32;
-
         final RingwatchContext ctx;
+        private final LocalCluster cluster;
         private final ClusterChannels channels;
         private final Aeron aeron;
         private final CountersReader counters;
-        private final List<Subscription> subscriptions = new ArrayList<>();
-        private final int[] incarnations = new int[N];
-        private final List<List<UnsafeBuffer>> framesTo = new ArrayList<>();
-        private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
+        private final FrameAuthenticator keyring;
 
         Wire(final LocalCluster cluster)
         {
+            this.cluster = cluster;
             ctx = new RingwatchContext()
                 .clusterFile(cluster.clusterFile().toPath())
                 .rank(0)
@@ -271,63 +271,25 @@ class ForgedFramesLiveTest
                 ctx.authKeyFile(cluster.keyFile().toPath());
             }
             ctx.conclude();
+            keyring = ctx.frameAuthenticator();
             channels = new ClusterChannels(ctx);
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.aeronDir().getAbsolutePath()));
             counters = aeron.countersReader();
-            for (int r = 0; r < N; r++)
-            {
-                subscriptions.add(aeron.addSubscription(channels.heartbeatChannel(r), ctx.heartbeatStreamId()));
-                framesTo.add(new ArrayList<>());
-            }
-        }
-
-        void capture(final long millis)
-        {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-            while (System.nanoTime() - deadline < 0)
-            {
-                for (int r = 0; r < N; r++)
-                {
-                    final List<UnsafeBuffer> frames = framesTo.get(r);
-                    subscriptions.get(r).poll((buffer, offset, length, h) ->
-                    {
-                        final byte[] bytes = new byte[length];
-                        buffer.getBytes(offset, bytes);
-                        final UnsafeBuffer frame = new UnsafeBuffer(bytes);
-                        header.wrap(frame, 0);
-                        incarnations[header.senderRank()] = header.senderIncarnation();
-                        if (frames.size() == KEPT)
-                        {
-                            frames.remove(0);
-                        }
-                        frames.add(frame);
-                    }, 64);
-                }
-                sleepQuietly(1);
-            }
-            // a subscriber nobody polls would hold back the nodes' own heartbeats by flow control
-            subscriptions.forEach(Subscription::close);
-            subscriptions.clear();
-            for (int r = 0; r < N; r++)
-            {
-                assertTrue(framesTo.get(r).size() >= KEPT / 2, "heartbeats recorded on the way to rank " + r);
-            }
         }
 
         int incarnation(final int rank)
         {
-            return incarnations[rank];
+            return (int)cluster.process(rank).pid();
         }
 
-        UnsafeBuffer lastFrameTo(final int rank)
+        UnsafeBuffer genuineHeartbeat(final int sender, final int destination, final long frameSequence)
         {
-            final List<UnsafeBuffer> frames = framesTo.get(rank);
-            return frames.get(frames.size() - 1);
-        }
-
-        List<UnsafeBuffer> framesTo(final int rank)
-        {
-            return framesTo.get(rank);
+            final UnsafeBuffer frame = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
+            new HeartbeatFlyweight().encode(frame, 0, ctx.cluster().clusterId(), sender, incarnation(sender),
+                destination, ctx.configDigest(), frameSequence, System.nanoTime());
+            new FrameHeaderFlyweight().wrap(frame, 0).frameSequence(frameSequence);
+            keyring.sign(frame, 0, frame.capacity());
+            return frame;
         }
 
         String host(final int rank)
@@ -387,7 +349,6 @@ class ForgedFramesLiveTest
 
         public void close()
         {
-            subscriptions.forEach(Subscription::close);
             aeron.close();
         }
     }

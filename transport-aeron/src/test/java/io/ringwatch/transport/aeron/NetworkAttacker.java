@@ -17,6 +17,11 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * Someone on the network without the cluster key, using nothing but the public Aeron client API and a media driver
  * of its own: it knows the cluster file (ranks, ports, η, δ: hence the config digest) and can watch the wire, so it
  * builds well-formed frames with the right header, digest, destination and a fresh frame sequence, and either leaves
- * the MAC zero or signs with a key of its own. Frames go to a node's UDP ports over loopback.
+ * the MAC zero or signs with a key of its own. Frames go to a node's UDP ports over loopback: as Aeron messages to the
+ * control port, as plain datagrams to the heartbeat port.
  */
 final class NetworkAttacker implements AutoCloseable
 {
@@ -42,6 +48,7 @@ final class NetworkAttacker implements AutoCloseable
     private final int clusterId;
     private final int configDigest;
     private long frameSequence = 1L << 32;
+    private DatagramChannel datagrams;
 
     /**
      * @param clusterId    from the cluster file.
@@ -165,10 +172,38 @@ final class NetworkAttacker implements AutoCloseable
     }
 
     /**
+     * Send the frame last built as one plain UDP datagram (heartbeat ports are not Aeron streams).
+     */
+    void sendDatagram(final String host, final int port, final int length)
+    {
+        sendDatagram(host, port, buffer, length);
+    }
+
+    /**
+     * Send {@code length} bytes at offset 0 of {@code bytes} as one plain UDP datagram to {@code host:port}.
+     */
+    void sendDatagram(final String host, final int port, final UnsafeBuffer bytes, final int length)
+    {
+        try
+        {
+            if (datagrams == null)
+            {
+                datagrams = DatagramChannel.open();
+            }
+            datagrams.send(ByteBuffer.wrap(bytes.byteArray(), 0, length), new InetSocketAddress(host, port));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot send to " + host + ":" + port, ex);
+        }
+    }
+
+    /**
      * {@inheritDoc}
      */
     public void close()
     {
+        CloseHelper.quietClose(datagrams);
         CloseHelper.quietCloseAll(publications.values());
         CloseHelper.quietClose(aeron);
         CloseHelper.quietClose(driver);

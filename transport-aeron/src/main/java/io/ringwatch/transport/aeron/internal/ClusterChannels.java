@@ -17,8 +17,9 @@ import java.util.BitSet;
  * <ul>
  *     <li>IPC: control on {@code aeron:ipc?term-length=...}, stream {@code controlStreamId + rank}: one stream per
  *     node on the host's shared driver. Heartbeats do not use Aeron at all (shared slot file).</li>
- *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, heartbeats on
- *     {@code aeron:udp?endpoint=host:heartbeatPort}, one stream id each; the endpoint tells nodes apart.</li>
+ *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, one stream id; the endpoint tells nodes apart.
+ *     Heartbeats are plain datagrams to {@code host:heartbeatPort}, not an Aeron stream
+ *     ({@link io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats}).</li>
  * </ul>
  */
 public final class ClusterChannels
@@ -45,12 +46,6 @@ public final class ClusterChannels
         return ctx.transport() == TransportMode.IPC ? ctx.controlStreamId() + rank : ctx.controlStreamId();
     }
 
-    public String heartbeatChannel(final int rank)
-    {
-        final ClusterConfig.Member m = ctx.cluster().member(rank);
-        return udpChannel(m.host(), m.heartbeatPort());
-    }
-
     public String[] controlChannels()
     {
         final String[] channels = new String[ctx.cluster().size()];
@@ -68,23 +63,6 @@ public final class ClusterChannels
         {
             streams[r] = controlStream(r);
         }
-        return streams;
-    }
-
-    public String[] heartbeatChannels()
-    {
-        final String[] channels = new String[ctx.cluster().size()];
-        for (int r = 0; r < channels.length; r++)
-        {
-            channels[r] = heartbeatChannel(r);
-        }
-        return channels;
-    }
-
-    public int[] heartbeatStreams()
-    {
-        final int[] streams = new int[ctx.cluster().size()];
-        java.util.Arrays.fill(streams, ctx.heartbeatStreamId());
         return streams;
     }
 

@@ -53,7 +53,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final NanoClock clock;
     private final CachedNanoClock cachedClock;
     private final Subscription controlSubscription;
-    private final Subscription heartbeatSubscription;
+    private final FramePoller heartbeatSubscription;
     private final AeronControlChannel control;
     private final ViewFile viewFile;
     private final NodeCounters counters;
@@ -87,7 +87,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
      *                              call, and an ordinary-priority conductor thread preempted while holding it stalled
      *                              a real-time agent creating a publication on demand for tens of ms.
      * @param controlSubscription   control and notice frames to this node.
-     * @param heartbeatSubscription UDP heartbeat frames to this node, or null over IPC.
+     * @param heartbeatSubscription UDP heartbeat datagrams to this node, or null over IPC and RDMA.
      * @param control               control and notice frames from this node.
      * @param remoteHeartbeats      the UDP heartbeat channel, for its drop count, or null over IPC.
      * @param heartbeatTransport    the heartbeat transport's duty-cycle share ({@link HeartbeatTransport#NONE} for
@@ -103,7 +103,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         final CachedNanoClock cachedClock,
         final AgentInvoker clientConductor,
         final Subscription controlSubscription,
-        final Subscription heartbeatSubscription,
+        final FramePoller heartbeatSubscription,
         final AeronControlChannel control,
         final RemoteHeartbeatChannel remoteHeartbeats,
         final HeartbeatTransport heartbeatTransport,
