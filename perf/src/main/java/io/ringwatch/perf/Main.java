@@ -18,7 +18,8 @@ public final class Main
         new DetectionCommand(),
         new HeartbeatPathCommand(),
         new RdmaHeartbeatCommand(),
-        new NoiseCommand());
+        new NoiseCommand(),
+        new FloodCommand());
 
     private Main()
     {

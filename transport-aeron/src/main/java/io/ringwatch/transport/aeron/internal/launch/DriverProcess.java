@@ -42,6 +42,11 @@ final class DriverProcess
             args.add(Integer.toString(options.realtimePriority()));
         }
         final List<String> cmd = RingwatchJvm.command(options, directory.aeronDir(), args);
+        if (options.driverNice() > 0)
+        {
+            // before the JVM starts, so every thread it makes inherits it
+            cmd.addAll(0, List.of("nice", "-n", Integer.toString(options.driverNice())));
+        }
         return new DriverProcess(directory, RingwatchJvm.start(cmd, directory.driverLog(), "the media driver", false));
     }
 
