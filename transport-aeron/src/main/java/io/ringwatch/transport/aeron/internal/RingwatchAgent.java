@@ -12,6 +12,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
@@ -57,7 +58,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final AeronControlChannel control;
     private final ViewFile viewFile;
     private final NodeCounters counters;
-    private final MembershipListener application;
+    private final GuardedListener application;
     private final FrameDecoder decoder;
     private final FragmentHandler frameHandler = this::onFrame;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -126,7 +127,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.counters = counters;
         this.onStart = onStart;
         this.onArmed = onArmed;
-        this.application = ctx.listener();
+        this.application = new GuardedListener(ctx.listener(), ctx.rank(), System.err);
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
             ctx.configDigest(), ctx.frameAuthenticator(), new ReplayGuard(ctx.cluster().size()));
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
@@ -210,6 +211,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         counters.publish(node, control.dropped(), control.retried(),
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         heartbeatTransport.publish(counters);
+        counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
     }
