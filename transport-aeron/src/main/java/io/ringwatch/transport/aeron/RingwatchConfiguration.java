@@ -113,6 +113,12 @@ public final class RingwatchConfiguration
     /** Default heartbeat socket receive buffer: 4 MiB, about 3,000 queued datagrams of any size on Linux. */
     public static final int HEARTBEAT_RCVBUF_DEFAULT = 4 * 1024 * 1024;
 
+    /**
+     * Group that may also read and write the heartbeat slot and view files (mode {@code 0660}); unset (default):
+     * owner only ({@code 0600}).
+     */
+    public static final String FILES_GROUP_PROP_NAME = "ringwatch.files.group";
+
     /** Stream id of control/notice traffic (UDP); IPC uses this plus the destination rank. */
     public static final String CONTROL_STREAM_ID_PROP_NAME = "ringwatch.control.stream.id";
     /** Default control stream id. */
@@ -286,6 +292,14 @@ public final class RingwatchConfiguration
     public static String threadingMode()
     {
         return System.getProperty(THREADING_MODE_PROP_NAME, THREADING_MODE_DEFAULT);
+    }
+
+    /**
+     * @return {@link #FILES_GROUP_PROP_NAME}, or null when unset.
+     */
+    public static String filesGroup()
+    {
+        return System.getProperty(FILES_GROUP_PROP_NAME);
     }
 
     /**

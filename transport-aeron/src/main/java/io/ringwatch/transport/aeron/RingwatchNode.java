@@ -135,6 +135,10 @@ public final class RingwatchNode implements AutoCloseable
             }
             // one stamper for heartbeats and control frames alike: one frame sequence per destination
             final FrameStamper stamper = new FrameStamper(n, ctx.frameAuthenticator());
+            // before any publication: it resolves every member's host, and one that does not resolve fails the
+            // start here, with its name, rather than as an Aeron error or a counter later
+            final DatagramHeartbeats datagrams = udp ? own(new DatagramHeartbeats(cluster, rank, ctx.incarnation(),
+                ctx.configDigest(), stamper, ctx.heartbeatReceiveBufferBytes())) : null;
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
@@ -149,8 +153,6 @@ public final class RingwatchNode implements AutoCloseable
                 own(new RdmaHeartbeatTransport(rdmaHeartbeats)) : HeartbeatTransport.NONE;
             control.observerSlot(
                 heartbeatTransport.slotRkey(), heartbeatTransport.slotAddress(), heartbeatTransport.slotLength());
-            final DatagramHeartbeats datagrams = udp ? own(new DatagramHeartbeats(cluster, rank, ctx.incarnation(),
-                ctx.configDigest(), stamper, ctx.heartbeatReceiveBufferBytes())) : null;
             final RemoteHeartbeatChannel udpHeartbeats =
                 udp ? new RemoteHeartbeatChannel(slots, rank, datagrams, cachedClock) : null;
             final HeartbeatChannel heartbeats = rdma ? rdmaHeartbeats : udp ? udpHeartbeats :
