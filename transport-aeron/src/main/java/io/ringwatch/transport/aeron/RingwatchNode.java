@@ -8,11 +8,13 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.AeronControlChannel;
 import io.ringwatch.transport.aeron.internal.ClassPreloader;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
@@ -344,6 +346,32 @@ public final class RingwatchNode implements AutoCloseable
         // cores, so they stayed slow and heartbeats stalled.
         return () -> pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " +
             (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() : "ordinary scheduling");
+    }
+
+    /**
+     * Read the key file again and have the agent sign with its primary key and accept all of its keys from its next
+     * duty cycle: a rolling rotation is [old] → [old, new] → [new, old] → [new], each step on every node before the
+     * next.
+     *
+     * @return the reloaded keyring's fingerprints, primary first, for the log.
+     * @throws IllegalStateException    if authentication is off.
+     * @throws IllegalArgumentException or {@link java.io.UncheckedIOException} if the file is unreadable, too open, or
+     *                                  malformed: the node keeps its keys.
+     */
+    public String reloadKeys()
+    {
+        if (ctx.authMode() != AuthMode.REQUIRED)
+        {
+            throw new IllegalStateException("authentication is off: no keys to reload");
+        }
+        final java.util.List<byte[]> keys = KeyFile.load(ctx.authKeyFile());
+        agent.rekey(FrameAuthenticator.withKeys(keys));
+        final StringBuilder fingerprints = new StringBuilder();
+        for (final byte[] key : keys)
+        {
+            fingerprints.append(fingerprints.length() == 0 ? "" : ", ").append(KeyFile.fingerprint(key));
+        }
+        return fingerprints.toString();
     }
 
     /**

@@ -4,6 +4,7 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -72,6 +73,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
     private volatile Thread agentThread;
+    private final FrameAuthenticator keyring;
+    private volatile FrameAuthenticator pendingKeyring;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
     private volatile boolean halted;
@@ -128,8 +131,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.onStart = onStart;
         this.onArmed = onArmed;
         this.application = new GuardedListener(ctx.listener(), ctx.rank(), System.err);
+        this.keyring = ctx.frameAuthenticator();
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
-            ctx.configDigest(), ctx.frameAuthenticator(), new ReplayGuard(ctx.cluster().size()));
+            ctx.configDigest(), keyring, new ReplayGuard(ctx.cluster().size()));
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
@@ -172,6 +176,13 @@ public final class RingwatchAgent implements Agent, MembershipListener
         nowNs = now;
         cachedClock.update(now);
         control.nowNs(now);
+        final FrameAuthenticator newKeys = pendingKeyring;
+        if (newKeys != null)
+        {
+            // the node's one keyring: its decoder and its stamper sign and check with the new keys from here on
+            pendingKeyring = null;
+            keyring.rekey(newKeys);
+        }
 
         int work = heartbeatTransport.poll(now);
         if (!heartbeatTransport.localPortActive())
@@ -331,6 +342,16 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         // a requested leave or halt must not wait out a long sleep
         return leaveRequested || haltRequested ? nowNs : node.nextDeadlineNs();
+    }
+
+    /**
+     * Hand a reloaded keyring to the agent thread, which takes it at the start of its next duty cycle.
+     *
+     * @param keys the new keys (primary first), loaded and checked on the calling thread.
+     */
+    public void rekey(final FrameAuthenticator keys)
+    {
+        pendingKeyring = keys;
     }
 
     /**
