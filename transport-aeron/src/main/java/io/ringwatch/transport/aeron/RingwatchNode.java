@@ -141,6 +141,12 @@ public final class RingwatchNode implements AutoCloseable
             // start here, with its name, rather than as an Aeron error or a counter later
             final DatagramHeartbeats datagrams = udp ? own(new DatagramHeartbeats(cluster, rank, ctx.incarnation(),
                 ctx.configDigest(), stamper, ctx.heartbeatReceiveBufferBytes())) : null;
+            if (datagrams != null && datagrams.receiveBufferGranted() < datagrams.receiveBufferRequested())
+            {
+                System.err.println("ringwatch node " + rank + ": heartbeat socket receive buffer " +
+                    datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
+                    ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
+            }
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,

@@ -61,6 +61,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final NodeCounters counters;
     private final GuardedListener application;
     private final FrameDecoder decoder;
+    private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = this::onFrame;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
@@ -73,7 +74,6 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
     private volatile Thread agentThread;
-    private final FrameAuthenticator keyring;
     private volatile FrameAuthenticator pendingKeyring;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;

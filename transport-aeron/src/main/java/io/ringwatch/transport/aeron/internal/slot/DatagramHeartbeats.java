@@ -53,8 +53,6 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     // a full UDP payload, so an oversized datagram is read whole (and rejected by length), not truncated to a frame
     private final ByteBuffer receiveBytes = BufferUtil.allocateDirectAligned(64 * 1024, 64);
     private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(receiveBytes);
-    private long receiveErrors;
-    private long received;
 
     /**
      * Bind the node's heartbeat port and resolve every peer's.
@@ -174,26 +172,9 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
         }
         catch (final IOException ex)
         {
-            receiveErrors++;
+            // an unconnected UDP socket reports no peer errors: nothing to do but read again next cycle
         }
-        received += count;
         return count;
-    }
-
-    /**
-     * @return datagrams read from the heartbeat port, whatever they held.
-     */
-    public long received()
-    {
-        return received;
-    }
-
-    /**
-     * @return failed reads (an ICMP error reported on the socket, for instance).
-     */
-    public long receiveErrors()
-    {
-        return receiveErrors;
     }
 
     /**
@@ -210,14 +191,6 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     public int receiveBufferGranted()
     {
         return receiveBufferGranted;
-    }
-
-    /**
-     * @return the bound heartbeat address.
-     */
-    public InetSocketAddress localAddress()
-    {
-        return peers[rank];
     }
 
     /**
