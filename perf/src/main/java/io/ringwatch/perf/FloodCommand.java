@@ -2,6 +2,7 @@ package io.ringwatch.perf;
 
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.internal.cli.Args;
+import io.ringwatch.transport.aeron.internal.cli.UsageException;
 import io.ringwatch.transport.aeron.internal.launch.HostileTraffic;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -31,12 +32,13 @@ final class FloodCommand implements Command
     {
         return String.join(System.lineSeparator(),
             "usage: java -jar ringwatch-perf.jar flood [--rate R] [--seconds S] [--nodes N] [--suspicion-timeout D]",
-            "                                          [--heartbeat-period D] [--driver-nice K] [--seed X]",
+            "                                          [--heartbeat-period D] [--driver-nice K] [--ports P] [--seed X]",
             "  --rate R               datagrams per second, all of the node's ports together (default 60000)",
             "  --seconds S            length of each flood (default 3)",
             "  --nodes N              local UDP cluster size (default 4); rank 1 is flooded",
             "  --suspicion-timeout D  δ (default 250ms); --heartbeat-period D: η (default δ/10)",
             "  --driver-nice K        niceness of the shared media driver (default 10; 0 to leave it)",
+            "  --ports P              all (default: control and heartbeat alternately), control or heartbeat",
             "  --seed X               random bytes and ids (default: time)",
             "Loopback only. Prints, per kind, the datagrams sent and the rate reached, the largest gap between two",
             "heartbeats the node saw from its emitter and its observer saw from it (upper bounds: sampled every",
@@ -52,13 +54,22 @@ final class FloodCommand implements Command
         final long timeoutNs = flags.durationNs(Args.SUSPICION_TIMEOUT, TimeUnit.MILLISECONDS.toNanos(250));
         final long periodNs = flags.durationNs(Args.HEARTBEAT_PERIOD, timeoutNs / 10);
         final int nice = (int)flags.longValue("--driver-nice", 10, 0, 19);
+        final HostileTraffic.Ports ports;
+        try
+        {
+            ports = HostileTraffic.Ports.valueOf(flags.string("--ports", "all").toUpperCase(Locale.ROOT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("--ports must be all, control or heartbeat");
+        }
         final long seed = flags.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         flags.finish();
 
         final int target = 1;
         err.printf(Locale.ROOT, "flood: %d UDP nodes, eta %.0f ms, delta %.0f ms, driver nice %d; rank %d takes %,d " +
-            "datagrams/s for %d s of each kind, seed %d%n", nodes, periodNs / 1e6, timeoutNs / 1e6, nice, target,
-            rate, seconds, seed);
+            "datagrams/s for %d s of each kind on %s ports, seed %d%n", nodes, periodNs / 1e6, timeoutNs / 1e6, nice,
+            target, rate, seconds, ports.name().toLowerCase(Locale.ROOT), seed);
         try (LocalCluster cluster = new LocalCluster(new LocalCluster.Options().nodes(nodes)
             .transport(TransportMode.UDP).heartbeatPeriodNs(periodNs).suspicionTimeoutNs(timeoutNs)
             .graceNs(TimeUnit.SECONDS.toNanos(30)).driverNice(nice)))
@@ -69,7 +80,7 @@ final class FloodCommand implements Command
                 err.println("flood: the cluster did not come up");
                 return 1;
             }
-            final HostileTraffic traffic = new HostileTraffic(cluster, target, seed);
+            final HostileTraffic traffic = new HostileTraffic(cluster, target, seed, ports);
             out.println("| kind | sent | rate (/s) | largest gap into the node (ms) | largest gap out of it (ms) | " +
                 "held dead afterwards |");
             out.println("| --- | ---: | ---: | ---: | ---: | --- |");

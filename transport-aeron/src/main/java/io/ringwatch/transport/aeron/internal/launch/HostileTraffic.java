@@ -40,6 +40,17 @@ public final class HostileTraffic
         AERON_SETUP
     }
 
+    /** Which of the node's UDP ports take the flood. */
+    public enum Ports
+    {
+        /** Control and heartbeat ports, alternately. */
+        ALL,
+        /** The control port only (an Aeron endpoint of the node's media driver). */
+        CONTROL,
+        /** The heartbeat port only (read by the node's agent). */
+        HEARTBEAT
+    }
+
     /**
      * What one flood did.
      *
@@ -74,6 +85,7 @@ public final class HostileTraffic
 
     private final LocalCluster cluster;
     private final int target;
+    private final Ports targets;
     private final Random random;
     private final ByteBuffer datagram = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
     private final UnsafeBuffer view = new UnsafeBuffer(datagram);
@@ -87,8 +99,20 @@ public final class HostileTraffic
      */
     public HostileTraffic(final LocalCluster cluster, final int target, final long seed)
     {
+        this(cluster, target, seed, Ports.ALL);
+    }
+
+    /**
+     * @param cluster a running UDP cluster.
+     * @param target  the rank to flood.
+     * @param seed    for every random byte, length and id.
+     * @param ports   which of its ports.
+     */
+    public HostileTraffic(final LocalCluster cluster, final int target, final long seed, final Ports ports)
+    {
         this.cluster = cluster;
         this.target = target;
+        this.targets = ports;
         this.random = new Random(seed);
         data.wrap(view);
         setup.wrap(view);
@@ -107,9 +131,10 @@ public final class HostileTraffic
     public Result flood(final Kind kind, final long count, final int ratePerSecond) throws InterruptedException
     {
         final ClusterConfig.Member member = ClusterConfig.load(cluster.clusterFile().toPath()).member(target);
-        final InetSocketAddress[] ports = {
-            new InetSocketAddress(member.host(), member.controlPort()),
-            new InetSocketAddress(member.host(), member.heartbeatPort())};
+        final InetSocketAddress control = new InetSocketAddress(member.host(), member.controlPort());
+        final InetSocketAddress heartbeat = new InetSocketAddress(member.host(), member.heartbeatPort());
+        final InetSocketAddress[] ports = targets == Ports.ALL ? new InetSocketAddress[] {control, heartbeat} :
+            new InetSocketAddress[] {targets == Ports.CONTROL ? control : heartbeat};
         final int n = cluster.options().nodes();
         final GapProbe into = new GapProbe(target);
         final GapProbe outOf = new GapProbe((target + 1) % n);
@@ -145,7 +170,7 @@ public final class HostileTraffic
                 // the control stream's id: the one stream the node's driver has a subscription for
                 final int length = fill(kind, RingwatchConfiguration.controlStreamId());
                 datagram.clear().limit(length);
-                channel.send(datagram, ports[(int)(sent & 1)]);
+                channel.send(datagram, ports[(int)(sent % ports.length)]);
                 sent++;
             }
         }
