@@ -303,8 +303,8 @@ public final class Doctor
             }
             else
             {
-                checks.add(new Check("files", Status.OK, what + " " + dir + " is writable by " + owner + " only (mode " +
-                    modeText + ")", ""));
+                checks.add(new Check("files", Status.OK, what + " " + dir + " is writable by " + owner +
+                    " only (mode " + modeText + ")", ""));
             }
         }
         catch (final IOException | UnsupportedOperationException | IllegalArgumentException ex)
