@@ -146,24 +146,6 @@ public final class ClusterChannels
         return peers;
     }
 
-    /**
-     * Observers a node may heartbeat: its ⌊log₂ n⌋ + 1 nearest successors.
-     *
-     * @param rank this node.
-     * @param n    N.
-     * @return distinct peer ranks, excluding {@code rank}.
-     */
-    public static int[] usualHeartbeatPeers(final int rank, final int n)
-    {
-        final BitSet peers = new BitSet(n);
-        for (int i = 1; i <= nearest(n); i++)
-        {
-            peers.set((rank + i) % n);
-        }
-        peers.clear(rank);
-        return peers.stream().toArray();
-    }
-
     private static int nearest(final int n)
     {
         return Math.min(n - 1, (31 - Integer.numberOfLeadingZeros(Math.max(1, n))) + 1);
