@@ -19,7 +19,8 @@ public final class Main
         new HeartbeatPathCommand(),
         new RdmaHeartbeatCommand(),
         new NoiseCommand(),
-        new NetnsCommand());
+        new NetnsCommand(),
+        new FloodCommand());
 
     private Main()
     {

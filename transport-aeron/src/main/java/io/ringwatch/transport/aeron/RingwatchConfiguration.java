@@ -113,6 +113,20 @@ public final class RingwatchConfiguration
     /** Default fragment limit. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 16;
 
+    /**
+     * {@code SO_RCVBUF} asked for on the UDP heartbeat socket: room for a burst of foreign datagrams between two duty
+     * cycles (the kernel caps it at {@code net.core.rmem_max}).
+     */
+    public static final String HEARTBEAT_RCVBUF_PROP_NAME = "ringwatch.udp.heartbeat.rcvbuf";
+    /** Default heartbeat socket receive buffer: 4 MiB, about 3,000 queued datagrams of any size on Linux. */
+    public static final int HEARTBEAT_RCVBUF_DEFAULT = 4 * 1024 * 1024;
+
+    /**
+     * Group that may also read and write the heartbeat slot and view files (mode {@code 0660}); unset (default):
+     * owner only ({@code 0600}).
+     */
+    public static final String FILES_GROUP_PROP_NAME = "ringwatch.files.group";
+
     /** Stream id of control/notice traffic (UDP); IPC uses this plus the destination rank. */
     public static final String CONTROL_STREAM_ID_PROP_NAME = "ringwatch.control.stream.id";
     /** Default control stream id. */
@@ -307,6 +321,22 @@ public final class RingwatchConfiguration
     public static String threadingMode()
     {
         return System.getProperty(THREADING_MODE_PROP_NAME, THREADING_MODE_DEFAULT);
+    }
+
+    /**
+     * @return {@link #FILES_GROUP_PROP_NAME}, or null when unset.
+     */
+    public static String filesGroup()
+    {
+        return System.getProperty(FILES_GROUP_PROP_NAME);
+    }
+
+    /**
+     * @return {@link #HEARTBEAT_RCVBUF_PROP_NAME}.
+     */
+    public static int heartbeatReceiveBufferBytes()
+    {
+        return Integer.getInteger(HEARTBEAT_RCVBUF_PROP_NAME, HEARTBEAT_RCVBUF_DEFAULT);
     }
 
     /**

@@ -56,6 +56,7 @@ public final class RingwatchContext
     private RingwatchNode.StartGate startGate;
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
     private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
+    private int heartbeatReceiveBufferBytes = RingwatchConfiguration.heartbeatReceiveBufferBytes();
     private int controlStreamId = RingwatchConfiguration.controlStreamId();
     private int heartbeatStreamId = RingwatchConfiguration.heartbeatStreamId();
     private int termLength = RingwatchConfiguration.termLength();
@@ -148,6 +149,7 @@ public final class RingwatchContext
             idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName);
         }
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+        requirePositive(RingwatchConfiguration.HEARTBEAT_RCVBUF_PROP_NAME, heartbeatReceiveBufferBytes);
         requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
         requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
         if (driverTimeoutNs < 0)
@@ -666,6 +668,25 @@ public final class RingwatchContext
     public int fragmentLimit()
     {
         return fragmentLimit;
+    }
+
+    /**
+     * @param bytes {@code SO_RCVBUF} to ask for on the UDP heartbeat socket.
+     * @return this.
+     */
+    public RingwatchContext heartbeatReceiveBufferBytes(final int bytes)
+    {
+        requireOpen("heartbeatReceiveBufferBytes");
+        this.heartbeatReceiveBufferBytes = bytes;
+        return this;
+    }
+
+    /**
+     * @return {@code SO_RCVBUF} asked for on the UDP heartbeat socket.
+     */
+    public int heartbeatReceiveBufferBytes()
+    {
+        return heartbeatReceiveBufferBytes;
     }
 
     /**

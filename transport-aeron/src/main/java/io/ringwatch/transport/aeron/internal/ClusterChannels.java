@@ -19,8 +19,9 @@ import java.util.BitSet;
  * <ul>
  *     <li>IPC: control on {@code aeron:ipc?term-length=...}, stream {@code controlStreamId + rank}: one stream per
  *     node on the host's shared driver. Heartbeats do not use Aeron at all (shared slot file).</li>
- *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, heartbeats on
- *     {@code aeron:udp?endpoint=host:heartbeatPort}, one stream id each; the endpoint tells nodes apart.</li>
+ *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, one stream id; the endpoint tells nodes apart.
+ *     Heartbeats are plain datagrams to {@code host:heartbeatPort}, not an Aeron stream
+ *     ({@link io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats}).</li>
  * </ul>
  */
 public final class ClusterChannels
@@ -60,12 +61,6 @@ public final class ClusterChannels
         return ctx.transport() == TransportMode.IPC ? ctx.controlStreamId() + rank : ctx.controlStreamId();
     }
 
-    public String heartbeatChannel(final int rank)
-    {
-        final ClusterConfig.Member m = ctx.cluster().member(rank);
-        return udpChannel(m.host(), m.heartbeatPort(), ctx.termLength());
-    }
-
     public String[] controlChannels()
     {
         final String[] channels = new String[ctx.cluster().size()];
@@ -83,23 +78,6 @@ public final class ClusterChannels
         {
             streams[r] = controlStream(r);
         }
-        return streams;
-    }
-
-    public String[] heartbeatChannels()
-    {
-        final String[] channels = new String[ctx.cluster().size()];
-        for (int r = 0; r < channels.length; r++)
-        {
-            channels[r] = heartbeatChannel(r);
-        }
-        return channels;
-    }
-
-    public int[] heartbeatStreams()
-    {
-        final int[] streams = new int[ctx.cluster().size()];
-        java.util.Arrays.fill(streams, ctx.heartbeatStreamId());
         return streams;
     }
 
@@ -184,24 +162,6 @@ public final class ClusterChannels
             peers[i - 1] = (rank + i) % n;
         }
         return peers;
-    }
-
-    /**
-     * Observers a node may heartbeat: its ⌊log₂ n⌋ + 1 nearest successors.
-     *
-     * @param rank this node.
-     * @param n    N.
-     * @return distinct peer ranks, excluding {@code rank}.
-     */
-    public static int[] usualHeartbeatPeers(final int rank, final int n)
-    {
-        final BitSet peers = new BitSet(n);
-        for (int i = 1; i <= nearest(n); i++)
-        {
-            peers.set((rank + i) % n);
-        }
-        peers.clear(rank);
-        return peers.stream().toArray();
     }
 
     private static int nearest(final int n)

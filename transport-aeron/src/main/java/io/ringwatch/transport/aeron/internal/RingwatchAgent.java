@@ -6,6 +6,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -14,6 +15,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
@@ -59,12 +61,13 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final NanoClock clock;
     private final CachedNanoClock cachedClock;
     private final Subscription controlSubscription;
-    private final Subscription heartbeatSubscription;
+    private final FramePoller heartbeatSubscription;
     private final AeronControlChannel control;
     private final ViewFile viewFile;
     private final NodeCounters counters;
-    private final MembershipListener application;
+    private final GuardedListener application;
     private final FrameDecoder decoder;
+    private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = this::onFrame;
     // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
     private final FragmentHandler controlHandler =
@@ -83,6 +86,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private EpochClock epochClock = SystemEpochClock.INSTANCE;
     private volatile String driverLost;
     private volatile Thread agentThread;
+    private volatile FrameAuthenticator pendingKeyring;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
     private volatile boolean halted;
@@ -99,7 +103,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
      *                              call, and an ordinary-priority conductor thread preempted while holding it stalled
      *                              a real-time agent creating a publication on demand for tens of ms.
      * @param controlSubscription   control and notice frames to this node.
-     * @param heartbeatSubscription UDP heartbeat frames to this node, or null over IPC.
+     * @param heartbeatSubscription UDP heartbeat datagrams to this node, or null over IPC and RDMA.
      * @param control               control and notice frames from this node.
      * @param remoteHeartbeats      the UDP heartbeat channel, for its drop count, or null over IPC.
      * @param heartbeatTransport    the heartbeat transport's duty-cycle share ({@link HeartbeatTransport#NONE} for
@@ -115,7 +119,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         final CachedNanoClock cachedClock,
         final AgentInvoker clientConductor,
         final Subscription controlSubscription,
-        final Subscription heartbeatSubscription,
+        final FramePoller heartbeatSubscription,
         final AeronControlChannel control,
         final RemoteHeartbeatChannel remoteHeartbeats,
         final HeartbeatTransport heartbeatTransport,
@@ -138,9 +142,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.counters = counters;
         this.onStart = onStart;
         this.onArmed = onArmed;
-        this.application = ctx.listener();
+        this.application = new GuardedListener(ctx.listener(), ctx.rank(), System.err);
+        this.keyring = ctx.frameAuthenticator();
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
-            ctx.configDigest(), ctx.frameAuthenticator(), new ReplayGuard(ctx.cluster().size()));
+            ctx.configDigest(), keyring, new ReplayGuard(ctx.cluster().size()));
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
@@ -191,6 +196,13 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 "the media driver's heartbeat stood still for " + ageMs + "ms, more than " + driverWatch.timeoutMs() +
                 "ms");
         }
+        final FrameAuthenticator newKeys = pendingKeyring;
+        if (newKeys != null)
+        {
+            // the node's one keyring: its decoder and its stamper sign and check with the new keys from here on
+            pendingKeyring = null;
+            keyring.rekey(newKeys);
+        }
 
         int work = heartbeatTransport.poll(now);
         if (!heartbeatTransport.localPortActive())
@@ -235,6 +247,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         counters.publish(node, control.dropped(), control.retried(),
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         heartbeatTransport.publish(counters);
+        counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
     }
@@ -397,6 +410,16 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         // a requested leave or halt must not wait out a long sleep
         return leaveRequested || haltRequested ? nowNs : node.nextDeadlineNs();
+    }
+
+    /**
+     * Hand a reloaded keyring to the agent thread, which takes it at the start of its next duty cycle.
+     *
+     * @param keys the new keys (primary first), loaded and checked on the calling thread.
+     */
+    public void rekey(final FrameAuthenticator keys)
+    {
+        pendingKeyring = keys;
     }
 
     /**

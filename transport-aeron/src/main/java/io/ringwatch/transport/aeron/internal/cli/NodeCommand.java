@@ -9,6 +9,7 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -17,6 +18,7 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -153,12 +155,34 @@ final class NodeCommand
         }
     }
 
+    /**
+     * @return what tells one version of the key file from the next (inode, modification time, size), or "" for none.
+     */
+    private static Object keyFileVersion(final Path keyFile)
+    {
+        if (keyFile == null)
+        {
+            return "";
+        }
+        try
+        {
+            final BasicFileAttributes attributes = Files.readAttributes(keyFile, BasicFileAttributes.class);
+            return attributes.fileKey() + "/" + attributes.lastModifiedTime() + "/" + attributes.size();
+        }
+        catch (final IOException ex)
+        {
+            return "unreadable";
+        }
+    }
+
     private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)
     {
         final ViewSnapshot snapshot = new ViewSnapshot();
         final boolean[] logged = new boolean[ctx.cluster().size()];
         boolean pinLogged = false;
         String transportError = "";
+        final Path keyFile = ctx.authMode() == AuthMode.REQUIRED ? ctx.authKeyFile() : null;
+        Object keyFileVersion = keyFileVersion(keyFile);
         try (ViewReader reader = new ViewReader(
             ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
         {
@@ -180,6 +204,21 @@ final class NodeCommand
                             " by " + snapshot.reporter(r) + " at " + snapshot.detectedAtNs(r) + "ns (+" +
                             TimeUnit.NANOSECONDS.toMillis(snapshot.detectedAtNs(r) - snapshot.startNs()) +
                             "ms since start) epoch=" + snapshot.viewEpoch());
+                    }
+                }
+                final Object version = keyFileVersion(keyFile);
+                if (keyFile != null && !version.equals(keyFileVersion))
+                {
+                    // a rotation step: the file was replaced or rewritten; a bad file leaves the keys as they were
+                    keyFileVersion = version;
+                    try
+                    {
+                        System.out.println("keyring reloaded from " + keyFile + ": " + node.reloadKeys() +
+                            " (primary first)");
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        System.out.println("keyring NOT reloaded, keeping the current keys: " + ex.getMessage());
                     }
                 }
                 final String error = node.agent().heartbeatTransport().lastError();

@@ -56,6 +56,11 @@ final class DriverProcess
             args.add(Integer.toString(options.realtimePriority()));
         }
         final List<String> cmd = new ArrayList<>(launcher);
+        if (options.driverNice() > 0)
+        {
+            // before the JVM starts, so every thread it makes inherits it
+            cmd.addAll(List.of("nice", "-n", Integer.toString(options.driverNice())));
+        }
         cmd.addAll(RingwatchJvm.command(options, aeronDir, args));
         return new DriverProcess(log, RingwatchJvm.start(cmd, log, "the media driver", false));
     }

@@ -61,6 +61,8 @@ public final class LocalCluster implements AutoCloseable
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         private boolean inheritOutput;
+        private boolean authenticated = true;
+        private int driverNice;
         private InetAddress rdmaAddress;
 
         /**
@@ -178,6 +180,50 @@ public final class LocalCluster implements AutoCloseable
         {
             this.inheritOutput = inherit;
             return this;
+        }
+
+        /**
+         * @param authenticated true (default) to give every node the cluster's own key; false to run them with
+         *                      authentication off (tests of what an unauthenticated cluster lets through).
+         * @return this.
+         */
+        public Options authenticated(final boolean authenticated)
+        {
+            this.authenticated = authenticated;
+            return this;
+        }
+
+        /**
+         * @return true if the nodes sign and check frames under the cluster's key.
+         */
+        public boolean authenticated()
+        {
+            return authenticated;
+        }
+
+        /**
+         * @param nice niceness (0 to 19) of the media driver process, 0 (default) to leave it as this process's. With
+         *             UDP the driver carries control frames only (heartbeats are datagrams the agents read), and a
+         *             driver busy with hostile Aeron frames (DATA or SETUP for unknown sessions) on cores it shares
+         *             with the agents must not take their time: reliable control frames can wait, heartbeats cannot.
+         * @return this.
+         */
+        public Options driverNice(final int nice)
+        {
+            if (nice < 0 || nice > 19)
+            {
+                throw new IllegalArgumentException("driver niceness must be in [0, 19]: " + nice);
+            }
+            this.driverNice = nice;
+            return this;
+        }
+
+        /**
+         * @return niceness of the media driver process, 0 for this process's.
+         */
+        public int driverNice()
+        {
+            return driverNice;
         }
 
         /**
@@ -587,6 +633,14 @@ public final class LocalCluster implements AutoCloseable
     public File aeronDir()
     {
         return directory.aeronDir();
+    }
+
+    /**
+     * @return the cluster's key file, given to the nodes when {@link Options#authenticated()}.
+     */
+    public File keyFile()
+    {
+        return directory.keyFile();
     }
 
     /**

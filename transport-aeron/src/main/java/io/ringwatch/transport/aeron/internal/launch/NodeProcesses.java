@@ -66,13 +66,17 @@ public final class NodeProcesses
         final List<String> args = new ArrayList<>(List.of(
             "node",
             "--cluster", directory.clusterFile().getAbsolutePath(),
-            "--key-file", directory.keyFile().getAbsolutePath(),
             "--rank", Integer.toString(rank),
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
             "--profile", options.profile(),
             "--grace", Durations.format(options.graceNs()),
             "--start-after", directory.startFile().getAbsolutePath()));
+        if (options.authenticated())
+        {
+            args.add("--key-file");
+            args.add(directory.keyFile().getAbsolutePath());
+        }
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");
