@@ -1,5 +1,6 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.DirectBuffer;
@@ -10,6 +11,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROCESS_FAILURE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
 
 /**
@@ -49,6 +51,10 @@ public final class FrameDecoder
     /** Ranks a fresh decoder's notice holds before its first growth. */
     public static final int DEFAULT_NOTICE_CAPACITY = 64;
 
+    /** Longest frame of any type. */
+    public static final int MAX_FRAME_LENGTH =
+        Math.max(FailureNoticeFlyweight.MAX_LENGTH, ProcessFailureFlyweight.MAX_LENGTH);
+
     private final int clusterId;
     private final int clusterSize;
     private final int localRank;
@@ -63,6 +69,7 @@ public final class FrameDecoder
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
     private final RankArray noticeRanks;
     private final ReusableNotice notice = new ReusableNotice();
+    private final ProcessFailureDecoding processFailure;
 
     private int type;
     private int senderRank;
@@ -167,6 +174,7 @@ public final class FrameDecoder
         this.replayGuard = replayGuard;
         this.structureOnly = structureOnly;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
+        this.processFailure = new ProcessFailureDecoding(clusterSize);
         // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
         notice.set(0, 0, 0, 0L, noticeRanks);
     }
@@ -189,7 +197,7 @@ public final class FrameDecoder
         {
             return RejectReason.TOO_SHORT;
         }
-        if (length > FailureNoticeFlyweight.MAX_LENGTH)
+        if (length > MAX_FRAME_LENGTH)
         {
             return RejectReason.WRONG_LENGTH;
         }
@@ -246,6 +254,10 @@ public final class FrameDecoder
 
             case FAILURE_NOTICE_TYPE:
                 body = decodeFailureNotice();
+                break;
+
+            case PROCESS_FAILURE_TYPE:
+                body = processFailure.decode(frame);
                 break;
 
             default:
@@ -398,6 +410,14 @@ public final class FrameDecoder
     }
 
     /**
+     * @return the last accepted PROCESS_FAILURE notice; the same object every time, its sets owned by this decoder.
+     */
+    public ProcessNotice processNotice()
+    {
+        return processFailure.notice();
+    }
+
+    /**
      * Exposed so tests can check that the notice's rank array grows only for larger sets and never past N.
      *
      * @return dead ranks the notice can hold without the decoder allocating.
@@ -490,6 +510,9 @@ public final class FrameDecoder
                 return length == FailureNoticeFlyweight.lengthOf(rangeCount) ?
                     RejectReason.NONE : RejectReason.WRONG_LENGTH;
             }
+
+            case PROCESS_FAILURE_TYPE:
+                return processFailure.checkStructure(frame, length);
 
             default:
                 return RejectReason.UNKNOWN_TYPE;

@@ -60,6 +60,8 @@ public class FrameHeaderFlyweight
     public static final int FAILURE_NOTICE_TYPE = 3;
     /** {@link LeaveFlyweight}. */
     public static final int LEAVE_TYPE = 4;
+    /** {@link ProcessFailureFlyweight}. */
+    public static final int PROCESS_FAILURE_TYPE = 9;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;
