@@ -70,6 +70,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final Runnable onStart;
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
+    private volatile ProcessLevelHook processLevel;
     private volatile Thread agentThread;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
@@ -193,6 +194,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
             work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
         }
         work += node.doWork(now);
+        final ProcessLevelHook processLevel = this.processLevel;
+        if (processLevel != null)
+        {
+            work += processLevel.doWork(now);
+        }
         if (onArmed != null && now - node.armedAtNs() >= 0)
         {
             final Runnable action = onArmed;
@@ -246,6 +252,14 @@ public final class RingwatchAgent implements Agent, MembershipListener
 
             case FrameHeaderFlyweight.LEAVE_TYPE:
                 node.onLeave(sender, nowNs);
+                break;
+
+            case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
+                final ProcessLevelHook processLevel = this.processLevel;
+                if (processLevel != null)
+                {
+                    processLevel.onProcessNotice(decoder.processNotice(), sender, nowNs);
+                }
                 break;
 
             default:
@@ -340,6 +354,17 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
+     * Give this daemon a process level (two-level detection). Set before the agent starts, or from any thread later:
+     * the duty cycle reads it once per cycle.
+     *
+     * @param processLevel the process level, or null for none.
+     */
+    public void processLevel(final ProcessLevelHook processLevel)
+    {
+        this.processLevel = processLevel;
+    }
+
+    /**
      * @return the protocol state machine (agent thread only, or after the agent stopped).
      */
     public DetectorNode node()
@@ -385,6 +410,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
     public void onFailure(final int deadRank, final long atNs, final FailureCause cause, final int reporterRank)
     {
         viewFile.onFailure(deadRank, atNs, cause, reporterRank);
+        final ProcessLevelHook processLevel = this.processLevel;
+        if (processLevel != null)
+        {
+            processLevel.onNodeFailure(deadRank, atNs, reporterRank);
+        }
         application.onFailure(deadRank, atNs, cause, reporterRank);
     }
 

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
@@ -77,6 +78,12 @@ final class NodeCommand
         }
         final String profileName = args.string("--profile", "low-noise");
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
+        final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final String exec = args.string("--exec", null);
+        if (exec != null && procs == 0)
+        {
+            throw new UsageException("--exec needs --procs K (processes per node)");
+        }
         args.finish();
         final TuningProfile profile = TuningProfile.fromName(profileName);
         ctx.profile(profile);
@@ -88,6 +95,10 @@ final class NodeCommand
             if (go != null)
             {
                 holdAtBarrier(built, built.context().rank(), go);
+            }
+            if (procs > 0)
+            {
+                ProcessLevels.attach(built, procs, exec);
             }
         });
 

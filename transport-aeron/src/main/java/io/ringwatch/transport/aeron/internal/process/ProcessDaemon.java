@@ -1,0 +1,241 @@
+package io.ringwatch.transport.aeron.internal.process;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.process.ProcessListener;
+import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.process.ProcessNoticeChannel;
+import io.ringwatch.core.process.ProcessNoticeRelay;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.transport.aeron.client.ProcessViewLayout;
+import io.ringwatch.transport.aeron.internal.ProcessLevelHook;
+import org.agrona.BitUtil;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+import static io.ringwatch.transport.aeron.client.ProcessViewLayout.*;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+/**
+ * The process level of a live daemon: the core's {@link ProcessNoticeRelay} over the node's control channel, the
+ * local processes it launched ({@link LocalProcesses}), the process view its processes map, and the Aeron IPC
+ * stream on which it pushes every failure to them. Runs inside the node's duty cycle ({@link ProcessLevelHook}).
+ * <p>
+ * A local exit is a failure, broadcast to the cluster, unless the process had said it finished
+ * ({@link ProcessViewLayout#SLOT_FINISHED}) and exited with 0: that is a departure, recorded in its slot only.
+ */
+public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, AutoCloseable
+{
+    private final ProcessNoticeRelay relay;
+    private final ProcessView view;
+    private LocalProcesses local;
+    private final Aeron aeron;
+    private final Publication notifications;
+    private final NanoClock clock;
+    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(
+        BitUtil.align(NOTIFICATION_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
+    private final boolean[] handled;
+    private int exitsSeen;
+    private long localFailures;
+    private long departures;
+    private long notificationsDropped;
+    private long lastExitToDutyCycleNs = -1;
+
+    /**
+     * @param node      the daemon's node-level protocol.
+     * @param layout    the job.
+     * @param schedule  the node level's broadcast schedule.
+     * @param channel   where PROCESS_FAILURE frames go (the node's control channel).
+     * @param aeronDir  the Aeron directory: the view file goes there, and the IPC stream through its driver.
+     * @param clusterId the cluster.
+     * @param clock     the clock stamped on notifications (same host as the processes).
+     */
+    public ProcessDaemon(
+        final DetectorNode node,
+        final JobLayout layout,
+        final BroadcastSchedule schedule,
+        final ProcessNoticeChannel channel,
+        final String aeronDir,
+        final int clusterId,
+        final NanoClock clock)
+    {
+        this.relay = new ProcessNoticeRelay(
+            node, layout, schedule, ProtocolSettings.DEFAULT_DEDUP_CAPACITY, channel, this);
+        this.clock = clock;
+        this.handled = new boolean[layout.processesOn(node.rank())];
+        this.view = new ProcessView(ProcessViewLayout.fileFor(aeronDir, clusterId, node.rank()), layout, node.rank());
+        Aeron connected = null;
+        try
+        {
+            connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            notifications = connected.addPublication(
+                NOTIFICATION_CHANNEL, ProcessViewLayout.notificationStreamId(clusterId, node.rank()));
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(connected);
+            view.close();
+            throw ex;
+        }
+        this.aeron = connected;
+    }
+
+    /**
+     * Launch this node's processes ({@code node --exec}), once the view they attach to exists. Call before the
+     * hook is handed to the agent.
+     *
+     * @param command     command line, run by {@code /bin/sh -c "exec ..."}.
+     * @param environment per local index, what to add to the environment.
+     */
+    public void launch(final String command, final IntFunction<Map<String, String>> environment)
+    {
+        if (local != null)
+        {
+            throw new IllegalStateException("processes already launched");
+        }
+        local = LocalProcesses.launch(command, handled.length, environment);
+        for (int i = 0; i < local.count(); i++)
+        {
+            view.slotProcess(i, local.pid(i), -1, 0);
+            view.slotState(i, SLOT_LAUNCHED);
+        }
+    }
+
+    /**
+     * @return the launched processes, or null.
+     */
+    public LocalProcesses local()
+    {
+        return local;
+    }
+
+    public int doWork(final long nowNs)
+    {
+        if (local == null)
+        {
+            return 0;
+        }
+        final int reported = local.exitsReported();
+        if (reported == exitsSeen)
+        {
+            return 0;
+        }
+        exitsSeen = reported;
+        int work = 0;
+        for (int i = 0; i < handled.length; i++)
+        {
+            if (!handled[i] && local.exitCode(i) != LocalProcesses.RUNNING)
+            {
+                handled[i] = true;
+                onLocalExit(i, local.exitCode(i), local.exitedAtNs(i), nowNs);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void onLocalExit(final int index, final int exitCode, final long exitedAtNs, final long nowNs)
+    {
+        final long state = view.slotState(index);
+        view.slotProcess(index, view.slotPid(index), exitCode, exitedAtNs);
+        lastExitToDutyCycleNs = nowNs - exitedAtNs;
+        if (state == SLOT_FINISHED && exitCode == 0)
+        {
+            view.slotState(index, SLOT_DEPARTED);
+            departures++;
+            return;
+        }
+        view.slotState(index, SLOT_DEAD);
+        localFailures++;
+        relay.onLocalProcessFailure(index, nowNs);
+    }
+
+    public void onProcessNotice(final ProcessNotice notice, final int fromRank, final long nowNs)
+    {
+        relay.onNotice(notice, fromRank, nowNs);
+    }
+
+    public void onNodeFailure(final int deadRank, final long nowNs, final int reporter)
+    {
+        relay.onNodeFailure(deadRank, nowNs, reporter);
+    }
+
+    public void onProcessFailure(final int process, final long nowNs, final int cause, final int reporter)
+    {
+        view.markDead(process);
+        message.putInt(NOTIFICATION_PROCESS_OFFSET, process, LITTLE_ENDIAN);
+        message.putInt(NOTIFICATION_CAUSE_OFFSET, cause, LITTLE_ENDIAN);
+        message.putLong(NOTIFICATION_DAEMON_NS_OFFSET, clock.nanoTime(), LITTLE_ENDIAN);
+        // no subscriber or back pressure: the process finds it in the view on its next poll instead
+        if (notifications.offer(message, 0, NOTIFICATION_LENGTH) < 0)
+        {
+            notificationsDropped++;
+        }
+    }
+
+    /**
+     * @return the relay, for its counters and view.
+     */
+    public ProcessNoticeRelay relay()
+    {
+        return relay;
+    }
+
+    /**
+     * @return the view file writer.
+     */
+    public ProcessView view()
+    {
+        return view;
+    }
+
+    /**
+     * @return local exits counted as failures.
+     */
+    public long localFailures()
+    {
+        return localFailures;
+    }
+
+    /**
+     * @return local exits counted as departures.
+     */
+    public long departures()
+    {
+        return departures;
+    }
+
+    /**
+     * @return notifications no local process was there to take.
+     */
+    public long notificationsDropped()
+    {
+        return notificationsDropped;
+    }
+
+    /**
+     * @return for the last local exit, from the exit report to the duty cycle that handled it, ns; -1 before any.
+     */
+    public long lastExitToDutyCycleNs()
+    {
+        return lastExitToDutyCycleNs;
+    }
+
+    /**
+     * Kill the launched processes and close the notification stream. The view stays mapped until the JVM exits: this
+     * runs from a shutdown hook while the agent may still be writing it.
+     */
+    public void close()
+    {
+        CloseHelper.quietClose(local);
+        CloseHelper.quietClose(aeron);
+    }
+}
