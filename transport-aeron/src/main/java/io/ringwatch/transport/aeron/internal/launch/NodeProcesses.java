@@ -57,6 +57,7 @@ public final class NodeProcesses
             args.add("--rt-priority");
             args.add(Integer.toString(options.realtimePriority()));
         }
+        args.addAll(options.nodeArgs());
         final List<String> cmd = RingwatchJvm.command(options, directory.aeronDir(), args);
         return RingwatchJvm.start(cmd, directory.nodeLog(rank), "node " + rank, options.inheritOutput());
     }

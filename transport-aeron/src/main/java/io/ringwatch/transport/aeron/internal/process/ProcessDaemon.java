@@ -19,6 +19,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
 import static io.ringwatch.transport.aeron.client.ProcessViewLayout.*;
@@ -48,6 +49,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     private long departures;
     private long notificationsDropped;
     private long lastExitToDutyCycleNs = -1;
+    private volatile Thread agentThread;
 
     /**
      * @param node      the daemon's node-level protocol.
@@ -102,6 +104,15 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
             throw new IllegalStateException("processes already launched");
         }
         local = LocalProcesses.launch(command, handled.length, environment);
+        // an idle agent sleeps until its next protocol deadline: wake it at once so the exit is announced at once
+        local.onExit(() ->
+        {
+            final Thread thread = agentThread;
+            if (thread != null)
+            {
+                LockSupport.unpark(thread);
+            }
+        });
         for (int i = 0; i < local.count(); i++)
         {
             view.slotProcess(i, local.pid(i), -1, 0);
@@ -122,6 +133,10 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         if (local == null)
         {
             return 0;
+        }
+        if (agentThread == null)
+        {
+            agentThread = Thread.currentThread();
         }
         final int reported = local.exitsReported();
         if (reported == exitsSeen)
