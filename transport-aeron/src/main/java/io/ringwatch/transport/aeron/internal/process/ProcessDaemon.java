@@ -185,7 +185,6 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
 
     public void onProcessFailure(final int process, final long nowNs, final int cause, final int reporter)
     {
-        view.markDead(process);
         message.putInt(NOTIFICATION_PROCESS_OFFSET, process, LITTLE_ENDIAN);
         message.putInt(NOTIFICATION_CAUSE_OFFSET, cause, LITTLE_ENDIAN);
         message.putLong(NOTIFICATION_DAEMON_NS_OFFSET, clock.nanoTime(), LITTLE_ENDIAN);
@@ -194,6 +193,8 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         {
             notificationsDropped++;
         }
+        // after the push: a client polls its stream before it rescans the view, so it gets the cause and stamp
+        view.markDead(process);
     }
 
     /**
