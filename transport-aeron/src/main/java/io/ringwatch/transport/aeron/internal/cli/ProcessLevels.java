@@ -35,9 +35,48 @@ final class ProcessLevels
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "ringwatch-processes"));
         node.agent().processLevel(daemon);
+        startLog(daemon, layout);
         System.out.println("process level: " + processesPerNode + " processes per node, ranks " +
             layout.firstProcess(ctx.rank()) + ".." + (layout.firstProcess(ctx.rank()) + processesPerNode - 1) +
             (command != null ? ", launched: " + command : ", none launched") + "; view " + daemon.view().file());
         return daemon;
+    }
+
+    /**
+     * Log each process death once, from a thread of its own (the agent never formats or prints): when this daemon
+     * learned it, and for its own processes how long after the exit was reported.
+     */
+    private static void startLog(final ProcessDaemon daemon, final JobLayout layout)
+    {
+        final Thread log = new Thread(() ->
+        {
+            final boolean[] logged = new boolean[layout.processCount()];
+            while (!Thread.currentThread().isInterrupted())
+            {
+                for (int p = 0; p < logged.length; p++)
+                {
+                    final long atNs = daemon.learnedAtNs(p);
+                    if (!logged[p] && atNs != 0)
+                    {
+                        logged[p] = true;
+                        final boolean own = daemon.local() != null && layout.nodeOf(p) == daemon.view().nodeRank();
+                        final long exitNs = own ? daemon.local().exitedAtNs(layout.localIndexOf(p)) : 0;
+                        System.out.println("process " + p + " (node " + layout.nodeOf(p) + ") dead, learned at " +
+                            atNs + "ns" + (exitNs != 0 ? ", " + (atNs - exitNs) / 1000 + "us after its exit was " +
+                            "reported, exit code " + daemon.local().exitCode(layout.localIndexOf(p)) : ""));
+                    }
+                }
+                try
+                {
+                    Thread.sleep(50);
+                }
+                catch (final InterruptedException ex)
+                {
+                    return;
+                }
+            }
+        }, "ringwatch-process-log");
+        log.setDaemon(true);
+        log.start();
     }
 }

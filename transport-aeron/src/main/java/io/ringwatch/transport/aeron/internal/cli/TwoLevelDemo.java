@@ -33,13 +33,14 @@ final class TwoLevelDemo
 
     static int run(final String[] argv) throws Exception
     {
-        final Args args = new Args(argv, 1, "--spin");
+        final Args args = new Args(argv, 1, "--spin", "--verbose");
         final int perNode = args.intValue("--procs-per-node", 4, 1, 64);
         final int nodes = args.intValue("--nodes", 4, 3, ProtocolSettings.MAX_CLUSTER_SIZE);
         final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         final long heartbeatPeriodNs = args.durationNs(Args.HEARTBEAT_PERIOD, TimeUnit.MILLISECONDS.toNanos(10));
         final long suspicionTimeoutNs = args.durationNs(Args.SUSPICION_TIMEOUT, TimeUnit.MILLISECONDS.toNanos(400));
         final boolean spin = args.switchOn("--spin");
+        final boolean verbose = args.switchOn("--verbose");
         args.finish();
         ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs);
 
@@ -60,7 +61,8 @@ final class TwoLevelDemo
         final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(nodes).heartbeatPeriodNs(heartbeatPeriodNs).suspicionTimeoutNs(suspicionTimeoutNs)
             .profile(rec.profile().cliName())
-            .nodeArgs(List.of("--procs", Integer.toString(perNode), "--exec", exec));
+            .nodeArgs(List.of("--procs", Integer.toString(perNode), "--exec", exec))
+            .inheritOutput(verbose);
         try (LocalCluster cluster = new LocalCluster(options))
         {
             cluster.start();
@@ -85,6 +87,10 @@ final class TwoLevelDemo
             final int victimProcess = layout.process(otherNode, random.nextInt(perNode));
 
             final long processKilledNs = System.nanoTime();
+            if (verbose)
+            {
+                System.out.println("killing at " + processKilledNs + "ns");
+            }
             ProcessHandle.of(pids.get(victimProcess)).ifPresent(ProcessHandle::destroyForcibly);
             System.out.println("SIGKILL application process " + victimProcess + " on node " + otherNode + " (pid " +
                 pids.get(victimProcess) + ")");

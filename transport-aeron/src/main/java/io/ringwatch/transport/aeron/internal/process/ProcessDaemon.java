@@ -44,6 +44,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(
         BitUtil.align(NOTIFICATION_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
     private final boolean[] handled;
+    private final long[] learnedAtNs;
     private int exitsSeen;
     private long localFailures;
     private long departures;
@@ -73,6 +74,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
             node, layout, schedule, ProtocolSettings.DEFAULT_DEDUP_CAPACITY, channel, this);
         this.clock = clock;
         this.handled = new boolean[layout.processesOn(node.rank())];
+        this.learnedAtNs = new long[layout.processCount()];
         this.view = new ProcessView(ProcessViewLayout.fileFor(aeronDir, clusterId, node.rank()), layout, node.rank());
         Aeron connected = null;
         try
@@ -185,6 +187,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
 
     public void onProcessFailure(final int process, final long nowNs, final int cause, final int reporter)
     {
+        learnedAtNs[process] = clock.nanoTime();
         message.putInt(NOTIFICATION_PROCESS_OFFSET, process, LITTLE_ENDIAN);
         message.putInt(NOTIFICATION_CAUSE_OFFSET, cause, LITTLE_ENDIAN);
         message.putLong(NOTIFICATION_DAEMON_NS_OFFSET, clock.nanoTime(), LITTLE_ENDIAN);
@@ -195,6 +198,15 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         }
         // after the push: a client polls its stream before it rescans the view, so it gets the cause and stamp
         view.markDead(process);
+    }
+
+    /**
+     * @param process an application rank.
+     * @return the clock's time when this daemon learned it dead, 0 if it has not; for logs, read from any thread.
+     */
+    public long learnedAtNs(final int process)
+    {
+        return learnedAtNs[process];
     }
 
     /**

@@ -123,6 +123,14 @@ public final class ProcessView implements AutoCloseable
     }
 
     /**
+     * @return the daemon's node rank.
+     */
+    public int nodeRank()
+    {
+        return buffer.getInt(NODE_RANK_OFFSET, LITTLE_ENDIAN);
+    }
+
+    /**
      * @return the file.
      */
     public File file()
