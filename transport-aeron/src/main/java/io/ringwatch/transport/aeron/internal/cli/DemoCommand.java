@@ -45,7 +45,7 @@ final class DemoCommand
      *
      * @param requested {@code --rt-priority}, or null if not given.
      */
-    private static int realtimePriority(final Integer requested)
+    static int realtimePriority(final Integer requested)
     {
         if (requested != null)
         {

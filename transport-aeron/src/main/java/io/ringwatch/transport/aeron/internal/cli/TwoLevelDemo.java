@@ -37,11 +37,17 @@ final class TwoLevelDemo
         final int perNode = args.intValue("--procs-per-node", 4, 1, 64);
         final int nodes = args.intValue("--nodes", 4, 3, ProtocolSettings.MAX_CLUSTER_SIZE);
         final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
-        final long heartbeatPeriodNs = args.durationNs(Args.HEARTBEAT_PERIOD, TimeUnit.MILLISECONDS.toNanos(10));
-        final long suspicionTimeoutNs = args.durationNs(Args.SUSPICION_TIMEOUT, TimeUnit.MILLISECONDS.toNanos(400));
+        final long heartbeatPeriodArgNs = args.durationNs(Args.HEARTBEAT_PERIOD, -1);
+        final long suspicionTimeoutArgNs = args.durationNs(Args.SUSPICION_TIMEOUT, -1);
         final boolean spin = args.switchOn("--spin");
         final boolean verbose = args.switchOn("--verbose");
         args.finish();
+        // the same choice as the one-level demo: SCHED_FIFO agents where permitted, with its tighter defaults
+        final int realtimePriority = DemoCommand.realtimePriority(null);
+        final long heartbeatPeriodNs = heartbeatPeriodArgNs >= 0 ? heartbeatPeriodArgNs : realtimePriority > 0 ?
+            DemoCommand.HEARTBEAT_PERIOD_DEFAULT_NS : DemoCommand.HEARTBEAT_PERIOD_FAIR_DEFAULT_NS;
+        final long suspicionTimeoutNs = suspicionTimeoutArgNs >= 0 ? suspicionTimeoutArgNs : realtimePriority > 0 ?
+            DemoCommand.SUSPICION_TIMEOUT_DEFAULT_NS : DemoCommand.SUSPICION_TIMEOUT_FAIR_DEFAULT_NS;
         ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs);
 
         final JobLayout layout = JobLayout.uniform(nodes, perNode);
@@ -63,6 +69,10 @@ final class TwoLevelDemo
             .profile(rec.profile().cliName())
             .nodeArgs(List.of("--procs", Integer.toString(perNode), "--exec", exec))
             .inheritOutput(verbose);
+        if (rec.profile() == TuningProfile.LOW_NOISE)
+        {
+            options.realtimePriority(realtimePriority);
+        }
         try (LocalCluster cluster = new LocalCluster(options))
         {
             cluster.start();
