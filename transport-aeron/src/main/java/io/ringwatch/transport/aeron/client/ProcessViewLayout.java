@@ -12,8 +12,9 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * <pre>
  *   header (64 bytes): magic, version, process count P, node count N, local count K, first local rank,
  *                      sequence (odd while the daemon writes), dead count
- *   K local slots (64 bytes each): state, pid, exit code, exited-at ns; a slot's state is written by its process
- *                      (ATTACHED, FINISHED) and by the daemon (LAUNCHED, EXITED, DEAD)
+ *   K local slots (64 bytes each): state, pid, exit code, exited-at ns, heartbeat; a slot's state is written by
+ *                      its process (ATTACHED, FINISHED) and by the daemon (LAUNCHED, DEPARTED, DEAD); the heartbeat
+ *                      counter by its process on every poll, watched by the daemon's watchdog
  *   bitmap: P bits, bit p set when application rank p is dead in the daemon's view
  * </pre>
  * Readers use plain loads bracketed by the sequence, like the node view file.
@@ -41,6 +42,7 @@ public final class ProcessViewLayout
     public static final int SLOT_PID_OFFSET = SLOT_STATE_OFFSET + SIZE_OF_LONG;
     public static final int SLOT_EXIT_CODE_OFFSET = SLOT_PID_OFFSET + SIZE_OF_LONG;
     public static final int SLOT_EXITED_AT_NS_OFFSET = SLOT_EXIT_CODE_OFFSET + SIZE_OF_LONG;
+    public static final int SLOT_HEARTBEAT_OFFSET = SLOT_EXITED_AT_NS_OFFSET + SIZE_OF_LONG;
 
     /** Slot state: nobody there yet. */
     public static final long SLOT_EMPTY = 0;

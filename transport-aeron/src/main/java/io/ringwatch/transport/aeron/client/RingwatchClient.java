@@ -28,6 +28,9 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  *     many of the failures learned so far the application has dealt with; getAcked returns exactly those.</li>
  *     <li>{@link #finish()} says the process is done: its exit with status 0 is then a departure, not a failure.</li>
  * </ul>
+ * A process the daemon did not launch attaches the same way, into a free slot of the node; the daemon then watches
+ * it only through the beats {@link #poll()} leaves in its slot (its watchdog), so it must keep polling.
+ * <p>
  * Not thread safe: one application thread polls. {@link #poll()} allocates nothing.
  */
 public final class RingwatchClient implements AutoCloseable
@@ -57,6 +60,7 @@ public final class RingwatchClient implements AutoCloseable
     private int ackedCount;
     private long lastViewSequence = -1;
     private long notificationSentNs;
+    private long beats;
 
     private RingwatchClient(
         final String aeronDir, final int clusterId, final int nodeRank, final int localIndex,
@@ -103,7 +107,16 @@ public final class RingwatchClient implements AutoCloseable
             throw ex;
         }
         this.aeron = connected;
+        final long state = view.getLongVolatile(slotOffset + SLOT_STATE_OFFSET);
+        if (state != SLOT_EMPTY && state != SLOT_LAUNCHED)
+        {
+            CloseHelper.quietClose(connected);
+            IoUtil.unmap(mapped);
+            throw new IllegalStateException("slot " + localIndex + " of node " + nodeRank + " is taken (state " +
+                state + ")");
+        }
         view.putLong(slotOffset + SLOT_PID_OFFSET, ProcessHandle.current().pid(), LITTLE_ENDIAN);
+        view.putLongOrdered(slotOffset + SLOT_HEARTBEAT_OFFSET, ++beats);
         view.putLongVolatile(slotOffset + SLOT_STATE_OFFSET, SLOT_ATTACHED);
     }
 
@@ -144,12 +157,14 @@ public final class RingwatchClient implements AutoCloseable
     }
 
     /**
-     * Deliver the failures learned since the last poll.
+     * Deliver the failures learned since the last poll, and beat: the daemon's watchdog declares a process that
+     * stops polling for longer than its timeout ({@code node --process-timeout}) dead, as it would a crashed one.
      *
      * @return number of failures delivered, 0 when there was nothing new.
      */
     public int poll()
     {
+        view.putLongOrdered(slotOffset + SLOT_HEARTBEAT_OFFSET, ++beats);
         final int before = learnedCount;
         notifications.poll(fragmentHandler, 16);
         final long sequence = view.getLongVolatile(SEQUENCE_OFFSET);

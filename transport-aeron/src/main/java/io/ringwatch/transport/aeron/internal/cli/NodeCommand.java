@@ -80,6 +80,7 @@ final class NodeCommand
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
         final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final String exec = args.string("--exec", null);
+        final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
         if (exec != null && procs == 0)
         {
             throw new UsageException("--exec needs --procs K (processes per node)");
@@ -98,7 +99,7 @@ final class NodeCommand
             }
             if (procs > 0)
             {
-                ProcessLevels.attach(built, procs, exec);
+                ProcessLevels.attach(built, procs, exec, processTimeoutNs);
             }
         });
 

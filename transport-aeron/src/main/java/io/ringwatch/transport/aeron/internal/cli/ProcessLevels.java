@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
@@ -7,18 +8,24 @@ import io.ringwatch.transport.aeron.client.RingwatchClient;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * {@code node --procs K [--exec CMD]}: give the node a process level before its agent starts, and launch its
- * processes. The job is K processes on every node, application ranks in node order.
+ * {@code node --procs K [--exec CMD] [--process-timeout D]}: give the node a process level before its agent starts,
+ * and launch its processes. The job is K processes on every node, application ranks in node order. Slots the daemon
+ * did not fill are open to processes that attach on their own; every attached process is watched by its beats.
  */
 final class ProcessLevels
 {
+    /** Default watchdog timeout: an attached process that has not polled for this long is declared dead. */
+    static final long PROCESS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
+
     private ProcessLevels()
     {
     }
 
-    static ProcessDaemon attach(final RingwatchNode node, final int processesPerNode, final String command)
+    static ProcessDaemon attach(
+        final RingwatchNode node, final int processesPerNode, final String command, final long processTimeoutNs)
     {
         final RingwatchContext ctx = node.context();
         final JobLayout layout = JobLayout.uniform(ctx.cluster().size(), processesPerNode);
@@ -38,7 +45,9 @@ final class ProcessLevels
         startLog(daemon, layout);
         System.out.println("process level: " + processesPerNode + " processes per node, ranks " +
             layout.firstProcess(ctx.rank()) + ".." + (layout.firstProcess(ctx.rank()) + processesPerNode - 1) +
-            (command != null ? ", launched: " + command : ", none launched") + "; view " + daemon.view().file());
+            (command != null ? ", launched: " + command : ", none launched: slots open to attach") +
+            "; watchdog " + (processTimeoutNs > 0 ? Durations.format(processTimeoutNs) : "off") + "; view " +
+            daemon.view().file());
         return daemon;
     }
 

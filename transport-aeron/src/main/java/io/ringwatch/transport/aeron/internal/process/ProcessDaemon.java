@@ -45,6 +45,10 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         BitUtil.align(NOTIFICATION_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
     private final boolean[] handled;
     private final long[] learnedAtNs;
+    private final long[] lastBeat;
+    private final long[] lastBeatAtNs;
+    private long watchdogTimeoutNs;
+    private long watchdogExpiries;
     private int exitsSeen;
     private long localFailures;
     private long departures;
@@ -75,6 +79,8 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         this.clock = clock;
         this.handled = new boolean[layout.processesOn(node.rank())];
         this.learnedAtNs = new long[layout.processCount()];
+        this.lastBeat = new long[handled.length];
+        this.lastBeatAtNs = new long[handled.length];
         this.view = new ProcessView(ProcessViewLayout.fileFor(aeronDir, clusterId, node.rank()), layout, node.rank());
         Aeron connected = null;
         try
@@ -130,12 +136,69 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         return local;
     }
 
+    /**
+     * Watch attached processes by their beats: one whose slot's heartbeat has not moved for {@code timeoutNs} is
+     * declared dead (hung, or gone without its daemon seeing an exit: a process it did not launch), or departed if it
+     * had said it finished. Set before the hook is handed to the agent.
+     *
+     * @param timeoutNs the local timeout; 0 turns the watchdog off.
+     * @return this.
+     */
+    public ProcessDaemon watchdog(final long timeoutNs)
+    {
+        this.watchdogTimeoutNs = timeoutNs;
+        return this;
+    }
+
     public int doWork(final long nowNs)
     {
-        if (local == null)
+        final int work = watchdogTimeoutNs > 0 ? watch(nowNs) : 0;
+        return local == null ? work : work + collectExits(nowNs);
+    }
+
+    private int watch(final long nowNs)
+    {
+        int work = 0;
+        for (int i = 0; i < handled.length; i++)
         {
-            return 0;
+            if (handled[i])
+            {
+                continue;
+            }
+            final long state = view.slotState(i);
+            if (state != SLOT_ATTACHED && state != SLOT_FINISHED)
+            {
+                continue;
+            }
+            final long beat = view.slotHeartbeat(i);
+            if (beat != lastBeat[i] || lastBeatAtNs[i] == 0)
+            {
+                lastBeat[i] = beat;
+                lastBeatAtNs[i] = nowNs;
+            }
+            else if (nowNs - lastBeatAtNs[i] > watchdogTimeoutNs)
+            {
+                handled[i] = true;
+                watchdogExpiries++;
+                if (state == SLOT_FINISHED)
+                {
+                    view.slotState(i, SLOT_DEPARTED);
+                    departures++;
+                }
+                else
+                {
+                    view.slotState(i, SLOT_DEAD);
+                    localFailures++;
+                    relay.onLocalProcessFailure(i, nowNs);
+                }
+                work++;
+            }
         }
+        return work;
+    }
+
+    private int collectExits(final long nowNs)
+    {
         if (agentThread == null)
         {
             agentThread = Thread.currentThread();
@@ -223,6 +286,14 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     public ProcessView view()
     {
         return view;
+    }
+
+    /**
+     * @return local processes whose beats stopped for longer than the watchdog timeout.
+     */
+    public long watchdogExpiries()
+    {
+        return watchdogExpiries;
     }
 
     /**

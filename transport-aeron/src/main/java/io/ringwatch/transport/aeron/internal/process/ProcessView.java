@@ -99,6 +99,15 @@ public final class ProcessView implements AutoCloseable
 
     /**
      * @param localIndex a local process.
+     * @return the heartbeat counter its process leaves on every poll.
+     */
+    public long slotHeartbeat(final int localIndex)
+    {
+        return buffer.getLongVolatile(ProcessViewLayout.slotOffset(localIndex) + SLOT_HEARTBEAT_OFFSET);
+    }
+
+    /**
+     * @param localIndex a local process.
      * @return its pid, 0 if unknown.
      */
     public long slotPid(final int localIndex)
