@@ -36,7 +36,10 @@ final class AppCommand
             }
         }))
         {
-            Files.writeString(dir.resolve("ready-" + client.rank()), Long.toString(ProcessHandle.current().pid()));
+            // written aside and renamed, so the demo never reads a half-written file
+            final Path readyTmp = dir.resolve("ready-" + client.rank() + ".tmp");
+            Files.writeString(readyTmp, Long.toString(ProcessHandle.current().pid()));
+            Files.move(readyTmp, dir.resolve("ready-" + client.rank()));
             final Path finish = dir.resolve("finish");
             long nextCheckNs = System.nanoTime();
             while (true)

@@ -93,13 +93,16 @@ final class NodeCommand
         {
             // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
             Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            if (procs > 0)
+            {
+                // before the barrier: launching K JVMs is the noisiest thing a host does, so it happens before anyone
+                // is judged, and this node says it is ready only once its processes have attached
+                ProcessLevels.awaitAttached(built, ProcessLevels.attach(built, procs, exec, processTimeoutNs),
+                    TimeUnit.MINUTES.toMillis(2));
+            }
             if (go != null)
             {
                 holdAtBarrier(built, built.context().rank(), go);
-            }
-            if (procs > 0)
-            {
-                ProcessLevels.attach(built, procs, exec, processTimeoutNs);
             }
         });
 

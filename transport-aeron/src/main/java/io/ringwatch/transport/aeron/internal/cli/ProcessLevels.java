@@ -4,7 +4,9 @@ import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.client.ProcessViewLayout;
 import io.ringwatch.transport.aeron.client.RingwatchClient;
+import io.ringwatch.transport.aeron.internal.process.LocalProcesses;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
 
 import java.util.Map;
@@ -49,6 +51,33 @@ final class ProcessLevels
             "; watchdog " + (processTimeoutNs > 0 ? Durations.format(processTimeoutNs) : "off") + "; view " +
             daemon.view().file());
         return daemon;
+    }
+
+    /**
+     * Wait until every process this daemon launched has attached (or exited), so a launcher's start barrier is
+     * released only after the JVM launches are over; returns at once if it launched none. Holds the node as its
+     * start barrier does, so its Aeron client keeps being serviced.
+     */
+    static void awaitAttached(final RingwatchNode node, final ProcessDaemon daemon, final long timeoutMs)
+        throws InterruptedException
+    {
+        if (daemon.local() != null && !node.holdUntil(() -> allAttached(daemon), timeoutMs))
+        {
+            System.out.println("not every launched process attached within " + timeoutMs + " ms; going on");
+        }
+    }
+
+    private static boolean allAttached(final ProcessDaemon daemon)
+    {
+        for (int i = 0; i < daemon.local().count(); i++)
+        {
+            if (daemon.view().slotState(i) == ProcessViewLayout.SLOT_LAUNCHED &&
+                daemon.local().exitCode(i) == LocalProcesses.RUNNING)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
