@@ -20,7 +20,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * {@link RejectReason} for the caller to count, never an exception. Accepted frames are canonical: encoding the
  * decoded values and stamping them with the decoded sequence gives back the same bytes.
  * <p>
- * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest notice;
+ * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest frame;
  * then the MAC ({@link FrameAuthenticator}), before any field is read, so nothing an outsider writes is ever
  * interpreted; then version; a known type; the exact length of that type (for a notice, a range count in
  * {@code [1, MAX_RANGES]} and {@link FailureNoticeFlyweight#lengthOf} bytes); zero flags; the cluster id; the config
@@ -28,12 +28,13 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * least 1. Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
  * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
  * sequence at least 1, every run non-empty and inside {@code [0, N)}, runs ascending with a gap between neighbours,
- * dead rank inside D and source rank outside it. Freshness ({@link ReplayGuard}) is judged after the header and
+ * dead rank inside D and source rank outside it; a PROCESS_FAILURE ({@link ProcessFailureFlyweight}) is checked the
+ * same way for its runs and source, and its processes must be non-negative and strictly ascending. Freshness ({@link ReplayGuard}) is judged after the header and
  * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
  * sender someone I hold dead) are left to the caller.
  * <p>
  * The cost of a bad frame is bounded: bounds and length are checked before the MAC, and the MAC is tried with at most
- * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link FailureNoticeFlyweight#MAX_LENGTH} bytes.
+ * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link #MAX_FRAME_LENGTH} bytes.
  * <p>
  * With authentication off ({@link FrameAuthenticator#NONE}) the MAC is not checked and every frame accepted is
  * counted in {@link #unauthenticatedAccepted()}.
