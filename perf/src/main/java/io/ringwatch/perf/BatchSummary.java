@@ -35,6 +35,8 @@ final class BatchSummary
     final long fencesSent;
     final int runsWithSplitBrain;
     final long majorityLost;
+    final long[] minorityFenceNs;
+    final long probes;
     final List<String> shownViolations = new ArrayList<>();
 
     BatchSummary(final SimResult[] results)
@@ -63,6 +65,9 @@ final class BatchSummary
         long fences = 0;
         int splitBrain = 0;
         long lostFromMajority = 0;
+        final long[] minorityFence = new long[runs];
+        int fenced = 0;
+        long pr = 0;
 
         for (final SimResult result : results)
         {
@@ -109,6 +114,11 @@ final class BatchSummary
             fences += result.fencesSent();
             splitBrain += result.splitBrainPairs() > 0 ? 1 : 0;
             lostFromMajority += result.majorityLost();
+            if (result.minorityFenceNs() >= 0)
+            {
+                minorityFence[fenced++] = result.minorityFenceNs();
+            }
+            pr += result.probeMessages();
         }
 
         violations = violationCount;
@@ -134,6 +144,9 @@ final class BatchSummary
         fencesSent = fences;
         runsWithSplitBrain = splitBrain;
         majorityLost = lostFromMajority;
+        minorityFenceNs = Arrays.copyOf(minorityFence, fenced);
+        Arrays.sort(minorityFenceNs);
+        probes = pr;
     }
 
     private void addShown(final String violation)

@@ -2,6 +2,7 @@ package io.ringwatch.perf;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.codec.ProcessFailureFlyweight;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
@@ -65,6 +66,9 @@ final class SimulateCommand implements Command
             "  --partition-for D      how long it lasts (default 5 suspicion timeouts)",
             "  --one-way              the first group hears nothing from the others, which still hear it",
             "  --isolate K            instead of --partition: K random nodes each cut off alone",
+            "  --policy P             partition policy: majority (default) | none (the paper's: every side goes on)",
+            "  --probe-timeout D      probe round timeout (default min(eta, delta/4)); 0 skips the ear check",
+            "                         (a broken rule, for negative controls)",
             "  --procs-per-node K     two levels: K application processes per daemon (default 0: nodes only)",
             "  --process-failures F   crash F random processes within the crash window, mixed with the node",
             "                         failures; checks every surviving daemon learns exactly the dead processes",
@@ -118,6 +122,17 @@ final class SimulateCommand implements Command
         final int procsPerNode = (int)flags.longValue("--procs-per-node", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final int processFailures = (int)flags.longValue("--process-failures", 0, 0, Integer.MAX_VALUE);
         final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
+        final PartitionPolicy policy;
+        try
+        {
+            policy = PartitionPolicy.parse(flags.string("--policy", "majority"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+        final boolean probeTimeoutSet = flags.isSet("--probe-timeout");
+        final long probeTimeoutNs = flags.durationNs("--probe-timeout", 0);
         flags.finish();
 
         final SimConfig template = new SimConfig()
@@ -131,7 +146,12 @@ final class SimulateCommand implements Command
             .lossProbability(loss)
             .broadcast(broadcast)
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
+            .partitionPolicy(policy)
             .seed(seed);
+        if (probeTimeoutSet)
+        {
+            template.probeTimeoutNs(probeTimeoutNs);
+        }
         if (windowSet)
         {
             template.crashWindowNs(windowNs);
@@ -161,7 +181,8 @@ final class SimulateCommand implements Command
         {
             out.println("partition: " + partition.describe() + (partition.randomPlacement() ? " scattered" :
                 " contiguous") + (partition.oneWay() ? ", one-way" : "") + " at " + human(partition.startNs()) +
-                " for " + human(partition.durationNs()) + "; policy: none (the paper's: every side goes on)");
+                " for " + human(partition.durationNs()) + "; policy: " + policy + "; a side without a majority must " +
+                "stop within " + human(io.ringwatch.core.sim.Checks.minorityBoundNs(nodes, suspicionTimeoutNs)));
         }
         out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
             "suspicion-timeout=%s tau=%s broadcast=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes,
@@ -192,7 +213,7 @@ final class SimulateCommand implements Command
                 (double)spread.messages() / runs);
         }
         out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, broadcast,
-            onePort, loss, seed, threads, wallMs, heapMb));
+            onePort, loss, seed, threads, wallMs, heapMb, policy));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
     }
 
@@ -292,6 +313,10 @@ final class SimulateCommand implements Command
         out.printf(Locale.ROOT, "messages per run: heartbeat %.0f, newObserver %.1f, notice %.1f, leave %.1f, " +
             "lost %.1f%n", (double)s.heartbeats / runs, (double)s.newObservers / runs, (double)s.notices / runs,
             (double)s.leaves / runs, (double)s.lost / runs);
+        out.printf(Locale.ROOT, "partitions: split brain in %d runs, majority nodes lost %d, minority stopped after " +
+            "p50 %s, max %s (%d runs), probes per run %.1f%n", s.runsWithSplitBrain, s.majorityLost,
+            human(BatchSummary.percentile(s.minorityFenceNs, 50)), human(BatchSummary.max(s.minorityFenceNs)),
+            s.minorityFenceNs.length, (double)s.probes / runs);
         out.printf(Locale.ROOT, "events: %d (%.0f per second), wall %d ms, peak heap %d MB%n",
             s.events, s.events * 1000.0 / wallMs, wallMs, heapMb);
     }
@@ -310,7 +335,8 @@ final class SimulateCommand implements Command
         final long seed,
         final int threads,
         final long wallMs,
-        final long heapMb)
+        final long heapMb,
+        final PartitionPolicy policy)
     {
         return "{" +
             "\"nodes\":" + nodes +
@@ -350,11 +376,17 @@ final class SimulateCommand implements Command
             ",\"fencesSent\":" + s.fencesSent +
             ",\"splitBrain\":" + s.runsWithSplitBrain +
             ",\"majorityLost\":" + s.majorityLost +
+            ",\"minorityFenceMs\":{" +
+            "\"p50\":" + BatchSummary.ms(BatchSummary.percentile(s.minorityFenceNs, 50)) +
+            ",\"max\":" + BatchSummary.ms(BatchSummary.max(s.minorityFenceNs)) +
+            ",\"count\":" + s.minorityFenceNs.length + "}" +
+            ",\"policy\":\"" + policy + "\"" +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +
             ",\"newObserver\":" + s.newObservers +
             ",\"notice\":" + s.notices +
             ",\"leave\":" + s.leaves +
+            ",\"probe\":" + s.probes +
             ",\"lost\":" + s.lost + "}" +
             ",\"events\":" + s.events +
             ",\"eventsPerSec\":" + Math.round(s.events * 1000.0 / wallMs) +

@@ -11,6 +11,8 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_ACK_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROCESS_FAILURE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
 
@@ -66,6 +68,7 @@ public final class FrameDecoder
     private final UnsafeBuffer frame = new UnsafeBuffer();
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final ProbeFlyweight probe = new ProbeFlyweight();
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
     private final RankArray noticeRanks;
@@ -78,6 +81,7 @@ public final class FrameDecoder
     private int destinationRank;
     private long frameSequence;
     private long heartbeatCounter;
+    private long probeToken;
     private long heartbeatTimestampNs;
     private int newObserverEmitterRank;
     private int rdmaRkey;
@@ -257,6 +261,12 @@ public final class FrameDecoder
                 body = decodeFailureNotice();
                 break;
 
+            case PROBE_TYPE:
+            case PROBE_ACK_TYPE:
+                probeToken = probe.wrap(frame, 0).token();
+                body = RejectReason.NONE;
+                break;
+
             case PROCESS_FAILURE_TYPE:
                 body = processFailure.decode(frame);
                 break;
@@ -367,6 +377,14 @@ public final class FrameDecoder
     public long heartbeatTimestampNs()
     {
         return heartbeatTimestampNs;
+    }
+
+    /**
+     * @return token of the last accepted probe or probe-ack frame.
+     */
+    public long probeToken()
+    {
+        return probeToken;
     }
 
     /**
@@ -496,6 +514,10 @@ public final class FrameDecoder
 
             case LEAVE_TYPE:
                 return length == LeaveFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
+
+            case PROBE_TYPE:
+            case PROBE_ACK_TYPE:
+                return length == ProbeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
             case FAILURE_NOTICE_TYPE:
             {

@@ -60,6 +60,10 @@ public class FrameHeaderFlyweight
     public static final int FAILURE_NOTICE_TYPE = 3;
     /** {@link LeaveFlyweight}. */
     public static final int LEAVE_TYPE = 4;
+    /** {@link ProbeFlyweight}: asks for an answer. */
+    public static final int PROBE_TYPE = 5;
+    /** {@link ProbeFlyweight}: the answer. */
+    public static final int PROBE_ACK_TYPE = 6;
     /** {@link ProcessFailureFlyweight}. */
     public static final int PROCESS_FAILURE_TYPE = 9;
 

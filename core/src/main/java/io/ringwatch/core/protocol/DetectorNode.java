@@ -29,6 +29,18 @@ import io.ringwatch.core.spi.RankSet;
  * {@link ProtocolSettings#fenceIntervalNs()}, so one lost fence is re-sent while the zombie keeps talking. Fencing
  * notices use sequence numbers from {@link #FENCE_SEQUENCE_BASE} up, apart from every broadcast's, so a receiver
  * knows it was fenced rather than named in a broadcast, and nobody forwards a fence.
+ * <p>
+ * <b>Partitions</b> ({@link PartitionPolicy#MAJORITY}). An emitter silent for δ is not declared at once: the node
+ * probes its predecessors, the emitter and the next one first, then batches twice as large each
+ * {@link ProtocolSettings#probeTimeoutNs()}, until one beyond the emitter answers. The run of predecessors before it
+ * that stayed silent for δ more (re-probed meanwhile) is declared in one notice, if what is left alive is still a
+ * majority of the settled membership ({@link Quorum}); otherwise this node tells its side so and stops
+ * ({@link ExclusionCause#MINORITY}), and if nobody answered at all it stops as {@link ExclusionCause#ISOLATED}
+ * without a word. So a node that cannot hear accuses nobody, a single crash costs one round trip more than δ, and a
+ * run of L silent predecessors is found in about log₂ L probe rounds instead of L·2δ. A notice whose D_msg leaves
+ * no majority alive is never merged: a node not named in it checks that a sample of D_msg stays silent for δ and
+ * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
+ * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
  */
 public final class DetectorNode
 {
@@ -36,6 +48,11 @@ public final class DetectorNode
     public static final long FENCE_SEQUENCE_BASE = 1L << 62;
 
     private static final int FENCE_LIMITER_CAPACITY = 16;
+    private static final int MAX_PROBE_ROUNDS = 40;
+    private static final int VERIFY_SAMPLE = 4;
+    private static final int NO_ANSWER = Integer.MAX_VALUE;
+    private static final long NOT_YET = Long.MIN_VALUE;
+    private static final int SMALL_RUN = 64;
 
     private final int rank;
     private final int incarnation;
@@ -55,6 +72,13 @@ public final class DetectorNode
     private final ReusableNotice ownNotice = new ReusableNotice();
     private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
+    private final PartitionPolicy policy;
+    private final long probeTimeoutNs;
+    private final Quorum quorum;
+    private final RankArray minorityDead = new RankArray(8);
+    private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
+    private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
+    private final int[] verifySample = new int[VERIFY_SAMPLE];
 
     private NodeState state = NodeState.ACTIVE;
     private int emitter;
@@ -68,6 +92,25 @@ public final class DetectorNode
     private long expectedWakeNs;
     private long broadcastSequence;
     private long viewEpoch;
+
+    // probing of a silent emitter's run of predecessors (runRounds == 0: none)
+    private long probeEpoch;
+    private long runToken;
+    private int runRounds;
+    private int runCursor;
+    private int runBatch;
+    private boolean runExhausted;
+    private int runAnswerDistance = NO_ANSWER;
+    private long runConfirmAtNs = NOT_YET;
+    private long runReprobeNs;
+
+    // checking that a notice leaving no majority comes from this node's side (a sample of its D stays silent)
+    private boolean verifying;
+    private long verifyToken;
+    private int verifySampleSize;
+    private int verifySource;
+    private long verifyUntilNs;
+    private long verifyReprobeNs;
 
     private long heartbeatsSent;
     private long heartbeatProgressSeen;
@@ -84,6 +127,8 @@ public final class DetectorNode
     private long heartbeatFramesRefused;
     private long newObserverRefused;
     private long fencesSent;
+    private long probesSent;
+    private long noticesRefused;
 
     /**
      * @param rank        this node's rank.
@@ -126,6 +171,9 @@ public final class DetectorNode
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
         this.startupGraceNs = settings.startupGraceNs();
+        this.policy = settings.partitionPolicy();
+        this.probeTimeoutNs = settings.probeTimeoutNs();
+        this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
         rebase(startNs);
     }
 
@@ -180,9 +228,11 @@ public final class DetectorNode
         // is never true; live it is true only when this thread was descheduled past a deadline.
         // Judging staleness after our own stall would blame the emitter for our pause: see the slot afresh first.
         final boolean late = nowNs - expectedWakeNs > pauseThresholdNs;
+        quorum.settleIfDue(dead, nowNs);
         int work = emitHeartbeatIfDue(nowNs);
         work += checkEmitter(nowNs, late);
         work += fenceSlotWriterIfDead(nowNs);
+        work += checkVerification(nowNs);
         expectedWakeNs = nextDeadlineNs();
         return work;
     }
@@ -238,6 +288,7 @@ public final class DetectorNode
         {
             lastSeenCounter = counter;
             heartbeatProgressSeen++;
+            runRounds = 0;
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
@@ -245,6 +296,8 @@ public final class DetectorNode
         if (late)
         {
             pausesDetected++;
+            // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
+            runRounds = 0;
             if (suspicionDeadlineNs - (nowNs + suspicionTimeoutNs) < 0)
             {
                 suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
@@ -254,21 +307,377 @@ public final class DetectorNode
 
         if (nowNs - suspicionDeadlineNs >= 0)
         {
-            suspicions++;
-            final int deadRank = emitter;
-            learnDead(deadRank, nowNs, FailureCause.DETECTED, rank);
-            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
-            adjustNeighboursAfterLearning(nowNs);
-            originateNotice(deadRank);
-            // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
-            // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
-            // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
-            fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
-            control.sendNotice(deadRank, ownNotice);
+            if (policy == PartitionPolicy.NONE)
+            {
+                declareRun(nowNs, distance(emitter) + 1, 1);
+            }
+            else if (probeTimeoutNs == 0)
+            {
+                runAnswerDistance = distance(emitter) + 1;
+                resolveRun(nowNs);
+            }
+            else
+            {
+                stepRun(nowNs);
+            }
             return 1;
         }
 
         return 0;
+    }
+
+    /**
+     * Declare the run of live-in-view predecessors closer than {@code endDistance} (the emitter first) dead in one
+     * notice, and mend the ring around it.
+     */
+    private void declareRun(final long nowNs, final int endDistance, final int runLength)
+    {
+        suspicions++;
+        final int deadRank = emitter;
+        if (runLength <= SMALL_RUN)
+        {
+            for (int r = emitter, i = 0; i < runLength; r = previousAlive(r), i++)
+            {
+                learnDead(r, nowNs, FailureCause.DETECTED, rank);
+            }
+        }
+        else
+        {
+            // ascending, so each insert is an append
+            for (int r = 0; r < clusterSize; r++)
+            {
+                if (r != rank && !dead.contains(r) && distance(r) < endDistance)
+                {
+                    learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                }
+            }
+        }
+        viewChanged(nowNs);
+        adjustNeighboursAfterLearning(nowNs);
+        originateNotice(deadRank);
+        // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
+        // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
+        // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
+        fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
+        control.sendNotice(deadRank, ownNotice);
+    }
+
+    /**
+     * The emitter's suspicion deadline passed with probing on: start probing, send the next round, re-probe the run
+     * while its silence is being confirmed, or declare it.
+     */
+    private void stepRun(final long nowNs)
+    {
+        if (runRounds == 0)
+        {
+            runToken = ++probeEpoch << 1;
+            runCursor = emitter;
+            runBatch = 2;
+            runExhausted = false;
+            runAnswerDistance = NO_ANSWER;
+            runConfirmAtNs = NOT_YET;
+            sendRound(nowNs);
+            suspicionDeadlineNs = nowNs + probeTimeoutNs;
+            return;
+        }
+        if (runConfirmAtNs == NOT_YET)
+        {
+            if (!runExhausted)
+            {
+                sendRound(nowNs);
+                suspicionDeadlineNs = nowNs + probeTimeoutNs;
+                return;
+            }
+            // everyone was asked and nobody answered: they must stay silent for δ from the last round
+            startConfirming(nowNs, roundSentNs[runRounds - 1] + suspicionTimeoutNs);
+            return;
+        }
+        if (nowNs - runConfirmAtNs >= 0)
+        {
+            resolveRun(nowNs);
+            return;
+        }
+        if (nowNs - runReprobeNs >= 0)
+        {
+            // a lost probe or answer must not make a live node look silent: ask the run again
+            for (int r = emitter; r != rank && distance(r) < runAnswerDistance; r = previousAlive(r))
+            {
+                probe(r, runToken);
+            }
+            runReprobeNs = nowNs + reprobeIntervalNs();
+        }
+        suspicionDeadlineNs = runReprobeNs - runConfirmAtNs < 0 ? runReprobeNs : runConfirmAtNs;
+    }
+
+    private void startConfirming(final long nowNs, final long confirmAtNs)
+    {
+        runConfirmAtNs = confirmAtNs;
+        runReprobeNs = nowNs + reprobeIntervalNs();
+        suspicionDeadlineNs = runReprobeNs - runConfirmAtNs < 0 ? runReprobeNs : runConfirmAtNs;
+        if (nowNs - confirmAtNs >= 0)
+        {
+            suspicionDeadlineNs = nowNs;
+        }
+    }
+
+    private long reprobeIntervalNs()
+    {
+        return Math.max(1, suspicionTimeoutNs / 4);
+    }
+
+    private void sendRound(final long nowNs)
+    {
+        roundFirstDistance[runRounds] = distance(runCursor);
+        roundSentNs[runRounds] = nowNs;
+        runRounds++;
+        for (int i = 0; i < runBatch && !runExhausted; i++)
+        {
+            probe(runCursor, runToken);
+            runCursor = previousAlive(runCursor);
+            runExhausted = runCursor == rank;
+        }
+        runBatch = runRounds + 1 >= MAX_PROBE_ROUNDS ? clusterSize : Math.min(clusterSize, 2 * runBatch);
+    }
+
+    private void probe(final int to, final long token)
+    {
+        probesSent++;
+        control.sendProbe(to, token);
+    }
+
+    /**
+     * Probing ended: the run is what stayed silent before the nearest predecessor that answered (all others if none
+     * did). Declare it if a majority is left, else stop: this node's side is the minority, or this node is deaf.
+     */
+    private void resolveRun(final long nowNs)
+    {
+        runRounds = 0;
+        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+        int runLength = 0;
+        boolean lowestInRun = false;
+        final int lowest = quorum.lowestMember();
+        for (int r = emitter; r != rank && distance(r) < endDistance; r = previousAlive(r))
+        {
+            runLength++;
+            lowestInRun |= r == lowest;
+        }
+        quorum.settleIfDue(dead, nowNs);
+        final int aliveMembers = clusterSize - dead.size() - runLength;
+        if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
+        {
+            declareRun(nowNs, endDistance, runLength);
+        }
+        else if (runAnswerDistance == NO_ANSWER)
+        {
+            exclude(nowNs, ExclusionCause.ISOLATED, rank);
+        }
+        else
+        {
+            stopAsMinority(nowNs, endDistance, emitter);
+        }
+    }
+
+    /**
+     * Tell this node's side (every rank outside D ∪ run, by the usual schedule) that it holds no majority, then stop.
+     * The notice names the emitter; its D_msg leaves no majority, so no receiver merges it: each checks for itself.
+     */
+    private void stopAsMinority(final long nowNs, final int endDistance, final int deadRank)
+    {
+        minorityDead.clear();
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (dead.contains(r) || (r != rank && distance(r) < endDistance))
+            {
+                minorityDead.add(r);
+            }
+        }
+        ownNotice.set(deadRank, rank, incarnation, ++broadcastSequence, minorityDead);
+        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence());
+        noticesOriginated++;
+        final int count = schedule.neighbours(rank, rank, minorityDead, clusterSize, targets);
+        for (int i = 0; i < count; i++)
+        {
+            if (targets[i] != rank)
+            {
+                control.sendNotice(targets[i], ownNotice);
+            }
+        }
+        exclude(nowNs, ExclusionCause.MINORITY, rank);
+    }
+
+    private int checkVerification(final long nowNs)
+    {
+        if (!verifying || state != NodeState.ACTIVE)
+        {
+            return 0;
+        }
+        if (nowNs - verifyUntilNs >= 0)
+        {
+            verifying = false;
+            exclude(nowNs, ExclusionCause.MINORITY, verifySource);
+            return 1;
+        }
+        if (nowNs - verifyReprobeNs >= 0)
+        {
+            for (int i = 0; i < verifySampleSize; i++)
+            {
+                probe(verifySample[i], verifyToken);
+            }
+            verifyReprobeNs = nowNs + reprobeIntervalNs();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * A notice whose D_msg leaves no majority came from a live node of this node's view: its sender's side is a
+     * minority. This node is on that side iff it cannot hear D_msg either, so it probes a sample of D_msg and stops
+     * if none answers within δ; one answer refutes the notice.
+     */
+    private void verifyMinority(final RankSet deadInMsg, final int sourceRank, final long nowNs)
+    {
+        if (verifying)
+        {
+            return;
+        }
+        verifySampleSize = 0;
+        final int size = deadInMsg.size();
+        for (int k = 0; k < VERIFY_SAMPLE && k < size; k++)
+        {
+            final int r = deadInMsg.rankAt((int)((long)k * size / Math.min(VERIFY_SAMPLE, size)));
+            if (validRank(r) && r != rank && !dead.contains(r) &&
+                (verifySampleSize == 0 || verifySample[verifySampleSize - 1] != r))
+            {
+                verifySample[verifySampleSize++] = r;
+            }
+        }
+        verifySource = sourceRank;
+        if (verifySampleSize == 0)
+        {
+            // every member of D_msg is dead in this view too, which then leaves no majority either
+            exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
+            return;
+        }
+        verifying = true;
+        verifyToken = (++probeEpoch << 1) | 1;
+        verifyUntilNs = nowNs + suspicionTimeoutNs;
+        verifyReprobeNs = nowNs + reprobeIntervalNs();
+        for (int i = 0; i < verifySampleSize; i++)
+        {
+            probe(verifySample[i], verifyToken);
+        }
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * A PROBE from {@code fromRank}: answer it, unless the prober is dead in this view (then it is fenced instead).
+     *
+     * @param fromRank the prober.
+     * @param token    its token, returned as is.
+     * @param nowNs    protocol time.
+     */
+    public void onProbe(final int fromRank, final long token, final long nowNs)
+    {
+        if (!admit(fromRank, nowNs) || fromRank == rank)
+        {
+            return;
+        }
+        control.sendProbeAck(fromRank, token);
+    }
+
+    /**
+     * A PROBE_ACK: {@code fromRank} is alive and this node can hear it.
+     *
+     * @param fromRank the rank that answered.
+     * @param token    the token of the probe it answers.
+     * @param nowNs    protocol time.
+     */
+    public void onProbeAck(final int fromRank, final long token, final long nowNs)
+    {
+        if (!admit(fromRank, nowNs) || fromRank == rank)
+        {
+            return;
+        }
+        if (verifying && token == verifyToken)
+        {
+            // someone the notice held dead answered: its sender's side is not ours
+            verifying = false;
+            noticesRefused++;
+            expectedWakeNs = nextDeadlineNs();
+            return;
+        }
+        if (runRounds == 0 || token != runToken)
+        {
+            return;
+        }
+        if (fromRank == emitter)
+        {
+            // the emitter lives and reaches us; its beats will tell the rest
+            runRounds = 0;
+            suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
+            expectedWakeNs = nextDeadlineNs();
+            return;
+        }
+        final int d = distance(fromRank);
+        if (d >= runAnswerDistance)
+        {
+            return;
+        }
+        runAnswerDistance = d;
+        if (previousAlive(emitter) == fromRank)
+        {
+            // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
+            // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
+            // gets one heartbeat period more, and one more probe, to show it lives.
+            if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
+            {
+                probe(emitter, runToken);
+                startConfirming(nowNs, nowNs + heartbeatPeriodNs);
+                runReprobeNs = runConfirmAtNs;
+                suspicionDeadlineNs = runConfirmAtNs;
+            }
+            expectedWakeNs = nextDeadlineNs();
+            return;
+        }
+        if (runConfirmAtNs == NOT_YET)
+        {
+            int round = runRounds - 1;
+            while (round > 0 && roundFirstDistance[round] > d)
+            {
+                round--;
+            }
+            startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
+        }
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * @return ring distance from {@code r} forward to this node: 1 for the initial emitter.
+     */
+    private int distance(final int r)
+    {
+        final int d = rank - r;
+        return d < 0 ? d + clusterSize : d;
+    }
+
+    private int previousAlive(final int from)
+    {
+        int candidate = from;
+        for (int i = 0; i < clusterSize; i++)
+        {
+            candidate = candidate == 0 ? clusterSize - 1 : candidate - 1;
+            if (candidate == rank || !dead.contains(candidate))
+            {
+                return candidate;
+            }
+        }
+        return rank;
+    }
+
+    private void viewChanged(final long nowNs)
+    {
+        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        quorum.viewChanged(nowNs);
     }
 
     /**
@@ -356,28 +765,55 @@ public final class DetectorNode
      */
     public void onNotice(final Notice notice, final int fromRank, final long nowNs)
     {
+        final RankSet deadInMsg = notice.deadSet();
+        final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
+        final boolean majority = policy == PartitionPolicy.MAJORITY;
+        final boolean namesUs = notice.deadRank() == rank || deadInMsg.contains(rank);
+        if (majority && state == NodeState.ACTIVE)
+        {
+            quorum.settleIfDue(dead, nowNs);
+            if (fence && namesUs && validRank(fromRank) && dead.contains(fromRank) && quorum.leftAliveBy(deadInMsg))
+            {
+                // both sides of a healed partition hold each other dead: the fence of the side with a majority
+                // crosses, or neither would ever stop
+                exclude(nowNs, ExclusionCause.FENCED, notice.sourceRank());
+                return;
+            }
+        }
         if (!admit(fromRank, nowNs))
         {
             return;
         }
 
-        final RankSet deadInMsg = notice.deadSet();
-        final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
-        if (notice.deadRank() == rank || deadInMsg.contains(rank))
+        if (namesUs || fence)
         {
-            exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
-            return;
-        }
-        if (fence)
-        {
-            // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
-            strayFences++;
+            if (majority && !quorum.leftAliveBy(deadInMsg))
+            {
+                // never obey a minority's view of us
+                noticesRefused++;
+            }
+            else if (namesUs)
+            {
+                exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
+            }
+            else
+            {
+                // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
+                strayFences++;
+            }
             return;
         }
 
         if (!seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(), notice.sequence()))
         {
             noticesDuplicate++;
+            return;
+        }
+        if (majority && !quorum.leftAliveBy(deadInMsg))
+        {
+            // never merge a minority's view: check whether we are on its side
+            forward(notice, fromRank);
+            verifyMinority(deadInMsg, notice.sourceRank(), nowNs);
             return;
         }
 
@@ -392,7 +828,25 @@ public final class DetectorNode
             }
         }
 
-        final int count = schedule.neighbours(rank, notice.sourceRank(), deadInMsg, clusterSize, targets);
+        forward(notice, fromRank);
+
+        if (changed)
+        {
+            viewChanged(nowNs);
+            if (majority && !quorum.holds(clusterSize - dead.size(), !dead.contains(quorum.lowestMember())))
+            {
+                // what this side learned leaves it no majority (scattered groups learn it piece by piece)
+                stopAsMinority(nowNs, 0, dead.rankAt(0));
+                return;
+            }
+            adjustNeighboursAfterLearning(nowNs);
+            expectedWakeNs = nextDeadlineNs();
+        }
+    }
+
+    private void forward(final Notice notice, final int fromRank)
+    {
+        final int count = schedule.neighbours(rank, notice.sourceRank(), notice.deadSet(), clusterSize, targets);
         for (int i = 0; i < count; i++)
         {
             final int to = targets[i];
@@ -401,13 +855,6 @@ public final class DetectorNode
                 noticesForwarded++;
                 control.sendNotice(to, notice);
             }
-        }
-
-        if (changed)
-        {
-            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
-            adjustNeighboursAfterLearning(nowNs);
-            expectedWakeNs = nextDeadlineNs();
         }
     }
 
@@ -424,7 +871,7 @@ public final class DetectorNode
             return;
         }
         learnDead(fromRank, nowNs, FailureCause.LEFT, fromRank);
-        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
         originateNotice(fromRank);
         expectedWakeNs = nextDeadlineNs();
@@ -518,6 +965,7 @@ public final class DetectorNode
 
     private void mendRing(final long nowNs)
     {
+        runRounds = 0;
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
@@ -579,7 +1027,13 @@ public final class DetectorNode
         }
         final long heartbeatNs = observer == rank ? Long.MAX_VALUE : nextHeartbeatNs;
         final long suspicionNs = emitter == rank ? Long.MAX_VALUE : suspicionDeadlineNs;
-        return heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
+        long nextNs = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
+        if (verifying)
+        {
+            final long verifyNs = verifyReprobeNs - verifyUntilNs < 0 ? verifyReprobeNs : verifyUntilNs;
+            nextNs = verifyNs - nextNs < 0 ? verifyNs : nextNs;
+        }
+        return nextNs;
     }
 
     /**
@@ -749,6 +1203,30 @@ public final class DetectorNode
     public long fencesSent()
     {
         return fencesSent;
+    }
+
+    /**
+     * @return PROBE frames sent (confirming suspicions, checking minority notices).
+     */
+    public long probesSent()
+    {
+        return probesSent;
+    }
+
+    /**
+     * @return notices and fences refused because their dead set leaves no majority alive, or refuted by a probe.
+     */
+    public long noticesRefused()
+    {
+        return noticesRefused;
+    }
+
+    /**
+     * @return the partition policy this node runs.
+     */
+    public PartitionPolicy partitionPolicy()
+    {
+        return policy;
     }
 
     /**

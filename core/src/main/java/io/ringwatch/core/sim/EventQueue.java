@@ -26,8 +26,10 @@ public final class EventQueue
     static final byte RESUME = 8;
     static final byte LEAVE_NODE = 9;
     static final byte FORGED_NOTICE = 10;
-    static final byte PROCESS_CRASH = 11;
-    static final byte PROCESS_NOTICE = 12;
+    static final byte PROBE = 11;
+    static final byte PROBE_ACK = 12;
+    static final byte PROCESS_CRASH = 13;
+    static final byte PROCESS_NOTICE = 14;
 
     private static final int RANK_BITS = 28;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;

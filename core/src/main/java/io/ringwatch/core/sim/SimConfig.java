@@ -2,6 +2,8 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.protocol.ProtocolSettings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,8 @@ public final class SimConfig
     private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private boolean authentication = true;
+    private PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
+    private long probeTimeoutNs = -1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private int processesPerNode;
@@ -77,6 +81,8 @@ public final class SimConfig
         copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
         copy.authentication = authentication;
+        copy.partitionPolicy = partitionPolicy;
+        copy.probeTimeoutNs = probeTimeoutNs;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         copy.processesPerNode = processesPerNode;
@@ -121,6 +127,12 @@ public final class SimConfig
             fenceIntervalNs = suspicionTimeoutNs;
         }
         require(fenceIntervalNs > 0, "fence interval must be > 0: " + fenceIntervalNs + "ns");
+        require(partitionPolicy != null, "partition policy must be set");
+        if (probeTimeoutNs < 0)
+        {
+            probeTimeoutNs = ProtocolSettings.defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs);
+        }
+        require(probeTimeoutNs < suspicionTimeoutNs, "probe timeout must be below delta: " + probeTimeoutNs + "ns");
         if (crashWindowNs < 0)
         {
             crashWindowNs = suspicionTimeoutNs / 2;
@@ -446,6 +458,39 @@ public final class SimConfig
         checkMutable();
         this.authentication = on;
         return this;
+    }
+
+    /**
+     * @param policy what nodes do when they cannot count a majority alive; default majority.
+     * @return this.
+     */
+    public SimConfig partitionPolicy(final PartitionPolicy policy)
+    {
+        checkMutable();
+        this.partitionPolicy = policy;
+        return this;
+    }
+
+    public PartitionPolicy partitionPolicy()
+    {
+        return partitionPolicy;
+    }
+
+    /**
+     * @param ns probe round timeout; default min(η, δ/4); 0 declares suspicions without probing (a broken rule, for
+     *           negative controls).
+     * @return this.
+     */
+    public SimConfig probeTimeoutNs(final long ns)
+    {
+        checkMutable();
+        this.probeTimeoutNs = ns;
+        return this;
+    }
+
+    public long probeTimeoutNs()
+    {
+        return probeTimeoutNs;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ControlChannel;
@@ -80,6 +81,9 @@ public final class Simulation implements ClusterState
     private final long[] firstLearnedNs;
     private final ExclusionCause[] exclusionCauses;
     private final int[] majorityGroup;
+    private final long[] stoppedAtNs;
+    private int[] firstPartitionGroups;
+    private boolean[] losing;
 
     private int stableCount;
     private int liveCount;
@@ -103,10 +107,12 @@ public final class Simulation implements ClusterState
     private long newObserverMessages;
     private long noticeMessages;
     private long leaveMessages;
+    private long probeMessages;
     private long lostMessages;
     private long vanishedMessages;
     private long eventsProcessed;
     private int accuracyViolations;
+    private int deafAccusations;
     private final List<String> violations = new ArrayList<>();
 
     /**
@@ -140,11 +146,15 @@ public final class Simulation implements ClusterState
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
         exclusionCauses = new ExclusionCause[n];
+        stoppedAtNs = new long[n];
+        Arrays.fill(stoppedAtNs, NONE);
         majorityGroup = placePartitions();
 
         final ProtocolSettings settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
-            .withFenceIntervalNs(config.fenceIntervalNs());
+            .withFenceIntervalNs(config.fenceIntervalNs())
+            .withPartitionPolicy(config.partitionPolicy())
+            .withProbeTimeoutNs(config.probeTimeoutNs());
         final BroadcastSchedule schedule = config.broadcast().newSchedule();
         nodes = new DetectorNode[n];
         for (int rank = 0; rank < n; rank++)
@@ -160,7 +170,8 @@ public final class Simulation implements ClusterState
      * Gives each partition's groups their ranks and hands them to the network. Draws from the run's random source
      * only when there are partitions, so runs without them keep their seeds' outcomes.
      *
-     * @return ranks of the largest group of the first partition (the side that should survive), or an empty array.
+     * @return ranks of the side of the first partition that should survive under the majority rule (a strict
+     * majority, or half holding rank 0; for a one-way cut, all but the deaf group), or an empty array.
      */
     private int[] placePartitions()
     {
@@ -194,14 +205,20 @@ public final class Simulation implements ClusterState
                 }
             }
             network.partition(groups, partition.startNs(), partition.endNs(), partition.oneWay());
-            if (majority.length == 0)
+            if (firstPartitionGroups == null)
             {
-                final int largest = partition.largestGroup();
-                majority = new int[sizes[largest]];
+                firstPartitionGroups = groups;
+                losing = PartitionOutcome.losingNodes(partition, groups);
+                int winners = 0;
+                for (int rank = 0; rank < n; rank++)
+                {
+                    winners += losing[rank] ? 0 : 1;
+                }
+                majority = new int[winners];
                 int m = 0;
                 for (int rank = 0; rank < n; rank++)
                 {
-                    if (groups[rank] == largest)
+                    if (!losing[rank])
                     {
                         majority[m++] = rank;
                     }
@@ -431,7 +448,7 @@ public final class Simulation implements ClusterState
             }
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
-                EventQueue.PROCESS_NOTICE ->
+                EventQueue.PROBE, EventQueue.PROBE_ACK, EventQueue.PROCESS_NOTICE ->
             {
                 return deliverControl(slot, to);
             }
@@ -481,6 +498,8 @@ public final class Simulation implements ClusterState
         {
             case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, to, nowNs);
             case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
+            case EventQueue.PROBE -> enter(to).onProbe(from, queue.value(slot), nowNs);
+            case EventQueue.PROBE_ACK -> enter(to).onProbeAck(from, queue.value(slot), nowNs);
             case EventQueue.PROCESS_NOTICE -> processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
             case EventQueue.FORGED_NOTICE ->
             {
@@ -645,6 +664,7 @@ public final class Simulation implements ClusterState
 
     private void nodeStopped(final int rank)
     {
+        stoppedAtNs[rank] = nowNs;
         stoppedCount++;
         liveCount--;
         if (cells[rank * CELL + STABLE] != 0)
@@ -774,6 +794,7 @@ public final class Simulation implements ClusterState
                 majorityLost++;
             }
         }
+        final long minorityFenceNs = checkPartitions(found);
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -782,7 +803,8 @@ public final class Simulation implements ClusterState
         final List<String> boundViolations = new ArrayList<>();
         if (firstFailureNs != NONE)
         {
-            Checks.checkLiveness(stableSinceNs != NONE, config.timeCapNs(), firstFailureNs,
+            // under the majority rule a partition with no majority side stops everyone: nothing left to stabilize
+            Checks.checkLiveness(stableSinceNs != NONE || liveCount == 0, config.timeCapNs(), firstFailureNs,
                 liveCount - stableCount, liveCount, seed, found);
             if (stableSinceNs != NONE)
             {
@@ -825,7 +847,55 @@ public final class Simulation implements ClusterState
             boundViolations,
             splitBrainPairs,
             majorityLost,
-            fencesSent());
+            fencesSent(),
+            minorityFenceNs,
+            probeMessages);
+    }
+
+    /**
+     * The partition checks, on runs whose only faults are partitions (crashes and pauses would blur who must stop).
+     *
+     * @return from the first cut to the last node of a side without a majority stopping, -1 if it does not apply.
+     */
+    private long checkPartitions(final List<String> found)
+    {
+        if (losing == null)
+        {
+            return NONE;
+        }
+        final Partition first = config.partitions().get(0);
+        final long minorityFenceNs = PartitionOutcome.lastStopNs(losing, stoppedAtNs, first.startNs());
+        final boolean onlyPartitions = config.failures() == 0 && config.randomPauses() == 0 &&
+            config.injections().isEmpty();
+        if (!onlyPartitions)
+        {
+            return minorityFenceNs;
+        }
+        boolean allShort = true;
+        for (final Partition partition : config.partitions())
+        {
+            allShort &= 2 * partition.durationNs() < deltaNs;
+        }
+        if (allShort)
+        {
+            int declared = 0;
+            for (int rank = 0; rank < n; rank++)
+            {
+                declared += isStopped(rank) ? 0 : nodes[rank].deadSet().size();
+            }
+            Checks.checkShortCut(exclusions, declared, seed, found);
+        }
+        if (config.partitionPolicy() == PartitionPolicy.MAJORITY && config.partitions().size() == 1)
+        {
+            final boolean[] excluded = new boolean[n];
+            for (int rank = 0; rank < n; rank++)
+            {
+                excluded[rank] = cells[rank * CELL + STATUS] == STOPPED && exclusionCauses[rank] != ExclusionCause.LEFT;
+            }
+            Checks.checkPartitionOutcome(losing, stoppedAtNs, excluded, first.startNs(), first.durationNs(),
+                Checks.minorityBoundNs(n, deltaNs), seed, found);
+        }
+        return minorityFenceNs;
     }
 
     private long fencesSent()
@@ -987,6 +1057,18 @@ public final class Simulation implements ClusterState
             send(EventQueue.LEAVE_MESSAGE, rank, observerRank, 0, null);
         }
 
+        public void sendProbe(final int toRank, final long token)
+        {
+            probeMessages++;
+            send(EventQueue.PROBE, rank, toRank, token, null);
+        }
+
+        public void sendProbeAck(final int toRank, final long token)
+        {
+            probeMessages++;
+            send(EventQueue.PROBE_ACK, rank, toRank, token, null);
+        }
+
         public void sendNotice(final int toRank, final Notice notice)
         {
             noticeMessages++;
@@ -1015,6 +1097,13 @@ public final class Simulation implements ClusterState
             if (deadRank == firstFailureRank)
             {
                 firstLearnedNs[rank] = timeNs;
+            }
+            if (cause == FailureCause.DETECTED && firstPartitionGroups != null &&
+                PartitionOutcome.accusesWhileDeaf(config.partitions().get(0), firstPartitionGroups, rank, deadRank,
+                    timeNs) && deafAccusations++ < Checks.MAX_REPORTED)
+            {
+                violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
+                    " dead at " + timeNs + "ns while it could hear nobody outside its group");
             }
             switch (Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs))
             {

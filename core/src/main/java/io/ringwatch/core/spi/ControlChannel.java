@@ -27,4 +27,22 @@ public interface ControlChannel
      * @param notice the notice; valid only during this call.
      */
     void sendNotice(int toRank, Notice notice);
+
+    /**
+     * Ask {@code toRank} to answer: under the {@code majority} partition policy a suspicion becomes a notice only
+     * once a node beyond the suspect has answered, which proves this node can still hear (and finds how far a run
+     * of silent predecessors reaches).
+     *
+     * @param toRank destination.
+     * @param token  opaque, returned in the answer.
+     */
+    void sendProbe(int toRank, long token);
+
+    /**
+     * Answer a probe.
+     *
+     * @param toRank the prober.
+     * @param token  the probe's token.
+     */
+    void sendProbeAck(int toRank, long token);
 }

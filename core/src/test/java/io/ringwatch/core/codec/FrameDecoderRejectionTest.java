@@ -133,7 +133,7 @@ class FrameDecoderRejectionTest
 
         leave.type(0);
         assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
-        leave.type(5);
+        leave.type(7);
         assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
         leave.type(0xFF);
         assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));

@@ -6,13 +6,9 @@ import io.ringwatch.core.process.ProcessListener;
 import io.ringwatch.core.process.ProcessNoticeChannel;
 import io.ringwatch.core.process.ProcessNoticeRelay;
 import io.ringwatch.core.process.ReusableProcessNotice;
+import io.ringwatch.core.process.SilentChannels;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
-import io.ringwatch.core.spi.ControlChannel;
-import io.ringwatch.core.spi.ExclusionCause;
-import io.ringwatch.core.spi.HeartbeatChannel;
-import io.ringwatch.core.spi.MembershipListener;
-import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -50,7 +46,7 @@ class ProcessLevelAllocationTest
     @Test
     void shouldRelayProcessNoticesWithoutAllocating()
     {
-        final Silent silent = new Silent();
+        final SilentChannels silent = new SilentChannels();
         final DetectorNode node = new DetectorNode(0, 0, ProtocolSettings.of(N, 1_000_000, 10_000_000),
             new BinomialGraphSchedule(), silent, silent, silent, 0);
         final ProcessNoticeChannel channel = (to, n) ->
@@ -88,47 +84,6 @@ class ProcessLevelAllocationTest
             {
                 relay.onNotice(decoder.processNotice(), 5, i);
             }
-        }
-    }
-
-    private static final class Silent implements HeartbeatChannel, ControlChannel, MembershipListener
-    {
-        public void writeHeartbeat(final int observerRank, final long counter)
-        {
-        }
-
-        public long readHeartbeat(final int emitterRank)
-        {
-            return NO_HEARTBEAT;
-        }
-
-        public int lastWriter()
-        {
-            return NO_WRITER;
-        }
-
-        public void sendNewObserver(final int emitterRank)
-        {
-        }
-
-        public void sendLeave(final int observerRank)
-        {
-        }
-
-        public void sendNotice(final int toRank, final Notice notice)
-        {
-        }
-
-        public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
-        {
-        }
-
-        public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
-        {
-        }
-
-        public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
-        {
         }
     }
 }

@@ -3,11 +3,6 @@ package io.ringwatch.core.process;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
-import io.ringwatch.core.spi.ControlChannel;
-import io.ringwatch.core.spi.HeartbeatChannel;
-import io.ringwatch.core.spi.MembershipListener;
-import io.ringwatch.core.spi.Notice;
-import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +27,7 @@ class ProcessNoticeRelayTest
     private void build(final int rank)
     {
         final ProtocolSettings settings = ProtocolSettings.of(N, 100, 1000);
-        final Silent silent = new Silent();
+        final SilentChannels silent = new SilentChannels();
         node = new DetectorNode(rank, 0, settings, new DoubleHypercubeSchedule(), silent, silent, silent, 0);
         relay = new ProcessNoticeRelay(node, JobLayout.uniform(N, K), new DoubleHypercubeSchedule(), 16,
             (to, notice) -> sentTo.add(to),
@@ -94,46 +89,5 @@ class ProcessNoticeRelayTest
         failures.clear();
         relay.onNodeFailure(5, 20, 4);
         assertEquals(List.of("20/2/4", "22/2/4", "23/2/4"), failures);
-    }
-
-    private static final class Silent implements HeartbeatChannel, ControlChannel, MembershipListener
-    {
-        public void writeHeartbeat(final int observerRank, final long counter)
-        {
-        }
-
-        public long readHeartbeat(final int emitterRank)
-        {
-            return NO_HEARTBEAT;
-        }
-
-        public int lastWriter()
-        {
-            return NO_WRITER;
-        }
-
-        public void sendNewObserver(final int emitterRank)
-        {
-        }
-
-        public void sendLeave(final int observerRank)
-        {
-        }
-
-        public void sendNotice(final int toRank, final Notice notice)
-        {
-        }
-
-        public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
-        {
-        }
-
-        public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
-        {
-        }
-
-        public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
-        {
-        }
     }
 }

@@ -37,6 +37,14 @@ public final class RingwatchConfiguration
     /** Default broadcast schedule. */
     public static final String BROADCAST_DEFAULT = "double-hypercube";
 
+    /**
+     * What a node does when it can no longer count a majority of the cluster alive: {@code majority} (default: it
+     * stops, exit 3, so at most one side of a partition goes on) or {@code none} (the paper's: every side goes on).
+     */
+    public static final String PARTITION_POLICY_PROP_NAME = "ringwatch.partition.policy";
+    /** Default partition policy. */
+    public static final String PARTITION_POLICY_DEFAULT = "majority";
+
     /** η, overriding the cluster file. */
     public static final String HEARTBEAT_PERIOD_PROP_NAME = "ringwatch.heartbeat.period";
     /** Default η when neither property nor cluster file gives one. */
@@ -262,6 +270,14 @@ public final class RingwatchConfiguration
     public static String broadcast()
     {
         return System.getProperty(BROADCAST_PROP_NAME, BROADCAST_DEFAULT);
+    }
+
+    /**
+     * @return {@link #PARTITION_POLICY_PROP_NAME} or its default.
+     */
+    public static String partitionPolicy()
+    {
+        return System.getProperty(PARTITION_POLICY_PROP_NAME, PARTITION_POLICY_DEFAULT);
     }
 
     /**

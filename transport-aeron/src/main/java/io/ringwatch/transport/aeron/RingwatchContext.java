@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -37,6 +38,7 @@ public final class RingwatchContext
     private boolean incarnationSet;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
+    private PartitionPolicy partitionPolicy = PartitionPolicy.parse(RingwatchConfiguration.partitionPolicy());
     private long heartbeatPeriodNs = -1;
     private long suspicionTimeoutNs = -1;
     private long pauseThresholdNs = -1;
@@ -127,7 +129,8 @@ public final class RingwatchContext
         }
         // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
-            pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY);
+            pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
+            .withPartitionPolicy(partitionPolicy);
 
         configDigest = ConfigDigest.of(
             cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs, broadcast);
@@ -324,6 +327,26 @@ public final class RingwatchContext
         requireOpen("broadcast");
         this.broadcast = broadcast;
         return this;
+    }
+
+    /**
+     * @param policy what the node does when it can no longer count a majority alive; every node of the cluster
+     *               should run the same.
+     * @return this.
+     */
+    public RingwatchContext partitionPolicy(final PartitionPolicy policy)
+    {
+        requireOpen("partitionPolicy");
+        this.partitionPolicy = policy;
+        return this;
+    }
+
+    /**
+     * @return the partition policy.
+     */
+    public PartitionPolicy partitionPolicy()
+    {
+        return partitionPolicy;
     }
 
     /**

@@ -215,7 +215,9 @@ class RingwatchNodeTest
 
         invoke(1000, 0, 1);
 
-        assertFalse(cluster.nodes[0].agent().node().isAlive(2));
+        final DetectorNode watcher = cluster.nodes[0].agent().node();
+        assertFalse(watcher.isAlive(2), () -> "rank 0: " + watcher.state() + ", probes sent " + watcher.probesSent() +
+            ", rank 1 probes sent " + cluster.nodes[1].agent().node().probesSent());
         assertFalse(cluster.nodes[1].agent().node().isAlive(2));
         assertEquals(1, cluster.nodes[0].agent().node().suspicions(), "rank 0 watches rank 2 and detects it");
     }

@@ -3,9 +3,11 @@ package io.ringwatch.transport.aeron.internal;
 import io.aeron.Publication;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
+import io.ringwatch.core.codec.ProbeFlyweight;
 import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.process.ProcessNoticeChannel;
@@ -39,6 +41,7 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
+    private final ProbeFlyweight probeFrame = new ProbeFlyweight();
     private final ProcessFailureFlyweight processFrame = new ProcessFailureFlyweight();
     private final long[] blockedInPass;
     private int slotRkey;
@@ -115,6 +118,24 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     public void sendLeave(final int observerRank)
     {
         send(observerRank, leaveFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, observerRank, configDigest));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendProbe(final int toRank, final long token)
+    {
+        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.PROBE_TYPE, clusterId, rank, incarnation,
+            toRank, configDigest, token));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendProbeAck(final int toRank, final long token)
+    {
+        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.PROBE_ACK_TYPE, clusterId, rank,
+            incarnation, toRank, configDigest, token));
     }
 
     /**

@@ -112,7 +112,7 @@ public final class ClusterChannels
     /**
      * Peers a node is likely to send control frames to: whoever the schedule has it forward a notice to in the
      * full cluster, for every source (where notices go while few have died), its ⌊log₂ n⌋ + 1 nearest
-     * predecessors (NEW_OBSERVER after mending around that many failures) and its successor (LEAVE).
+     * predecessors (NEW_OBSERVER after mending around that many failures) and its two successors (LEAVE, PROBE_ACK).
      *
      * @param schedule the cluster's broadcast schedule.
      * @param rank     this node.
@@ -136,7 +136,10 @@ public final class ClusterChannels
         {
             peers.set(Math.floorMod(rank - i, n));
         }
+        // the successor (LEAVE) and the two nearest, which probe this node first when their emitter falls silent
+        // (PROBE_ACK)
         peers.set((rank + 1) % n);
+        peers.set((rank + 2) % n);
         peers.clear(rank);
         return peers.stream().toArray();
     }

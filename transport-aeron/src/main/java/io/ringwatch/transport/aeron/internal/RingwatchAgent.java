@@ -254,13 +254,23 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 node.onLeave(sender, nowNs);
                 break;
 
+            case FrameHeaderFlyweight.PROBE_TYPE:
+                node.onProbe(sender, decoder.probeToken(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.PROBE_ACK_TYPE:
+                node.onProbeAck(sender, decoder.probeToken(), nowNs);
+                break;
+
             case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
+            {
                 final ProcessLevelHook processLevel = this.processLevel;
                 if (processLevel != null)
                 {
                     processLevel.onProcessNotice(decoder.processNotice(), sender, nowNs);
                 }
                 break;
+            }
 
             default:
                 break;

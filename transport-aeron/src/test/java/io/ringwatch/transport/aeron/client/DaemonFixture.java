@@ -97,6 +97,14 @@ final class DaemonFixture implements AutoCloseable
         {
         }
 
+        public void sendProbe(final int toRank, final long token)
+        {
+        }
+
+        public void sendProbeAck(final int toRank, final long token)
+        {
+        }
+
         public void sendNotice(final int toRank, final Notice notice)
         {
         }

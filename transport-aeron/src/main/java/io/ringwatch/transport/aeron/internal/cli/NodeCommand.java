@@ -222,8 +222,13 @@ final class NodeCommand
                 {
                     if (snapshot.state() == NodeState.EXCLUDED)
                     {
-                        final String why = snapshot.exclusionCause() == ExclusionCause.FENCED ?
+                        final ExclusionCause cause = snapshot.exclusionCause();
+                        final String why = cause == ExclusionCause.FENCED ?
                             "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead" :
+                            cause == ExclusionCause.MINORITY ?
+                            "this node's side of a partition holds no majority of the cluster" :
+                            cause == ExclusionCause.ISOLATED ?
+                            "this node heard nobody for longer than the suspicion timeout (cut off, or deaf)" :
                             "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
                         System.out.println("EXCLUDED: " + why + "; fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
                         System.out.flush();
