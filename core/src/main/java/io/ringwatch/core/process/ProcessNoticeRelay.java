@@ -86,6 +86,19 @@ public final class ProcessNoticeRelay
      */
     public boolean onLocalProcessFailure(final int localIndex, final long nowNs)
     {
+        return recordLocalFailure(localIndex, nowNs) && announceLocalFailures();
+    }
+
+    /**
+     * Record a local process's death without announcing it yet, so that several seen in one duty cycle (a node's
+     * processes often die together) go out in one broadcast: call {@link #announceLocalFailures()} after the last.
+     *
+     * @param localIndex the process's index on this node.
+     * @param nowNs      protocol time.
+     * @return true if the process was newly recorded dead.
+     */
+    public boolean recordLocalFailure(final int localIndex, final long nowNs)
+    {
         final int process = layout.process(rank, localIndex);
         if (node.state() != NodeState.ACTIVE || !deadProcesses.add(process))
         {
@@ -93,7 +106,20 @@ public final class ProcessNoticeRelay
         }
         localDead.add(process);
         listener.onProcessFailure(process, nowNs, ProcessListener.PROCESS_FAILED, rank);
+        return true;
+    }
 
+    /**
+     * Start one broadcast carrying every process of this node recorded dead so far.
+     *
+     * @return true if a broadcast was started (the node takes part and has dead processes to announce).
+     */
+    public boolean announceLocalFailures()
+    {
+        if (node.state() != NodeState.ACTIVE || localDead.size() == 0)
+        {
+            return false;
+        }
         final RankSet excluded = node.deadSet();
         ownNotice.set(rank, node.incarnation(), ++sequence, excluded, localDead);
         seen.addIfAbsent(rank, node.incarnation(), sequence);

@@ -57,6 +57,25 @@ class ProcessNoticeRelayTest
     }
 
     @Test
+    void shouldAnnounceSeveralLocalFailuresInOneBroadcast()
+    {
+        final List<String> carried = new ArrayList<>();
+        final SilentChannels silent = new SilentChannels();
+        node = new DetectorNode(2, 0, ProtocolSettings.of(N, 100, 1000), new DoubleHypercubeSchedule(), silent, silent,
+            silent, 0);
+        relay = new ProcessNoticeRelay(node, JobLayout.uniform(N, K), new DoubleHypercubeSchedule(), 16,
+            (to, notice) -> carried.add(to + ":" + notice.deadProcesses()),
+            (process, nowNs, cause, reporter) -> failures.add(process + "/" + cause + "/" + reporter));
+        assertTrue(relay.recordLocalFailure(0, 10));
+        assertTrue(relay.recordLocalFailure(3, 10));
+        assertTrue(carried.isEmpty(), "nothing sent before the announcement");
+        assertTrue(relay.announceLocalFailures());
+        assertEquals(1, relay.noticesOriginated());
+        assertEquals(List.of("8/1/2", "11/1/2"), failures);
+        assertTrue(carried.stream().allMatch(c -> c.endsWith("[8, 11]")), carried.toString());
+    }
+
+    @Test
     void shouldMergeForwardOnceAndDropDuplicates()
     {
         build(0);

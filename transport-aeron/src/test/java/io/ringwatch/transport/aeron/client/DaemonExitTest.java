@@ -43,7 +43,10 @@ class DaemonExitTest
             assertFalse(fixture.daemon.view().isDead(0), "a departure is not a failure");
             assertTrue(fixture.daemon.view().isDead(1));
             assertTrue(fixture.daemon.view().isDead(2));
-            assertEquals(2, fixture.daemon.relay().noticesOriginated(), "each failure broadcast once");
+            // announced once each, or together when both exits landed in the same duty cycle
+            final long broadcasts = fixture.daemon.relay().noticesOriginated();
+            assertTrue(broadcasts == 1 || broadcasts == 2, "broadcasts: " + broadcasts);
+            assertEquals(2, fixture.daemon.relay().deadProcesses().size());
             assertTrue(fixture.daemon.lastExitToDutyCycleNs() >= 0);
         }
     }

@@ -159,6 +159,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     private int watch(final long nowNs)
     {
         int work = 0;
+        boolean announce = false;
         for (int i = 0; i < handled.length; i++)
         {
             if (handled[i])
@@ -189,10 +190,14 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
                 {
                     view.slotState(i, SLOT_DEAD);
                     localFailures++;
-                    relay.onLocalProcessFailure(i, nowNs);
+                    announce |= relay.recordLocalFailure(i, nowNs);
                 }
                 work++;
             }
+        }
+        if (announce)
+        {
+            relay.announceLocalFailures();
         }
         return work;
     }
@@ -210,19 +215,28 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         }
         exitsSeen = reported;
         int work = 0;
+        boolean announce = false;
         for (int i = 0; i < handled.length; i++)
         {
             if (!handled[i] && local.exitCode(i) != LocalProcesses.RUNNING)
             {
                 handled[i] = true;
-                onLocalExit(i, local.exitCode(i), local.exitedAtNs(i), nowNs);
+                announce |= onLocalExit(i, local.exitCode(i), local.exitedAtNs(i), nowNs);
                 work++;
             }
+        }
+        // the exits seen in one cycle (a node's processes often die together) go out in one broadcast
+        if (announce)
+        {
+            relay.announceLocalFailures();
         }
         return work;
     }
 
-    private void onLocalExit(final int index, final int exitCode, final long exitedAtNs, final long nowNs)
+    /**
+     * @return true if the exit is a failure to announce.
+     */
+    private boolean onLocalExit(final int index, final int exitCode, final long exitedAtNs, final long nowNs)
     {
         final long state = view.slotState(index);
         view.slotProcess(index, view.slotPid(index), exitCode, exitedAtNs);
@@ -231,11 +245,11 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         {
             view.slotState(index, SLOT_DEPARTED);
             departures++;
-            return;
+            return false;
         }
         view.slotState(index, SLOT_DEAD);
         localFailures++;
-        relay.onLocalProcessFailure(index, nowNs);
+        return relay.recordLocalFailure(index, nowNs);
     }
 
     public void onProcessNotice(final ProcessNotice notice, final int fromRank, final long nowNs)
