@@ -1,6 +1,7 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
@@ -8,6 +9,7 @@ import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.Partition;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
+import io.ringwatch.core.sim.Simulation;
 import io.ringwatch.transport.aeron.internal.cli.Args;
 import io.ringwatch.transport.aeron.internal.cli.UsageException;
 
@@ -15,7 +17,11 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * {@code simulate}: many seeded runs of the discrete-event simulator, a readable summary, and a last line of
@@ -63,6 +69,9 @@ final class SimulateCommand implements Command
             "  --policy P             partition policy: majority (default) | none (the paper's: every side goes on)",
             "  --probe-timeout D      probe round timeout (default min(eta, delta/4)); 0 skips the ear check",
             "                         (a broken rule, for negative controls)",
+            "  --procs-per-node K     two levels: K application processes per daemon (default 0: nodes only)",
+            "  --process-failures F   crash F random processes within the crash window, mixed with the node",
+            "                         failures; checks every surviving daemon learns exactly the dead processes",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -110,6 +119,8 @@ final class SimulateCommand implements Command
             throw new UsageException(ex.getMessage());
         }
         final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
+        final int procsPerNode = (int)flags.longValue("--procs-per-node", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final int processFailures = (int)flags.longValue("--process-failures", 0, 0, Integer.MAX_VALUE);
         final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
         final PartitionPolicy policy;
         try
@@ -149,6 +160,10 @@ final class SimulateCommand implements Command
         {
             template.randomPauses(pauses, pauseNs);
         }
+        if (procsPerNode > 0 || processFailures > 0)
+        {
+            template.processes(procsPerNode, processFailures);
+        }
         if (partition != null)
         {
             template.partition(partition);
@@ -181,15 +196,50 @@ final class SimulateCommand implements Command
         }
 
         final long startNs = System.nanoTime();
-        final SimResult[] results = SimulationBatch.run(template, runs, threads, err);
+        final ProcessSpread spread = new ProcessSpread();
+        final SimResult[] results = SimulationBatch.run(template, runs, threads, err, procsPerNode > 0 ? spread : null);
         final long wallMs = Math.max(1, (System.nanoTime() - startNs) / 1_000_000);
         final BatchSummary summary = new BatchSummary(results);
         final long heapMb = peakHeapBytes() >> 20;
 
         printHuman(out, summary, runs, wallMs, heapMb);
+        if (procsPerNode > 0)
+        {
+            final long[] ns = spread.sorted();
+            out.printf(Locale.ROOT, "processes: %d per node, %d crashed per run; crash to every daemon knowing it: " +
+                "p50 %s, p99 %s, max %s (%d crashes on surviving nodes); process notices per run %.1f%n",
+                procsPerNode, processFailures, human(BatchSummary.percentile(ns, 50)),
+                human(BatchSummary.percentile(ns, 99)), human(BatchSummary.max(ns)), ns.length,
+                (double)spread.messages() / runs);
+        }
         out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, broadcast,
             onePort, loss, seed, threads, wallMs, heapMb, policy));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
+    }
+
+    /**
+     * Process-level figures gathered from every run of a batch, from the worker threads.
+     */
+    private static final class ProcessSpread implements Consumer<Simulation>
+    {
+        private final List<long[]> spreads = new ArrayList<>();
+        private long messages;
+
+        public synchronized void accept(final Simulation simulation)
+        {
+            spreads.add(simulation.processSpreadNs());
+            messages += simulation.processNoticeMessages();
+        }
+
+        synchronized long[] sorted()
+        {
+            return spreads.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        }
+
+        synchronized long messages()
+        {
+            return messages;
+        }
     }
 
     private static Partition partition(

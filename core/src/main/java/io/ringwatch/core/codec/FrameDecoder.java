@@ -1,5 +1,6 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.DirectBuffer;
@@ -12,6 +13,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_ACK_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROCESS_FAILURE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
 
 /**
@@ -20,7 +22,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * {@link RejectReason} for the caller to count, never an exception. Accepted frames are canonical: encoding the
  * decoded values and stamping them with the decoded sequence gives back the same bytes.
  * <p>
- * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest notice;
+ * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest frame;
  * then the MAC ({@link FrameAuthenticator}), before any field is read, so nothing an outsider writes is ever
  * interpreted; then version; a known type; the exact length of that type (for a notice, a range count in
  * {@code [1, MAX_RANGES]} and {@link FailureNoticeFlyweight#lengthOf} bytes); zero flags; the cluster id; the config
@@ -28,12 +30,13 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
  * least 1. Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
  * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
  * sequence at least 1, every run non-empty and inside {@code [0, N)}, runs ascending with a gap between neighbours,
- * dead rank inside D and source rank outside it. Freshness ({@link ReplayGuard}) is judged after the header and
+ * dead rank inside D and source rank outside it; a PROCESS_FAILURE ({@link ProcessFailureFlyweight}) is checked the
+ * same way for its runs and source, and its processes must be non-negative and strictly ascending. Freshness ({@link ReplayGuard}) is judged after the header and
  * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
  * sender someone I hold dead) are left to the caller.
  * <p>
  * The cost of a bad frame is bounded: bounds and length are checked before the MAC, and the MAC is tried with at most
- * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link FailureNoticeFlyweight#MAX_LENGTH} bytes.
+ * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link #MAX_FRAME_LENGTH} bytes.
  * <p>
  * With authentication off ({@link FrameAuthenticator#NONE}) the MAC is not checked and every frame accepted is
  * counted in {@link #unauthenticatedAccepted()}.
@@ -51,6 +54,10 @@ public final class FrameDecoder
     /** Ranks a fresh decoder's notice holds before its first growth. */
     public static final int DEFAULT_NOTICE_CAPACITY = 64;
 
+    /** Longest frame of any type. */
+    public static final int MAX_FRAME_LENGTH =
+        Math.max(FailureNoticeFlyweight.MAX_LENGTH, ProcessFailureFlyweight.MAX_LENGTH);
+
     private final int clusterId;
     private final int clusterSize;
     private final int localRank;
@@ -66,6 +73,7 @@ public final class FrameDecoder
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
     private final RankArray noticeRanks;
     private final ReusableNotice notice = new ReusableNotice();
+    private final ProcessFailureDecoding processFailure;
 
     private int type;
     private int senderRank;
@@ -171,6 +179,7 @@ public final class FrameDecoder
         this.replayGuard = replayGuard;
         this.structureOnly = structureOnly;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
+        this.processFailure = new ProcessFailureDecoding(clusterSize);
         // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
         notice.set(0, 0, 0, 0L, noticeRanks);
     }
@@ -193,7 +202,7 @@ public final class FrameDecoder
         {
             return RejectReason.TOO_SHORT;
         }
-        if (length > FailureNoticeFlyweight.MAX_LENGTH)
+        if (length > MAX_FRAME_LENGTH)
         {
             return RejectReason.WRONG_LENGTH;
         }
@@ -256,6 +265,10 @@ public final class FrameDecoder
             case PROBE_ACK_TYPE:
                 probeToken = probe.wrap(frame, 0).token();
                 body = RejectReason.NONE;
+                break;
+
+            case PROCESS_FAILURE_TYPE:
+                body = processFailure.decode(frame);
                 break;
 
             default:
@@ -416,6 +429,14 @@ public final class FrameDecoder
     }
 
     /**
+     * @return the last accepted PROCESS_FAILURE notice; the same object every time, its sets owned by this decoder.
+     */
+    public ProcessNotice processNotice()
+    {
+        return processFailure.notice();
+    }
+
+    /**
      * Exposed so tests can check that the notice's rank array grows only for larger sets and never past N.
      *
      * @return dead ranks the notice can hold without the decoder allocating.
@@ -512,6 +533,9 @@ public final class FrameDecoder
                 return length == FailureNoticeFlyweight.lengthOf(rangeCount) ?
                     RejectReason.NONE : RejectReason.WRONG_LENGTH;
             }
+
+            case PROCESS_FAILURE_TYPE:
+                return processFailure.checkStructure(frame, length);
 
             default:
                 return RejectReason.UNKNOWN_TYPE;

@@ -64,6 +64,8 @@ public class FrameHeaderFlyweight
     public static final int PROBE_TYPE = 5;
     /** {@link ProbeFlyweight}: the answer. */
     public static final int PROBE_ACK_TYPE = 6;
+    /** {@link ProcessFailureFlyweight}. */
+    public static final int PROCESS_FAILURE_TYPE = 9;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;

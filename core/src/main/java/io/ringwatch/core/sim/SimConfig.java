@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
@@ -47,6 +48,8 @@ public final class SimConfig
     private long probeTimeoutNs = -1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
+    private int processesPerNode;
+    private int processFailures;
     private boolean concluded;
 
     /**
@@ -82,6 +85,8 @@ public final class SimConfig
         copy.probeTimeoutNs = probeTimeoutNs;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
+        copy.processesPerNode = processesPerNode;
+        copy.processFailures = processFailures;
         return copy;
     }
 
@@ -107,6 +112,10 @@ public final class SimConfig
         require(mtbfNs > 0, "mtbf must be > 0: " + mtbfNs + "ns");
         require(placement != null && bound != null && broadcast != null, "placement, bound and broadcast must be set");
 
+        require(processesPerNode >= 0 && (long)processesPerNode * nodes <= JobLayout.MAX_PROCESSES,
+            "processes per node must be in [0, " + JobLayout.MAX_PROCESSES / nodes + "]: " + processesPerNode);
+        require(processFailures >= 0 && processFailures <= (long)processesPerNode * nodes,
+            "process failures must be in [0, nodes x processes per node]: " + processFailures);
         if (pauseThresholdNs < 0)
         {
             pauseThresholdNs = suspicionTimeoutNs / 2;
@@ -626,6 +635,29 @@ public final class SimConfig
     public List<Injection> injections()
     {
         return List.copyOf(injections);
+    }
+
+    /**
+     * @param perNode  application processes each daemon hosts (0: node level only).
+     * @param failures processes crashed at random, anywhere in the job, within the crash window.
+     * @return this.
+     */
+    public SimConfig processes(final int perNode, final int failures)
+    {
+        checkMutable();
+        this.processesPerNode = perNode;
+        this.processFailures = failures;
+        return this;
+    }
+
+    public int processesPerNode()
+    {
+        return processesPerNode;
+    }
+
+    public int processFailures()
+    {
+        return processFailures;
     }
 
     public boolean isConcluded()

@@ -70,6 +70,7 @@ public final class Simulation implements ClusterState
     private final DetectorNode[] nodes;
     private final Port port = new Port();
     private final Forgery forgery;
+    private final ProcessLevel processes;
 
     // The per-node state touched by every event, one 64-byte record per node: at 256k nodes the run is bound by
     // cache misses, and separate arrays would cost one miss each.
@@ -163,6 +164,8 @@ public final class Simulation implements ClusterState
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
         }
+        processes = config.processesPerNode() > 0 ?
+            new ProcessLevel(this, nodes, config.processesPerNode(), schedule) : null;
     }
 
     /**
@@ -362,6 +365,12 @@ public final class Simulation implements ClusterState
             }
         }
         planRandomPauses(firstNs);
+        if (processes != null && config.processFailures() > 0)
+        {
+            // drawn last, so runs without process failures keep their seeds' outcomes
+            final long lastNs = processes.plan(random, config.processFailures(), firstNs, config.crashWindowNs(), queue);
+            lastInjectionNs = Math.max(lastInjectionNs, lastNs);
+        }
     }
 
     /**
@@ -441,9 +450,13 @@ public final class Simulation implements ClusterState
             }
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
-                EventQueue.PROBE, EventQueue.PROBE_ACK ->
+                EventQueue.PROBE, EventQueue.PROBE_ACK, EventQueue.PROCESS_NOTICE ->
             {
                 return deliverControl(slot, to);
+            }
+            case EventQueue.PROCESS_CRASH ->
+            {
+                return crashProcess(slot, to, (int)queue.value(slot));
             }
             case EventQueue.CRASH -> crash(to, queue.value(slot) == GENERATED);
             case EventQueue.PAUSE -> pause(to, queue.value(slot));
@@ -489,6 +502,7 @@ public final class Simulation implements ClusterState
             case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, nowNs);
             case EventQueue.PROBE -> enter(to).onProbe(from, queue.value(slot), nowNs);
             case EventQueue.PROBE_ACK -> enter(to).onProbeAck(from, queue.value(slot), nowNs);
+            case EventQueue.PROCESS_NOTICE -> processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
             case EventQueue.FORGED_NOTICE ->
             {
                 // only what the receiver's decoder accepts reaches the node
@@ -536,6 +550,63 @@ public final class Simulation implements ClusterState
             final long gapNs = (long)Math.ceil(-Math.log(1.0 - random.nextDouble()) * meanGapNs);
             scheduleCrash(nowNs + Math.max(1, gapNs), -1, GENERATED);
         }
+    }
+
+    /**
+     * A process dies now; its daemon sees it at once if it runs, when it resumes if it is paused, never if it stopped
+     * (its node's death already covers the process).
+     *
+     * @return true if the event was requeued for the daemon's resumption.
+     */
+    private boolean crashProcess(final int slot, final int node, final int process)
+    {
+        final long status = cells[node * CELL + STATUS];
+        processes.crash(process, status == RUNNING, nowNs);
+        if (status == PAUSED)
+        {
+            queue.requeue(slot, resumeAtNs[node]);
+            return true;
+        }
+        if (status == RUNNING)
+        {
+            afterCall(node);
+        }
+        return false;
+    }
+
+    /**
+     * Hand a process notice to the network, as the {@link ProcessLevel} of a daemon sends it.
+     */
+    void sendProcessNotice(final int from, final int to, final SimProcessNotice notice)
+    {
+        send(EventQueue.PROCESS_NOTICE, from, to, 0, notice);
+    }
+
+    /**
+     * @return the process level, or null when the run has no processes.
+     */
+    ProcessLevel processLevel()
+    {
+        return processes;
+    }
+
+    /**
+     * After {@link #run()}: for each crashed process whose node kept running, the time from its crash to the last
+     * daemon learning it, ascending; empty without processes.
+     *
+     * @return spread times, ns.
+     */
+    public long[] processSpreadNs()
+    {
+        return processes == null ? new long[0] : processes.spreadNs();
+    }
+
+    /**
+     * @return PROCESS_FAILURE messages sent in the run, forwards included.
+     */
+    public long processNoticeMessages()
+    {
+        return processes == null ? 0 : processes.messages();
     }
 
     private void pause(final int rank, final long durationNs)
@@ -712,6 +783,10 @@ public final class Simulation implements ClusterState
         Checks.checkViews(this, seed, found);
         Checks.checkRing(this, seed, found);
         Checks.checkFencing(this, condemned, seed, found);
+        if (processes != null)
+        {
+            processes.check(seed, found);
+        }
         final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
         int majorityLost = 0;
         for (final int rank : majorityGroup)
@@ -1017,6 +1092,10 @@ public final class Simulation implements ClusterState
 
         public void onFailure(final int deadRank, final long timeNs, final FailureCause cause, final int reporter)
         {
+            if (processes != null)
+            {
+                processes.onNodeFailure(rank, deadRank, timeNs, reporter);
+            }
             if (deadRank == firstFailureRank)
             {
                 firstLearnedNs[rank] = timeNs;

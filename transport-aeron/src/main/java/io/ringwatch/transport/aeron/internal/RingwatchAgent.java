@@ -85,6 +85,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private DriverWatch driverWatch;
     private EpochClock epochClock = SystemEpochClock.INSTANCE;
     private volatile String driverLost;
+    private volatile ProcessLevelHook processLevel;
     private volatile Thread agentThread;
     private volatile FrameAuthenticator pendingKeyring;
     private volatile boolean leaveRequested;
@@ -230,6 +231,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
             work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
         }
         work += node.doWork(now);
+        final ProcessLevelHook processLevel = this.processLevel;
+        if (processLevel != null)
+        {
+            work += processLevel.doWork(now);
+        }
         if (onArmed != null && now - node.armedAtNs() >= 0)
         {
             final Runnable action = onArmed;
@@ -293,6 +299,16 @@ public final class RingwatchAgent implements Agent, MembershipListener
             case FrameHeaderFlyweight.PROBE_ACK_TYPE:
                 node.onProbeAck(sender, decoder.probeToken(), nowNs);
                 break;
+
+            case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
+            {
+                final ProcessLevelHook processLevel = this.processLevel;
+                if (processLevel != null)
+                {
+                    processLevel.onProcessNotice(decoder.processNotice(), sender, nowNs);
+                }
+                break;
+            }
 
             default:
                 break;
@@ -431,6 +447,17 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
+     * Give this daemon a process level (two-level detection). Set before the agent starts, or from any thread later:
+     * the duty cycle reads it once per cycle.
+     *
+     * @param processLevel the process level, or null for none.
+     */
+    public void processLevel(final ProcessLevelHook processLevel)
+    {
+        this.processLevel = processLevel;
+    }
+
+    /**
      * @return the protocol state machine (agent thread only, or after the agent stopped).
      */
     public DetectorNode node()
@@ -476,6 +503,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
     public void onFailure(final int deadRank, final long atNs, final FailureCause cause, final int reporterRank)
     {
         viewFile.onFailure(deadRank, atNs, cause, reporterRank);
+        final ProcessLevelHook processLevel = this.processLevel;
+        if (processLevel != null)
+        {
+            processLevel.onNodeFailure(deadRank, atNs, reporterRank);
+        }
         application.onFailure(deadRank, atNs, cause, reporterRank);
     }
 

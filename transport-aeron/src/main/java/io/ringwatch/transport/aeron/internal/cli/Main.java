@@ -41,6 +41,9 @@ public final class Main
                 case "demo":
                     exitCode = DemoCommand.run(args);
                     break;
+                case "app":
+                    exitCode = AppCommand.run(args);
+                    break;
                 case "driver":
                     exitCode = DriverCommand.run(args);
                     break;

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
@@ -79,6 +80,13 @@ final class NodeCommand
         }
         final String profileName = args.string("--profile", "low-noise");
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
+        final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final String exec = args.string("--exec", null);
+        final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
+        if (exec != null && procs == 0)
+        {
+            throw new UsageException("--exec needs --procs K (processes per node)");
+        }
         args.finish();
         final TuningProfile profile = TuningProfile.fromName(profileName);
         ctx.profile(profile);
@@ -87,6 +95,13 @@ final class NodeCommand
         {
             // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
             Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            if (procs > 0)
+            {
+                // before the barrier: launching K JVMs is the noisiest thing a host does, so it happens before anyone
+                // is judged, and this node says it is ready only once its processes have attached
+                ProcessLevels.awaitAttached(built, ProcessLevels.attach(built, procs, exec, processTimeoutNs),
+                    TimeUnit.MINUTES.toMillis(2));
+            }
             if (go != null)
             {
                 holdAtBarrier(built, built.context().rank(), go);

@@ -54,6 +54,7 @@ public final class LocalCluster implements AutoCloseable
         private int realtimePriority;
         private int clusterId = 1;
         private String classpath = System.getProperty("java.class.path");
+        private List<String> nodeArgs = new ArrayList<>();
         private List<String> jvmOptions = new ArrayList<>(List.of(
             "-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-Xmn96m", "-XX:TieredStopAtLevel=1", "-Xss512k",
             "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0",
@@ -149,6 +150,24 @@ public final class LocalCluster implements AutoCloseable
         {
             this.classpath = classpath;
             return this;
+        }
+
+        /**
+         * @param args extra arguments for every {@code node} command (e.g. {@code --procs 4 --exec ...}).
+         * @return this.
+         */
+        public Options nodeArgs(final List<String> args)
+        {
+            this.nodeArgs = new ArrayList<>(args);
+            return this;
+        }
+
+        /**
+         * @return extra arguments for every {@code node} command.
+         */
+        public List<String> nodeArgs()
+        {
+            return nodeArgs;
         }
 
         /**

@@ -82,6 +82,7 @@ public final class NodeProcesses
             args.add("--rt-priority");
             args.add(Integer.toString(options.realtimePriority()));
         }
+        args.addAll(options.nodeArgs());
         final List<String> cmd = new ArrayList<>(launcherOf.apply(rank));
         cmd.addAll(RingwatchJvm.command(options, aeronDirOf.apply(rank), args));
         return RingwatchJvm.start(cmd, directory.nodeLog(rank), "node " + rank, options.inheritOutput());
