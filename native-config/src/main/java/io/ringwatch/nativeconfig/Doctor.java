@@ -22,8 +22,8 @@ public final class Doctor
 {
     /** Section names, in report order. */
     public static final List<String> SECTIONS = List.of(
-        "cpu", "pinning", "realtime", "memlock", "shm", "hugepages", "governor", "rdma", "libraries", "profile",
-        "quiet");
+        "cpu", "pinning", "realtime", "memlock", "shm", "files", "hugepages", "governor", "rdma", "libraries",
+        "profile", "quiet");
 
     /** Below this, {@code /dev/shm} cannot hold even a few Aeron publications' term buffers. */
     static final long SHM_FREE_WARN_BYTES = 512L * 1024 * 1024;
@@ -115,6 +115,18 @@ public final class Doctor
      */
     public static Report examine(final int agents)
     {
+        return examine(agents, defaultAeronDir());
+    }
+
+    /**
+     * Examine the running host.
+     *
+     * @param agents   how many agents (nodes) this host is meant to run; drives the profile recommendation.
+     * @param aeronDir the Aeron directory the driver and nodes use (slot and view files live in it).
+     * @return the report.
+     */
+    public static Report examine(final int agents, final Path aeronDir)
+    {
         final List<Check> checks = new ArrayList<>();
         final HostCpus cpus = HostCpus.probe();
 
@@ -123,6 +135,8 @@ public final class Doctor
         checkRealtime(checks);
         checkMemlock(parseOrNull(HostFiles.PROC_SELF_LIMITS, LockedMemoryLimit::parse), checks);
         checkShm(HostFiles.readOrNull(HostFiles.PROC_MOUNTS), checks);
+        checkOthersCannotWrite("/dev/shm", HostFiles.DEV_SHM, System.getProperty("user.name"), checks);
+        checkOthersCannotWrite("Aeron directory", aeronDir, System.getProperty("user.name"), checks);
         checkHugePages(parseOrNull(HostFiles.PROC_MEMINFO, HugePages::parse), checks);
         checkGovernor(cpus, checks);
         RdmaReadiness.examine(checks);
@@ -227,6 +241,75 @@ public final class Doctor
                 LockedMemoryLimit.describe(limit.hardBytes()) + ")",
                 "RDMA pins queue pairs and registered memory; set 'memlock unlimited' in " +
                 "/etc/security/limits.conf or LimitMEMLOCK=infinity for the service (not needed for UDP/IPC)"));
+        }
+    }
+
+    /**
+     * @return {@code aeron.dir} if set, else Aeron's default on Linux: {@code /dev/shm/aeron-<user>}.
+     */
+    static Path defaultAeronDir()
+    {
+        final String dir = System.getProperty("aeron.dir");
+        return dir != null ? Path.of(dir) : HostFiles.DEV_SHM.resolve("aeron-" + System.getProperty("user.name"));
+    }
+
+    /**
+     * Warn when users other than {@code user} can write into {@code dir} (or, while it does not exist, could create
+     * it): whoever writes there can create or replace heartbeat slot, view and Aeron files, and so forge heartbeats
+     * or views without the cluster key.
+     */
+    static void checkOthersCannotWrite(final String what, final Path dir, final String user, final List<Check> checks)
+    {
+        Path existing = dir.toAbsolutePath();
+        while (existing != null && !Files.exists(existing))
+        {
+            existing = existing.getParent();
+        }
+        if (existing == null)
+        {
+            return;
+        }
+        try
+        {
+            final int mode = (Integer)Files.getAttribute(existing, "unix:mode");
+            final String owner = Files.getOwner(existing).getName();
+            final boolean sticky = (mode & 01000) != 0;
+            final boolean othersWrite = (mode & 0002) != 0;
+            final boolean groupWrite = (mode & 0020) != 0;
+            final String modeText = String.format(Locale.ROOT, "%04o", mode & 07777);
+            if (!existing.equals(dir.toAbsolutePath()))
+            {
+                if (othersWrite || groupWrite || !owner.equals(user))
+                {
+                    checks.add(new Check("files", Status.WARN, what + " " + dir + " does not exist yet, and other " +
+                        "users can create it first in " + existing + " (mode " + modeText + ", owner " + owner + ")",
+                        "create it yourself before the driver starts: mkdir -m 700 " + dir));
+                }
+                else
+                {
+                    checks.add(new Check("files", Status.OK, what + " " + dir + " does not exist yet; only " + owner +
+                        " can create it", ""));
+                }
+                return;
+            }
+            if (othersWrite || groupWrite || !owner.equals(user))
+            {
+                checks.add(new Check("files", Status.WARN, what + " " + dir + " lets other users write (mode " +
+                    modeText + (sticky ? ", sticky: they can create names, not remove yours" : "") + ", owner " +
+                    owner + ")", existing.equals(HostFiles.DEV_SHM) ?
+                    "keep aeron.dir a directory of your own inside it (mode 700; ringwatch creates its slot and view " +
+                    "files 0600 there)" : "chmod go-w " + dir + " (and own it: the driver, nodes and stat run as " +
+                    user + ")"));
+            }
+            else
+            {
+                checks.add(new Check("files", Status.OK, what + " " + dir + " is writable by " + owner +
+                    " only (mode " + modeText + ")", ""));
+            }
+        }
+        catch (final IOException | UnsupportedOperationException | IllegalArgumentException ex)
+        {
+            checks.add(new Check("files", Status.WARN, "permissions of " + existing + " unreadable: " + ex, ""));
         }
     }
 
@@ -433,9 +516,14 @@ public final class Doctor
     public static void main(final String[] args)
     {
         int agents = 1;
+        Path aeronDir = defaultAeronDir();
         for (int i = 0; i < args.length; i++)
         {
-            if ("--agents".equals(args[i]) && i + 1 < args.length)
+            if ("--aeron-dir".equals(args[i]) && i + 1 < args.length)
+            {
+                aeronDir = Path.of(args[++i]);
+            }
+            else if ("--agents".equals(args[i]) && i + 1 < args.length)
             {
                 try
                 {
@@ -453,12 +541,12 @@ public final class Doctor
             }
             else
             {
-                System.err.println("usage: Doctor [--agents N]");
+                System.err.println("usage: Doctor [--agents N] [--aeron-dir DIR]");
                 System.exit(2);
             }
         }
 
-        final Report report = examine(agents);
+        final Report report = examine(agents, aeronDir);
         System.out.print(report.render());
         System.exit(report.hasFailures() ? 1 : 0);
     }

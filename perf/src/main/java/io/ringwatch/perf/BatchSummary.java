@@ -38,6 +38,8 @@ final class BatchSummary
     final long restarts;
     final long rejoined;
     final long joinSpreadMaxNs;
+    final long[] minorityFenceNs;
+    final long probes;
     final List<String> shownViolations = new ArrayList<>();
 
     BatchSummary(final SimResult[] results)
@@ -69,6 +71,9 @@ final class BatchSummary
         long restarted = 0;
         long admitted = 0;
         long spreadMaxNs = -1;
+        final long[] minorityFence = new long[runs];
+        int fenced = 0;
+        long pr = 0;
 
         for (final SimResult result : results)
         {
@@ -118,6 +123,11 @@ final class BatchSummary
             restarted += result.restarts();
             admitted += result.rejoined();
             spreadMaxNs = Math.max(spreadMaxNs, result.joinSpreadMaxNs());
+            if (result.minorityFenceNs() >= 0)
+            {
+                minorityFence[fenced++] = result.minorityFenceNs();
+            }
+            pr += result.probeMessages();
         }
 
         violations = violationCount;
@@ -146,6 +156,9 @@ final class BatchSummary
         restarts = restarted;
         rejoined = admitted;
         joinSpreadMaxNs = spreadMaxNs;
+        minorityFenceNs = Arrays.copyOf(minorityFence, fenced);
+        Arrays.sort(minorityFenceNs);
+        probes = pr;
     }
 
     private void addShown(final String violation)

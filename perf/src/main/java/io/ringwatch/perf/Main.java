@@ -18,7 +18,9 @@ public final class Main
         new DetectionCommand(),
         new HeartbeatPathCommand(),
         new RdmaHeartbeatCommand(),
-        new NoiseCommand());
+        new NoiseCommand(),
+        new NetnsCommand(),
+        new FloodCommand());
 
     private Main()
     {

@@ -1,12 +1,15 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.codec.ProcessFailureFlyweight;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.Partition;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
+import io.ringwatch.core.sim.Simulation;
 import io.ringwatch.transport.aeron.internal.cli.Args;
 import io.ringwatch.transport.aeron.internal.cli.UsageException;
 
@@ -14,7 +17,11 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * {@code simulate}: many seeded runs of the discrete-event simulator, a readable summary, and a last line of
@@ -59,6 +66,12 @@ final class SimulateCommand implements Command
             "  --partition-for D      how long it lasts (default 5 suspicion timeouts)",
             "  --one-way              the first group hears nothing from the others, which still hear it",
             "  --isolate K            instead of --partition: K random nodes each cut off alone",
+            "  --policy P             partition policy: majority (default) | none (the paper's: every side goes on)",
+            "  --probe-timeout D      probe round timeout (default min(eta, delta/4)); 0 skips the ear check",
+            "                         (a broken rule, for negative controls)",
+            "  --procs-per-node K     two levels: K application processes per daemon (default 0: nodes only)",
+            "  --process-failures F   crash F random processes within the crash window, mixed with the node",
+            "                         failures; checks every surviving daemon learns exactly the dead processes",
             "  --restart-after D      restart every node that stops (crash, leave, exclusion) D later under a new",
             "                         incarnation, through the join protocol (default: no restarts)",
             "  --runs R               independent runs (default 1)",
@@ -108,7 +121,20 @@ final class SimulateCommand implements Command
             throw new UsageException(ex.getMessage());
         }
         final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
+        final int procsPerNode = (int)flags.longValue("--procs-per-node", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final int processFailures = (int)flags.longValue("--process-failures", 0, 0, Integer.MAX_VALUE);
         final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
+        final PartitionPolicy policy;
+        try
+        {
+            policy = PartitionPolicy.parse(flags.string("--policy", "majority"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(ex.getMessage());
+        }
+        final boolean probeTimeoutSet = flags.isSet("--probe-timeout");
+        final long probeTimeoutNs = flags.durationNs("--probe-timeout", 0);
         final long restartAfterNs = flags.isSet("--restart-after") ? flags.durationNs("--restart-after", 0) : -1;
         flags.finish();
         if (flags.isSet("--restart-after") && restartAfterNs <= 0)
@@ -127,7 +153,12 @@ final class SimulateCommand implements Command
             .lossProbability(loss)
             .broadcast(broadcast)
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
+            .partitionPolicy(policy)
             .seed(seed);
+        if (probeTimeoutSet)
+        {
+            template.probeTimeoutNs(probeTimeoutNs);
+        }
         if (windowSet)
         {
             template.crashWindowNs(windowNs);
@@ -135,6 +166,10 @@ final class SimulateCommand implements Command
         if (pauses > 0)
         {
             template.randomPauses(pauses, pauseNs);
+        }
+        if (procsPerNode > 0 || processFailures > 0)
+        {
+            template.processes(procsPerNode, processFailures);
         }
         template.restartAfterNs(restartAfterNs);
         if (partition != null)
@@ -154,7 +189,8 @@ final class SimulateCommand implements Command
         {
             out.println("partition: " + partition.describe() + (partition.randomPlacement() ? " scattered" :
                 " contiguous") + (partition.oneWay() ? ", one-way" : "") + " at " + human(partition.startNs()) +
-                " for " + human(partition.durationNs()) + "; policy: none (the paper's: every side goes on)");
+                " for " + human(partition.durationNs()) + "; policy: " + policy + "; a side without a majority must " +
+                "stop within " + human(io.ringwatch.core.sim.Checks.minorityBoundNs(nodes, suspicionTimeoutNs)));
         }
         out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
             "suspicion-timeout=%s tau=%s broadcast=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes,
@@ -168,15 +204,50 @@ final class SimulateCommand implements Command
         }
 
         final long startNs = System.nanoTime();
-        final SimResult[] results = SimulationBatch.run(template, runs, threads, err);
+        final ProcessSpread spread = new ProcessSpread();
+        final SimResult[] results = SimulationBatch.run(template, runs, threads, err, procsPerNode > 0 ? spread : null);
         final long wallMs = Math.max(1, (System.nanoTime() - startNs) / 1_000_000);
         final BatchSummary summary = new BatchSummary(results);
         final long heapMb = peakHeapBytes() >> 20;
 
         printHuman(out, summary, runs, wallMs, heapMb);
+        if (procsPerNode > 0)
+        {
+            final long[] ns = spread.sorted();
+            out.printf(Locale.ROOT, "processes: %d per node, %d crashed per run; crash to every daemon knowing it: " +
+                "p50 %s, p99 %s, max %s (%d crashes on surviving nodes); process notices per run %.1f%n",
+                procsPerNode, processFailures, human(BatchSummary.percentile(ns, 50)),
+                human(BatchSummary.percentile(ns, 99)), human(BatchSummary.max(ns)), ns.length,
+                (double)spread.messages() / runs);
+        }
         out.println(json(summary, nodes, failures, placement, heartbeatPeriodNs, suspicionTimeoutNs, tauNs, broadcast,
-            onePort, loss, seed, threads, wallMs, heapMb));
+            onePort, loss, seed, threads, wallMs, heapMb, policy));
         return summary.violations > 0 || summary.boundViolations > 0 ? 1 : 0;
+    }
+
+    /**
+     * Process-level figures gathered from every run of a batch, from the worker threads.
+     */
+    private static final class ProcessSpread implements Consumer<Simulation>
+    {
+        private final List<long[]> spreads = new ArrayList<>();
+        private long messages;
+
+        public synchronized void accept(final Simulation simulation)
+        {
+            spreads.add(simulation.processSpreadNs());
+            messages += simulation.processNoticeMessages();
+        }
+
+        synchronized long[] sorted()
+        {
+            return spreads.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        }
+
+        synchronized long messages()
+        {
+            return messages;
+        }
     }
 
     private static Partition partition(
@@ -250,6 +321,10 @@ final class SimulateCommand implements Command
         out.printf(Locale.ROOT, "messages per run: heartbeat %.0f, newObserver %.1f, notice %.1f, leave %.1f, " +
             "lost %.1f%n", (double)s.heartbeats / runs, (double)s.newObservers / runs, (double)s.notices / runs,
             (double)s.leaves / runs, (double)s.lost / runs);
+        out.printf(Locale.ROOT, "partitions: split brain in %d runs, majority nodes lost %d, minority stopped after " +
+            "p50 %s, max %s (%d runs), probes per run %.1f%n", s.runsWithSplitBrain, s.majorityLost,
+            human(BatchSummary.percentile(s.minorityFenceNs, 50)), human(BatchSummary.max(s.minorityFenceNs)),
+            s.minorityFenceNs.length, (double)s.probes / runs);
         if (s.restarts > 0)
         {
             out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s%n",
@@ -273,7 +348,8 @@ final class SimulateCommand implements Command
         final long seed,
         final int threads,
         final long wallMs,
-        final long heapMb)
+        final long heapMb,
+        final PartitionPolicy policy)
     {
         return "{" +
             "\"nodes\":" + nodes +
@@ -313,6 +389,11 @@ final class SimulateCommand implements Command
             ",\"fencesSent\":" + s.fencesSent +
             ",\"splitBrain\":" + s.runsWithSplitBrain +
             ",\"majorityLost\":" + s.majorityLost +
+            ",\"minorityFenceMs\":{" +
+            "\"p50\":" + BatchSummary.ms(BatchSummary.percentile(s.minorityFenceNs, 50)) +
+            ",\"max\":" + BatchSummary.ms(BatchSummary.max(s.minorityFenceNs)) +
+            ",\"count\":" + s.minorityFenceNs.length + "}" +
+            ",\"policy\":\"" + policy + "\"" +
             ",\"restarts\":" + s.restarts +
             ",\"rejoined\":" + s.rejoined +
             ",\"joinSpreadMaxMs\":" + (s.joinSpreadMaxNs >= 0 ? BatchSummary.ms(s.joinSpreadMaxNs) : "null") +
@@ -321,6 +402,7 @@ final class SimulateCommand implements Command
             ",\"newObserver\":" + s.newObservers +
             ",\"notice\":" + s.notices +
             ",\"leave\":" + s.leaves +
+            ",\"probe\":" + s.probes +
             ",\"lost\":" + s.lost + "}" +
             ",\"events\":" + s.events +
             ",\"eventsPerSec\":" + Math.round(s.events * 1000.0 / wallMs) +

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 
 /**
  * Runs independent simulations on a few threads. Run i uses {@link Seeds#forRun}(seed, i) whichever thread
@@ -33,6 +34,29 @@ final class SimulationBatch
     static SimResult[] run(final SimConfig template, final int runs, final int threads, final PrintStream progress)
         throws InterruptedException
     {
+        return run(template, runs, threads, progress, null);
+    }
+
+    /**
+     * As {@link #run(SimConfig, int, int, PrintStream)}, handing each finished simulation to {@code afterRun} (on
+     * the worker thread that ran it) for figures the result does not carry.
+     *
+     * @param template config of every run; its seed is the batch seed.
+     * @param runs     number of runs.
+     * @param threads  worker threads.
+     * @param progress where a progress line goes every few seconds, or null.
+     * @param afterRun called with each finished simulation, or null; must be thread safe.
+     * @return results in run order.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    static SimResult[] run(
+        final SimConfig template,
+        final int runs,
+        final int threads,
+        final PrintStream progress,
+        final Consumer<Simulation> afterRun)
+        throws InterruptedException
+    {
         final long batchSeed = template.seed();
         final AtomicReferenceArray<SimResult> results = new AtomicReferenceArray<>(runs);
         final AtomicInteger nextRun = new AtomicInteger();
@@ -47,7 +71,12 @@ final class SimulationBatch
                 while (failure.get() == null && (run = nextRun.getAndIncrement()) < runs)
                 {
                     final SimConfig config = template.copy().seed(Seeds.forRun(batchSeed, run));
-                    results.set(run, Simulation.run(config));
+                    final Simulation simulation = new Simulation(config);
+                    results.set(run, simulation.run());
+                    if (afterRun != null)
+                    {
+                        afterRun.accept(simulation);
+                    }
                     finished.incrementAndGet();
                 }
             }

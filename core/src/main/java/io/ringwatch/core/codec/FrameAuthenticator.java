@@ -47,9 +47,9 @@ public final class FrameAuthenticator
     private static final byte INNER_PAD = 0x36;
     private static final byte OUTER_PAD = 0x5C;
 
-    private final byte[][] keys;
-    private final byte[][] innerPads;
-    private final byte[][] outerPads;
+    private byte[][] keys;
+    private byte[][] innerPads;
+    private byte[][] outerPads;
     private final MessageDigest sha256;
     private final byte[] chunk;
     private final byte[] hash = new byte[HASH_LENGTH];
@@ -128,6 +128,25 @@ public final class FrameAuthenticator
     public FrameAuthenticator newInstance()
     {
         return this == NONE ? NONE : new FrameAuthenticator(keys);
+    }
+
+    /**
+     * Take another keyring's keys, in place, so every decoder and stamper holding this instance signs and verifies with
+     * them from now on: key rotation without a restart. Call it on the thread that uses this instance; the
+     * replacement may have been built on another (hand it over through a volatile field).
+     *
+     * @param replacement a keyring from {@link #withKeys(List)}; its key arrays are shared, never modified.
+     * @throws IllegalStateException if either is {@link #NONE}: a reload cannot turn authentication on or off.
+     */
+    public void rekey(final FrameAuthenticator replacement)
+    {
+        if (this == NONE || replacement == NONE)
+        {
+            throw new IllegalStateException("a key reload cannot turn authentication on or off");
+        }
+        keys = replacement.keys;
+        innerPads = replacement.innerPads;
+        outerPads = replacement.outerPads;
     }
 
     /**

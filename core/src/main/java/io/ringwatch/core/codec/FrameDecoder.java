@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.DirectBuffer;
@@ -13,6 +14,9 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_ACK_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROCESS_FAILURE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
 
@@ -22,7 +26,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * {@link RejectReason} for the caller to count, never an exception. Accepted frames are canonical: encoding the
  * decoded values and stamping them with the decoded sequence gives back the same bytes.
  * <p>
- * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest notice;
+ * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest frame;
  * then the MAC ({@link FrameAuthenticator}), before any field is read, so nothing an outsider writes is ever
  * interpreted; then version; a known type; the exact length of that type (for a notice, a range count in
  * {@code [1, MAX_RANGES]} and {@link FailureNoticeFlyweight#lengthOf} bytes); zero flags; the cluster id; the config
@@ -33,12 +37,14 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * dead rank inside D and source rank outside it; a JOIN likewise, with a subject incarnation above 0; a VIEW's runs as
  * a notice's, its entries' ranks in range and ascending with incarnations above 0. A JOIN_REQUEST is the one frame
  * taken from an incarnation newer than the one {@link ReplayGuard} admitted (a restarted rank asking to be admitted);
- * it is not remembered, and the caller admits the incarnation once the protocol has. Freshness ({@link ReplayGuard}) is judged after the header and
+ * it is not remembered, and the caller admits the incarnation once the protocol has. A PROCESS_FAILURE
+ * ({@link ProcessFailureFlyweight}) is checked as a notice for its runs and source, and its processes must be
+ * non-negative and strictly ascending. Freshness ({@link ReplayGuard}) is judged after the header and
  * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
  * sender someone I hold dead) are left to the caller.
  * <p>
  * The cost of a bad frame is bounded: bounds and length are checked before the MAC, and the MAC is tried with at most
- * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link FailureNoticeFlyweight#MAX_LENGTH} bytes.
+ * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link #MAX_FRAME_LENGTH} bytes.
  * <p>
  * With authentication off ({@link FrameAuthenticator#NONE}) the MAC is not checked and every frame accepted is
  * counted in {@link #unauthenticatedAccepted()}.
@@ -56,6 +62,10 @@ public final class FrameDecoder
     /** Ranks a fresh decoder's notice holds before its first growth. */
     public static final int DEFAULT_NOTICE_CAPACITY = 64;
 
+    /** Longest frame of any type. */
+    public static final int MAX_FRAME_LENGTH =
+        Math.max(FailureNoticeFlyweight.MAX_LENGTH, ProcessFailureFlyweight.MAX_LENGTH);
+
     private final int clusterId;
     private final int clusterSize;
     private final int localRank;
@@ -66,6 +76,7 @@ public final class FrameDecoder
     private final UnsafeBuffer frame = new UnsafeBuffer();
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final ProbeFlyweight probe = new ProbeFlyweight();
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
     private final ViewFlyweight view = new ViewFlyweight();
@@ -73,6 +84,7 @@ public final class FrameDecoder
     private final RankArray viewDead;
     private final IncarnationTable viewIncarnations = new IncarnationTable(4);
     private final ReusableNotice notice = new ReusableNotice();
+    private final ProcessFailureDecoding processFailure;
 
     private int type;
     private int senderRank;
@@ -80,6 +92,7 @@ public final class FrameDecoder
     private int destinationRank;
     private long frameSequence;
     private long heartbeatCounter;
+    private long probeToken;
     private long heartbeatTimestampNs;
     private int newObserverEmitterRank;
     private int rdmaRkey;
@@ -178,6 +191,7 @@ public final class FrameDecoder
         this.structureOnly = structureOnly;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
         this.viewDead = new RankArray(initialNoticeCapacity, clusterSize);
+        this.processFailure = new ProcessFailureDecoding(clusterSize);
         // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
         notice.set(0, 0, 0, 0L, noticeRanks);
     }
@@ -200,7 +214,7 @@ public final class FrameDecoder
         {
             return RejectReason.TOO_SHORT;
         }
-        if (length > FailureNoticeFlyweight.MAX_LENGTH)
+        if (length > MAX_FRAME_LENGTH)
         {
             return RejectReason.WRONG_LENGTH;
         }
@@ -267,6 +281,16 @@ public final class FrameDecoder
 
             case VIEW_TYPE:
                 body = decodeView();
+                break;
+
+            case PROBE_TYPE:
+            case PROBE_ACK_TYPE:
+                probeToken = probe.wrap(frame, 0).token();
+                body = RejectReason.NONE;
+                break;
+
+            case PROCESS_FAILURE_TYPE:
+                body = processFailure.decode(frame);
                 break;
 
             default:
@@ -378,6 +402,14 @@ public final class FrameDecoder
     }
 
     /**
+     * @return token of the last accepted probe or probe-ack frame.
+     */
+    public long probeToken()
+    {
+        return probeToken;
+    }
+
+    /**
      * @return addressee of the last accepted new-observer frame.
      */
     public int newObserverEmitterRank()
@@ -416,6 +448,14 @@ public final class FrameDecoder
     public ReusableNotice notice()
     {
         return notice;
+    }
+
+    /**
+     * @return the last accepted PROCESS_FAILURE notice; the same object every time, its sets owned by this decoder.
+     */
+    public ProcessNotice processNotice()
+    {
+        return processFailure.notice();
     }
 
     /**
@@ -516,6 +556,9 @@ public final class FrameDecoder
                 return length == ViewFlyweight.lengthOf(rangeCount, entryCount) ?
                     RejectReason.NONE : RejectReason.WRONG_LENGTH;
             }
+            case PROBE_TYPE:
+            case PROBE_ACK_TYPE:
+                return length == ProbeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
             case FAILURE_NOTICE_TYPE:
             case JOIN_TYPE:
@@ -532,6 +575,9 @@ public final class FrameDecoder
                 return length == FailureNoticeFlyweight.lengthOf(rangeCount) ?
                     RejectReason.NONE : RejectReason.WRONG_LENGTH;
             }
+
+            case PROCESS_FAILURE_TYPE:
+                return processFailure.checkStructure(frame, length);
 
             default:
                 return RejectReason.UNKNOWN_TYPE;

@@ -49,8 +49,11 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  */
 public class FrameHeaderFlyweight
 {
-    /** Protocol version written and accepted: 2 added destination, config digest, frame sequence and MAC. */
-    public static final int VERSION = 2;
+    /**
+     * Protocol version written and accepted: 2 added destination, config digest, frame sequence and MAC; 3 added the
+     * subject incarnation to every notice and the JOIN, JOIN_REQUEST and VIEW frames.
+     */
+    public static final int VERSION = 3;
 
     /** {@link HeartbeatFlyweight}. */
     public static final int HEARTBEAT_TYPE = 1;
@@ -60,6 +63,12 @@ public class FrameHeaderFlyweight
     public static final int FAILURE_NOTICE_TYPE = 3;
     /** {@link LeaveFlyweight}. */
     public static final int LEAVE_TYPE = 4;
+    /** {@link ProbeFlyweight}: asks for an answer. */
+    public static final int PROBE_TYPE = 5;
+    /** {@link ProbeFlyweight}: the answer. */
+    public static final int PROBE_ACK_TYPE = 6;
+    /** {@link ProcessFailureFlyweight}. */
+    public static final int PROCESS_FAILURE_TYPE = 9;
     /** {@link FailureNoticeFlyweight} of a JOIN broadcast. */
     public static final int JOIN_TYPE = 16;
     /** {@link JoinRequestFlyweight}. */

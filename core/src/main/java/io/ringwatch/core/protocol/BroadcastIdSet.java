@@ -7,23 +7,29 @@ package io.ringwatch.core.protocol;
  * <p>
  * Bounded and allocation-free: the oldest id is overwritten. Notices are rare, so a linear scan is cheap.
  */
-final class BroadcastIdSet
+public final class BroadcastIdSet
 {
     private final long[] origins;
     private final long[] sequences;
     private int next;
     private int size;
 
-    BroadcastIdSet(final int capacity)
+    /**
+     * @param capacity broadcast ids remembered; the oldest is forgotten first.
+     */
+    public BroadcastIdSet(final int capacity)
     {
         origins = new long[capacity];
         sequences = new long[capacity];
     }
 
     /**
+     * @param sourceRank        the broadcast's source.
+     * @param sourceIncarnation its incarnation.
+     * @param sequence          its per-source sequence.
      * @return true if the id was not remembered (and now is).
      */
-    boolean addIfAbsent(final int sourceRank, final int sourceIncarnation, final long sequence)
+    public boolean addIfAbsent(final int sourceRank, final int sourceIncarnation, final long sequence)
     {
         final long origin = ((long)sourceRank << 32) | (sourceIncarnation & 0xFFFF_FFFFL);
         for (int i = 0; i < size; i++)

@@ -36,6 +36,17 @@ import io.ringwatch.core.spi.RankSet;
  * their sender's incarnation; one from an older incarnation than the view holds is stale and dropped. A frame from
  * a rank held dead is fenced as before, but the fence names the incarnation held dead, so a newer life whose JOIN has
  * not reached the fencer yet ignores it. The rules and the joiner's side are in {@link Membership}.
+ * <b>Partitions</b> ({@link PartitionPolicy#MAJORITY}). An emitter silent for δ is not declared at once: the node
+ * probes its predecessors, the emitter and the next one first, then batches twice as large each
+ * {@link ProtocolSettings#probeTimeoutNs()}, until one beyond the emitter answers. The run of predecessors before it
+ * that stayed silent for δ more (re-probed meanwhile) is declared in one notice, if what is left alive is still a
+ * majority of the settled membership ({@link Quorum}); otherwise this node tells its side so and stops
+ * ({@link ExclusionCause#MINORITY}), and if nobody answered at all it stops as {@link ExclusionCause#ISOLATED}
+ * without a word. So a node that cannot hear accuses nobody, a single crash costs one round trip more than δ, and a
+ * run of L silent predecessors is found in about log₂ L probe rounds instead of L·2δ. A notice whose D_msg leaves
+ * no majority alive is never merged: a node not named in it checks that a sample of D_msg stays silent for δ and
+ * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
+ * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
  */
 public final class DetectorNode
 {
@@ -43,6 +54,21 @@ public final class DetectorNode
     public static final long FENCE_SEQUENCE_BASE = 1L << 62;
 
     private static final int FENCE_LIMITER_CAPACITY = 16;
+    private static final int MAX_PROBE_ROUNDS = 40;
+    private static final int VERIFY_SAMPLE = 4;
+    private static final int NO_ANSWER = Integer.MAX_VALUE;
+    private static final long NOT_YET = Long.MIN_VALUE;
+    private static final int SMALL_RUN = 64;
+    private static final long REPROBE = 2;
+    private static final long VERIFY = 1;
+    private static final int MAX_WITNESSES = 64;
+    private static final int NO_RETELL = -1;
+
+    /**
+     * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
+     * {@link #FENCE_SEQUENCE_BASE}: a receiver checks them and never merges them.
+     */
+    public static final long MINORITY_SEQUENCE_BASE = 1L << 61;
 
     private final int rank;
     private final int incarnation;
@@ -65,6 +91,15 @@ public final class DetectorNode
     private final ReusableNotice joinNotice = new ReusableNotice();
     private final Membership membership;
     private final RankArray mergedDead = new RankArray(8);
+    private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
+    private final PartitionPolicy policy;
+    private final long probeTimeoutNs;
+    private final Quorum quorum;
+    private final RankArray minorityDead = new RankArray(8);
+    private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
+    private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
+    private final int[] verifySample = new int[VERIFY_SAMPLE];
+    private final int[] witnesses = new int[MAX_WITNESSES];
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -79,6 +114,32 @@ public final class DetectorNode
     private long expectedWakeNs;
     private long broadcastSequence;
     private long viewEpoch;
+
+    // probing of a silent emitter's run of predecessors (runRounds == 0: none)
+    private long probeEpoch;
+    private long runToken;
+    private int runRounds;
+    private int runCursor;
+    private int runBatch;
+    private boolean runExhausted;
+    private int runAnswerDistance = NO_ANSWER;
+    private long runConfirmAtNs = NOT_YET;
+    private long runReprobeNs;
+    private int runFarthestDistance;
+    private int answers;
+    private boolean lowestAnswered;
+    private int witnessCount;
+    private int witnessesAnswered;
+    private int retellDeadRank = NO_RETELL;
+    private long evidenceSinceNs = NOT_YET;
+
+    // checking that a notice leaving no majority comes from this node's side (a sample of its D stays silent)
+    private boolean verifying;
+    private long verifyToken;
+    private int verifySampleSize;
+    private int verifySource;
+    private long verifyUntilNs;
+    private long verifyReprobeNs;
 
     private long heartbeatsSent;
     private long heartbeatProgressSeen;
@@ -101,6 +162,8 @@ public final class DetectorNode
     private long joinRequestsSent;
     private long joinsRefused;
     private long catchUpsForwarded;
+    private long probesSent;
+    private long noticesRefused;
 
     /**
      * @param rank        this node's rank.
@@ -144,6 +207,9 @@ public final class DetectorNode
         observer = Math.floorMod(rank + 1, clusterSize);
         this.startupGraceNs = settings.startupGraceNs();
         this.membership = new Membership(suspicionTimeoutNs / 2);
+        this.policy = settings.partitionPolicy();
+        this.probeTimeoutNs = settings.probeTimeoutNs();
+        this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
         rebase(startNs);
     }
 
@@ -235,10 +301,13 @@ public final class DetectorNode
         // is never true; live it is true only when this thread was descheduled past a deadline.
         // Judging staleness after our own stall would blame the emitter for our pause: see the slot afresh first.
         final boolean late = nowNs - expectedWakeNs > pauseThresholdNs;
+        quorum.settleIfDue(dead, nowNs);
         int work = emitHeartbeatIfDue(nowNs);
         work += checkEmitter(nowNs, late);
         work += fenceSlotWriterIfDead(nowNs);
         work += askToJoin(nowNs);
+        work += checkVerification(nowNs);
+        work += retellIfSettled(nowNs);
         expectedWakeNs = nextDeadlineNs();
         return work;
     }
@@ -264,9 +333,23 @@ public final class DetectorNode
         if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
             validRank(writer) && dead.contains(writer))
         {
-            return fence(writer, nowNs) ? 1 : 0;
+            return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs) ? 1 : 0;
         }
         return 0;
+    }
+
+    /**
+     * A rank held dead talks to this node again: it may be back from a cut that also swallowed the broadcast of its
+     * death. Under the majority rule announce it again, once per rank (as long as it is remembered), so the nodes that
+     * missed it learn it; to the others it is a duplicate that changes nothing. Zombies back from a pause cost one
+     * broadcast per node they talk to.
+     */
+    private void reannounce(final int zombie, final long nowNs)
+    {
+        if (policy == PartitionPolicy.MAJORITY && reannounced.tryAcquire(zombie, nowNs, Long.MAX_VALUE))
+        {
+            originateNotice(zombie);
+        }
     }
 
     private int emitHeartbeatIfDue(final long nowNs)
@@ -310,6 +393,7 @@ public final class DetectorNode
             lastSeenCounter = counter;
             heartbeatProgressSeen++;
             membership.emitterHeard();
+            runRounds = 0;
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
@@ -317,6 +401,8 @@ public final class DetectorNode
         if (late)
         {
             pausesDetected++;
+            // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
+            runRounds = 0;
             if (suspicionDeadlineNs - (nowNs + suspicionTimeoutNs) < 0)
             {
                 suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
@@ -326,21 +412,542 @@ public final class DetectorNode
 
         if (nowNs - suspicionDeadlineNs >= 0)
         {
-            suspicions++;
-            final int deadRank = emitter;
-            learnDead(deadRank, nowNs, FailureCause.DETECTED, rank);
-            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
-            adjustNeighboursAfterLearning(nowNs);
-            originateNotice(deadRank);
-            // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
-            // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
-            // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
-            fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
-            control.sendNotice(deadRank, ownNotice);
+            if (policy == PartitionPolicy.NONE)
+            {
+                declareRun(nowNs, distance(emitter) + 1, 1);
+            }
+            else if (probeTimeoutNs == 0)
+            {
+                runAnswerDistance = distance(emitter) + 1;
+                resolveRun(nowNs);
+            }
+            else
+            {
+                stepRun(nowNs);
+            }
             return 1;
         }
 
         return 0;
+    }
+
+    /**
+     * Declare the run of live-in-view predecessors closer than {@code endDistance} (the emitter first) dead in one
+     * notice, and mend the ring around it.
+     */
+    private void declareRun(final long nowNs, final int endDistance, final int runLength)
+    {
+        suspicions++;
+        final int deadRank = emitter;
+        if (runLength <= SMALL_RUN)
+        {
+            for (int r = emitter, i = 0; i < runLength; r = previousAlive(r), i++)
+            {
+                learnDead(r, nowNs, FailureCause.DETECTED, rank);
+            }
+        }
+        else
+        {
+            // ascending, so each insert is an append
+            for (int r = 0; r < clusterSize; r++)
+            {
+                if (r != rank && !dead.contains(r) && distance(r) < endDistance)
+                {
+                    learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                }
+            }
+        }
+        viewChanged(nowNs);
+        adjustNeighboursAfterLearning(nowNs);
+        originateNotice(deadRank);
+        // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
+        // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
+        // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
+        fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
+        control.sendNotice(deadRank, ownNotice);
+    }
+
+    /**
+     * The emitter's suspicion deadline passed with probing on: start probing, send the next round (to find where
+     * the run of silent predecessors ends, or to count a majority when a witness did not answer), re-probe the run
+     * while its silence is being confirmed, and declare it or stop once the evidence is in.
+     */
+    private void stepRun(final long nowNs)
+    {
+        if (runRounds == 0)
+        {
+            startRun(nowNs);
+            return;
+        }
+        final boolean evidence = hasMajorityEvidence();
+        if (evidence && evidenceSinceNs == NOT_YET)
+        {
+            // proof of a working ear came now (perhaps a cut just healed): the run gets a heartbeat period from now
+            evidenceSinceNs = nowNs;
+            if (runConfirmAtNs != NOT_YET && runConfirmAtNs - (nowNs + heartbeatPeriodNs) < 0)
+            {
+                runConfirmAtNs = nowNs + heartbeatPeriodNs;
+            }
+        }
+        final long roundDueNs = roundSentNs[runRounds - 1] + probeTimeoutNs;
+        final boolean lookFurther = !runExhausted && (runConfirmAtNs == NOT_YET || !evidence);
+        if (lookFurther && nowNs - roundDueNs >= 0)
+        {
+            sendRound(nowNs);
+        }
+        final long allAskedSilentNs = roundSentNs[runRounds - 1] + suspicionTimeoutNs;
+        if (runConfirmAtNs == NOT_YET && runExhausted && nowNs - (roundSentNs[runRounds - 1] + probeTimeoutNs) >= 0)
+        {
+            // everyone was asked and no predecessor answered: they must stay silent for δ from the last round
+            startConfirming(nowNs, allAskedSilentNs);
+        }
+        if (runConfirmAtNs != NOT_YET && nowNs - runConfirmAtNs >= 0)
+        {
+            if (evidence)
+            {
+                resolveRun(nowNs);
+                return;
+            }
+            if (runExhausted && nowNs - allAskedSilentNs >= 0)
+            {
+                // everyone was asked, δ ago, and fewer than a majority answered: this side is a minority
+                stopUncounted(nowNs);
+                return;
+            }
+        }
+        if (runConfirmAtNs != NOT_YET && nowNs - runReprobeNs >= 0)
+        {
+            // a lost probe or answer must not make a live node look silent: ask the run again
+            for (int r = emitter; r != rank && distance(r) < runAnswerDistance; r = previousAlive(r))
+            {
+                probe(r, runToken | REPROBE);
+            }
+            runReprobeNs = nowNs + reprobeIntervalNs();
+        }
+        long nextNs = nowNs + reprobeIntervalNs();
+        if (!runExhausted && (runConfirmAtNs == NOT_YET || !hasMajorityEvidence()))
+        {
+            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
+        }
+        if (runConfirmAtNs == NOT_YET && runExhausted)
+        {
+            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
+        }
+        if (runConfirmAtNs != NOT_YET)
+        {
+            nextNs = earlier(nextNs, runReprobeNs);
+            nextNs = earlier(nextNs, runConfirmAtNs - nowNs > 0 ? runConfirmAtNs :
+                roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
+        }
+        suspicionDeadlineNs = nextNs - nowNs > 0 ? nextNs : nowNs + 1;
+    }
+
+    private static long earlier(final long a, final long b)
+    {
+        return a - b <= 0 ? a : b;
+    }
+
+    /**
+     * Probe the witnesses (the observer and the ranks 2^i away on either side: a sample of the whole ring) and the
+     * first round of predecessors: the emitter and its own predecessor.
+     */
+    private void startRun(final long nowNs)
+    {
+        runToken = ++probeEpoch << 2;
+        runCursor = emitter;
+        runBatch = 2;
+        runExhausted = false;
+        runAnswerDistance = NO_ANSWER;
+        runConfirmAtNs = NOT_YET;
+        runFarthestDistance = 0;
+        evidenceSinceNs = NOT_YET;
+        answers = 0;
+        lowestAnswered = rank == quorum.lowestMember();
+        witnessCount = 0;
+        witnessesAnswered = 0;
+        for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
+        {
+            addWitness((int)((rank + d) % clusterSize));
+            addWitness((int)Math.floorMod(rank - d, (long)clusterSize));
+        }
+        for (int i = 0; i < witnessCount; i++)
+        {
+            probe(witnesses[i], runToken);
+        }
+        sendRound(nowNs);
+        suspicionDeadlineNs = nowNs + probeTimeoutNs;
+    }
+
+    private void addWitness(final int r)
+    {
+        if (r == rank || r == emitter || dead.contains(r) || isWitness(r))
+        {
+            return;
+        }
+        witnesses[witnessCount++] = r;
+    }
+
+    private boolean isWitness(final int r)
+    {
+        for (int i = 0; i < witnessCount; i++)
+        {
+            if (witnesses[i] == r)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
+     * sample shows no cut), or the answers it counted (each rank asked once) make a majority of M with itself.
+     */
+    private boolean hasMajorityEvidence()
+    {
+        return witnessesAnswered == witnessCount || quorum.holds(answers + 1, lowestAnswered);
+    }
+
+    private void startConfirming(final long nowNs, final long confirmAtNs)
+    {
+        final long earliestNs = evidenceSinceNs == NOT_YET ? confirmAtNs : evidenceSinceNs + heartbeatPeriodNs;
+        runConfirmAtNs = earliestNs - confirmAtNs > 0 ? earliestNs : confirmAtNs;
+        runReprobeNs = nowNs + reprobeIntervalNs();
+        suspicionDeadlineNs = nowNs;
+    }
+
+    private long reprobeIntervalNs()
+    {
+        return Math.max(1, suspicionTimeoutNs / 8);
+    }
+
+    private void sendRound(final long nowNs)
+    {
+        roundFirstDistance[runRounds] = distance(runCursor);
+        roundSentNs[runRounds] = nowNs;
+        runRounds++;
+        for (int i = 0; i < runBatch && !runExhausted; i++)
+        {
+            // a witness was asked (and counted) when probing began; asked again here, its answer places the run's end
+            probe(runCursor, isWitness(runCursor) ? runToken | REPROBE : runToken);
+            runFarthestDistance = distance(runCursor);
+            runCursor = previousAlive(runCursor);
+            runExhausted = runCursor == rank;
+        }
+        runBatch = runRounds + 1 >= MAX_PROBE_ROUNDS ? clusterSize : Math.min(clusterSize, 2 * runBatch);
+    }
+
+    /**
+     * Everyone was asked, δ ago, and fewer than a majority of M answered: stop without declaring anyone, telling
+     * this side first (if anyone answered) with a minority notice naming the run it could not hear.
+     */
+    private void stopUncounted(final long nowNs)
+    {
+        runRounds = 0;
+        if (answers == 0)
+        {
+            exclude(nowNs, ExclusionCause.ISOLATED, rank);
+            return;
+        }
+        stopAsMinority(nowNs, runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance, emitter);
+    }
+
+    private void probe(final int to, final long token)
+    {
+        probesSent++;
+        control.sendProbe(to, token);
+    }
+
+    /**
+     * Probing ended: the run is what stayed silent before the nearest predecessor that answered (all others if none
+     * did). Declare it if a majority is left, else stop: this node's side is the minority, or this node is deaf.
+     */
+    private void resolveRun(final long nowNs)
+    {
+        runRounds = 0;
+        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+        int runLength = 0;
+        boolean lowestInRun = false;
+        final int lowest = quorum.lowestMember();
+        for (int r = emitter; r != rank && distance(r) < endDistance; r = previousAlive(r))
+        {
+            runLength++;
+            lowestInRun |= r == lowest;
+        }
+        quorum.settleIfDue(dead, nowNs);
+        final int aliveMembers = clusterSize - dead.size() - runLength;
+        if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
+        {
+            // declared without every witness answering: a cut may have swallowed parts of this broadcast
+            retellDeadRank = witnessesAnswered < witnessCount ? emitter : NO_RETELL;
+            declareRun(nowNs, endDistance, runLength);
+        }
+        else if (runAnswerDistance == NO_ANSWER)
+        {
+            exclude(nowNs, ExclusionCause.ISOLATED, rank);
+        }
+        else
+        {
+            stopAsMinority(nowNs, endDistance, emitter);
+        }
+    }
+
+    /**
+     * Tell this node's side (every rank outside D ∪ run, by the usual schedule) that it holds no majority, then stop.
+     * The notice names the emitter; its D_msg leaves no majority, so no receiver merges it: each checks for itself.
+     */
+    private void stopAsMinority(final long nowNs, final int endDistance, final int deadRank)
+    {
+        minorityDead.clear();
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (dead.contains(r) || (r != rank && distance(r) < endDistance))
+            {
+                minorityDead.add(r);
+            }
+        }
+        ownNotice.set(deadRank, rank, incarnation, MINORITY_SEQUENCE_BASE + ++broadcastSequence, minorityDead)
+            .subject(membership.incarnationOf(deadRank), false);
+        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence());
+        noticesOriginated++;
+        final int count = schedule.neighbours(rank, rank, minorityDead, clusterSize, targets);
+        for (int i = 0; i < count; i++)
+        {
+            if (targets[i] != rank)
+            {
+                control.sendNotice(targets[i], ownNotice);
+            }
+        }
+        exclude(nowNs, ExclusionCause.MINORITY, rank);
+    }
+
+    /**
+     * A node that declared a death while part of the ring did not answer (a cut) tells its whole view once more when
+     * the view has been quiet for 2δ: by then its dead set holds the other side too, so the schedule routes around
+     * it and the nodes that missed the first broadcast learn it.
+     */
+    private int retellIfSettled(final long nowNs)
+    {
+        if (retellDeadRank == NO_RETELL || nowNs - retellAtNs() < 0)
+        {
+            return 0;
+        }
+        final int deadRank = retellDeadRank;
+        retellDeadRank = NO_RETELL;
+        originateNotice(deadRank);
+        return 1;
+    }
+
+    private long retellAtNs()
+    {
+        return quorum.lastChangeNs() + 2 * suspicionTimeoutNs;
+    }
+
+    private int checkVerification(final long nowNs)
+    {
+        if (!verifying || state != NodeState.ACTIVE)
+        {
+            return 0;
+        }
+        if (nowNs - verifyUntilNs >= 0)
+        {
+            verifying = false;
+            exclude(nowNs, ExclusionCause.MINORITY, verifySource);
+            return 1;
+        }
+        if (nowNs - verifyReprobeNs >= 0)
+        {
+            for (int i = 0; i < verifySampleSize; i++)
+            {
+                probe(verifySample[i], verifyToken);
+            }
+            verifyReprobeNs = nowNs + reprobeIntervalNs();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * A notice whose D_msg leaves no majority came from a live node of this node's view: its sender's side is a
+     * minority. This node is on that side iff it cannot hear D_msg either, so it probes a sample of D_msg and stops
+     * if none answers within δ; one answer refutes the notice.
+     */
+    private void verifyMinority(final RankSet deadInMsg, final int sourceRank, final long nowNs)
+    {
+        if (verifying)
+        {
+            return;
+        }
+        verifySampleSize = 0;
+        final int size = deadInMsg.size();
+        for (int k = 0; k < VERIFY_SAMPLE && k < size; k++)
+        {
+            final int r = deadInMsg.rankAt((int)((long)k * size / Math.min(VERIFY_SAMPLE, size)));
+            if (validRank(r) && r != rank && !dead.contains(r) &&
+                (verifySampleSize == 0 || verifySample[verifySampleSize - 1] != r))
+            {
+                verifySample[verifySampleSize++] = r;
+            }
+        }
+        verifySource = sourceRank;
+        if (verifySampleSize == 0)
+        {
+            // every member of D_msg is dead in this view too, which then leaves no majority either
+            exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
+            return;
+        }
+        verifying = true;
+        verifyToken = (++probeEpoch << 2) | VERIFY;
+        verifyUntilNs = nowNs + suspicionTimeoutNs;
+        verifyReprobeNs = nowNs + reprobeIntervalNs();
+        for (int i = 0; i < verifySampleSize; i++)
+        {
+            probe(verifySample[i], verifyToken);
+        }
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * A PROBE from {@code fromRank}: answer it, unless the prober is dead in this view (then it is fenced instead).
+     *
+     * @param fromRank the prober.
+     * @param token    its token, returned as is.
+     * @param nowNs    protocol time.
+     */
+    public void onProbe(final int fromRank, final long token, final long nowNs)
+    {
+        onProbe(fromRank, Membership.UNKNOWN_INCARNATION, token, nowNs);
+    }
+
+    /**
+     * PROBE as {@link #onProbe(int, long, long)}, with the prober's incarnation from the frame: a stale life is not
+     * answered, and a joining node answers nobody (it takes no part yet).
+     *
+     * @param fromRank        the prober.
+     * @param fromIncarnation its incarnation.
+     * @param token           its token, returned as is.
+     * @param nowNs           protocol time.
+     */
+    public void onProbe(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    {
+        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        {
+            return;
+        }
+        control.sendProbeAck(fromRank, token);
+    }
+
+    /**
+     * A PROBE_ACK: {@code fromRank} is alive and this node can hear it.
+     *
+     * @param fromRank the rank that answered.
+     * @param token    the token of the probe it answers.
+     * @param nowNs    protocol time.
+     */
+    public void onProbeAck(final int fromRank, final long token, final long nowNs)
+    {
+        onProbeAck(fromRank, Membership.UNKNOWN_INCARNATION, token, nowNs);
+    }
+
+    /**
+     * PROBE_ACK as {@link #onProbeAck(int, long, long)}, with the answerer's incarnation from the frame.
+     *
+     * @param fromRank        the rank that answered.
+     * @param fromIncarnation its incarnation.
+     * @param token           the token of the probe it answers.
+     * @param nowNs           protocol time.
+     */
+    public void onProbeAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    {
+        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        {
+            return;
+        }
+        if (verifying && token == verifyToken)
+        {
+            // someone the notice held dead answered: its sender's side is not ours
+            verifying = false;
+            noticesRefused++;
+            expectedWakeNs = nextDeadlineNs();
+            return;
+        }
+        if (runRounds == 0 || (token & ~REPROBE) != runToken)
+        {
+            return;
+        }
+        if (fromRank == emitter)
+        {
+            // the emitter lives and reaches us; its beats will tell the rest
+            runRounds = 0;
+            suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
+            expectedWakeNs = nextDeadlineNs();
+            return;
+        }
+        if ((token & REPROBE) == 0)
+        {
+            // each rank is asked once per session with this token, so each answer counts once
+            answers++;
+            lowestAnswered |= fromRank == quorum.lowestMember();
+            witnessesAnswered += isWitness(fromRank) ? 1 : 0;
+        }
+        final int d = distance(fromRank);
+        if (d < runAnswerDistance && d <= runFarthestDistance)
+        {
+            runAnswerDistance = d;
+            if (previousAlive(emitter) == fromRank)
+            {
+                // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
+                // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
+                // gets one heartbeat period more, and one more probe, to show it lives.
+                if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
+                {
+                    probe(emitter, runToken | REPROBE);
+                    startConfirming(nowNs, nowNs + heartbeatPeriodNs);
+                    runReprobeNs = runConfirmAtNs;
+                }
+            }
+            else if (runConfirmAtNs == NOT_YET)
+            {
+                int round = runRounds - 1;
+                while (round > 0 && roundFirstDistance[round] > d)
+                {
+                    round--;
+                }
+                startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
+            }
+        }
+        // weigh the evidence in the next duty cycle
+        suspicionDeadlineNs = nowNs;
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * @return ring distance from {@code r} forward to this node: 1 for the initial emitter.
+     */
+    private int distance(final int r)
+    {
+        final int d = rank - r;
+        return d < 0 ? d + clusterSize : d;
+    }
+
+    private int previousAlive(final int from)
+    {
+        int candidate = from;
+        for (int i = 0; i < clusterSize; i++)
+        {
+            candidate = candidate == 0 ? clusterSize - 1 : candidate - 1;
+            if (candidate == rank || !dead.contains(candidate))
+            {
+                return candidate;
+            }
+        }
+        return rank;
+    }
+
+    private void viewChanged(final long nowNs)
+    {
+        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        quorum.viewChanged(nowNs);
     }
 
     /**
@@ -474,7 +1081,8 @@ public final class DetectorNode
 
     /**
      * T5 as {@link #onNotice(Notice, int, long)}, with the forwarder's incarnation from the frame. A JOIN broadcast
-     * ({@link Notice#isJoin()}) travels the same way and admits its rank instead.
+     * ({@link Notice#isJoin()}) travels the same way and admits its rank instead; it merges no D_msg, so the
+     * majority rule's check of D_msg does not apply to it.
      *
      * @param notice          the notice, valid during the call.
      * @param fromRank        the rank that sent this copy.
@@ -488,29 +1096,50 @@ public final class DetectorNode
             learnWhileJoining(notice, fromRank);
             return;
         }
+        final RankSet deadInMsg = notice.deadSet();
+        final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
+        final boolean majority = policy == PartitionPolicy.MAJORITY;
+        // D_msg names boot incarnations only (see applyFailure), so it speaks of this node only if it never rejoined
+        final boolean namesUs = namesThisIncarnation(notice) || (!joined && deadInMsg.contains(rank));
+        final boolean minorityNotice = !fence && notice.sequence() >= MINORITY_SEQUENCE_BASE;
+        if (majority && state == NodeState.ACTIVE)
+        {
+            quorum.settleIfDue(dead, nowNs);
+            if (fence && namesUs && validRank(fromRank) && dead.contains(fromRank) &&
+                !membership.isStale(fromRank, fromIncarnation) && quorum.leftAliveBy(deadInMsg))
+            {
+                // both sides of a healed partition hold each other dead: the fence of the side with a majority
+                // crosses, or neither would ever stop
+                exclude(nowNs, ExclusionCause.FENCED, notice.sourceRank());
+                return;
+            }
+        }
         if (!admit(fromRank, fromIncarnation, nowNs))
         {
             return;
         }
 
-        final RankSet deadInMsg = notice.deadSet();
-        final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
-        // D_msg names boot incarnations only (see applyFailure), so it speaks of this node only if it never rejoined
-        if (namesThisIncarnation(notice) || (!joined && deadInMsg.contains(rank)))
+        if (namesUs || fence || notice.deadRank() == rank)
         {
-            exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
-            return;
-        }
-        if (notice.deadRank() == rank)
-        {
-            // about an older life of this rank, or this node's own JOIN passed back
-            staleFrames++;
-            return;
-        }
-        if (fence)
-        {
-            // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
-            strayFences++;
+            if (!namesUs && notice.deadRank() == rank)
+            {
+                // about an older life of this rank, or this node's own JOIN passed back
+                staleFrames++;
+            }
+            else if (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg)))
+            {
+                // never obey a minority's view of us
+                noticesRefused++;
+            }
+            else if (namesUs)
+            {
+                exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
+            }
+            else
+            {
+                // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
+                strayFences++;
+            }
             return;
         }
 
@@ -519,30 +1148,53 @@ public final class DetectorNode
             noticesDuplicate++;
             return;
         }
+        if (!notice.isJoin() && (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg))))
+        {
+            // never merge a minority's view: check whether we are on its side
+            if (!majority)
+            {
+                noticesRefused++;
+                return;
+            }
+            forward(notice, fromRank);
+            verifyMinority(deadInMsg, notice.sourceRank(), nowNs);
+            return;
+        }
 
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
-
-        // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, so no hop of its own
-        if (!deadInMsg.contains(rank))
-        {
-            final int count = schedule.neighbours(rank, notice.sourceRank(), deadInMsg, clusterSize, targets);
-            for (int i = 0; i < count; i++)
-            {
-                final int to = targets[i];
-                if (to != fromRank && to != rank)
-                {
-                    noticesForwarded++;
-                    control.sendNotice(to, notice);
-                }
-            }
-        }
+        forward(notice, fromRank);
         catchUp(notice, fromRank);
 
         if (changed)
         {
-            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+            viewChanged(nowNs);
+            if (majority && !quorum.holds(quorum.aliveMembers(dead), !dead.contains(quorum.lowestMember())))
+            {
+                // what this side learned leaves it no majority (scattered groups learn it piece by piece)
+                stopAsMinority(nowNs, 0, dead.rankAt(0));
+                return;
+            }
             adjustNeighboursAfterLearning(nowNs);
             expectedWakeNs = nextDeadlineNs();
+        }
+    }
+
+    private void forward(final Notice notice, final int fromRank)
+    {
+        if (notice.deadSet().contains(rank))
+        {
+            // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, no hop of its own
+            return;
+        }
+        final int count = schedule.neighbours(rank, notice.sourceRank(), notice.deadSet(), clusterSize, targets);
+        for (int i = 0; i < count; i++)
+        {
+            final int to = targets[i];
+            if (to != fromRank && to != rank)
+            {
+                noticesForwarded++;
+                control.sendNotice(to, notice);
+            }
         }
     }
 
@@ -705,7 +1357,7 @@ public final class DetectorNode
             staleFrames++;
             return;
         }
-        if (!joinAllowed(fromRank))
+        if (!joinAllowed(nowNs))
         {
             joinsRefused++;
             return;
@@ -717,7 +1369,7 @@ public final class DetectorNode
             {
                 // the new life takes the old one's place on the ring at once, so the ring is not mended around it
                 learnDead(fromRank, nowNs, FailureCause.DETECTED, rank);
-                listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+                viewChanged(nowNs);
                 originateNotice(fromRank);
             }
             membership.incarnations().raise(fromRank, fromIncarnation);
@@ -732,7 +1384,7 @@ public final class DetectorNode
         if (wasDead)
         {
             admitJoiner(fromRank, fromIncarnation, nowNs);
-            listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+            viewChanged(nowNs);
         }
         else
         {
@@ -742,12 +1394,20 @@ public final class DetectorNode
     }
 
     /**
-     * Hook for the partition rules: under the {@code majority} policy a node that cannot count a strict majority
-     * alive must refuse to admit anyone (the partition branch decides it here). Admits everyone until then.
+     * Under the {@code majority} policy only a node that counts a majority of M alive admits anyone: a contact on the
+     * minority side of a partition (its view leaves no majority, it is checking a minority notice, or it is probing a
+     * silent run without having heard a majority yet) would let the joiner in on a side that is about to stop. The
+     * joiner asks the next contact. The paper's rule admits everyone.
      */
-    private boolean joinAllowed(final int joinerRank)
+    private boolean joinAllowed(final long nowNs)
     {
-        return true;
+        if (policy != PartitionPolicy.MAJORITY)
+        {
+            return true;
+        }
+        quorum.settleIfDue(dead, nowNs);
+        return !verifying && (runRounds == 0 || hasMajorityEvidence()) &&
+            quorum.holds(quorum.aliveMembers(dead), !dead.contains(quorum.lowestMember()));
     }
 
     /**
@@ -757,7 +1417,8 @@ public final class DetectorNode
     private void learnWhileJoining(final Notice notice, final int fromRank)
     {
         final int subject = notice.deadRank();
-        if (notice.sequence() >= FENCE_SEQUENCE_BASE || !validRank(fromRank) || !validRank(subject) ||
+        // fences, and minority notices (never merged), are no news for a joiner
+        if (notice.sequence() >= MINORITY_SEQUENCE_BASE || !validRank(fromRank) || !validRank(subject) ||
             subject == rank || !seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(),
             notice.sequence()))
         {
@@ -843,11 +1504,14 @@ public final class DetectorNode
         if (emitter != rank)
         {
             // the predecessor adopts this node when the JOIN reaches it; this covers a predecessor that learned of
-            // this node only from a view of its own (a joiner too); one not told yet fences the incarnation it holds dead, which this one ignores
+            // this node only from a view of its own (a joiner too); one not told yet fences the incarnation it holds
+            // dead, which this one ignores
             control.sendNewObserver(emitter);
         }
+        // the contact counted a majority in this view when it admitted this node: it is M until the view settles
+        quorum.adopt(dead);
         listener.onJoin(rank, incarnation, nowNs);
-        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        viewChanged(nowNs);
         expectedWakeNs = nextDeadlineNs();
     }
 
@@ -876,7 +1540,7 @@ public final class DetectorNode
             return;
         }
         learnDead(fromRank, nowNs, FailureCause.LEFT, fromRank);
-        listener.onViewChange(++viewEpoch, dead.size(), nowNs);
+        viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
         originateNotice(fromRank);
         expectedWakeNs = nextDeadlineNs();
@@ -898,6 +1562,21 @@ public final class DetectorNode
             control.sendLeave(observer);
         }
         exclude(nowNs, ExclusionCause.LEFT, rank);
+    }
+
+    /**
+     * The driver found this node's own transport gone (live: the media driver stopped heartbeating). Every silence
+     * from now on would be its own fault, so it stops taking part at once: no suspicion, no notice, no fence. The
+     * others see it go silent and detect it as a crash.
+     *
+     * @param nowNs protocol time.
+     */
+    public void onTransportLost(final long nowNs)
+    {
+        if (state == NodeState.ACTIVE)
+        {
+            exclude(nowNs, ExclusionCause.DRIVER_LOST, rank);
+        }
     }
 
     private void exclude(final long nowNs, final ExclusionCause cause, final int reporterRank)
@@ -926,7 +1605,7 @@ public final class DetectorNode
             // The fence names the life this node holds dead: a newer one whose JOIN has not reached this node yet
             // reads it as stale and carries on, a zombie of that life stops.
             framesFromDead++;
-            fence(fromRank, nowNs);
+            fence(fromRank, fromIncarnation, nowNs);
             return false;
         }
         return true;
@@ -937,7 +1616,7 @@ public final class DetectorNode
      *
      * @return true if a fencing notice was sent.
      */
-    private boolean fence(final int zombie, final long nowNs)
+    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs)
     {
         if (!fenceLimiter.tryAcquire(zombie, nowNs, fenceIntervalNs))
         {
@@ -946,6 +1625,11 @@ public final class DetectorNode
         fencesSent++;
         control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead)
             .subject(membership.incarnationOf(zombie), false));
+        if (zombieIncarnation <= membership.incarnationOf(zombie))
+        {
+            // a newer life (its JOIN still on its way here) is no zombie back from a cut: its death is not news
+            reannounce(zombie, nowNs);
+        }
         return true;
     }
 
@@ -978,6 +1662,7 @@ public final class DetectorNode
 
     private void mendRing(final long nowNs)
     {
+        runRounds = 0;
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
@@ -1062,9 +1747,20 @@ public final class DetectorNode
         }
         final long heartbeatNs = observer == rank || !membership.mayBeat() ? Long.MAX_VALUE : nextHeartbeatNs;
         final long suspicionNs = emitter == rank ? Long.MAX_VALUE : suspicionDeadlineNs;
+        long nextNs = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
         final long joinNs = membership.nextAttemptNs();
-        final long earliest = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
-        return joinNs - earliest < 0 ? joinNs : earliest;
+        nextNs = joinNs - nextNs < 0 ? joinNs : nextNs;
+        if (verifying)
+        {
+            final long verifyNs = verifyReprobeNs - verifyUntilNs < 0 ? verifyReprobeNs : verifyUntilNs;
+            nextNs = verifyNs - nextNs < 0 ? verifyNs : nextNs;
+        }
+        if (retellDeadRank != NO_RETELL)
+        {
+            final long retellNs = retellAtNs();
+            nextNs = retellNs - nextNs < 0 ? retellNs : nextNs;
+        }
+        return nextNs;
     }
 
     /**
@@ -1307,6 +2003,30 @@ public final class DetectorNode
     public long fencesSent()
     {
         return fencesSent;
+    }
+
+    /**
+     * @return PROBE frames sent (confirming suspicions, checking minority notices).
+     */
+    public long probesSent()
+    {
+        return probesSent;
+    }
+
+    /**
+     * @return notices and fences refused because their dead set leaves no majority alive, or refuted by a probe.
+     */
+    public long noticesRefused()
+    {
+        return noticesRefused;
+    }
+
+    /**
+     * @return the partition policy this node runs.
+     */
+    public PartitionPolicy partitionPolicy()
+    {
+        return policy;
     }
 
     /**

@@ -14,6 +14,15 @@ package io.ringwatch.core.protocol;
  * @param dedupCapacity      recent broadcast ids remembered to forward each broadcast once.
  * @param fenceIntervalNs    least time between two fencing notices to the same zombie (a rank this node holds dead
  *                           but still hears from); δ by default, so a lost notice is re-sent within δ.
+ * @param partitionPolicy    what a node does when it can no longer count a majority alive.
+ * @param probeTimeoutNs     under {@link PartitionPolicy#MAJORITY}, how long a round of probes waits for an answer
+ *                           before the next, twice as large, round goes out; default min(η, δ/4). It must cover one
+ *                           round trip (2τ), which η does wherever the ring works at all (the paper asks η ≥ 3τ), and
+ *                           it bounds what confirming a single crash adds to δ. 0 skips the probes: a suspicion is
+ *                           declared at once (a broken rule, only for negative controls).
+ * @param settlePeriodNs     the membership a majority is counted of is the live set as of the last time the view had
+ *                           been unchanged this long; default (⌊log₂ N⌋ + 4)·δ, longer than a minority takes to learn
+ *                           it is one, so that membership never shrinks under a minority still finding out.
  */
 public record ProtocolSettings(
     int clusterSize,
@@ -22,7 +31,10 @@ public record ProtocolSettings(
     long pauseThresholdNs,
     long startupGraceNs,
     int dedupCapacity,
-    long fenceIntervalNs)
+    long fenceIntervalNs,
+    PartitionPolicy partitionPolicy,
+    long probeTimeoutNs,
+    long settlePeriodNs)
 {
     /** Largest supported cluster, bounded by the notice encoding and schedule arithmetic. */
     public static final int MAX_CLUSTER_SIZE = 1 << 24;
@@ -66,6 +78,66 @@ public record ProtocolSettings(
         {
             throw new IllegalArgumentException("fenceIntervalNs must be > 0: " + fenceIntervalNs);
         }
+        if (partitionPolicy == null)
+        {
+            throw new IllegalArgumentException("partitionPolicy must be set");
+        }
+        if (probeTimeoutNs < 0 || probeTimeoutNs >= suspicionTimeoutNs)
+        {
+            throw new IllegalArgumentException("probeTimeoutNs must be in [0, suspicionTimeoutNs): " + probeTimeoutNs);
+        }
+        if (settlePeriodNs <= suspicionTimeoutNs)
+        {
+            throw new IllegalArgumentException("settlePeriodNs (" + settlePeriodNs +
+                ") must exceed suspicionTimeoutNs (" + suspicionTimeoutNs + ")");
+        }
+    }
+
+    /**
+     * Settings with the partition defaults: policy {@link PartitionPolicy#MAJORITY}, probe timeout min(η, δ/4),
+     * settle period (⌊log₂ N⌋ + 4)·δ.
+     *
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param pauseThresholdNs   pause threshold.
+     * @param startupGraceNs     startup grace.
+     * @param dedupCapacity      remembered broadcast ids.
+     * @param fenceIntervalNs    fence interval.
+     */
+    public ProtocolSettings(
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final long pauseThresholdNs,
+        final long startupGraceNs,
+        final int dedupCapacity,
+        final long fenceIntervalNs)
+    {
+        this(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
+            fenceIntervalNs, PartitionPolicy.MAJORITY, defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs),
+            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs));
+    }
+
+    /**
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @return min(η, δ/4), at least 1 ns.
+     */
+    public static long defaultProbeTimeoutNs(final long heartbeatPeriodNs, final long suspicionTimeoutNs)
+    {
+        return Math.max(1, Math.min(heartbeatPeriodNs, suspicionTimeoutNs / 4));
+    }
+
+    /**
+     * @param clusterSize        N.
+     * @param suspicionTimeoutNs δ.
+     * @return (⌊log₂ N⌋ + 4)·δ.
+     */
+    public static long defaultSettlePeriodNs(final int clusterSize, final long suspicionTimeoutNs)
+    {
+        final int log2 = 31 - Integer.numberOfLeadingZeros(Math.max(1, clusterSize));
+        return (log2 + 4L) * suspicionTimeoutNs;
     }
 
     /**
@@ -113,7 +185,7 @@ public record ProtocolSettings(
     {
         return new ProtocolSettings(
             clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, graceNs, dedupCapacity,
-            fenceIntervalNs);
+            fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
     }
 
     /**
@@ -124,7 +196,7 @@ public record ProtocolSettings(
     {
         return new ProtocolSettings(
             clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, thresholdNs, startupGraceNs, dedupCapacity,
-            fenceIntervalNs);
+            fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
     }
 
     /**
@@ -135,6 +207,39 @@ public record ProtocolSettings(
     {
         return new ProtocolSettings(
             clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
-            intervalNs);
+            intervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
+    }
+
+    /**
+     * @param policy partition policy.
+     * @return a copy with the given policy.
+     */
+    public ProtocolSettings withPartitionPolicy(final PartitionPolicy policy)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
+            fenceIntervalNs, policy, probeTimeoutNs, settlePeriodNs);
+    }
+
+    /**
+     * @param timeoutNs probe round timeout; 0 declares suspicions without probing (only for negative controls).
+     * @return a copy with the given probe timeout.
+     */
+    public ProtocolSettings withProbeTimeoutNs(final long timeoutNs)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
+            fenceIntervalNs, partitionPolicy, timeoutNs, settlePeriodNs);
+    }
+
+    /**
+     * @param periodNs settle period of the membership a majority is counted of.
+     * @return a copy with the given settle period.
+     */
+    public ProtocolSettings withSettlePeriodNs(final long periodNs)
+    {
+        return new ProtocolSettings(
+            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
+            fenceIntervalNs, partitionPolicy, probeTimeoutNs, periodNs);
     }
 }

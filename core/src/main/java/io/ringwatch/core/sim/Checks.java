@@ -406,6 +406,78 @@ public final class Checks
     }
 
     /**
+     * @param nodes   N.
+     * @param deltaNs δ.
+     * @return the bound within which a minority or isolated node must stop under the majority rule:
+     * (⌊log₂ N⌋ + 2)·δ from the cut.
+     */
+    public static long minorityBoundNs(final int nodes, final long deltaNs)
+    {
+        return (31 - Integer.numberOfLeadingZeros(nodes) + 2L) * deltaNs;
+    }
+
+    /**
+     * Majority rule: the side with a majority loses no node because of the partition; a losing node stops within
+     * {@link #minorityBoundNs} of the cut if the cut lasts that long.
+     *
+     * @param losing     per rank, whether it is on a side without a majority.
+     * @param stoppedNs  per rank, when it stopped (-1 if it runs).
+     * @param excluded   per rank, whether it stopped by excluding itself (not a crash or a leave).
+     * @param startNs    when the cut started.
+     * @param durationNs how long it lasted.
+     * @param boundNs    the minority bound.
+     * @param seed       for the messages.
+     * @param out        violations are appended here.
+     */
+    public static void checkPartitionOutcome(
+        final boolean[] losing,
+        final long[] stoppedNs,
+        final boolean[] excluded,
+        final long startNs,
+        final long durationNs,
+        final long boundNs,
+        final long seed,
+        final List<String> out)
+    {
+        int lost = 0;
+        int late = 0;
+        for (int rank = 0; rank < losing.length; rank++)
+        {
+            if (!losing[rank] && excluded[rank] && lost++ < MAX_REPORTED)
+            {
+                out.add("seed=" + seed + ": majority lost: node " + rank + " of the majority side was excluded at " +
+                    stoppedNs[rank] + "ns (cut at " + startNs + "ns for " + durationNs + "ns)");
+            }
+            if (losing[rank] && durationNs >= boundNs && (stoppedNs[rank] < 0 || stoppedNs[rank] - startNs > boundNs) &&
+                late++ < MAX_REPORTED)
+            {
+                out.add("seed=" + seed + ": minority bound: node " + rank + " of a side without a majority " +
+                    (stoppedNs[rank] < 0 ? "never stopped" : "stopped " + (stoppedNs[rank] - startNs) + "ns") +
+                    " after the cut, bound " + boundNs + "ns");
+            }
+        }
+        reportRest(out, seed, "majority lost", lost);
+        reportRest(out, seed, "minority bound", late);
+    }
+
+    /**
+     * A cut shorter than δ/2 changes nothing: nobody is excluded and nobody declared dead.
+     *
+     * @param exclusions nodes that excluded themselves.
+     * @param declared   ranks some node declared dead.
+     * @param seed       for the message.
+     * @param out        a violation is appended here.
+     */
+    public static void checkShortCut(final int exclusions, final int declared, final long seed, final List<String> out)
+    {
+        if (exclusions > 0 || declared > 0)
+        {
+            out.add("seed=" + seed + ": short cut: a cut shorter than half the suspicion timeout excluded " + exclusions +
+                " nodes and had " + declared + " declared dead");
+        }
+    }
+
+    /**
      * @param out   where the line goes.
      * @param seed  for the message.
      * @param check name of the check.

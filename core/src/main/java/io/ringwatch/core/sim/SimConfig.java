@@ -1,6 +1,9 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.protocol.ProtocolSettings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +46,12 @@ public final class SimConfig
     private boolean authentication = true;
     private long restartAfterNs = -1;
     private int restartIncarnationStep = 1;
+    private PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
+    private long probeTimeoutNs = -1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
+    private int processesPerNode;
+    private int processFailures;
     private boolean concluded;
 
     /**
@@ -78,8 +85,12 @@ public final class SimConfig
         copy.authentication = authentication;
         copy.restartAfterNs = restartAfterNs;
         copy.restartIncarnationStep = restartIncarnationStep;
+        copy.partitionPolicy = partitionPolicy;
+        copy.probeTimeoutNs = probeTimeoutNs;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
+        copy.processesPerNode = processesPerNode;
+        copy.processFailures = processFailures;
         return copy;
     }
 
@@ -105,6 +116,10 @@ public final class SimConfig
         require(mtbfNs > 0, "mtbf must be > 0: " + mtbfNs + "ns");
         require(placement != null && bound != null && broadcast != null, "placement, bound and broadcast must be set");
 
+        require(processesPerNode >= 0 && (long)processesPerNode * nodes <= JobLayout.MAX_PROCESSES,
+            "processes per node must be in [0, " + JobLayout.MAX_PROCESSES / nodes + "]: " + processesPerNode);
+        require(processFailures >= 0 && processFailures <= (long)processesPerNode * nodes,
+            "process failures must be in [0, nodes x processes per node]: " + processFailures);
         if (pauseThresholdNs < 0)
         {
             pauseThresholdNs = suspicionTimeoutNs / 2;
@@ -116,6 +131,12 @@ public final class SimConfig
             fenceIntervalNs = suspicionTimeoutNs;
         }
         require(fenceIntervalNs > 0, "fence interval must be > 0: " + fenceIntervalNs + "ns");
+        require(partitionPolicy != null, "partition policy must be set");
+        if (probeTimeoutNs < 0)
+        {
+            probeTimeoutNs = ProtocolSettings.defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs);
+        }
+        require(probeTimeoutNs < suspicionTimeoutNs, "probe timeout must be below delta: " + probeTimeoutNs + "ns");
         if (crashWindowNs < 0)
         {
             crashWindowNs = suspicionTimeoutNs / 2;
@@ -494,6 +515,39 @@ public final class SimConfig
     }
 
     /**
+     * @param policy what nodes do when they cannot count a majority alive; default majority.
+     * @return this.
+     */
+    public SimConfig partitionPolicy(final PartitionPolicy policy)
+    {
+        checkMutable();
+        this.partitionPolicy = policy;
+        return this;
+    }
+
+    public PartitionPolicy partitionPolicy()
+    {
+        return partitionPolicy;
+    }
+
+    /**
+     * @param ns probe round timeout; default min(η, δ/4); 0 declares suspicions without probing (a broken rule, for
+     *           negative controls).
+     * @return this.
+     */
+    public SimConfig probeTimeoutNs(final long ns)
+    {
+        checkMutable();
+        this.probeTimeoutNs = ns;
+        return this;
+    }
+
+    public long probeTimeoutNs()
+    {
+        return probeTimeoutNs;
+    }
+
+    /**
      * @param partition a partition of the network, healed after its duration.
      * @return this.
      */
@@ -635,6 +689,29 @@ public final class SimConfig
     public List<Injection> injections()
     {
         return List.copyOf(injections);
+    }
+
+    /**
+     * @param perNode  application processes each daemon hosts (0: node level only).
+     * @param failures processes crashed at random, anywhere in the job, within the crash window.
+     * @return this.
+     */
+    public SimConfig processes(final int perNode, final int failures)
+    {
+        checkMutable();
+        this.processesPerNode = perNode;
+        this.processFailures = failures;
+        return this;
+    }
+
+    public int processesPerNode()
+    {
+        return processesPerNode;
+    }
+
+    public int processFailures()
+    {
+        return processFailures;
     }
 
     public boolean isConcluded()

@@ -29,8 +29,12 @@ import java.util.List;
  * @param violations                  broken safety or liveness properties, each naming the seed.
  * @param boundViolations             stabilization times above the bound, each naming the seed.
  * @param splitBrainPairs             pairs of running nodes that ended holding each other dead.
- * @param majorityLost                nodes of the largest group of the first partition that ended excluded.
+ * @param majorityLost                nodes of the side of the first partition with a majority (see
+ *                                    {@code PartitionOutcome}) that ended excluded.
  * @param fencesSent                  fencing notices sent to zombies (ranks held dead but still heard from).
+ * @param minorityFenceNs             from the first partition's cut to the last node of a side without a majority
+ *                                    stopping, -1 if no side lacks one or one of its nodes still runs.
+ * @param probeMessages               PROBE and PROBE_ACK messages sent.
  * @param restarts                    nodes restarted under a new incarnation.
  * @param rejoined                    restarted nodes running at the end and admitted by every live node under
  *                                    their latest incarnation.
@@ -62,6 +66,8 @@ public record SimResult(
     int splitBrainPairs,
     int majorityLost,
     long fencesSent,
+    long minorityFenceNs,
+    long probeMessages,
     int restarts,
     int rejoined,
     long joinSpreadMaxNs)

@@ -5,6 +5,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ControlChannel;
@@ -72,6 +73,7 @@ public final class Simulation implements ClusterState
     private final DetectorNode[] nodes;
     private final Port port = new Port();
     private final Forgery forgery;
+    private final ProcessLevel processes;
 
     // The per-node state touched by every event, one 64-byte record per node: at 256k nodes the run is bound by
     // cache misses, and separate arrays would cost one miss each.
@@ -79,6 +81,7 @@ public final class Simulation implements ClusterState
     private final long[] resumeAtNs;
     private final long[] lastResumeNs;
     private final boolean[] condemned;
+    private final boolean[] cutOffDeclared;
     private final long[] firstLearnedNs;
     private final ExclusionCause[] exclusionCauses;
     private final int[] majorityGroup;
@@ -94,6 +97,9 @@ public final class Simulation implements ClusterState
     private final List<long[]> faultsNs = new ArrayList<>();
     private int restarts;
     private int joinViolations;
+    private final long[] stoppedAtNs;
+    private int[] firstPartitionGroups;
+    private boolean[] losing;
 
     private int stableCount;
     private int liveCount;
@@ -117,10 +123,12 @@ public final class Simulation implements ClusterState
     private long newObserverMessages;
     private long noticeMessages;
     private long leaveMessages;
+    private long probeMessages;
     private long lostMessages;
     private long vanishedMessages;
     private long eventsProcessed;
     private int accuracyViolations;
+    private int deafAccusations;
     private final List<String> violations = new ArrayList<>();
 
     /**
@@ -151,14 +159,19 @@ public final class Simulation implements ClusterState
         network = new Network(random, n, config.delayModel(), loss, onePort);
         forgery = new Forgery(config);
         condemned = new boolean[n];
+        cutOffDeclared = new boolean[n];
         firstLearnedNs = new long[n];
         Arrays.fill(firstLearnedNs, NONE);
         exclusionCauses = new ExclusionCause[n];
+        stoppedAtNs = new long[n];
+        Arrays.fill(stoppedAtNs, NONE);
         majorityGroup = placePartitions();
 
         settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
-            .withFenceIntervalNs(config.fenceIntervalNs());
+            .withFenceIntervalNs(config.fenceIntervalNs())
+            .withPartitionPolicy(config.partitionPolicy())
+            .withProbeTimeoutNs(config.probeTimeoutNs());
         schedule = config.broadcast().newSchedule();
         restartAfterNs = config.restartAfterNs();
         incarnations = new int[n];
@@ -172,13 +185,16 @@ public final class Simulation implements ClusterState
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
         }
+        processes = config.processesPerNode() > 0 ?
+            new ProcessLevel(this, nodes, config.processesPerNode(), schedule) : null;
     }
 
     /**
      * Gives each partition's groups their ranks and hands them to the network. Draws from the run's random source
      * only when there are partitions, so runs without them keep their seeds' outcomes.
      *
-     * @return ranks of the largest group of the first partition (the side that should survive), or an empty array.
+     * @return ranks of the side of the first partition that should survive under the majority rule (a strict
+     * majority, or half holding rank 0; for a one-way cut, all but the deaf group), or an empty array.
      */
     private int[] placePartitions()
     {
@@ -212,14 +228,20 @@ public final class Simulation implements ClusterState
                 }
             }
             network.partition(groups, partition.startNs(), partition.endNs(), partition.oneWay());
-            if (majority.length == 0)
+            if (firstPartitionGroups == null)
             {
-                final int largest = partition.largestGroup();
-                majority = new int[sizes[largest]];
+                firstPartitionGroups = groups;
+                losing = PartitionOutcome.losingNodes(partition, groups);
+                int winners = 0;
+                for (int rank = 0; rank < n; rank++)
+                {
+                    winners += losing[rank] ? 0 : 1;
+                }
+                majority = new int[winners];
                 int m = 0;
                 for (int rank = 0; rank < n; rank++)
                 {
-                    if (groups[rank] == largest)
+                    if (!losing[rank])
                     {
                         majority[m++] = rank;
                     }
@@ -364,6 +386,12 @@ public final class Simulation implements ClusterState
             }
         }
         planRandomPauses(firstNs);
+        if (processes != null && config.processFailures() > 0)
+        {
+            // drawn last, so runs without process failures keep their seeds' outcomes
+            final long lastNs = processes.plan(random, config.processFailures(), firstNs, config.crashWindowNs(), queue);
+            lastInjectionNs = Math.max(lastInjectionNs, lastNs);
+        }
     }
 
     /**
@@ -443,9 +471,14 @@ public final class Simulation implements ClusterState
             }
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
-                EventQueue.JOIN_REQUEST, EventQueue.VIEW ->
+                EventQueue.JOIN_REQUEST, EventQueue.VIEW, EventQueue.PROBE, EventQueue.PROBE_ACK,
+                EventQueue.PROCESS_NOTICE ->
             {
                 return deliverControl(slot, to);
+            }
+            case EventQueue.PROCESS_CRASH ->
+            {
+                return crashProcess(slot, to, (int)queue.value(slot));
             }
             case EventQueue.CRASH -> crash(to, queue.value(slot) == GENERATED);
             case EventQueue.PAUSE -> pause(to, queue.value(slot));
@@ -486,7 +519,7 @@ public final class Simulation implements ClusterState
             return true;
         }
         final int from = queue.from(slot);
-        // control messages carry their sender's incarnation, as frames do in their header
+        // control messages carry their sender's incarnation, as frames do in their header (probes: see sendProbeEvent)
         final int fromIncarnation = (int)queue.value(slot);
         switch (queue.type(slot))
         {
@@ -498,6 +531,9 @@ public final class Simulation implements ClusterState
                 final SimView view = (SimView)queue.ref(slot);
                 enter(to).onView(from, fromIncarnation, view.dead(), view.incarnations(), nowNs);
             }
+            case EventQueue.PROBE -> enter(to).onProbe(from, probeIncarnation(slot), probeToken(slot), nowNs);
+            case EventQueue.PROBE_ACK -> enter(to).onProbeAck(from, probeIncarnation(slot), probeToken(slot), nowNs);
+            case EventQueue.PROCESS_NOTICE -> processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
             case EventQueue.FORGED_NOTICE ->
             {
                 // only what the receiver's decoder accepts reaches the node
@@ -580,6 +616,8 @@ public final class Simulation implements ClusterState
         lastResumeNs[rank] = NONE;
         joinFirstNs[rank] = NONE;
         joinLastNs[rank] = NONE;
+        stoppedAtNs[rank] = NONE;
+        cutOffDeclared[rank] = false;
         stoppedCount--;
         liveCount++;
         groundChanged = true;
@@ -590,6 +628,63 @@ public final class Simulation implements ClusterState
         }
         afterCall(rank);
         refreshStable(rank);
+    }
+
+    /**
+     * A process dies now; its daemon sees it at once if it runs, when it resumes if it is paused, never if it stopped
+     * (its node's death already covers the process).
+     *
+     * @return true if the event was requeued for the daemon's resumption.
+     */
+    private boolean crashProcess(final int slot, final int node, final int process)
+    {
+        final long status = cells[node * CELL + STATUS];
+        processes.crash(process, status == RUNNING, nowNs);
+        if (status == PAUSED)
+        {
+            queue.requeue(slot, resumeAtNs[node]);
+            return true;
+        }
+        if (status == RUNNING)
+        {
+            afterCall(node);
+        }
+        return false;
+    }
+
+    /**
+     * Hand a process notice to the network, as the {@link ProcessLevel} of a daemon sends it.
+     */
+    void sendProcessNotice(final int from, final int to, final SimProcessNotice notice)
+    {
+        send(EventQueue.PROCESS_NOTICE, from, to, 0, notice);
+    }
+
+    /**
+     * @return the process level, or null when the run has no processes.
+     */
+    ProcessLevel processLevel()
+    {
+        return processes;
+    }
+
+    /**
+     * After {@link #run()}: for each crashed process whose node kept running, the time from its crash to the last
+     * daemon learning it, ascending; empty without processes.
+     *
+     * @return spread times, ns.
+     */
+    public long[] processSpreadNs()
+    {
+        return processes == null ? new long[0] : processes.spreadNs();
+    }
+
+    /**
+     * @return PROCESS_FAILURE messages sent in the run, forwards included.
+     */
+    public long processNoticeMessages()
+    {
+        return processes == null ? 0 : processes.messages();
     }
 
     private void pause(final int rank, final long durationNs)
@@ -650,6 +745,7 @@ public final class Simulation implements ClusterState
 
     private void nodeStopped(final int rank)
     {
+        stoppedAtNs[rank] = nowNs;
         stoppedCount++;
         liveCount--;
         if (cells[rank * CELL + STABLE] != 0)
@@ -753,6 +849,29 @@ public final class Simulation implements ClusterState
         send(type, port.rank, to, nodes[port.rank].incarnation(), ref);
     }
 
+    /**
+     * A probe's event carries its token and its sender's incarnation in one value: the token in the high half (a
+     * node's probe tokens stay far below 2³¹ in any run), the incarnation in the low one.
+     */
+    private void sendProbeEvent(final byte type, final int to, final long token)
+    {
+        if (token >>> 31 != 0)
+        {
+            throw new IllegalStateException("probe token too large for the simulator: " + token);
+        }
+        send(type, port.rank, to, token << 32 | (nodes[port.rank].incarnation() & 0xFFFF_FFFFL), null);
+    }
+
+    private long probeToken(final int slot)
+    {
+        return queue.value(slot) >>> 32;
+    }
+
+    private int probeIncarnation(final int slot)
+    {
+        return (int)queue.value(slot);
+    }
+
     private void send(final byte type, final int from, final int to, final long value, final Object ref)
     {
         final long atNs = network.deliveryTimeNs(nowNs, from, to);
@@ -771,6 +890,10 @@ public final class Simulation implements ClusterState
         Checks.checkViews(this, seed, found);
         Checks.checkRing(this, seed, found);
         Checks.checkFencing(this, condemned, seed, found);
+        if (processes != null)
+        {
+            processes.check(seed, found);
+        }
         final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
         Checks.reportRest(found, seed, "join", joinViolations);
         final int rejoined = Checks.checkRejoined(this, seed, found);
@@ -783,6 +906,7 @@ public final class Simulation implements ClusterState
                 majorityLost++;
             }
         }
+        final long minorityFenceNs = checkPartitions(found);
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -791,7 +915,8 @@ public final class Simulation implements ClusterState
         final List<String> boundViolations = new ArrayList<>();
         if (firstFailureNs != NONE)
         {
-            Checks.checkLiveness(stableSinceNs != NONE, config.timeCapNs(), firstFailureNs,
+            // under the majority rule a partition with no majority side stops everyone: nothing left to stabilize
+            Checks.checkLiveness(stableSinceNs != NONE || liveCount == 0, config.timeCapNs(), firstFailureNs,
                 liveCount - stableCount, liveCount, seed, found);
             if (stableSinceNs != NONE)
             {
@@ -835,9 +960,58 @@ public final class Simulation implements ClusterState
             splitBrainPairs,
             majorityLost,
             fencesSent(),
+            minorityFenceNs,
+            probeMessages,
             restarts,
             rejoined,
             joinSpreadMaxNs);
+    }
+
+    /**
+     * The partition checks, on runs whose only faults are partitions (crashes and pauses would blur who must stop).
+     *
+     * @return from the first cut to the last node of a side without a majority stopping, -1 if it does not apply.
+     */
+    private long checkPartitions(final List<String> found)
+    {
+        if (losing == null)
+        {
+            return NONE;
+        }
+        final Partition first = config.partitions().get(0);
+        final long minorityFenceNs = PartitionOutcome.lastStopNs(losing, stoppedAtNs, first.startNs());
+        // restarts bring stopped nodes back as new lives: who stopped at the end no longer tells who had to
+        final boolean onlyPartitions = config.failures() == 0 && config.randomPauses() == 0 &&
+            config.injections().isEmpty() && config.restartAfterNs() <= 0;
+        if (!onlyPartitions)
+        {
+            return minorityFenceNs;
+        }
+        boolean allShort = true;
+        for (final Partition partition : config.partitions())
+        {
+            allShort &= 2 * partition.durationNs() < deltaNs;
+        }
+        if (allShort)
+        {
+            int declared = 0;
+            for (int rank = 0; rank < n; rank++)
+            {
+                declared += isStopped(rank) ? 0 : nodes[rank].deadSet().size();
+            }
+            Checks.checkShortCut(exclusions, declared, seed, found);
+        }
+        if (config.partitionPolicy() == PartitionPolicy.MAJORITY && config.partitions().size() == 1)
+        {
+            final boolean[] excluded = new boolean[n];
+            for (int rank = 0; rank < n; rank++)
+            {
+                excluded[rank] = cells[rank * CELL + STATUS] == STOPPED && exclusionCauses[rank] != ExclusionCause.LEFT;
+            }
+            Checks.checkPartitionOutcome(losing, stoppedAtNs, excluded, first.startNs(), first.durationNs(),
+                Checks.minorityBoundNs(n, deltaNs), seed, found);
+        }
+        return minorityFenceNs;
     }
 
     /**
@@ -1073,6 +1247,18 @@ public final class Simulation implements ClusterState
                 new SimView(RankArray.copyOf(deadSet), IncarnationTable.copyOf(known)));
         }
 
+        public void sendProbe(final int toRank, final long token)
+        {
+            probeMessages++;
+            sendProbeEvent(EventQueue.PROBE, toRank, token);
+        }
+
+        public void sendProbeAck(final int toRank, final long token)
+        {
+            probeMessages++;
+            sendProbeEvent(EventQueue.PROBE_ACK, toRank, token);
+        }
+
         public void sendNotice(final int toRank, final Notice notice)
         {
             noticeMessages++;
@@ -1094,6 +1280,10 @@ public final class Simulation implements ClusterState
 
         public void onFailure(final int deadRank, final long timeNs, final FailureCause cause, final int reporter)
         {
+            if (processes != null)
+            {
+                processes.onNodeFailure(rank, deadRank, timeNs, reporter);
+            }
             if (deadRank == firstFailureRank)
             {
                 firstLearnedNs[rank] = timeNs;
@@ -1103,19 +1293,37 @@ public final class Simulation implements ClusterState
                 // the death of an earlier life of a rank that has restarted since: that life did stop
                 return;
             }
-            switch (Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs))
+            if (cause == FailureCause.DETECTED && firstPartitionGroups != null &&
+                PartitionOutcome.accusesWhileDeaf(config.partitions().get(0), firstPartitionGroups, rank, deadRank,
+                    timeNs) && deafAccusations++ < Checks.MAX_REPORTED)
+            {
+                violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
+                    " dead at " + timeNs + "ns while it could hear nobody outside its group");
+            }
+            final Checks.Verdict verdict =
+                Checks.judgeDeclaration(Simulation.this, reporter, deadRank, timeNs, deltaNs);
+            if (cause == FailureCause.DETECTED && verdict == Checks.Verdict.CUT_OFF)
+            {
+                cutOffDeclared[deadRank] = true;
+            }
+            switch (verdict)
             {
                 case CONDEMNED -> condemned[deadRank] = true;
                 case FALSE_SUSPICION ->
                 {
-                    if (incarnations[deadRank] > 0 && tauNs < deltaNs && joinViolations++ < Checks.MAX_REPORTED)
+                    // a notice (its source may be re-announcing it) spreads an earlier declaration by a node the
+                    // network had cut off from the rank: legitimate, the partition rule decides what becomes of it
+                    final boolean spreadsCutOff = cause == FailureCause.NOTICE && cutOffDeclared[deadRank];
+                    if (!spreadsCutOff && incarnations[deadRank] > 0 && tauNs < deltaNs &&
+                        joinViolations++ < Checks.MAX_REPORTED)
                     {
                         // a joiner is adopted by its observer only when it may beat at once: never suspected alive
                         violations.add("seed=" + seed + ": join: node " + rank + " declared joiner " + deadRank +
                             " (incarnation " + incarnations[deadRank] + ") dead at " + timeNs + "ns (" + cause +
                             ", reporter " + reporter + ") while it was running");
                     }
-                    else if (tauNs < deltaNs && accuracyViolations++ < Checks.MAX_REPORTED)
+                    else if (!spreadsCutOff && incarnations[deadRank] == 0 && tauNs < deltaNs &&
+                        accuracyViolations++ < Checks.MAX_REPORTED)
                     {
                         violations.add(Checks.falseSuspicion(
                             seed, rank, deadRank, timeNs, cause + ", reporter " + reporter));

@@ -29,6 +29,24 @@ public interface ControlChannel
     void sendNotice(int toRank, Notice notice);
 
     /**
+     * Ask {@code toRank} to answer: under the {@code majority} partition policy a suspicion becomes a notice only
+     * once a node beyond the suspect has answered, which proves this node can still hear (and finds how far a run
+     * of silent predecessors reaches).
+     *
+     * @param toRank destination.
+     * @param token  opaque, returned in the answer.
+     */
+    void sendProbe(int toRank, long token);
+
+    /**
+     * Answer a probe.
+     *
+     * @param toRank the prober.
+     * @param token  the probe's token.
+     */
+    void sendProbeAck(int toRank, long token);
+
+    /**
      * Ask {@code contactRank} to admit the calling node under its (new) incarnation. Transports without joins keep
      * the default, which refuses.
      *

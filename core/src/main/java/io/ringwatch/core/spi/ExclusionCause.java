@@ -11,7 +11,22 @@ public enum ExclusionCause
     /** A node that holds this one dead told it so, because it still heard from it (it came back from a pause). */
     FENCED(2),
     /** This node left gracefully. */
-    LEFT(3);
+    LEFT(3),
+    /**
+     * Partition policy {@code majority}: this node could no longer count a strict majority of the settled membership
+     * alive (or exactly half without the lowest live rank), so it stopped rather than go on as a second cluster.
+     */
+    MINORITY(4),
+    /**
+     * Partition policy {@code majority}: this node heard nobody at all (no probe answered for longer than δ), so it is
+     * the one cut off, or deaf; it stopped without accusing anyone.
+     */
+    ISOLATED(5),
+    /**
+     * This node lost its own transport (live: its media driver): it could neither hear nor be heard, so it stopped
+     * before blaming anyone for the silence. The others detect it as a crash.
+     */
+    DRIVER_LOST(6);
 
     private final int code;
 

@@ -24,6 +24,36 @@ class FrameAuthenticatorTest
     private static final byte[] NEW_KEY = Frames.key(77);
 
     /**
+     * A rolling rotation on one node, in place: [old] → [old, new] → [new, old] → [new]; it signs with the primary of
+     * the moment and accepts every key it holds.
+     */
+    @Test
+    void shouldRekeyInPlaceThroughARollingRotation()
+    {
+        final FrameAuthenticator node = FrameAuthenticator.withKey(Frames.KEY);
+        final FrameAuthenticator oldOnly = FrameAuthenticator.withKey(Frames.KEY);
+        final FrameAuthenticator newOnly = FrameAuthenticator.withKey(NEW_KEY);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[64]);
+
+        node.rekey(FrameAuthenticator.withKeys(List.of(Frames.KEY, NEW_KEY)));
+        node.sign(frame, 0, 64);
+        assertTrue(oldOnly.verify(frame, 0, 64), "still signs with the old primary");
+        newOnly.sign(frame, 0, 64);
+        assertTrue(node.verify(frame, 0, 64), "and accepts the new key");
+
+        node.rekey(FrameAuthenticator.withKeys(List.of(NEW_KEY, Frames.KEY)));
+        node.sign(frame, 0, 64);
+        assertTrue(newOnly.verify(frame, 0, 64), "signs with the new primary");
+        oldOnly.sign(frame, 0, 64);
+        assertTrue(node.verify(frame, 0, 64), "still accepts the old key");
+
+        node.rekey(newOnly);
+        assertFalse(node.verify(frame, 0, 64), "the old key is gone");
+        assertThrows(IllegalStateException.class, () -> node.rekey(FrameAuthenticator.NONE));
+        assertThrows(IllegalStateException.class, () -> FrameAuthenticator.NONE.rekey(newOnly));
+    }
+
+    /**
      * The MAC is the JDK's HMAC-SHA-256 truncated to 16 bytes, over every length a frame can have (including those
      * that cross the copy chunk), on heap and direct buffers, at an offset.
      */

@@ -226,7 +226,7 @@ class FrameDecoderFuzzTest
             if (mutation.outsider)
             {
                 assertTrue(BEFORE_ANY_FIELD.contains(reason) && (reason != RejectReason.WRONG_LENGTH ||
-                    decodeLength > FailureNoticeFlyweight.MAX_LENGTH),
+                    decodeLength > FrameDecoder.MAX_FRAME_LENGTH),
                     () -> context("frame no key holder signed was judged by its fields: " + reason, offset,
                     decodeLength));
             }

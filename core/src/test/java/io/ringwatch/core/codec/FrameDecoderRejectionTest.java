@@ -22,7 +22,7 @@ class FrameDecoderRejectionTest
     private static final int DIGEST = ConfigDigest.of(CLUSTER_ID, N, 1_000_000L, 10_000_000L);
     private static final byte[] ROTATION_KEY = Frames.key(201);
 
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FailureNoticeFlyweight.MAX_LENGTH + 64]);
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FrameDecoder.MAX_FRAME_LENGTH + 64]);
     private final FrameAuthenticator authenticator = FrameAuthenticator.withKey(Frames.KEY);
     private final ReplayGuard replayGuard = new ReplayGuard(N);
     private final FrameDecoder decoder = new FrameDecoder(
@@ -58,7 +58,7 @@ class FrameDecoderRejectionTest
     @Test
     void shouldRejectFrameLongerThanTheLongestNoticeBeforeComputingItsMac()
     {
-        final int length = FailureNoticeFlyweight.MAX_LENGTH + 1;
+        final int length = FrameDecoder.MAX_FRAME_LENGTH + 1;
         resign(length);
 
         assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, length));
@@ -133,7 +133,7 @@ class FrameDecoderRejectionTest
 
         leave.type(0);
         assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
-        leave.type(5);
+        leave.type(7);
         assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));
         leave.type(0xFF);
         assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, resign(length)));

@@ -11,6 +11,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -50,6 +51,8 @@ class DetectorNodeAllocationTest
     private static final class NoControl implements ControlChannel
     {
         int sent;
+        int probedEmitter = -1;
+        long probeToken;
 
         public void sendNewObserver(final int emitterRank)
         {
@@ -62,6 +65,21 @@ class DetectorNodeAllocationTest
         }
 
         public void sendNotice(final int toRank, final Notice notice)
+        {
+            sent++;
+        }
+
+        public void sendProbe(final int toRank, final long token)
+        {
+            sent++;
+            if (toRank == 0)
+            {
+                probedEmitter = toRank;
+                probeToken = token;
+            }
+        }
+
+        public void sendProbeAck(final int toRank, final long token)
         {
             sent++;
         }
@@ -108,6 +126,73 @@ class DetectorNodeAllocationTest
         assertEquals(expectedBeats, node.heartbeatProgressSeen() - progressBefore, "progress seen");
         assertEquals(0, control.sent, "no suspicion, no control traffic");
         assertEquals(0, node.deadSet().size());
+    }
+
+    /**
+     * The majority rule's probes allocate nothing either: the emitter falls silent for longer than δ again and again,
+     * the node probes it and its predecessor, and the emitter answers (as one back from a pause would).
+     */
+    @Test
+    void shouldNotAllocateWhileProbingASilentEmitterThatAnswers()
+    {
+        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
+        final com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean)threads;
+        assumeTrue(allocation.isThreadAllocatedMemorySupported(), "no per-thread allocation counter");
+        allocation.setThreadAllocatedMemoryEnabled(true);
+
+        final Slot slot = new Slot();
+        final NoControl control = new NoControl();
+        final DetectorNode node = new DetectorNode(
+            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
+            slot, control, MembershipListener.NO_OP, 0);
+        assertEquals(PartitionPolicy.MAJORITY, node.partitionPolicy());
+
+        final long[] nowNs = {0};
+        runProbingCycles(node, slot, control, nowNs, WARMUP_CYCLES);
+        final long probesBefore = node.probesSent();
+
+        final long[] roundBytes = new long[MAX_ROUNDS];
+        long fewestBytes = Long.MAX_VALUE;
+        int rounds = 0;
+        allocation.getCurrentThreadAllocatedBytes();
+        while (rounds < MAX_ROUNDS && fewestBytes != 0)
+        {
+            final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
+            runProbingCycles(node, slot, control, nowNs, MEASURED_CYCLES);
+            roundBytes[rounds] = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
+            fewestBytes = Math.min(fewestBytes, roundBytes[rounds++]);
+        }
+
+        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " probing duty cycles: " +
+            Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
+        assertTrue(node.probesSent() - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
+        assertEquals(0, node.suspicions(), "an answering emitter is never declared");
+        assertEquals(0, node.deadSet().size());
+    }
+
+    private static void runProbingCycles(
+        final DetectorNode node, final Slot slot, final NoControl control, final long[] nowNs, final int cycles)
+    {
+        long now = nowNs[0];
+        int beats = 0;
+        for (int i = 0; i < cycles; i++)
+        {
+            now += ETA_NS / 2;
+            if (beats < 8 && (i & 1) == 0)
+            {
+                slot.emitterCounter++;
+                beats++;
+            }
+            node.doWork(now);
+            if (control.probedEmitter == 0)
+            {
+                control.probedEmitter = -1;
+                node.onProbeAck(0, control.probeToken, now);
+                beats = 0;
+            }
+        }
+        nowNs[0] = now;
     }
 
     private static void runCycles(final DetectorNode node, final Slot slot, final long[] nowNs, final int cycles)

@@ -10,6 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Tasks T1–T5 as paper 002 states them: these nodes run {@link PartitionPolicy#NONE}, where a suspicion is a notice
+ * at once. What the majority rule adds (probes, runs, quorum) is tested in {@link DetectorNodePartitionTest}.
+ */
 class DetectorNodeTest
 {
     private static final int N = 16;
@@ -18,7 +22,7 @@ class DetectorNodeTest
     private static final long START = 1_000;
 
     private final RecordingChannels io = new RecordingChannels();
-    private final DetectorNode node = newNode(5, ProtocolSettings.of(N, ETA, DELTA));
+    private final DetectorNode node = newNode(5, paper(N));
 
     /** Drives a node every η/2 from {@code fromNs} to {@code toNs} inclusive, as a healthy duty cycle would. */
     private static void runUntil(final DetectorNode n, final long fromNs, final long toNs)
@@ -28,6 +32,11 @@ class DetectorNodeTest
             n.doWork(t);
         }
         n.doWork(toNs);
+    }
+
+    private static ProtocolSettings paper(final int clusterSize)
+    {
+        return ProtocolSettings.of(clusterSize, ETA, DELTA).withPartitionPolicy(PartitionPolicy.NONE);
     }
 
     private DetectorNode newNode(final int rank, final ProtocolSettings settings)
@@ -40,15 +49,15 @@ class DetectorNodeTest
     {
         assertEquals(4, node.emitter());
         assertEquals(6, node.observer());
-        assertEquals(0, newNode(0, ProtocolSettings.of(N, ETA, DELTA)).observer() - 1);
-        assertEquals(N - 1, newNode(0, ProtocolSettings.of(N, ETA, DELTA)).emitter());
+        assertEquals(0, newNode(0, paper(N)).observer() - 1);
+        assertEquals(N - 1, newNode(0, paper(N)).emitter());
     }
 
     @Test
     void shouldRejectRankOutsideCluster()
     {
-        assertThrows(IllegalArgumentException.class, () -> newNode(N, ProtocolSettings.of(N, ETA, DELTA)));
-        assertThrows(IllegalArgumentException.class, () -> newNode(-1, ProtocolSettings.of(N, ETA, DELTA)));
+        assertThrows(IllegalArgumentException.class, () -> newNode(N, paper(N)));
+        assertThrows(IllegalArgumentException.class, () -> newNode(-1, paper(N)));
     }
 
     @Test
@@ -298,7 +307,7 @@ class DetectorNodeTest
     @Test
     void shouldHonourStartupGraceOnlyForTheFirstWindow()
     {
-        final DetectorNode graced = newNode(5, ProtocolSettings.of(N, ETA, DELTA).withStartupGraceNs(500));
+        final DetectorNode graced = newNode(5, paper(N).withStartupGraceNs(500));
         runUntil(graced, START, START + DELTA + 499);
         assertEquals(0, graced.suspicions());
         graced.doWork(START + DELTA + 500);
@@ -308,7 +317,7 @@ class DetectorNodeTest
     @Test
     void shouldSuspectNobodyBeforeTheStartupGraceEndsEvenAfterAFirstBeat()
     {
-        final DetectorNode graced = newNode(5, ProtocolSettings.of(N, ETA, DELTA).withStartupGraceNs(10 * DELTA));
+        final DetectorNode graced = newNode(5, paper(N).withStartupGraceNs(10 * DELTA));
         io.deposit(4, 1);
         graced.doWork(START + ETA);
         assertEquals(1, graced.heartbeatProgressSeen());
@@ -322,7 +331,7 @@ class DetectorNodeTest
     @Test
     void shouldCountTheGraceFromStartWhenTheDriverStartsTheNodeLate()
     {
-        final DetectorNode late = newNode(5, ProtocolSettings.of(N, ETA, DELTA).withStartupGraceNs(500));
+        final DetectorNode late = newNode(5, paper(N).withStartupGraceNs(500));
         final long startedNs = START + 100 * DELTA;
         late.start(startedNs);
 
@@ -337,7 +346,7 @@ class DetectorNodeTest
     @Test
     void shouldWatchNobodyWhenLastAlive()
     {
-        final DetectorNode pair = newNode(1, ProtocolSettings.of(2, ETA, DELTA));
+        final DetectorNode pair = newNode(1, paper(2));
         runUntil(pair, START, START + DELTA);
         assertFalse(pair.isAlive(0));
         assertEquals(1, pair.emitter());
@@ -470,7 +479,7 @@ class DetectorNodeTest
     @Test
     void shouldTellFencedFromNamedInANotice()
     {
-        final DetectorNode fenced = newNode(2, ProtocolSettings.of(N, ETA, DELTA));
+        final DetectorNode fenced = newNode(2, paper(N));
         fenced.onNotice(TestNotice.of(2, 9, DetectorNode.FENCE_SEQUENCE_BASE + 1), 9, START);
         assertEquals(NodeState.EXCLUDED, fenced.state());
         assertTrue(io.events.contains("exclusion cause FENCED"));
@@ -480,7 +489,7 @@ class DetectorNodeTest
         assertTrue(io.events.contains("exclusion cause NOTICE"));
 
         io.events.clear();
-        newNode(3, ProtocolSettings.of(N, ETA, DELTA)).leave(START);
+        newNode(3, paper(N)).leave(START);
         assertTrue(io.events.contains("exclusion cause LEFT"));
     }
 

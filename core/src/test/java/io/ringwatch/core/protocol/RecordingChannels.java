@@ -86,6 +86,16 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         sent.add(new Sent("leave", observerRank, 0));
     }
 
+    public void sendProbe(final int toRank, final long token)
+    {
+        sent.add(new Sent("probe", toRank, token));
+    }
+
+    public void sendProbeAck(final int toRank, final long token)
+    {
+        sent.add(new Sent("probeAck", toRank, token));
+    }
+
     public void sendNotice(final int toRank, final Notice notice)
     {
         sent.add(new Sent("notice", toRank, notice.deadRank()));

@@ -171,4 +171,63 @@ class ChecksTest
         assertFalse(Theorem1.applies(10, 1024));
         assertFalse(Theorem1.applies(0, 1024));
     }
+
+    @Test
+    void shouldReportAMajorityNodeExcludedAndAMinorityNodeStillRunningAfterTheBound()
+    {
+        final boolean[] losing = {false, false, false, true, true};
+        final long[] stoppedNs = {-1, 500, -1, 150, -1};
+        final boolean[] excluded = {false, true, false, true, false};
+        final List<String> out = new ArrayList<>();
+
+        Checks.checkPartitionOutcome(losing, stoppedNs, excluded, 100, 1_000, 200, SEED, out);
+
+        assertEquals(2, out.size(), out::toString);
+        assertTrue(out.get(0).contains("majority lost: node 1"), out::toString);
+        assertTrue(out.get(1).contains("minority bound: node 4 of a side without a majority never stopped"),
+            out::toString);
+    }
+
+    @Test
+    void shouldNotAskTheMinorityToStopWhenTheCutEndedBeforeTheBound()
+    {
+        final List<String> out = new ArrayList<>();
+        Checks.checkPartitionOutcome(new boolean[]{false, true}, new long[]{-1, -1}, new boolean[]{false, false},
+            100, 199, 200, SEED, out);
+        assertTrue(out.isEmpty(), out::toString);
+        assertEquals(4_000, Checks.minorityBoundNs(4, 1_000), "(log2 4 + 2) delta");
+        assertEquals(18_000, Checks.minorityBoundNs(65_536, 1_000));
+    }
+
+    @Test
+    void shouldReportAShortCutThatChangedAnything()
+    {
+        final List<String> out = new ArrayList<>();
+        Checks.checkShortCut(0, 0, SEED, out);
+        assertTrue(out.isEmpty());
+        Checks.checkShortCut(1, 0, SEED, out);
+        Checks.checkShortCut(0, 3, SEED, out);
+        assertEquals(2, out.size(), out::toString);
+    }
+
+    @Test
+    void shouldTellWhoMustStopAndWhoIsDeafFromThePartitionAlone()
+    {
+        final Partition split = new Partition(10, 100, new int[]{3, 2}, false, false);
+        final int[] groups = {0, 0, 0, 1, 1};
+        assertEquals("[false, false, false, true, true]",
+            java.util.Arrays.toString(PartitionOutcome.losingNodes(split, groups)));
+
+        final Partition tie = new Partition(10, 100, new int[]{2, 2}, false, false);
+        assertEquals("[false, false, true, true]",
+            java.util.Arrays.toString(PartitionOutcome.losingNodes(tie, new int[]{1, 1, 0, 0})), "rank 0 wins a tie");
+
+        final Partition oneWay = new Partition(10, 100, new int[]{1, 4}, false, true);
+        final int[] deafFirst = {1, 0, 1, 1, 1};
+        assertEquals("[false, true, false, false, false]",
+            java.util.Arrays.toString(PartitionOutcome.losingNodes(oneWay, deafFirst)));
+        assertTrue(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, 1, 0, 50));
+        assertFalse(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, 0, 1, 50), "the others hear the deaf host");
+        assertFalse(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, 1, 0, 110), "healed");
+    }
 }

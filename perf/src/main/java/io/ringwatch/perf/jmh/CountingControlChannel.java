@@ -11,6 +11,7 @@ final class CountingControlChannel implements ControlChannel
     long newObserversSent;
     long leavesSent;
     long noticesSent;
+    long probesSent;
 
     public void sendNewObserver(final int emitterRank)
     {
@@ -20,6 +21,16 @@ final class CountingControlChannel implements ControlChannel
     public void sendLeave(final int observerRank)
     {
         leavesSent++;
+    }
+
+    public void sendProbe(final int toRank, final long token)
+    {
+        probesSent++;
+    }
+
+    public void sendProbeAck(final int toRank, final long token)
+    {
+        probesSent++;
     }
 
     public void sendNotice(final int toRank, final Notice notice)

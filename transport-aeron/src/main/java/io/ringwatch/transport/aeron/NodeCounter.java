@@ -66,7 +66,9 @@ public enum NodeCounter
     /** NEW_OBSERVER frames whose observer was already connected: the ring mended without waiting for rdma_cm. */
     RDMA_MENDS_ONTO_PRE_CONNECTED(28, "rdma mends onto pre-connected", true),
     /** NEW_OBSERVER frames whose observer was not connected yet: beats waited for rdma_cm. */
-    RDMA_MENDS_AWAITING_CONNECTION(29, "rdma mends awaiting connection", true);
+    RDMA_MENDS_AWAITING_CONNECTION(29, "rdma mends awaiting connection", true),
+    /** Exceptions thrown by the application's listener; the protocol carries on (the first of each kind is logged). */
+    LISTENER_EXCEPTIONS(30, "listener exceptions");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

@@ -37,6 +37,14 @@ public final class RingwatchConfiguration
     /** Default broadcast schedule. */
     public static final String BROADCAST_DEFAULT = "double-hypercube";
 
+    /**
+     * What a node does when it can no longer count a majority of the cluster alive: {@code majority} (default: it
+     * stops, exit 3, so at most one side of a partition goes on) or {@code none} (the paper's: every side goes on).
+     */
+    public static final String PARTITION_POLICY_PROP_NAME = "ringwatch.partition.policy";
+    /** Default partition policy. */
+    public static final String PARTITION_POLICY_DEFAULT = "majority";
+
     /** η, overriding the cluster file. */
     public static final String HEARTBEAT_PERIOD_PROP_NAME = "ringwatch.heartbeat.period";
     /** Default η when neither property nor cluster file gives one. */
@@ -105,6 +113,20 @@ public final class RingwatchConfiguration
     /** Default fragment limit. */
     public static final int FRAGMENT_LIMIT_DEFAULT = 16;
 
+    /**
+     * {@code SO_RCVBUF} asked for on the UDP heartbeat socket: room for a burst of foreign datagrams between two duty
+     * cycles (the kernel caps it at {@code net.core.rmem_max}).
+     */
+    public static final String HEARTBEAT_RCVBUF_PROP_NAME = "ringwatch.udp.heartbeat.rcvbuf";
+    /** Default heartbeat socket receive buffer: 4 MiB, about 3,000 queued datagrams of any size on Linux. */
+    public static final int HEARTBEAT_RCVBUF_DEFAULT = 4 * 1024 * 1024;
+
+    /**
+     * Group that may also read and write the heartbeat slot and view files (mode {@code 0660}); unset (default):
+     * owner only ({@code 0600}).
+     */
+    public static final String FILES_GROUP_PROP_NAME = "ringwatch.files.group";
+
     /** Stream id of control/notice traffic (UDP); IPC uses this plus the destination rank. */
     public static final String CONTROL_STREAM_ID_PROP_NAME = "ringwatch.control.stream.id";
     /** Default control stream id. */
@@ -148,6 +170,19 @@ public final class RingwatchConfiguration
      * ({@code ringwatch-jitter-<cluster>-<rank>.dat}), for benchmarks and tools. Default false: the bare agent runs.
      */
     public static final String JITTER_FILE_PROP_NAME = "ringwatch.jitter.file";
+
+    /**
+     * How long the media driver's heartbeat in its CnC file may stand still before the node takes its driver for
+     * lost (hung) and stops with exit {@link #EXIT_DRIVER_LOST}. A driver whose process is gone is lost sooner, once
+     * its heartbeat is a few beats late ({@code DriverWatch}), which is the usual case (a crashed driver). Default:
+     * 10δ, at least {@link #DRIVER_TIMEOUT_MIN_DEFAULT_NS}: only a hung driver waits this long, and shorter defaults
+     * (δ/2, then 2δ) stopped healthy nodes on a loaded 2-core CI host whose driver stood still for up to 547 ms
+     * while thirteen JVMs started.
+     */
+    public static final String DRIVER_TIMEOUT_PROP_NAME = "ringwatch.driver.timeout";
+
+    /** Floor of the default driver timeout: a hundred beats of ringwatch's drivers, so a driver stall is no loss. */
+    public static final long DRIVER_TIMEOUT_MIN_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
     /**
      * Exit code of a node process that was declared dead by the others (fail-stop): restart me with a new incarnation,
@@ -269,6 +304,14 @@ public final class RingwatchConfiguration
     }
 
     /**
+     * @return {@link #PARTITION_POLICY_PROP_NAME} or its default.
+     */
+    public static String partitionPolicy()
+    {
+        return System.getProperty(PARTITION_POLICY_PROP_NAME, PARTITION_POLICY_DEFAULT);
+    }
+
+    /**
      * @return driver mode.
      */
     public static String driver()
@@ -282,6 +325,22 @@ public final class RingwatchConfiguration
     public static String threadingMode()
     {
         return System.getProperty(THREADING_MODE_PROP_NAME, THREADING_MODE_DEFAULT);
+    }
+
+    /**
+     * @return {@link #FILES_GROUP_PROP_NAME}, or null when unset.
+     */
+    public static String filesGroup()
+    {
+        return System.getProperty(FILES_GROUP_PROP_NAME);
+    }
+
+    /**
+     * @return {@link #HEARTBEAT_RCVBUF_PROP_NAME}.
+     */
+    public static int heartbeatReceiveBufferBytes()
+    {
+        return Integer.getInteger(HEARTBEAT_RCVBUF_PROP_NAME, HEARTBEAT_RCVBUF_DEFAULT);
     }
 
     /**
@@ -322,6 +381,16 @@ public final class RingwatchConfiguration
     public static int sendQueueCapacity()
     {
         return Integer.getInteger(SEND_QUEUE_CAPACITY_PROP_NAME, SEND_QUEUE_CAPACITY_DEFAULT);
+    }
+
+    /**
+     * @param suspicionTimeoutNs δ.
+     * @return {@link #DRIVER_TIMEOUT_PROP_NAME}, or its default for this δ.
+     */
+    public static long driverTimeoutNs(final long suspicionTimeoutNs)
+    {
+        return Durations.propertyNs(DRIVER_TIMEOUT_PROP_NAME,
+            Math.max(10 * suspicionTimeoutNs, DRIVER_TIMEOUT_MIN_DEFAULT_NS));
     }
 
     /**

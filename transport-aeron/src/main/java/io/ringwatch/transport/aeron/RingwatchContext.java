@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -39,6 +40,7 @@ public final class RingwatchContext
     private boolean join;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
+    private PartitionPolicy partitionPolicy = PartitionPolicy.parse(RingwatchConfiguration.partitionPolicy());
     private long heartbeatPeriodNs = -1;
     private long suspicionTimeoutNs = -1;
     private long pauseThresholdNs = -1;
@@ -56,11 +58,13 @@ public final class RingwatchContext
     private RingwatchNode.StartGate startGate;
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
     private int fragmentLimit = RingwatchConfiguration.fragmentLimit();
+    private int heartbeatReceiveBufferBytes = RingwatchConfiguration.heartbeatReceiveBufferBytes();
     private int controlStreamId = RingwatchConfiguration.controlStreamId();
     private int heartbeatStreamId = RingwatchConfiguration.heartbeatStreamId();
     private int termLength = RingwatchConfiguration.termLength();
     private int sendQueueCapacity = RingwatchConfiguration.sendQueueCapacity();
     private long sendRetryTimeoutNs = RingwatchConfiguration.sendRetryTimeoutNs();
+    private long driverTimeoutNs = -1;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
     private RdmaVerbs rdmaVerbs;
@@ -129,7 +133,8 @@ public final class RingwatchContext
         }
         // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
-            pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY);
+            pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
+            .withPartitionPolicy(partitionPolicy);
 
         configDigest = ConfigDigest.of(
             cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs, broadcast);
@@ -146,8 +151,14 @@ public final class RingwatchContext
             idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName);
         }
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
+        requirePositive(RingwatchConfiguration.HEARTBEAT_RCVBUF_PROP_NAME, heartbeatReceiveBufferBytes);
         requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
         requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
+        if (driverTimeoutNs < 0)
+        {
+            driverTimeoutNs = RingwatchConfiguration.driverTimeoutNs(suspicionTimeoutNs);
+        }
+        requirePositive(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME, driverTimeoutNs);
         if (termLength < 64 * 1024 || Integer.bitCount(termLength) != 1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.TERM_LENGTH_PROP_NAME +
@@ -355,6 +366,26 @@ public final class RingwatchContext
         requireOpen("broadcast");
         this.broadcast = broadcast;
         return this;
+    }
+
+    /**
+     * @param policy what the node does when it can no longer count a majority alive; every node of the cluster
+     *               should run the same.
+     * @return this.
+     */
+    public RingwatchContext partitionPolicy(final PartitionPolicy policy)
+    {
+        requireOpen("partitionPolicy");
+        this.partitionPolicy = policy;
+        return this;
+    }
+
+    /**
+     * @return the partition policy.
+     */
+    public PartitionPolicy partitionPolicy()
+    {
+        return partitionPolicy;
     }
 
     /**
@@ -671,6 +702,25 @@ public final class RingwatchContext
     }
 
     /**
+     * @param bytes {@code SO_RCVBUF} to ask for on the UDP heartbeat socket.
+     * @return this.
+     */
+    public RingwatchContext heartbeatReceiveBufferBytes(final int bytes)
+    {
+        requireOpen("heartbeatReceiveBufferBytes");
+        this.heartbeatReceiveBufferBytes = bytes;
+        return this;
+    }
+
+    /**
+     * @return {@code SO_RCVBUF} asked for on the UDP heartbeat socket.
+     */
+    public int heartbeatReceiveBufferBytes()
+    {
+        return heartbeatReceiveBufferBytes;
+    }
+
+    /**
      * @return control stream id.
      */
     public int controlStreamId()
@@ -730,6 +780,27 @@ public final class RingwatchContext
     public long sendRetryTimeoutNs()
     {
         return sendRetryTimeoutNs;
+    }
+
+    /**
+     * @param ns how long the media driver's heartbeat may stand still before the node stops as driver-lost
+     *           ({@link RingwatchConfiguration#DRIVER_TIMEOUT_PROP_NAME}); default 10δ, at least 1 s; a driver whose
+     *           process is gone is lost sooner.
+     * @return this.
+     */
+    public RingwatchContext driverTimeoutNs(final long ns)
+    {
+        requireOpen("driverTimeoutNs");
+        this.driverTimeoutNs = ns;
+        return this;
+    }
+
+    /**
+     * @return the driver timeout; after {@link #conclude()}, resolved.
+     */
+    public long driverTimeoutNs()
+    {
+        return driverTimeoutNs;
     }
 
     /**

@@ -8,15 +8,18 @@ import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.AeronControlChannel;
 import io.ringwatch.transport.aeron.internal.ClassPreloader;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
+import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.PeerPublications;
@@ -27,10 +30,10 @@ import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
+import io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats;
 import io.ringwatch.transport.aeron.internal.slot.RdmaHeartbeatTransport;
 import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
-import io.ringwatch.transport.aeron.internal.slot.UdpHeartbeatSender;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RdmaUnavailableException;
@@ -40,6 +43,7 @@ import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
@@ -109,6 +113,7 @@ public final class RingwatchNode implements AutoCloseable
                 own(launchDriver(dir));
             }
             aeron = own(connect(dir));
+            final DriverWatch driverWatch = own(new DriverWatch(dir, ctx.driverTimeoutNs()));
 
             final TransportMode transport = ctx.transport();
             final boolean rdma = transport == TransportMode.RDMA;
@@ -127,8 +132,6 @@ public final class RingwatchNode implements AutoCloseable
             final ClusterChannels channels = new ClusterChannels(ctx);
             final Subscription controlSubscription = own(subscribe(channels.controlChannel(rank),
                 channels.controlStream(rank), transport.controlOverUdp() ? member.controlPort() : 0));
-            final Subscription heartbeatSubscription = udp ? own(subscribe(
-                channels.heartbeatChannel(rank), ctx.heartbeatStreamId(), member.heartbeatPort())) : null;
 
             final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
             if (ctx.authMode() == AuthMode.OFF)
@@ -137,6 +140,16 @@ public final class RingwatchNode implements AutoCloseable
             }
             // one stamper for heartbeats and control frames alike: one frame sequence per destination
             final FrameStamper stamper = new FrameStamper(n, ctx.frameAuthenticator());
+            // before any publication: it resolves every member's host, and one that does not resolve fails the
+            // start here, with its name, rather than as an Aeron error or a counter later
+            final DatagramHeartbeats datagrams = udp ? own(new DatagramHeartbeats(cluster, rank, ctx.incarnation(),
+                ctx.configDigest(), stamper, ctx.heartbeatReceiveBufferBytes())) : null;
+            if (datagrams != null && datagrams.receiveBufferGranted() < datagrams.receiveBufferRequested())
+            {
+                System.err.println("ringwatch node " + rank + ": heartbeat socket receive buffer " +
+                    datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
+                    ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
+            }
             final PeerPublications controlPublications = new PeerPublications(
                 aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
@@ -152,7 +165,7 @@ public final class RingwatchNode implements AutoCloseable
             control.observerSlot(
                 heartbeatTransport.slotRkey(), heartbeatTransport.slotAddress(), heartbeatTransport.slotLength());
             final RemoteHeartbeatChannel udpHeartbeats =
-                udp ? udpHeartbeats(channels, slots, cachedClock, stamper) : null;
+                udp ? new RemoteHeartbeatChannel(slots, rank, datagrams, cachedClock) : null;
             final HeartbeatChannel heartbeats = rdma ? rdmaHeartbeats : udp ? udpHeartbeats :
                 new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
@@ -165,8 +178,9 @@ public final class RingwatchNode implements AutoCloseable
                     return new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats,
                         control, listener, startNs);
                 },
-                cachedClock, aeron.conductorAgentInvoker(), controlSubscription, heartbeatSubscription, control,
-                udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed());
+                cachedClock, aeron.conductorAgentInvoker(), controlSubscription, udp ? datagrams::poll : null, control,
+                udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed())
+                .driverWatch(driverWatch, SystemEpochClock.INSTANCE);
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
                 JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,
@@ -298,22 +312,6 @@ public final class RingwatchNode implements AutoCloseable
         }
     }
 
-    private RemoteHeartbeatChannel udpHeartbeats(
-        final ClusterChannels channels,
-        final HeartbeatSlots slots,
-        final CachedNanoClock cachedClock,
-        final FrameStamper stamper)
-    {
-        final int clusterId = ctx.cluster().clusterId();
-        final int rank = ctx.rank();
-        final PeerPublications publications = own(new PeerPublications(
-            aeron, channels.heartbeatChannels(), channels.heartbeatStreams()));
-        preCreate(publications, ClusterChannels.usualHeartbeatPeers(rank, ctx.cluster().size()));
-        return new RemoteHeartbeatChannel(slots, rank,
-            new UdpHeartbeatSender(publications, clusterId, rank, ctx.incarnation(), ctx.configDigest(), stamper),
-            cachedClock);
-    }
-
     /**
      * Register the slot and listen for emitters; connections start with the agent's first duty cycle.
      *
@@ -358,6 +356,32 @@ public final class RingwatchNode implements AutoCloseable
         // cores, so they stayed slow and heartbeats stalled.
         return () -> pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " +
             (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() : "ordinary scheduling");
+    }
+
+    /**
+     * Read the key file again and have the agent sign with its primary key and accept all of its keys from its next
+     * duty cycle: a rolling rotation is [old] → [old, new] → [new, old] → [new], each step on every node before the
+     * next.
+     *
+     * @return the reloaded keyring's fingerprints, primary first, for the log.
+     * @throws IllegalStateException    if authentication is off.
+     * @throws IllegalArgumentException or {@link java.io.UncheckedIOException} if the file is unreadable, too open, or
+     *                                  malformed: the node keeps its keys.
+     */
+    public String reloadKeys()
+    {
+        if (ctx.authMode() != AuthMode.REQUIRED)
+        {
+            throw new IllegalStateException("authentication is off: no keys to reload");
+        }
+        final java.util.List<byte[]> keys = KeyFile.load(ctx.authKeyFile());
+        agent.rekey(FrameAuthenticator.withKeys(keys));
+        final StringBuilder fingerprints = new StringBuilder();
+        for (final byte[] key : keys)
+        {
+            fingerprints.append(fingerprints.length() == 0 ? "" : ", ").append(KeyFile.fingerprint(key));
+        }
+        return fingerprints.toString();
     }
 
     /**

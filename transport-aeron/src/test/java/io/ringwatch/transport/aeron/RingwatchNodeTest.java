@@ -9,6 +9,7 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
@@ -114,7 +115,8 @@ class RingwatchNodeTest
         final long progressBefore = target.node().heartbeatProgressSeen();
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
-            Publication publication = aeron.addPublication("aeron:ipc?term-length=65536",
+            Publication publication = aeron.addPublication(
+                new ClusterChannels(cluster.nodes[0].context()).controlChannel(0),
                 RingwatchConfiguration.CONTROL_STREAM_ID_DEFAULT))
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
@@ -215,7 +217,9 @@ class RingwatchNodeTest
 
         invoke(1000, 0, 1);
 
-        assertFalse(cluster.nodes[0].agent().node().isAlive(2));
+        final DetectorNode watcher = cluster.nodes[0].agent().node();
+        assertFalse(watcher.isAlive(2), () -> "rank 0: " + watcher.state() + ", probes sent " + watcher.probesSent() +
+            ", rank 1 probes sent " + cluster.nodes[1].agent().node().probesSent());
         assertFalse(cluster.nodes[1].agent().node().isAlive(2));
         assertEquals(1, cluster.nodes[0].agent().node().suspicions(), "rank 0 watches rank 2 and detects it");
     }

@@ -342,6 +342,14 @@ class RdmaHeartbeatsTest
             {
             }
 
+            public void sendProbe(final int toRank, final long token)
+            {
+            }
+
+            public void sendProbeAck(final int toRank, final long token)
+            {
+            }
+
             public void sendNotice(final int toRank, final Notice notice)
             {
             }

@@ -2,6 +2,7 @@ package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
@@ -49,8 +50,10 @@ class RdmaPortDownTest
     private void start()
     {
         final RdmaEndpoint[] endpoints = RdmaHeartbeatsTest.endpoints(N);
+        // the paper's rules (no probes): this test is about the runtime's stop rule, not the partition policy's
         final ProtocolSettings settings = ProtocolSettings.of(N, ETA_NS, DELTA_NS)
-            .withStartupGraceNs(TimeUnit.MILLISECONDS.toNanos(20));
+            .withStartupGraceNs(TimeUnit.MILLISECONDS.toNanos(20))
+            .withPartitionPolicy(PartitionPolicy.NONE);
         for (int r = 0; r < N; r++)
         {
             final int rank = r;
@@ -64,6 +67,14 @@ class RdmaPortDownTest
                 }
 
                 public void sendLeave(final int observerRank)
+                {
+                }
+
+                public void sendProbe(final int toRank, final long token)
+                {
+                }
+
+                public void sendProbeAck(final int toRank, final long token)
                 {
                 }
 

@@ -2,11 +2,17 @@ package io.ringwatch.transport.aeron.internal;
 
 import io.aeron.Publication;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.JoinRequestFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.ViewFlyweight;
+import io.ringwatch.core.codec.ProbeFlyweight;
+import io.ringwatch.core.codec.ProcessFailureFlyweight;
+import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.process.ProcessNoticeChannel;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankIncarnations;
@@ -25,7 +31,7 @@ import java.nio.ByteBuffer;
  * Every frame is stamped (frame sequence, MAC) by the node's {@link FrameStamper} just before each offer, so one that
  * waited in the queue goes out with a current sequence rather than one its receiver's replay window has passed.
  */
-public final class AeronControlChannel implements ControlChannel, AutoCloseable
+public final class AeronControlChannel implements ControlChannel, ProcessNoticeChannel, AutoCloseable
 {
     private final int clusterId;
     private final int rank;
@@ -41,6 +47,8 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
     private final JoinRequestFlyweight joinRequest = new JoinRequestFlyweight();
     private final ViewFlyweight viewFrame = new ViewFlyweight();
+    private final ProbeFlyweight probeFrame = new ProbeFlyweight();
+    private final ProcessFailureFlyweight processFrame = new ProcessFailureFlyweight();
     private final long[] blockedInPass;
     private int slotRkey;
     private long slotAddress;
@@ -70,7 +78,7 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
         this.publications = publications;
         this.retryTimeoutNs = retryTimeoutNs;
         this.sendBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(
-            BitUtil.align(FailureNoticeFlyweight.MAX_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
+            BitUtil.align(FrameDecoder.MAX_FRAME_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
         // most notices in clusters with few dead runs are tiny; only those fit the queue, larger ones go direct
         this.queue = new RetryQueue(queueCapacity, 512, clusterSize);
         this.blockedInPass = new long[clusterSize];
@@ -121,6 +129,24 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     /**
      * {@inheritDoc}
      */
+    public void sendProbe(final int toRank, final long token)
+    {
+        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.PROBE_TYPE, clusterId, rank, incarnation,
+            toRank, configDigest, token));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendProbeAck(final int toRank, final long token)
+    {
+        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.PROBE_ACK_TYPE, clusterId, rank,
+            incarnation, toRank, configDigest, token));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public void sendNotice(final int toRank, final Notice notice)
     {
         send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, toRank, configDigest, notice));
@@ -141,6 +167,14 @@ public final class AeronControlChannel implements ControlChannel, AutoCloseable
     {
         send(joinerRank, viewFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, joinerRank, configDigest,
             deadSet, incarnations));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendProcessNotice(final int toRank, final ProcessNotice notice)
+    {
+        send(toRank, processFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, toRank, configDigest, notice));
     }
 
     private void send(final int to, final int length)

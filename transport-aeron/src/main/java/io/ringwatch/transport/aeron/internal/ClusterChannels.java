@@ -3,11 +3,13 @@ package io.ringwatch.transport.aeron.internal;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.TransportMode;
+import org.agrona.BitUtil;
 
 import java.util.BitSet;
 
@@ -17,8 +19,9 @@ import java.util.BitSet;
  * <ul>
  *     <li>IPC: control on {@code aeron:ipc?term-length=...}, stream {@code controlStreamId + rank}: one stream per
  *     node on the host's shared driver. Heartbeats do not use Aeron at all (shared slot file).</li>
- *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, heartbeats on
- *     {@code aeron:udp?endpoint=host:heartbeatPort}, one stream id each; the endpoint tells nodes apart.</li>
+ *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, one stream id; the endpoint tells nodes apart.
+ *     Heartbeats are plain datagrams to {@code host:heartbeatPort}, not an Aeron stream
+ *     ({@link io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats}).</li>
  * </ul>
  */
 public final class ClusterChannels
@@ -34,21 +37,28 @@ public final class ClusterChannels
     {
         if (ctx.transport() == TransportMode.IPC)
         {
-            return "aeron:ipc?term-length=" + ctx.termLength();
+            return "aeron:ipc?term-length=" + controlTermLength(ctx.termLength());
         }
         final ClusterConfig.Member m = ctx.cluster().member(rank);
-        return udpChannel(m.host(), m.controlPort());
+        return udpChannel(m.host(), m.controlPort(), controlTermLength(ctx.termLength()));
+    }
+
+    /**
+     * Aeron refuses a message longer than an eighth of the term: control terms are long enough for the largest
+     * notice ({@link FailureNoticeFlyweight#MAX_LENGTH}, {@link FailureNoticeFlyweight#MAX_RANGES} runs) whatever
+     * the configured term length. Heartbeats are small and keep the configured length.
+     *
+     * @param termLength the configured term length.
+     * @return the term length of the control channels.
+     */
+    public static int controlTermLength(final int termLength)
+    {
+        return Math.max(termLength, BitUtil.findNextPositivePowerOfTwo(8 * FailureNoticeFlyweight.MAX_LENGTH));
     }
 
     public int controlStream(final int rank)
     {
         return ctx.transport() == TransportMode.IPC ? ctx.controlStreamId() + rank : ctx.controlStreamId();
-    }
-
-    public String heartbeatChannel(final int rank)
-    {
-        final ClusterConfig.Member m = ctx.cluster().member(rank);
-        return udpChannel(m.host(), m.heartbeatPort());
     }
 
     public String[] controlChannels()
@@ -71,23 +81,6 @@ public final class ClusterChannels
         return streams;
     }
 
-    public String[] heartbeatChannels()
-    {
-        final String[] channels = new String[ctx.cluster().size()];
-        for (int r = 0; r < channels.length; r++)
-        {
-            channels[r] = heartbeatChannel(r);
-        }
-        return channels;
-    }
-
-    public int[] heartbeatStreams()
-    {
-        final int[] streams = new int[ctx.cluster().size()];
-        java.util.Arrays.fill(streams, ctx.heartbeatStreamId());
-        return streams;
-    }
-
     /**
      * @param host name, IPv4 literal, or IPv6 literal with or without brackets.
      * @param port UDP port.
@@ -100,19 +93,19 @@ public final class ClusterChannels
         return (bareIpv6 ? "[" + host + "]" : host) + ":" + port;
     }
 
-    private String udpChannel(final String host, final int port)
+    private static String udpChannel(final String host, final int port, final int termLength)
     {
         return new ChannelUriStringBuilder()
             .media(CommonContext.UDP_MEDIA)
             .endpoint(endpoint(host, port))
-            .termLength(ctx.termLength())
+            .termLength(termLength)
             .build();
     }
 
     /**
      * Peers a node is likely to send control frames to: whoever the schedule has it forward a notice to in the
      * full cluster, for every source (where notices go while few have died), its ⌊log₂ n⌋ + 1 nearest
-     * predecessors (NEW_OBSERVER after mending around that many failures) and its successor (LEAVE).
+     * predecessors (NEW_OBSERVER after mending around that many failures) and its two successors (LEAVE, PROBE_ACK).
      *
      * @param schedule the cluster's broadcast schedule.
      * @param rank     this node.
@@ -136,7 +129,10 @@ public final class ClusterChannels
         {
             peers.set(Math.floorMod(rank - i, n));
         }
+        // the successor (LEAVE) and the two nearest, which probe this node first when their emitter falls silent
+        // (PROBE_ACK)
         peers.set((rank + 1) % n);
+        peers.set((rank + 2) % n);
         peers.clear(rank);
         return peers.stream().toArray();
     }
@@ -166,24 +162,6 @@ public final class ClusterChannels
             peers[i - 1] = (rank + i) % n;
         }
         return peers;
-    }
-
-    /**
-     * Observers a node may heartbeat: its ⌊log₂ n⌋ + 1 nearest successors.
-     *
-     * @param rank this node.
-     * @param n    N.
-     * @return distinct peer ranks, excluding {@code rank}.
-     */
-    public static int[] usualHeartbeatPeers(final int rank, final int n)
-    {
-        final BitSet peers = new BitSet(n);
-        for (int i = 1; i <= nearest(n); i++)
-        {
-            peers.set((rank + i) % n);
-        }
-        peers.clear(rank);
-        return peers.stream().toArray();
     }
 
     private static int nearest(final int n)

@@ -35,6 +35,14 @@ public final class Drivers
     /** Most a client command (add publication, keepalive) waits for the driver's conductor. */
     public static final long CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
+    /**
+     * How often the driver's conductor runs its timers, which is when it stamps its heartbeat into the CnC file: the
+     * nodes look at the driver's process once it is a few beats late and take it for lost when it stands still for
+     * their driver timeout (10δ, at least 1 s), so it must beat well within both. Aeron's default (1 s) is for
+     * clients that wait seconds.
+     */
+    public static final long TIMER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(10);
+
     private Drivers()
     {
     }
@@ -61,6 +69,7 @@ public final class Drivers
             .threadingMode(ThreadingMode.SHARED_NETWORK)
             .sharedNetworkIdleStrategy(new PacedIdleStrategy(networkPeriodNs))
             .conductorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
+            .timerIntervalNs(TIMER_INTERVAL_NS)
             .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(5))

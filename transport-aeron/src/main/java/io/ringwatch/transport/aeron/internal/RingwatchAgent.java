@@ -1,9 +1,12 @@
 package io.ringwatch.transport.aeron.internal;
 
+import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.RejectReason;
@@ -12,6 +15,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
@@ -21,7 +25,9 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,13 +36,15 @@ import java.util.function.Function;
 /**
  * The duty cycle of one live node, wrapping the core's {@link DetectorNode}:
  * <ol>
- *     <li>read the clock once;</li>
+ *     <li>read the clock once; if the media driver is lost ({@link DriverWatch}), stop the node there through
+ *     {@link DetectorNode#onTransportLost(long)}, before it could blame anyone for the silence;</li>
  *     <li>poll the {@link HeartbeatTransport} (RDMA: connections, completions, the local port); if it reports its
  *     local port down, stop the node there, before the protocol could suspect a healthy emitter it no longer hears;</li>
  *     <li>retry queued control frames;</li>
  *     <li>poll the control/notice subscription and (UDP) the heartbeat subscription, a fragment limit each, every
- *     frame decoded by {@link FrameDecoder}; rejects are counted per reason and dropped; an accepted frame is
- *     handed to the {@link DetectorNode} entry point of its type, which decides what it means;</li>
+ *     frame decoded by {@link FrameDecoder} (control frames reassembled first: a large notice spans several MTUs);
+ *     rejects are counted per reason and dropped; an accepted frame is handed to the {@link DetectorNode} entry
+ *     point of its type, which decides what it means;</li>
  *     <li>{@link DetectorNode#doWork(long)}: heartbeat when due, read the slot, suspect on expiry;</li>
  *     <li>publish the view file and counters.</li>
  * </ol>
@@ -53,15 +61,19 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final NanoClock clock;
     private final CachedNanoClock cachedClock;
     private final Subscription controlSubscription;
-    private final Subscription heartbeatSubscription;
+    private final FramePoller heartbeatSubscription;
     private final AeronControlChannel control;
     private final ViewFile viewFile;
     private final NodeCounters counters;
-    private final MembershipListener application;
+    private final GuardedListener application;
     private final FrameDecoder decoder;
     private final ReplayGuard replayGuard;
     private final boolean join;
+    private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = this::onFrame;
+    // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
+    private final FragmentHandler controlHandler =
+        new FragmentAssembler(frameHandler, FailureNoticeFlyweight.MAX_LENGTH, true);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
     private final boolean[] mismatchReported;
@@ -72,7 +84,12 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final Runnable onStart;
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
+    private DriverWatch driverWatch;
+    private EpochClock epochClock = SystemEpochClock.INSTANCE;
+    private volatile String driverLost;
+    private volatile ProcessLevelHook processLevel;
     private volatile Thread agentThread;
+    private volatile FrameAuthenticator pendingKeyring;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
     private volatile boolean halted;
@@ -89,7 +106,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
      *                              call, and an ordinary-priority conductor thread preempted while holding it stalled
      *                              a real-time agent creating a publication on demand for tens of ms.
      * @param controlSubscription   control and notice frames to this node.
-     * @param heartbeatSubscription UDP heartbeat frames to this node, or null over IPC.
+     * @param heartbeatSubscription UDP heartbeat datagrams to this node, or null over IPC and RDMA.
      * @param control               control and notice frames from this node.
      * @param remoteHeartbeats      the UDP heartbeat channel, for its drop count, or null over IPC.
      * @param heartbeatTransport    the heartbeat transport's duty-cycle share ({@link HeartbeatTransport#NONE} for
@@ -105,7 +122,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         final CachedNanoClock cachedClock,
         final AgentInvoker clientConductor,
         final Subscription controlSubscription,
-        final Subscription heartbeatSubscription,
+        final FramePoller heartbeatSubscription,
         final AeronControlChannel control,
         final RemoteHeartbeatChannel remoteHeartbeats,
         final HeartbeatTransport heartbeatTransport,
@@ -128,10 +145,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.counters = counters;
         this.onStart = onStart;
         this.onArmed = onArmed;
-        this.application = ctx.listener();
+        this.application = new GuardedListener(ctx.listener(), ctx.rank(), System.err);
+        this.keyring = ctx.frameAuthenticator();
         this.replayGuard = new ReplayGuard(ctx.cluster().size());
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
-            ctx.configDigest(), ctx.frameAuthenticator(), replayGuard);
+            ctx.configDigest(), keyring, replayGuard);
         this.join = ctx.join();
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
         this.mismatchReported = new boolean[ctx.cluster().size()];
@@ -172,8 +190,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     {
         if (haltRequested)
         {
-            halted = true;
-            throw new AgentTerminationException("ringwatch node " + rank + " halted: media driver lost");
+            stopOnDriverLoss(clock.nanoTime(), "the Aeron client lost its media driver");
         }
         if (localFault != null)
         {
@@ -184,6 +201,22 @@ public final class RingwatchAgent implements Agent, MembershipListener
         nowNs = now;
         cachedClock.update(now);
         control.nowNs(now);
+        if (driverWatch != null && driverWatch.isLost(epochClock.time()))
+        {
+            // before anything else this cycle: the silence that follows is this node's own, not its emitter's
+            final long ageMs = driverWatch.heartbeatAgeMs(epochClock.time());
+            stopOnDriverLoss(now, ageMs < 0 ? "the media driver closed" : driverWatch.processGone() ?
+                "the media driver's process is gone (heartbeat " + ageMs + "ms old)" :
+                "the media driver's heartbeat stood still for " + ageMs + "ms, more than " + driverWatch.timeoutMs() +
+                "ms");
+        }
+        final FrameAuthenticator newKeys = pendingKeyring;
+        if (newKeys != null)
+        {
+            // the node's one keyring: its decoder and its stamper sign and check with the new keys from here on
+            pendingKeyring = null;
+            keyring.rekey(newKeys);
+        }
 
         int work = heartbeatTransport.poll(now);
         if (!heartbeatTransport.localPortActive())
@@ -198,14 +231,24 @@ public final class RingwatchAgent implements Agent, MembershipListener
         if (clientConductor != null)
         {
             work += clientConductor.invoke();
+            if (haltRequested)
+            {
+                // the client gave up on its driver inside that call: touch none of its resources again
+                stopOnDriverLoss(now, "the Aeron client lost its media driver");
+            }
         }
         work += control.drain(now);
-        work += controlSubscription.poll(frameHandler, fragmentLimit);
+        work += controlSubscription.poll(controlHandler, fragmentLimit);
         if (heartbeatSubscription != null)
         {
             work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
         }
         work += node.doWork(now);
+        final ProcessLevelHook processLevel = this.processLevel;
+        if (processLevel != null)
+        {
+            work += processLevel.doWork(now);
+        }
         if (onArmed != null && now - node.armedAtNs() >= 0)
         {
             final Runnable action = onArmed;
@@ -223,6 +266,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         counters.publish(node, control.dropped(), control.retried(),
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         heartbeatTransport.publish(counters);
+        counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
     }
@@ -270,9 +314,62 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 node.onView(sender, incarnation, decoder.viewDead(), decoder.viewIncarnations(), nowNs);
                 break;
 
+            case FrameHeaderFlyweight.PROBE_TYPE:
+                node.onProbe(sender, incarnation, decoder.probeToken(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.PROBE_ACK_TYPE:
+                node.onProbeAck(sender, incarnation, decoder.probeToken(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
+            {
+                final ProcessLevelHook processLevel = this.processLevel;
+                if (processLevel != null)
+                {
+                    processLevel.onProcessNotice(decoder.processNotice(), sender, nowNs);
+                }
+                break;
+            }
+
             default:
                 break;
         }
+    }
+
+    /**
+     * Watch the media driver's heartbeat every duty cycle; set once, before the agent starts.
+     *
+     * @param watch      the driver's heartbeat, or null to rely on the Aeron client's own (slower) timeout.
+     * @param epochClock the clock the driver stamps its heartbeat with.
+     * @return this.
+     */
+    public RingwatchAgent driverWatch(final DriverWatch watch, final EpochClock epochClock)
+    {
+        this.driverWatch = watch;
+        this.epochClock = epochClock;
+        return this;
+    }
+
+    /**
+     * Without its driver the node can neither hear nor be heard: the core stops it at once (excluded, cause
+     * DRIVER_LOST, in the view file), before it could suspect anyone, and the agent ends. Its observer detects it.
+     */
+    private void stopOnDriverLoss(final long nowNs, final String why)
+    {
+        node.onTransportLost(nowNs);
+        viewFile.endUpdateIfOpen();
+        driverLost = why;
+        halted = true;
+        throw new AgentTerminationException("ringwatch node " + rank + " halted: " + why);
+    }
+
+    /**
+     * @return why this node stopped on losing its media driver, or null.
+     */
+    public String driverLost()
+    {
+        return driverLost;
     }
 
     /**
@@ -354,11 +451,32 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
+     * Hand a reloaded keyring to the agent thread, which takes it at the start of its next duty cycle.
+     *
+     * @param keys the new keys (primary first), loaded and checked on the calling thread.
+     */
+    public void rekey(final FrameAuthenticator keys)
+    {
+        pendingKeyring = keys;
+    }
+
+    /**
      * Ask the agent thread to leave gracefully on its next duty cycle.
      */
     public void requestLeave()
     {
         leaveRequested = true;
+    }
+
+    /**
+     * Give this daemon a process level (two-level detection). Set before the agent starts, or from any thread later:
+     * the duty cycle reads it once per cycle.
+     *
+     * @param processLevel the process level, or null for none.
+     */
+    public void processLevel(final ProcessLevelHook processLevel)
+    {
+        this.processLevel = processLevel;
     }
 
     /**
@@ -407,6 +525,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
     public void onFailure(final int deadRank, final long atNs, final FailureCause cause, final int reporterRank)
     {
         viewFile.onFailure(deadRank, atNs, cause, reporterRank);
+        final ProcessLevelHook processLevel = this.processLevel;
+        if (processLevel != null)
+        {
+            processLevel.onNodeFailure(deadRank, atNs, reporterRank);
+        }
         application.onFailure(deadRank, atNs, cause, reporterRank);
     }
 

@@ -4,11 +4,15 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.RankIncarnations;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.lang.invoke.VarHandle;
 import java.nio.MappedByteBuffer;
 
@@ -55,7 +59,16 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         {
             throw new IllegalStateException("cannot create directory for view file: " + parent);
         }
-        this.mapped = IoUtil.mapNewFile(file, ViewLayout.fileLength(clusterSize));
+        SharedFiles.prepare(file, RingwatchConfiguration.filesGroup());
+        try (RandomAccessFile raf = new RandomAccessFile(file, "rw"))
+        {
+            raf.setLength(ViewLayout.fileLength(clusterSize));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot size view file " + file, ex);
+        }
+        this.mapped = IoUtil.mapExistingFile(file, "view file");
         this.buffer = new UnsafeBuffer(mapped);
 
         buffer.putLong(PID_OFFSET, ProcessHandle.current().pid(), LITTLE_ENDIAN);

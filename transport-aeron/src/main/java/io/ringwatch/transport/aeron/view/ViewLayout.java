@@ -20,7 +20,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *    64  excludedAtNs int64
  *    72  heartbeatProgress int64   outside the seqlock: release-stored liveness gauge for tools
  *    80  lastProgressNs int64      outside the seqlock
- *    88  exclusionCause int32      ExclusionCause code (1 notice, 2 fenced, 3 left), 0 while active
+ *    88  exclusionCause int32      ExclusionCause code (1 notice, 2 fenced, 3 left, 4 minority, 5 isolated,
+ *                                  6 driver lost), 0 while active
  *    92  reserved up to 128
  *   Dead bitmap: ceil(N / 64) int64 words, bit r of word r/64 set when rank r is dead
  *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left, 4 joined),

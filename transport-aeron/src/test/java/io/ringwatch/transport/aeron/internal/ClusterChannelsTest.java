@@ -33,13 +33,6 @@ class ClusterChannelsTest
     {
         assertArrayEquals(new int[]{1}, ClusterChannels.usualControlPeers(SCHEDULE, 0, 2));
         assertArrayEquals(new int[]{}, ClusterChannels.usualControlPeers(SCHEDULE, 0, 1));
-        assertArrayEquals(new int[]{0}, ClusterChannels.usualHeartbeatPeers(1, 2));
-    }
-
-    @Test
-    void shouldPreCreateHeartbeatsToNearestSuccessorsWrappingAround()
-    {
-        assertArrayEquals(new int[]{0, 1, 6, 7}, ClusterChannels.usualHeartbeatPeers(5, 8));
     }
 
     @Test

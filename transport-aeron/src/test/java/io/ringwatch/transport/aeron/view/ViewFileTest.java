@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,6 +24,16 @@ class ViewFileTest
 {
     @TempDir
     File dir;
+
+    @Test
+    void shouldCreateViewFilesWritableByTheirOwnerOnly() throws Exception
+    {
+        final File file = new File(dir, "view.dat");
+        try (ViewFile writer = new ViewFile(file, 5, 4, 0, 100))
+        {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.toPath())));
+        }
+    }
 
     @Test
     void shouldRecordFailuresEpochAndExclusionForReaders()

@@ -13,6 +13,7 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +45,7 @@ final class DemoCommand
      *
      * @param requested {@code --rt-priority}, or null if not given.
      */
-    private static int realtimePriority(final Integer requested)
+    static int realtimePriority(final Integer requested)
     {
         if (requested != null)
         {
@@ -77,6 +78,10 @@ final class DemoCommand
 
     static int run(final String[] argv) throws Exception
     {
+        if (Arrays.asList(argv).contains("--procs-per-node"))
+        {
+            return TwoLevelDemo.run(argv);
+        }
         final Args args = new Args(argv, 1, "--restart");
         final boolean restart = args.switchOn("--restart");
         final int nodes = args.intValue("--nodes", 8, 2, ProtocolSettings.MAX_CLUSTER_SIZE);

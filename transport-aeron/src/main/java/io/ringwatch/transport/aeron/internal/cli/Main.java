@@ -41,6 +41,9 @@ public final class Main
                 case "demo":
                     exitCode = DemoCommand.run(args);
                     break;
+                case "app":
+                    exitCode = AppCommand.run(args);
+                    break;
                 case "driver":
                     exitCode = DriverCommand.run(args);
                     break;
@@ -88,7 +91,8 @@ public final class Main
             "         media driver for nodes run with --driver external; for ipc-only clusters its network thread",
             "         wakes every 10 ms instead of every 100 us",
             "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view files",
-            "  doctor                                     host report: cores, pinning, memlock, shm, RDMA",
+            "  doctor [--aeron-dir DIR] [--agents N]      host report: cores, pinning, memlock, shm, RDMA, and who",
+            "         else may write /dev/shm and the Aeron directory",
             "  keygen [--out FILE]                        new cluster key: FILE created 0600, or the key line on " +
                 "stdout (keygen >> FILE adds one for a rotation)",
             "durations need their unit: ns, us, ms or s (10ms, 1.5ms, 500us)",

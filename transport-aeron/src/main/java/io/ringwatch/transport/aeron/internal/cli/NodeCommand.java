@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
@@ -9,6 +10,7 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -17,6 +19,7 @@ import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -78,6 +81,13 @@ final class NodeCommand
         final String profileName = args.string("--profile", "low-noise");
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
         final boolean join = args.switchOn("--join");
+        final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final String exec = args.string("--exec", null);
+        final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
+        if (exec != null && procs == 0)
+        {
+            throw new UsageException("--exec needs --procs K (processes per node)");
+        }
         args.finish();
         ctx.join(join);
         final TuningProfile profile = TuningProfile.fromName(profileName);
@@ -87,6 +97,13 @@ final class NodeCommand
         {
             // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
             Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            if (procs > 0)
+            {
+                // before the barrier: launching K JVMs is the noisiest thing a host does, so it happens before anyone
+                // is judged, and this node says it is ready only once its processes have attached
+                ProcessLevels.awaitAttached(built, ProcessLevels.attach(built, procs, exec, processTimeoutNs),
+                    TimeUnit.MINUTES.toMillis(2));
+            }
             if (go != null && !join)
             {
                 holdAtBarrier(built, built.context().rank(), go);
@@ -156,12 +173,34 @@ final class NodeCommand
         }
     }
 
+    /**
+     * @return what tells one version of the key file from the next (inode, modification time, size), or "" for none.
+     */
+    private static Object keyFileVersion(final Path keyFile)
+    {
+        if (keyFile == null)
+        {
+            return "";
+        }
+        try
+        {
+            final BasicFileAttributes attributes = Files.readAttributes(keyFile, BasicFileAttributes.class);
+            return attributes.fileKey() + "/" + attributes.lastModifiedTime() + "/" + attributes.size();
+        }
+        catch (final IOException ex)
+        {
+            return "unreadable";
+        }
+    }
+
     private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)
     {
         final ViewSnapshot snapshot = new ViewSnapshot();
         final boolean[] logged = new boolean[ctx.cluster().size()];
         boolean pinLogged = false;
         String transportError = "";
+        final Path keyFile = ctx.authMode() == AuthMode.REQUIRED ? ctx.authKeyFile() : null;
+        Object keyFileVersion = keyFileVersion(keyFile);
         try (ViewReader reader = new ViewReader(
             ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
         {
@@ -185,6 +224,21 @@ final class NodeCommand
                             "ms since start) epoch=" + snapshot.viewEpoch());
                     }
                 }
+                final Object version = keyFileVersion(keyFile);
+                if (keyFile != null && !version.equals(keyFileVersion))
+                {
+                    // a rotation step: the file was replaced or rewritten; a bad file leaves the keys as they were
+                    keyFileVersion = version;
+                    try
+                    {
+                        System.out.println("keyring reloaded from " + keyFile + ": " + node.reloadKeys() +
+                            " (primary first)");
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        System.out.println("keyring NOT reloaded, keeping the current keys: " + ex.getMessage());
+                    }
+                }
                 final String error = node.agent().heartbeatTransport().lastError();
                 if (!error.equals(transportError))
                 {
@@ -206,12 +260,24 @@ final class NodeCommand
                     System.out.flush();
                     return RingwatchConfiguration.EXIT_DRIVER_LOST;
                 }
+                if (stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
+                {
+                    System.out.println("DRIVER_LOST: " + node.agent().driverLost() + "; stopped without reporting " +
+                        "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST);
+                    System.out.flush();
+                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
+                }
                 if (stopped)
                 {
                     if (snapshot.state() == NodeState.EXCLUDED)
                     {
-                        final String why = snapshot.exclusionCause() == ExclusionCause.FENCED ?
+                        final ExclusionCause cause = snapshot.exclusionCause();
+                        final String why = cause == ExclusionCause.FENCED ?
                             "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead" :
+                            cause == ExclusionCause.MINORITY ?
+                            "this node's side of a partition holds no majority of the cluster" :
+                            cause == ExclusionCause.ISOLATED ?
+                            "this node heard nobody for longer than the suspicion timeout (cut off, or deaf)" :
                             "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
                         System.out.println("EXCLUDED: " + why + "; fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
                         System.out.flush();

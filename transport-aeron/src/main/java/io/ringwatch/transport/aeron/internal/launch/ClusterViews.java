@@ -10,6 +10,7 @@ import org.agrona.CloseHelper;
 import java.io.File;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
@@ -18,7 +19,7 @@ import java.util.function.IntPredicate;
  */
 public final class ClusterViews implements AutoCloseable
 {
-    private final String aeronDir;
+    private final IntFunction<File> aeronDirOf;
     private final int clusterId;
     private final ViewReader[] readers;
 
@@ -29,7 +30,17 @@ public final class ClusterViews implements AutoCloseable
      */
     public ClusterViews(final File aeronDir, final int clusterId, final int nodes)
     {
-        this.aeronDir = aeronDir.getAbsolutePath();
+        this(rank -> aeronDir, clusterId, nodes);
+    }
+
+    /**
+     * @param aeronDirOf the Aeron directory each rank writes its view file into (one per host across hosts).
+     * @param clusterId  the cluster id in the cluster file.
+     * @param nodes      cluster size.
+     */
+    public ClusterViews(final IntFunction<File> aeronDirOf, final int clusterId, final int nodes)
+    {
+        this.aeronDirOf = aeronDirOf;
         this.clusterId = clusterId;
         this.readers = new ViewReader[nodes];
     }
@@ -54,7 +65,8 @@ public final class ClusterViews implements AutoCloseable
         {
             try
             {
-                readers[rank] = new ViewReader(ViewLayout.fileFor(aeronDir, clusterId, rank));
+                readers[rank] = new ViewReader(
+                    ViewLayout.fileFor(aeronDirOf.apply(rank).getAbsolutePath(), clusterId, rank));
             }
             catch (final IllegalStateException ex)
             {
@@ -74,7 +86,7 @@ public final class ClusterViews implements AutoCloseable
     {
         CloseHelper.quietClose(readers[rank]);
         readers[rank] = null;
-        final java.io.File file = ViewLayout.fileFor(aeronDir, clusterId, rank);
+        final File file = ViewLayout.fileFor(aeronDirOf.apply(rank).getAbsolutePath(), clusterId, rank);
         if (file.exists() && !file.delete())
         {
             throw new IllegalStateException("cannot delete the old view file " + file);

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.internal.launch;
 
 import io.ringwatch.transport.aeron.internal.Drivers;
 
+import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,12 +16,12 @@ final class DriverProcess
 {
     private static final long READY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
 
-    private final ClusterDirectory directory;
+    private final File log;
     private final Process process;
 
-    private DriverProcess(final ClusterDirectory directory, final Process process)
+    private DriverProcess(final File log, final Process process)
     {
-        this.directory = directory;
+        this.log = log;
         this.process = process;
     }
 
@@ -34,15 +35,34 @@ final class DriverProcess
      */
     static DriverProcess launch(final LocalCluster.Options options, final ClusterDirectory directory)
     {
-        final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", directory.aeronDir().getAbsolutePath(),
+        return launch(options, directory.aeronDir(), directory.driverLog(), List.of());
+    }
+
+    /**
+     * @param options  JVM options, classpath and real-time priority.
+     * @param aeronDir the driver's directory.
+     * @param log      where its output goes.
+     * @param launcher what the JVM command runs under, e.g. {@code ip netns exec NAME}; empty for none.
+     * @return the running driver, not necessarily ready yet.
+     */
+    static DriverProcess launch(
+        final LocalCluster.Options options, final File aeronDir, final File log, final List<String> launcher)
+    {
+        final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", aeronDir.getAbsolutePath(),
             "--transport", options.transport().name().toLowerCase(Locale.ROOT)));
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");
             args.add(Integer.toString(options.realtimePriority()));
         }
-        final List<String> cmd = RingwatchJvm.command(options, directory.aeronDir(), args);
-        return new DriverProcess(directory, RingwatchJvm.start(cmd, directory.driverLog(), "the media driver", false));
+        final List<String> cmd = new ArrayList<>(launcher);
+        if (options.driverNice() > 0)
+        {
+            // before the JVM starts, so every thread it makes inherits it
+            cmd.addAll(List.of("nice", "-n", Integer.toString(options.driverNice())));
+        }
+        cmd.addAll(RingwatchJvm.command(options, aeronDir, args));
+        return new DriverProcess(log, RingwatchJvm.start(cmd, log, "the media driver", false));
     }
 
     /**
@@ -54,20 +74,40 @@ final class DriverProcess
     void awaitReady() throws InterruptedException
     {
         final long deadline = System.nanoTime() + READY_TIMEOUT_NS;
-        while (!ClusterDirectory.read(directory.driverLog()).contains(Drivers.READY_LINE))
+        while (!ClusterDirectory.read(log).contains(Drivers.READY_LINE))
         {
             if (!process.isAlive())
             {
                 throw new IllegalStateException("the media driver exited with " + process.exitValue() +
-                    " during start; log: " + ClusterDirectory.read(directory.driverLog()));
+                    " during start; log: " + ClusterDirectory.read(log));
             }
             if (System.nanoTime() - deadline >= 0)
             {
                 throw new IllegalStateException("the media driver was not ready within 60s; log: " +
-                    ClusterDirectory.read(directory.driverLog()));
+                    ClusterDirectory.read(log));
             }
             Thread.sleep(5);
         }
+    }
+
+    /**
+     * SIGKILL the driver: its clients find its heartbeat standing still, as after a crash.
+     *
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    long kill()
+    {
+        final long nowNs = System.nanoTime();
+        process.destroyForcibly();
+        return nowNs;
+    }
+
+    /**
+     * @return the driver's process.
+     */
+    Process process()
+    {
+        return process;
     }
 
     /**

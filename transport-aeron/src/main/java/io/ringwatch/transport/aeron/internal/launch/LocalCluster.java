@@ -54,6 +54,7 @@ public final class LocalCluster implements AutoCloseable
         private int realtimePriority;
         private int clusterId = 1;
         private String classpath = System.getProperty("java.class.path");
+        private List<String> nodeArgs = new ArrayList<>();
         private List<String> jvmOptions = new ArrayList<>(List.of(
             "-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-Xmn96m", "-XX:TieredStopAtLevel=1", "-Xss512k",
             "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0",
@@ -61,6 +62,8 @@ public final class LocalCluster implements AutoCloseable
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         private boolean inheritOutput;
+        private boolean authenticated = true;
+        private int driverNice;
         private InetAddress rdmaAddress;
 
         /**
@@ -150,6 +153,24 @@ public final class LocalCluster implements AutoCloseable
         }
 
         /**
+         * @param args extra arguments for every {@code node} command (e.g. {@code --procs 4 --exec ...}).
+         * @return this.
+         */
+        public Options nodeArgs(final List<String> args)
+        {
+            this.nodeArgs = new ArrayList<>(args);
+            return this;
+        }
+
+        /**
+         * @return extra arguments for every {@code node} command.
+         */
+        public List<String> nodeArgs()
+        {
+            return nodeArgs;
+        }
+
+        /**
          * @param options JVM options of the node processes, replacing the defaults (small serial-GC heap, C1 only,
          *                the opens Agrona needs).
          * @return this.
@@ -178,6 +199,50 @@ public final class LocalCluster implements AutoCloseable
         {
             this.inheritOutput = inherit;
             return this;
+        }
+
+        /**
+         * @param authenticated true (default) to give every node the cluster's own key; false to run them with
+         *                      authentication off (tests of what an unauthenticated cluster lets through).
+         * @return this.
+         */
+        public Options authenticated(final boolean authenticated)
+        {
+            this.authenticated = authenticated;
+            return this;
+        }
+
+        /**
+         * @return true if the nodes sign and check frames under the cluster's key.
+         */
+        public boolean authenticated()
+        {
+            return authenticated;
+        }
+
+        /**
+         * @param nice niceness (0 to 19) of the media driver process, 0 (default) to leave it as this process's. With
+         *             UDP the driver carries control frames only (heartbeats are datagrams the agents read), and a
+         *             driver busy with hostile Aeron frames (DATA or SETUP for unknown sessions) on cores it shares
+         *             with the agents must not take their time: reliable control frames can wait, heartbeats cannot.
+         * @return this.
+         */
+        public Options driverNice(final int nice)
+        {
+            if (nice < 0 || nice > 19)
+            {
+                throw new IllegalArgumentException("driver niceness must be in [0, 19]: " + nice);
+            }
+            this.driverNice = nice;
+            return this;
+        }
+
+        /**
+         * @return niceness of the media driver process, 0 for this process's.
+         */
+        public int driverNice()
+        {
+            return driverNice;
         }
 
         /**
@@ -526,6 +591,24 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
+     * SIGKILL the media driver every node of this cluster uses.
+     *
+     * @return {@code System.nanoTime()} just before the signal.
+     * @throws IllegalStateException if the cluster is closed.
+     */
+    public long killDriver()
+    {
+        synchronized (lifecycleLock)
+        {
+            if (driver == null)
+            {
+                throw new IllegalStateException("no driver: the cluster is closed");
+            }
+            return driver.kill();
+        }
+    }
+
+    /**
      * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
      *
      * @param rank node.
@@ -615,6 +698,14 @@ public final class LocalCluster implements AutoCloseable
     public File aeronDir()
     {
         return directory.aeronDir();
+    }
+
+    /**
+     * @return the cluster's key file, given to the nodes when {@link Options#authenticated()}.
+     */
+    public File keyFile()
+    {
+        return directory.keyFile();
     }
 
     /**

@@ -2,11 +2,13 @@ package io.ringwatch.transport.aeron.internal.launch;
 
 import io.ringwatch.core.config.Durations;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * One {@code ringwatch.jar node} process per rank, held at the start barrier until all are ready, then stopped by
@@ -18,13 +20,32 @@ public final class NodeProcesses
 
     private final LocalCluster.Options options;
     private final ClusterDirectory directory;
+    private final IntFunction<File> aeronDirOf;
+    private final IntFunction<List<String>> launcherOf;
     private final Process[] processes;
     private final long[] killedAtNs;
 
     NodeProcesses(final LocalCluster.Options options, final ClusterDirectory directory)
     {
+        this(options, directory, rank -> directory.aeronDir(), rank -> List.of());
+    }
+
+    /**
+     * @param options    what to launch.
+     * @param directory  the cluster file, key, logs and start barrier.
+     * @param aeronDirOf the Aeron directory (the driver) of each rank.
+     * @param launcherOf what each rank's JVM command runs under, e.g. {@code ip netns exec NAME}; empty for none.
+     */
+    NodeProcesses(
+        final LocalCluster.Options options,
+        final ClusterDirectory directory,
+        final IntFunction<File> aeronDirOf,
+        final IntFunction<List<String>> launcherOf)
+    {
         this.options = options;
         this.directory = directory;
+        this.aeronDirOf = aeronDirOf;
+        this.launcherOf = launcherOf;
         this.processes = new Process[options.nodes()];
         this.killedAtNs = new long[options.nodes()];
     }
@@ -66,7 +87,6 @@ public final class NodeProcesses
         final List<String> args = new ArrayList<>(List.of(
             "node",
             "--cluster", directory.clusterFile().getAbsolutePath(),
-            "--key-file", directory.keyFile().getAbsolutePath(),
             "--rank", Integer.toString(rank),
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
@@ -82,12 +102,19 @@ public final class NodeProcesses
             args.add("--start-after");
             args.add(directory.startFile().getAbsolutePath());
         }
+        if (options.authenticated())
+        {
+            args.add("--key-file");
+            args.add(directory.keyFile().getAbsolutePath());
+        }
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");
             args.add(Integer.toString(options.realtimePriority()));
         }
-        final List<String> cmd = RingwatchJvm.command(options, directory.aeronDir(), args);
+        args.addAll(options.nodeArgs());
+        final List<String> cmd = new ArrayList<>(launcherOf.apply(rank));
+        cmd.addAll(RingwatchJvm.command(options, aeronDirOf.apply(rank), args));
         return RingwatchJvm.start(cmd, directory.nodeLog(rank), "node " + rank, options.inheritOutput());
     }
 

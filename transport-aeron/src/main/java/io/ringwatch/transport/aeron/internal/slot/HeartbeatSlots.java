@@ -2,6 +2,8 @@ package io.ringwatch.transport.aeron.internal.slot;
 
 import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.ringwatch.transport.aeron.internal.SharedFiles;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -10,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -100,6 +103,7 @@ public final class HeartbeatSlots implements AutoCloseable
             throw new IllegalStateException("cannot create directory for heartbeat slots: " + parent);
         }
 
+        SharedFiles.prepare(file, RingwatchConfiguration.filesGroup());
         try (RandomAccessFile raf = new RandomAccessFile(file, "rw");
             FileChannel channel = raf.getChannel())
         {
@@ -127,7 +131,9 @@ public final class HeartbeatSlots implements AutoCloseable
         final int clusterSize,
         final long length) throws IOException
     {
-        final boolean fresh = raf.length() == 0;
+        // Creation happens under the lock: a header still blank under it means its creator died before writing it
+        // (after sizing the file, or before), and the file is ours to initialise.
+        final boolean fresh = raf.length() == 0 || headerBlank(channel);
         if (fresh)
         {
             raf.setLength(length);
@@ -155,6 +161,23 @@ public final class HeartbeatSlots implements AutoCloseable
         return slots;
     }
 
+    private static boolean headerBlank(final FileChannel channel) throws IOException
+    {
+        final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH);
+        while (header.hasRemaining() && channel.read(header, header.position()) > 0)
+        {
+            // read what there is of the header
+        }
+        for (int i = 0; i < header.position(); i++)
+        {
+            if (header.get(i) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Map an existing slot file for inspection, taking cluster id and size from its header.
      *
@@ -173,8 +196,11 @@ public final class HeartbeatSlots implements AutoCloseable
         final int clusterId = header.getInt(CLUSTER_ID_OFFSET, LITTLE_ENDIAN);
         if (header.getInt(MAGIC_OFFSET, LITTLE_ENDIAN) != MAGIC || size <= 0 || file.length() != fileLength(size))
         {
+            final boolean blank = header.getLong(0) == 0 && header.getLong(8) == 0;
             IoUtil.unmap(mapped);
-            throw new IllegalStateException("not a heartbeat slot file: " + file);
+            throw new IllegalStateException(blank ? "heartbeat slot file " + file + " has no header: its creator " +
+                "died before writing it (the next node to start on it initialises it)" :
+                "not a heartbeat slot file: " + file);
         }
         final HeartbeatSlots slots = new HeartbeatSlots(file, size, mapped);
         slots.validateHeader(clusterId);

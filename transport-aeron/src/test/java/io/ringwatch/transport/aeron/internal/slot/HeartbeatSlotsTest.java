@@ -5,6 +5,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,6 +48,48 @@ class HeartbeatSlotsTest
             observerSide.clear(5);
             assertEquals(HeartbeatChannel.NO_HEARTBEAT, emitterSide.read(5, 4));
         }
+    }
+
+    @Test
+    void shouldInitialiseASlotFileWhoseCreatorDiedBeforeWritingItsHeader() throws Exception
+    {
+        // what a creator leaves when it dies after sizing the file (or after creating it) but before the header
+        for (final long leftLength : new long[] {HeartbeatSlots.fileLength(4), 100})
+        {
+            final File file = new File(dir, "hb-" + leftLength + ".dat");
+            try (RandomAccessFile raf = new RandomAccessFile(file, "rw"))
+            {
+                raf.setLength(leftLength);
+            }
+            final IllegalStateException inspected = assertThrows(IllegalStateException.class,
+                () -> HeartbeatSlots.mapExisting(file));
+            assertTrue(inspected.getMessage().contains("died before writing it"), inspected.getMessage());
+
+            try (HeartbeatSlots slots = HeartbeatSlots.mapOrCreate(file, 1, 4))
+            {
+                slots.write(2, 1, 7, 42, 1000);
+                assertEquals(42, slots.read(2, 1));
+            }
+            try (HeartbeatSlots again = HeartbeatSlots.mapExisting(file))
+            {
+                assertEquals(4, again.clusterSize(), "the header is written now");
+            }
+        }
+    }
+
+    @Test
+    void shouldCreateSlotFilesReadableAndWritableByTheirOwnerOnly() throws Exception
+    {
+        final File file = new File(dir, "hb.dat");
+        HeartbeatSlots.mapOrCreate(file, 1, 4).close();
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.toPath())));
+
+        final File loose = new File(dir, "loose.dat");
+        Files.createFile(loose.toPath(), PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-rw-rw-")));
+        HeartbeatSlots.mapOrCreate(loose, 1, 4).close();
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(loose.toPath())),
+            "an existing file of this user is tightened");
     }
 
     @Test

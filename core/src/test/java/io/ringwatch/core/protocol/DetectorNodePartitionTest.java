@@ -1,0 +1,224 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The majority rule on one node (rank 5 of 16): suspicions confirmed by probes, runs of silent predecessors,
+ * the quorum and its tie-break, minority notices, fences between nodes that hold each other dead.
+ */
+class DetectorNodePartitionTest
+{
+    private static final int N = 16;
+    private static final long ETA = 10;
+    private static final long DELTA = 100;
+    private static final long START = 1_000;
+
+    private final RecordingChannels io = new RecordingChannels();
+    private final DetectorNode node = new DetectorNode(
+        5, 7, ProtocolSettings.of(N, ETA, DELTA), new DoubleHypercubeSchedule(), io, io, io, START);
+
+    private int answered;
+
+    private void runUntil(final long fromNs, final long toNs)
+    {
+        for (long t = fromNs; t < toNs; t += ETA / 2)
+        {
+            node.doWork(t);
+        }
+        node.doWork(toNs);
+    }
+
+    /**
+     * Drive {@code n} from {@code fromNs} to {@code toNs}, every rank but the silent ones answering each probe
+     * within the same half period.
+     */
+    private void runAnswering(final DetectorNode n, final long fromNs, final long toNs, final Set<Integer> silent)
+    {
+        for (long t = fromNs; t <= toNs; t += ETA / 2)
+        {
+            n.doWork(t);
+            final List<RecordingChannels.Sent> probes = io.sentOfType("probe");
+            for (; answered < probes.size(); answered++)
+            {
+                final RecordingChannels.Sent probe = probes.get(answered);
+                if (!silent.contains(probe.to()) && n.state() == NodeState.ACTIVE)
+                {
+                    n.onProbeAck(probe.to(), probe.value(), t + 1);
+                }
+            }
+        }
+    }
+
+    private List<Integer> probed()
+    {
+        return io.sentOfType("probe").stream().map(RecordingChannels.Sent::to).distinct().toList();
+    }
+
+    private long token()
+    {
+        return io.sentOfType("probe").get(0).value();
+    }
+
+    @Test
+    void shouldProbeTheSuspectItsPredecessorAndWitnessesAndDeclareOnceTheyAnswer()
+    {
+        runUntil(START, START + DELTA);
+        assertTrue(probed().containsAll(List.of(4, 3)), "the suspect and the suspect's other ring neighbour");
+        assertTrue(probed().containsAll(List.of(6, 7, 9, 1, 13)), "the observer and ranks 2^i away: " + probed());
+        assertTrue(node.isAlive(4), "no answer yet: no accusation");
+        assertTrue(io.sentOfType("notice").isEmpty());
+
+        final long answeredAt = START + DELTA + 2;
+        runAnswering(node, answeredAt, answeredAt + ETA - 1, Set.of(4));
+        assertTrue(node.isAlive(4), "the emitter gets one more heartbeat period once we know we hear");
+        runAnswering(node, answeredAt + ETA - 1, answeredAt + 2 * ETA, Set.of(4));
+
+        assertFalse(node.isAlive(4));
+        assertEquals(3, node.emitter());
+        assertEquals(1, node.noticesOriginated());
+        assertTrue(node.probesSent() < 16, "a single crash asks the witnesses, not the cluster: " + node.probesSent());
+    }
+
+    @Test
+    void shouldCancelTheSuspicionWhenTheSuspectAnswers()
+    {
+        runUntil(START, START + DELTA);
+        node.onProbeAck(4, token(), START + DELTA + 1);
+        runUntil(START + DELTA + 1, START + DELTA + DELTA / 2);
+        assertTrue(node.isAlive(4));
+        assertEquals(0, node.suspicions());
+        assertEquals(NodeState.ACTIVE, node.state());
+    }
+
+    @Test
+    void shouldStopAsIsolatedWithoutAccusingAnyoneWhenNobodyAnswers()
+    {
+        runUntil(START, START + 4 * DELTA);
+
+        assertEquals(NodeState.EXCLUDED, node.state());
+        assertTrue(io.events.contains("exclusion cause ISOLATED"), io.events::toString);
+        assertEquals(0, node.deadSet().size(), "a node that cannot hear accuses nobody");
+        assertTrue(io.sentOfType("notice").isEmpty());
+        assertEquals(N - 1, probed().size(), "every other rank was asked");
+    }
+
+    @Test
+    void shouldDeclareARunOfSilentPredecessorsInOneNoticeOnceItWasSilentForDelta()
+    {
+        runUntil(START, START + DELTA - 1);
+        runAnswering(node, START + DELTA, START + 2 * DELTA - ETA, Set.of(4, 3, 2));
+        assertTrue(node.isAlive(2), "2 and 3 were asked less than δ ago");
+        assertTrue(io.sentOfType("probe").stream().filter((s) -> s.to() == 2).count() > 1, "the run is asked again");
+
+        runAnswering(node, START + 2 * DELTA - ETA, START + 3 * DELTA, Set.of(4, 3, 2));
+        assertFalse(node.isAlive(4));
+        assertFalse(node.isAlive(3));
+        assertFalse(node.isAlive(2));
+        assertTrue(node.isAlive(1));
+        assertEquals(1, node.emitter());
+        assertEquals(1, node.noticesOriginated(), "one notice for the whole run");
+        assertEquals(1, node.viewEpoch());
+    }
+
+    @Test
+    void shouldStopAsMinorityWhenOnlyHalfTheClusterWithoutTheLowestRankAnswers()
+    {
+        // 5 hears only 6..12: with itself 8 of 16, and rank 0 is on the other side
+        runUntil(START, START + DELTA - 1);
+        runAnswering(node, START + DELTA, START + 4 * DELTA, Set.of(4, 3, 2, 1, 0, 15, 14, 13));
+
+        assertEquals(NodeState.EXCLUDED, node.state());
+        assertTrue(io.events.contains("exclusion cause MINORITY"), io.events::toString);
+        assertEquals(0, node.deadSet().size(), "a minority declares nobody");
+        assertFalse(io.notices.isEmpty(), "it tells its own side");
+        assertTrue(io.notices.stream().allMatch((s) -> s.to() >= 6 && s.to() <= 12), io.notices::toString);
+        assertTrue(io.notices.stream().allMatch((s) -> s.sequence() >= DetectorNode.MINORITY_SEQUENCE_BASE &&
+            s.sequence() < DetectorNode.FENCE_SEQUENCE_BASE), "marked, so no receiver merges it");
+    }
+
+    @Test
+    void shouldDeclareTheRunWhenExactlyHalfAnswersWithTheLowestRank()
+    {
+        final DetectorNode high = new DetectorNode(
+            13, 7, ProtocolSettings.of(N, ETA, DELTA), new DoubleHypercubeSchedule(), io, io, io, START);
+        for (long t = START; t < START + DELTA; t += ETA / 2)
+        {
+            high.doWork(t);
+        }
+        // the run 12..5 is 8 of 16; 13's side keeps 4..0 and 15, 14
+        runAnswering(high, START + DELTA, START + 4 * DELTA, Set.of(12, 11, 10, 9, 8, 7, 6, 5));
+
+        assertEquals(NodeState.ACTIVE, high.state());
+        assertEquals(8, high.deadSet().size());
+        assertEquals(4, high.emitter());
+    }
+
+    @Test
+    void shouldNotMergeANoticeThatLeavesNoMajorityAndStopWhenItsDeadStaySilent()
+    {
+        node.onNotice(TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, START);
+
+        assertEquals(0, node.deadSet().size(), "never merged");
+        assertEquals(NodeState.ACTIVE, node.state());
+        assertEquals(4, probed().size(), "a sample of the notice's dead set is asked");
+        assertTrue(probed().stream().allMatch((r) -> r >= 7));
+        runUntil(START, START + DELTA);
+        assertEquals(NodeState.EXCLUDED, node.state());
+        assertTrue(io.events.contains("exclusion cause MINORITY"), io.events::toString);
+    }
+
+    @Test
+    void shouldRefuseAMinorityNoticeWhenOneOfItsDeadAnswers()
+    {
+        node.onNotice(TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, START);
+        node.onProbeAck(probed().get(1), token(), START + 3);
+        runUntil(START + 3, START + 2 * DELTA / 3);
+
+        assertEquals(NodeState.ACTIVE, node.state());
+        assertEquals(1, node.noticesRefused());
+        assertEquals(0, node.deadSet().size());
+    }
+
+    @Test
+    void shouldObeyAFenceFromARankItHoldsDeadOnlyIfTheFencersViewLeavesAMajority()
+    {
+        node.onNotice(TestNotice.of(6, 7, 1), 7, START);
+        assertFalse(node.isAlive(6));
+
+        // 6 was cut off with a minority: its fence names us but holds most of the cluster dead
+        node.onNotice(TestNotice.of(5, 6, DetectorNode.FENCE_SEQUENCE_BASE + 1, 7, 8, 9, 10, 11, 12, 13, 14, 15), 6,
+            START + 1);
+        assertEquals(NodeState.ACTIVE, node.state(), "a minority's fence is refused");
+
+        node.onNotice(TestNotice.of(5, 6, DetectorNode.FENCE_SEQUENCE_BASE + 2), 6, START + 2);
+        assertEquals(NodeState.EXCLUDED, node.state(), "a majority's fence crosses although we hold its sender dead");
+        assertTrue(io.events.contains("exclusion cause FENCED"), io.events::toString);
+    }
+
+    @Test
+    void shouldKeepThePapersBehaviourUnderPolicyNone()
+    {
+        final RecordingChannels paperIo = new RecordingChannels();
+        final DetectorNode paper = new DetectorNode(5, 7,
+            ProtocolSettings.of(N, ETA, DELTA).withPartitionPolicy(PartitionPolicy.NONE),
+            new DoubleHypercubeSchedule(), paperIo, paperIo, paperIo, START);
+        paper.onNotice(TestNotice.of(6, 7, 1), 7, START);
+        paper.onNotice(TestNotice.of(5, 6, DetectorNode.FENCE_SEQUENCE_BASE + 1), 6, START + 1);
+        assertEquals(NodeState.ACTIVE, paper.state(), "a fence from a rank held dead is dropped");
+
+        for (long t = START; t <= START + DELTA; t += ETA / 2)
+        {
+            paper.doWork(t);
+        }
+        assertFalse(paper.isAlive(4), "declared at δ, without probing");
+        assertTrue(paperIo.sentOfType("probe").isEmpty());
+    }
+}

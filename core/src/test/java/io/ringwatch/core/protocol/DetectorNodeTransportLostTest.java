@@ -1,0 +1,59 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A node whose own transport is gone stops at once and blames nobody for the silence that follows.
+ */
+class DetectorNodeTransportLostTest
+{
+    private static final int N = 8;
+    private static final long ETA = 10;
+    private static final long DELTA = 100;
+    private static final long START = 1_000;
+
+    private final RecordingChannels io = new RecordingChannels();
+    private final DetectorNode node =
+        new DetectorNode(3, 1, ProtocolSettings.of(N, ETA, DELTA), new DoubleHypercubeSchedule(), io, io, io, START);
+
+    @Test
+    void shouldStopWithoutSuspectingAnyoneAfterTransportLost()
+    {
+        for (long t = START, counter = 1; t <= START + 2 * DELTA; t += ETA, counter++)
+        {
+            io.deposit(2, counter);
+            node.doWork(t);
+        }
+        final int beatsBefore = io.sentOfType("heartbeat").size();
+
+        node.onTransportLost(START + 2 * DELTA + 1);
+
+        assertEquals(NodeState.EXCLUDED, node.state());
+        assertTrue(io.events.contains("exclusion cause DRIVER_LOST"), io.events.toString());
+        assertTrue(io.events.contains("excluded by 3 at " + (START + 2 * DELTA + 1)), io.events.toString());
+        // the emitter falls silent for 10δ: a node that could still judge would suspect it after δ
+        for (long t = START + 2 * DELTA + 2; t <= START + 12 * DELTA; t += ETA)
+        {
+            node.doWork(t);
+        }
+        assertEquals(0, node.suspicions());
+        assertEquals(0, node.noticesOriginated());
+        assertEquals(0, io.notices.size());
+        assertEquals(beatsBefore, io.sentOfType("heartbeat").size(), "no heartbeat after the loss");
+        assertEquals(0, node.deadSet().size());
+    }
+
+    @Test
+    void shouldKeepTheFirstCauseWhenAlreadyStopped()
+    {
+        node.leave(START);
+        node.onTransportLost(START + 1);
+
+        assertEquals(NodeState.LEFT, node.state());
+        assertEquals(1, io.events.stream().filter(e -> e.startsWith("exclusion cause")).count(), io.events.toString());
+    }
+}

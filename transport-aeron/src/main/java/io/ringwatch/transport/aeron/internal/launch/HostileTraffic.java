@@ -1,0 +1,288 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.aeron.protocol.DataHeaderFlyweight;
+import io.aeron.protocol.HeaderFlyweight;
+import io.aeron.protocol.SetupFlyweight;
+import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Floods every UDP port of one node of a {@link LocalCluster} (its control port, an Aeron endpoint, and its heartbeat
+ * port) with datagrams no key holder made, at a fixed rate, while a second thread samples the view files to find the
+ * largest gap between two heartbeats the node saw from its emitter, and the largest its observer saw from it. Loopback
+ * only, bounded in count; what {@code FloodTest} asserts on and what {@code ringwatch-perf.jar flood} prints.
+ */
+public final class HostileTraffic
+{
+    /** What the datagrams hold. */
+    public enum Kind
+    {
+        /** 1 to 1,400 random bytes. */
+        RANDOM,
+        /** An Aeron DATA frame (version 0, begin and end flags) of the node's stream id, random session, term and
+         * payload of 0 to 1,024 bytes. */
+        AERON_DATA,
+        /** An Aeron SETUP frame of the node's stream id for a random new session (valid term length and MTU): each
+         * asks the node's media driver to create an image. */
+        AERON_SETUP
+    }
+
+    /** Which of the node's UDP ports take the flood. */
+    public enum Ports
+    {
+        /** Control and heartbeat ports, alternately. */
+        ALL,
+        /** The control port only (an Aeron endpoint of the node's media driver). */
+        CONTROL,
+        /** The heartbeat port only (read by the node's agent). */
+        HEARTBEAT
+    }
+
+    /**
+     * What one flood did.
+     *
+     * @param kind              what was sent.
+     * @param sent              datagrams sent (every port counted).
+     * @param elapsedNs         how long sending took.
+     * @param maxGapInNs        largest gap between heartbeat progress the flooded node saw from its emitter.
+     * @param maxGapOutNs       largest gap between heartbeat progress its observer saw from it.
+     * @param progressIn        heartbeat progress the flooded node saw during the flood.
+     */
+    public record Result(Kind kind, long sent, long elapsedNs, long maxGapInNs, long maxGapOutNs, long progressIn)
+    {
+        /**
+         * @return datagrams per second actually sent.
+         */
+        public double rate()
+        {
+            return elapsedNs == 0 ? 0 : sent * 1e9 / elapsedNs;
+        }
+
+        @Override
+        public String toString()
+        {
+            return String.format("%-11s sent=%,d rate=%,.0f/s largest heartbeat gap: into the node %.1f ms, " +
+                "out of it %.1f ms; progress seen %d", kind, sent, rate(), maxGapInNs / 1e6, maxGapOutNs / 1e6,
+                progressIn);
+        }
+    }
+
+    private static final long SAMPLE_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long MAX_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final LocalCluster cluster;
+    private final int target;
+    private final Ports targets;
+    private final Random random;
+    private final ByteBuffer datagram = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    private final UnsafeBuffer view = new UnsafeBuffer(datagram);
+    private final DataHeaderFlyweight data = new DataHeaderFlyweight();
+    private final SetupFlyweight setup = new SetupFlyweight();
+
+    /**
+     * @param cluster a running UDP cluster.
+     * @param target  the rank to flood.
+     * @param seed    for every random byte, length and id.
+     */
+    public HostileTraffic(final LocalCluster cluster, final int target, final long seed)
+    {
+        this(cluster, target, seed, Ports.ALL);
+    }
+
+    /**
+     * @param cluster a running UDP cluster.
+     * @param target  the rank to flood.
+     * @param seed    for every random byte, length and id.
+     * @param ports   which of its ports.
+     */
+    public HostileTraffic(final LocalCluster cluster, final int target, final long seed, final Ports ports)
+    {
+        this.cluster = cluster;
+        this.target = target;
+        this.targets = ports;
+        this.random = new Random(seed);
+        data.wrap(view);
+        setup.wrap(view);
+    }
+
+    /**
+     * Send {@code count} datagrams of {@code kind}, spread over the node's ports, at {@code ratePerSecond}, sampling
+     * heartbeat gaps meanwhile.
+     *
+     * @param kind          what to send.
+     * @param count         how many, all ports together.
+     * @param ratePerSecond how fast.
+     * @return what happened.
+     * @throws InterruptedException if interrupted.
+     */
+    public Result flood(final Kind kind, final long count, final int ratePerSecond) throws InterruptedException
+    {
+        final ClusterConfig.Member member = ClusterConfig.load(cluster.clusterFile().toPath()).member(target);
+        final InetSocketAddress control = new InetSocketAddress(member.host(), member.controlPort());
+        final InetSocketAddress heartbeat = new InetSocketAddress(member.host(), member.heartbeatPort());
+        final InetSocketAddress[] ports = targets == Ports.ALL ? new InetSocketAddress[] {control, heartbeat} :
+            new InetSocketAddress[] {targets == Ports.CONTROL ? control : heartbeat};
+        final int n = cluster.options().nodes();
+        final GapProbe into = new GapProbe(target);
+        final GapProbe outOf = new GapProbe((target + 1) % n);
+        final AtomicBoolean sampling = new AtomicBoolean(true);
+        final Thread sampler = new Thread(() ->
+        {
+            final ViewSnapshot snapshot = new ViewSnapshot();
+            while (sampling.get())
+            {
+                into.sample(snapshot);
+                outOf.sample(snapshot);
+                LockSupport.parkNanos(SAMPLE_PERIOD_NS);
+            }
+        }, "heartbeat-gap-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+
+        final long periodNs = TimeUnit.SECONDS.toNanos(1) / ratePerSecond;
+        long sent = 0;
+        final long startNs = System.nanoTime();
+        try (DatagramChannel channel = DatagramChannel.open())
+        {
+            while (sent < count)
+            {
+                // catch up to the schedule in one go, then sleep: a burst of about a millisecond at a time
+                final long dueNs = startNs + sent * periodNs;
+                final long nowNs = System.nanoTime();
+                if (dueNs - nowNs > 0)
+                {
+                    LockSupport.parkNanos(Math.min(dueNs - nowNs, MAX_SLEEP_NS));
+                    continue;
+                }
+                // the control stream's id: the one stream the node's driver has a subscription for
+                final int length = fill(kind, RingwatchConfiguration.controlStreamId());
+                datagram.clear().limit(length);
+                channel.send(datagram, ports[(int)(sent % ports.length)]);
+                sent++;
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("flood of " + kind + " to rank " + target, ex);
+        }
+        final long elapsedNs = System.nanoTime() - startNs;
+        // one more heartbeat period, so a gap that began during the flood is measured to its end
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * cluster.options().heartbeatPeriodNs()) + 1);
+        sampling.set(false);
+        sampler.join();
+        return new Result(kind, sent, elapsedNs, into.maxGapNs, outOf.maxGapNs, into.progress - into.firstProgress);
+    }
+
+    private int fill(final Kind kind, final int streamId)
+    {
+        switch (kind)
+        {
+            case AERON_DATA:
+            {
+                final int payload = random.nextInt(1025);
+                final int length = DataHeaderFlyweight.HEADER_LENGTH + payload;
+                data.frameLength(length);
+                data.version(HeaderFlyweight.CURRENT_VERSION);
+                data.flags(DataHeaderFlyweight.BEGIN_AND_END_FLAGS);
+                data.headerType(HeaderFlyweight.HDR_TYPE_DATA);
+                data.termOffset(random.nextInt(1 << 16) & ~31);
+                data.sessionId(random.nextInt());
+                data.streamId(streamId);
+                data.termId(random.nextInt());
+                data.reservedValue(random.nextLong());
+                randomBytes(DataHeaderFlyweight.HEADER_LENGTH, payload);
+                return length;
+            }
+
+            case AERON_SETUP:
+            {
+                final int initialTermId = random.nextInt();
+                setup.frameLength(SetupFlyweight.HEADER_LENGTH);
+                setup.version(HeaderFlyweight.CURRENT_VERSION);
+                setup.flags((short)0);
+                setup.headerType(HeaderFlyweight.HDR_TYPE_SETUP);
+                setup.termOffset(0);
+                setup.sessionId(random.nextInt());
+                setup.streamId(streamId);
+                setup.initialTermId(initialTermId);
+                setup.activeTermId(initialTermId);
+                setup.termLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT);
+                setup.mtuLength(1408);
+                setup.ttl(0);
+                return SetupFlyweight.HEADER_LENGTH;
+            }
+
+            default:
+            {
+                final int length = 1 + random.nextInt(1400);
+                randomBytes(0, length);
+                return length;
+            }
+        }
+    }
+
+    private void randomBytes(final int offset, final int length)
+    {
+        for (int i = 0; i < length; i += 8)
+        {
+            final long bits = random.nextLong();
+            for (int b = 0; b < 8 && i + b < length; b++)
+            {
+                view.putByte(offset + i + b, (byte)(bits >>> (8 * b)));
+            }
+        }
+    }
+
+    /**
+     * Largest interval between two changes of one node's heartbeat progress, timed by the node itself (the view
+     * file's {@code lastProgressNs}); sampled every 200 µs, so a sampler descheduled across several changes can only
+     * make a gap look longer.
+     */
+    private final class GapProbe
+    {
+        private final int rank;
+        private long lastProgressNs;
+        private long progress = -1;
+        private long firstProgress = -1;
+        private long maxGapNs;
+
+        GapProbe(final int rank)
+        {
+            this.rank = rank;
+        }
+
+        void sample(final ViewSnapshot snapshot)
+        {
+            if (cluster.tryView(rank, snapshot) == null)
+            {
+                return;
+            }
+            if (snapshot.heartbeatProgress() != progress)
+            {
+                if (progress >= 0)
+                {
+                    maxGapNs = Math.max(maxGapNs, snapshot.lastProgressNs() - lastProgressNs);
+                }
+                else
+                {
+                    firstProgress = snapshot.heartbeatProgress();
+                }
+                progress = snapshot.heartbeatProgress();
+                lastProgressNs = snapshot.lastProgressNs();
+            }
+        }
+    }
+}

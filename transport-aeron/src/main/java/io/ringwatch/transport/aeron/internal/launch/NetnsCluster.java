@@ -1,0 +1,475 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A cluster deployed as if across real hosts, on this machine: {@link NetnsHosts} test hosts, one media driver per host
+ * ({@code ringwatch.jar driver} inside the host's namespace, an Aeron directory of its own), and node processes over
+ * UDP, ranks placed on hosts in contiguous blocks, the cluster file naming each host's
+ * address. What {@link LocalCluster} is for one host, with the faults of a network on top: a node or a driver
+ * SIGKILLed, a link down, a one-way fault, a partition of host groups.
+ * <pre>{@code
+ * try (NetnsCluster cluster = new NetnsCluster(4, 2, options))   // 4 hosts x 2 nodes, driver up on each
+ * {
+ *     cluster.start();
+ *     cluster.awaitAllUp(90_000);
+ *     cluster.hosts().linkDown(3);
+ *     ...
+ * }
+ * }</pre>
+ * Files: one {@link ClusterDirectory} (cluster file, key, logs, start barrier) with {@code aeron-h<h>/} per host.
+ * {@link #close()} (also a shutdown hook) kills every process, deletes the namespaces and the directory.
+ */
+public final class NetnsCluster implements AutoCloseable
+{
+    /** Control port of a host's first node; its heartbeat port is the next, then the next node's pair. */
+    public static final int BASE_PORT = 40_100;
+
+    /** Directories of these clusters start with this, then the creating process's pid. */
+    static final String DIRECTORY_PREFIX = "ringwatch-netns-";
+
+    /** Set to true to keep the cluster's directory (logs, view files) after close, to look into a failure. */
+    public static final String KEEP_FILES_PROP_NAME = "ringwatch.netns.keep";
+
+    private final int hostCount;
+    private final int[] firstRankOnHost;
+    private final LocalCluster.Options options;
+    private final ClusterConfig clusterConfig;
+    private final ClusterDirectory directory;
+    private final NetnsHosts hosts;
+    private final DriverProcess[] drivers;
+    private final NodeProcesses nodes;
+    private final ClusterViews views;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread cleanup;
+    private volatile long releasedAtNs;
+
+    /**
+     * Create the hosts, write the cluster file and start one driver per host; no node runs yet.
+     *
+     * @param hostCount    how many hosts.
+     * @param nodesPerHost nodes on each.
+     * @param options      timing, JVM options and classpath; its node count and transport are set here (UDP).
+     * @throws IllegalStateException if the hosts or a driver cannot be created; nothing is left behind.
+     */
+    public NetnsCluster(final int hostCount, final int nodesPerHost, final LocalCluster.Options options)
+    {
+        this(uniform(hostCount, nodesPerHost), options);
+    }
+
+    /**
+     * Create the hosts, write the cluster file and start one driver per host; no node runs yet.
+     *
+     * @param nodesOnHost how many nodes on each host, in rank order: {2, 2, 1, 2, 1} puts ranks 0-1 on host 0, 2-3
+     *                    on host 1, 4 on host 2, and so on (host groups of 5 and 3 nodes, or of 4 and 4).
+     * @param options     timing, JVM options and classpath; its node count and transport are set here (UDP).
+     * @throws IllegalStateException if the hosts or a driver cannot be created; nothing is left behind.
+     */
+    public NetnsCluster(final int[] nodesOnHost, final LocalCluster.Options options)
+    {
+        this.hostCount = nodesOnHost.length;
+        this.firstRankOnHost = new int[hostCount + 1];
+        for (int h = 0; h < hostCount; h++)
+        {
+            if (nodesOnHost[h] < 1)
+            {
+                throw new IllegalArgumentException("every host needs a node: host " + h + " has " + nodesOnHost[h]);
+            }
+            firstRankOnHost[h + 1] = firstRankOnHost[h] + nodesOnHost[h];
+        }
+        this.options = options.nodes(firstRankOnHost[hostCount]).transport(TransportMode.UDP);
+        NetnsHosts.removeLeftovers();
+        removeLeftoverDirectories();
+        this.hosts = new NetnsHosts(hostCount);
+        this.clusterConfig = new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
+            options.suspicionTimeoutNs(), members());
+        this.directory = ClusterDirectory.unique(DIRECTORY_PREFIX.substring(0, DIRECTORY_PREFIX.length() - 1));
+        this.drivers = new DriverProcess[hostCount];
+        this.nodes = new NodeProcesses(options, directory, rank -> aeronDir(hostOf(rank)),
+            rank -> hosts.launcher(hostOf(rank)));
+        this.views = new ClusterViews(rank -> aeronDir(hostOf(rank)), options.clusterId(), options.nodes());
+        this.cleanup = new Thread(this::close, "netns-cluster-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try
+        {
+            directory.create(clusterConfig);
+            for (int h = 0; h < hostCount; h++)
+            {
+                drivers[h] = DriverProcess.launch(options, aeronDir(h), driverLogFile(h), hosts.launcher(h));
+            }
+            for (int h = 0; h < hostCount; h++)
+            {
+                drivers[h].awaitReady();
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while starting the drivers", ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Delete the directories of clusters whose creating process no longer runs (killed before its cleanup); the
+     * namespaces of such runs go with {@link NetnsHosts#removeLeftovers()}.
+     */
+    static void removeLeftoverDirectories()
+    {
+        final File[] dirs =
+            ClusterDirectory.defaultParent().listFiles((dir, name) -> name.startsWith(DIRECTORY_PREFIX));
+        if (dirs == null)
+        {
+            return;
+        }
+        for (final File dir : dirs)
+        {
+            final String[] parts = dir.getName().substring(DIRECTORY_PREFIX.length()).split("-");
+            try
+            {
+                final long pid = Long.parseLong(parts[0]);
+                if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                {
+                    new ClusterDirectory(dir).delete();
+                }
+            }
+            catch (final NumberFormatException ignore)
+            {
+                // not named by ClusterDirectory.unique: leave it
+            }
+        }
+    }
+
+    private static int[] uniform(final int hostCount, final int nodesPerHost)
+    {
+        final int[] nodesOnHost = new int[hostCount];
+        java.util.Arrays.fill(nodesOnHost, nodesPerHost);
+        return nodesOnHost;
+    }
+
+    private List<ClusterConfig.Member> members()
+    {
+        final List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int r = 0; r < options.nodes(); r++)
+        {
+            final int local = r - firstRankOnHost[hostOf(r)];
+            members.add(new ClusterConfig.Member(r, hosts.address(hostOf(r)), BASE_PORT + 2 * local,
+                BASE_PORT + 2 * local + 1));
+        }
+        return members;
+    }
+
+    /**
+     * Launch every node in its host's namespace and release them together at the start barrier, as
+     * {@link LocalCluster#start()} does.
+     *
+     * @throws InterruptedException if interrupted; the nodes started so far are destroyed.
+     */
+    public void start() throws InterruptedException
+    {
+        try
+        {
+            nodes.launchAll();
+            for (int r = 0; r < options.nodes(); r++)
+            {
+                nodes.awaitReady(r);
+            }
+            Files.writeString(directory.startFile().toPath(), "go");
+            releasedAtNs = System.nanoTime();
+        }
+        catch (final IOException ex)
+        {
+            nodes.destroyAll();
+            throw new UncheckedIOException("cannot create the start barrier " + directory.startFile(), ex);
+        }
+        catch (final RuntimeException | InterruptedException ex)
+        {
+            nodes.destroyAll();
+            throw ex;
+        }
+    }
+
+    /**
+     * @param timeoutMs how long to wait.
+     * @return true once every node has seen its emitter beat twice and the grace since the release is over.
+     * @throws IllegalStateException if a node exited.
+     * @throws InterruptedException  if interrupted.
+     */
+    public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (System.nanoTime() - deadline < 0)
+        {
+            int up = 0;
+            for (int r = 0; r < options.nodes(); r++)
+            {
+                nodes.requireAlive(r, "during start");
+                if (ClusterViews.isUp(views.tryView(r, snapshot)))
+                {
+                    up++;
+                }
+            }
+            if (up == options.nodes() &&
+                System.nanoTime() - (releasedAtNs + options.graceNs() + LocalCluster.ARM_MARGIN_NS) >= 0)
+            {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    /**
+     * @return the hosts, for network faults.
+     */
+    public NetnsHosts hosts()
+    {
+        return hosts;
+    }
+
+    /**
+     * @param rank a node.
+     * @return the host it runs on.
+     */
+    public int hostOf(final int rank)
+    {
+        int h = 0;
+        while (firstRankOnHost[h + 1] <= rank)
+        {
+            h++;
+        }
+        return h;
+    }
+
+    /**
+     * @param hostIndices hosts.
+     * @return the ranks on them, ascending.
+     */
+    public Set<Integer> ranksOn(final int... hostIndices)
+    {
+        final Set<Integer> ranks = new TreeSet<>();
+        for (final int h : hostIndices)
+        {
+            for (int r = firstRankOnHost[h]; r < firstRankOnHost[h + 1]; r++)
+            {
+                ranks.add(r);
+            }
+        }
+        return ranks;
+    }
+
+    /**
+     * @return N.
+     */
+    public int size()
+    {
+        return options.nodes();
+    }
+
+    /**
+     * @return how many hosts.
+     */
+    public int hostCount()
+    {
+        return hostCount;
+    }
+
+    /**
+     * SIGKILL a node.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long kill(final int rank)
+    {
+        return nodes.kill(rank);
+    }
+
+    /**
+     * SIGKILL a host's media driver; its nodes keep running until they notice.
+     *
+     * @param host a host.
+     * @return {@code System.nanoTime()} just before the signal.
+     */
+    public long killDriver(final int host)
+    {
+        return drivers[host].kill();
+    }
+
+    /**
+     * @param host a host.
+     * @return its driver's process.
+     */
+    public Process driverProcess(final int host)
+    {
+        return drivers[host].process();
+    }
+
+    /**
+     * @param rank node.
+     * @return its process.
+     */
+    public Process process(final int rank)
+    {
+        return nodes.process(rank);
+    }
+
+    /**
+     * @param rank node.
+     * @return true while its process runs.
+     */
+    public boolean isAlive(final int rank)
+    {
+        return nodes.isAlive(rank);
+    }
+
+    /**
+     * @param expectedDead the dead set every running node must hold.
+     * @param timeoutMs    how long to wait.
+     * @return true once every running node not in {@code expectedDead} holds exactly it.
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean awaitViews(final Set<Integer> expectedDead, final long timeoutMs) throws InterruptedException
+    {
+        return views.awaitExactly(expectedDead, nodes::isAlive, timeoutMs);
+    }
+
+    /**
+     * @param rank node.
+     * @return a fresh snapshot of its view file (readable after it exited).
+     */
+    public ViewSnapshot view(final int rank)
+    {
+        return views.view(rank);
+    }
+
+    /**
+     * @param rank node.
+     * @param into snapshot to fill.
+     * @return {@code into}, or null while the node has no view file yet.
+     */
+    public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    {
+        return views.tryView(rank, into);
+    }
+
+    /**
+     * @return every node's view, one line each, with whether its process still runs: for failure messages.
+     */
+    public String describeViews()
+    {
+        final StringBuilder sb = new StringBuilder();
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        for (int r = 0; r < options.nodes(); r++)
+        {
+            final ViewSnapshot v = views.tryView(r, snapshot);
+            sb.append("\n  host ").append(hostOf(r)).append(": ").append(v == null ? "rank " + r + " (no view)" : v)
+                .append(nodes.isAlive(r) ? "" : " (exited " + nodes.process(r).exitValue() + ")");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * @param rank node.
+     * @return its output so far.
+     */
+    public String log(final int rank)
+    {
+        return nodes.log(rank);
+    }
+
+    /**
+     * @param host a host.
+     * @return the output of its driver so far.
+     */
+    public String driverLog(final int host)
+    {
+        return ClusterDirectory.read(driverLogFile(host));
+    }
+
+    /**
+     * @param host a host.
+     * @return its Aeron directory: driver, view files and slots of its nodes.
+     */
+    public File aeronDir(final int host)
+    {
+        return new File(directory.root(), "aeron-h" + host);
+    }
+
+    /**
+     * @return the cluster file.
+     */
+    public File clusterFile()
+    {
+        return directory.clusterFile();
+    }
+
+    /**
+     * @return options (timing, N).
+     */
+    public LocalCluster.Options options()
+    {
+        return options;
+    }
+
+    private File driverLogFile(final int host)
+    {
+        return new File(directory.logDir(), "driver-h" + host + ".log");
+    }
+
+    /**
+     * Kill every node and driver, delete the namespaces and the directory. Idempotent.
+     */
+    public void close()
+    {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // already shutting down: the hook is running or has run
+        }
+        nodes.destroyAll();
+        views.close();
+        for (final DriverProcess driver : drivers)
+        {
+            if (driver != null)
+            {
+                driver.stop();
+            }
+        }
+        hosts.close();
+        if (Boolean.getBoolean(KEEP_FILES_PROP_NAME))
+        {
+            System.out.println("kept " + directory.root() + " (" + KEEP_FILES_PROP_NAME + "=true)");
+        }
+        else
+        {
+            directory.delete();
+        }
+    }
+}

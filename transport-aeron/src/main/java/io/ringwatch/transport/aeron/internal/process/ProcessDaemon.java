@@ -1,0 +1,354 @@
+package io.ringwatch.transport.aeron.internal.process;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.process.ProcessListener;
+import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.process.ProcessNoticeChannel;
+import io.ringwatch.core.process.ProcessNoticeRelay;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.transport.aeron.client.ProcessViewLayout;
+import io.ringwatch.transport.aeron.internal.ProcessLevelHook;
+import org.agrona.BitUtil;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+
+import static io.ringwatch.transport.aeron.client.ProcessViewLayout.*;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+/**
+ * The process level of a live daemon: the core's {@link ProcessNoticeRelay} over the node's control channel, the
+ * local processes it launched ({@link LocalProcesses}), the process view its processes map, and the Aeron IPC
+ * stream on which it pushes every failure to them. Runs inside the node's duty cycle ({@link ProcessLevelHook}).
+ * <p>
+ * A local exit is a failure, broadcast to the cluster, unless the process had said it finished
+ * ({@link ProcessViewLayout#SLOT_FINISHED}) and exited with 0: that is a departure, recorded in its slot only.
+ */
+public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, AutoCloseable
+{
+    private final ProcessNoticeRelay relay;
+    private final ProcessView view;
+    private LocalProcesses local;
+    private final Aeron aeron;
+    private final Publication notifications;
+    private final NanoClock clock;
+    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(
+        BitUtil.align(NOTIFICATION_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
+    private final boolean[] handled;
+    private final long[] learnedAtNs;
+    private final long[] lastBeat;
+    private final long[] lastBeatAtNs;
+    private long watchdogTimeoutNs;
+    private long watchdogExpiries;
+    private int exitsSeen;
+    private long localFailures;
+    private long departures;
+    private long notificationsDropped;
+    private long lastExitToDutyCycleNs = -1;
+    private volatile Thread agentThread;
+
+    /**
+     * @param node      the daemon's node-level protocol.
+     * @param layout    the job.
+     * @param schedule  the node level's broadcast schedule.
+     * @param channel   where PROCESS_FAILURE frames go (the node's control channel).
+     * @param aeronDir  the Aeron directory: the view file goes there, and the IPC stream through its driver.
+     * @param clusterId the cluster.
+     * @param clock     the clock stamped on notifications (same host as the processes).
+     */
+    public ProcessDaemon(
+        final DetectorNode node,
+        final JobLayout layout,
+        final BroadcastSchedule schedule,
+        final ProcessNoticeChannel channel,
+        final String aeronDir,
+        final int clusterId,
+        final NanoClock clock)
+    {
+        this.relay = new ProcessNoticeRelay(
+            node, layout, schedule, ProtocolSettings.DEFAULT_DEDUP_CAPACITY, channel, this);
+        this.clock = clock;
+        this.handled = new boolean[layout.processesOn(node.rank())];
+        this.learnedAtNs = new long[layout.processCount()];
+        this.lastBeat = new long[handled.length];
+        this.lastBeatAtNs = new long[handled.length];
+        this.view = new ProcessView(ProcessViewLayout.fileFor(aeronDir, clusterId, node.rank()), layout, node.rank());
+        Aeron connected = null;
+        try
+        {
+            connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            notifications = connected.addPublication(
+                NOTIFICATION_CHANNEL, ProcessViewLayout.notificationStreamId(clusterId, node.rank()));
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(connected);
+            view.close();
+            throw ex;
+        }
+        this.aeron = connected;
+    }
+
+    /**
+     * Launch this node's processes ({@code node --exec}), once the view they attach to exists. Call before the
+     * hook is handed to the agent.
+     *
+     * @param command     command line, run by {@code /bin/sh -c "exec ..."}.
+     * @param environment per local index, what to add to the environment.
+     */
+    public void launch(final String command, final IntFunction<Map<String, String>> environment)
+    {
+        if (local != null)
+        {
+            throw new IllegalStateException("processes already launched");
+        }
+        local = LocalProcesses.launch(command, handled.length, environment);
+        // an idle agent sleeps until its next protocol deadline: wake it at once so the exit is announced at once
+        local.onExit(() ->
+        {
+            final Thread thread = agentThread;
+            if (thread != null)
+            {
+                LockSupport.unpark(thread);
+            }
+        });
+        for (int i = 0; i < local.count(); i++)
+        {
+            view.slotProcess(i, local.pid(i), -1, 0);
+            view.slotState(i, SLOT_LAUNCHED);
+        }
+    }
+
+    /**
+     * @return the launched processes, or null.
+     */
+    public LocalProcesses local()
+    {
+        return local;
+    }
+
+    /**
+     * Watch attached processes by their beats: one whose slot's heartbeat has not moved for {@code timeoutNs} is
+     * declared dead (hung, or gone without its daemon seeing an exit: a process it did not launch), or departed if it
+     * had said it finished. Set before the hook is handed to the agent.
+     *
+     * @param timeoutNs the local timeout; 0 turns the watchdog off.
+     * @return this.
+     */
+    public ProcessDaemon watchdog(final long timeoutNs)
+    {
+        this.watchdogTimeoutNs = timeoutNs;
+        return this;
+    }
+
+    public int doWork(final long nowNs)
+    {
+        final int work = watchdogTimeoutNs > 0 ? watch(nowNs) : 0;
+        return local == null ? work : work + collectExits(nowNs);
+    }
+
+    private int watch(final long nowNs)
+    {
+        int work = 0;
+        boolean announce = false;
+        for (int i = 0; i < handled.length; i++)
+        {
+            if (handled[i])
+            {
+                continue;
+            }
+            final long state = view.slotState(i);
+            if (state != SLOT_ATTACHED && state != SLOT_FINISHED)
+            {
+                continue;
+            }
+            final long beat = view.slotHeartbeat(i);
+            if (beat != lastBeat[i] || lastBeatAtNs[i] == 0)
+            {
+                lastBeat[i] = beat;
+                lastBeatAtNs[i] = nowNs;
+            }
+            else if (nowNs - lastBeatAtNs[i] > watchdogTimeoutNs)
+            {
+                handled[i] = true;
+                watchdogExpiries++;
+                if (state == SLOT_FINISHED)
+                {
+                    view.slotState(i, SLOT_DEPARTED);
+                    departures++;
+                }
+                else
+                {
+                    view.slotState(i, SLOT_DEAD);
+                    localFailures++;
+                    announce |= relay.recordLocalFailure(i, nowNs);
+                }
+                work++;
+            }
+        }
+        if (announce)
+        {
+            relay.announceLocalFailures();
+        }
+        return work;
+    }
+
+    private int collectExits(final long nowNs)
+    {
+        if (agentThread == null)
+        {
+            agentThread = Thread.currentThread();
+        }
+        final int reported = local.exitsReported();
+        if (reported == exitsSeen)
+        {
+            return 0;
+        }
+        exitsSeen = reported;
+        int work = 0;
+        boolean announce = false;
+        for (int i = 0; i < handled.length; i++)
+        {
+            if (!handled[i] && local.exitCode(i) != LocalProcesses.RUNNING)
+            {
+                handled[i] = true;
+                announce |= onLocalExit(i, local.exitCode(i), local.exitedAtNs(i), nowNs);
+                work++;
+            }
+        }
+        // the exits seen in one cycle (a node's processes often die together) go out in one broadcast
+        if (announce)
+        {
+            relay.announceLocalFailures();
+        }
+        return work;
+    }
+
+    /**
+     * @return true if the exit is a failure to announce.
+     */
+    private boolean onLocalExit(final int index, final int exitCode, final long exitedAtNs, final long nowNs)
+    {
+        final long state = view.slotState(index);
+        view.slotProcess(index, view.slotPid(index), exitCode, exitedAtNs);
+        lastExitToDutyCycleNs = nowNs - exitedAtNs;
+        if (state == SLOT_FINISHED && exitCode == 0)
+        {
+            view.slotState(index, SLOT_DEPARTED);
+            departures++;
+            return false;
+        }
+        view.slotState(index, SLOT_DEAD);
+        localFailures++;
+        return relay.recordLocalFailure(index, nowNs);
+    }
+
+    public void onProcessNotice(final ProcessNotice notice, final int fromRank, final long nowNs)
+    {
+        relay.onNotice(notice, fromRank, nowNs);
+    }
+
+    public void onNodeFailure(final int deadRank, final long nowNs, final int reporter)
+    {
+        relay.onNodeFailure(deadRank, nowNs, reporter);
+    }
+
+    public void onProcessFailure(final int process, final long nowNs, final int cause, final int reporter)
+    {
+        learnedAtNs[process] = clock.nanoTime();
+        message.putInt(NOTIFICATION_PROCESS_OFFSET, process, LITTLE_ENDIAN);
+        message.putInt(NOTIFICATION_CAUSE_OFFSET, cause, LITTLE_ENDIAN);
+        message.putLong(NOTIFICATION_DAEMON_NS_OFFSET, clock.nanoTime(), LITTLE_ENDIAN);
+        // no subscriber or back pressure: the process finds it in the view on its next poll instead
+        if (notifications.offer(message, 0, NOTIFICATION_LENGTH) < 0)
+        {
+            notificationsDropped++;
+        }
+        // after the push: a client polls its stream before it rescans the view, so it gets the cause and stamp
+        view.markDead(process);
+    }
+
+    /**
+     * @param process an application rank.
+     * @return the clock's time when this daemon learned it dead, 0 if it has not; for logs, read from any thread.
+     */
+    public long learnedAtNs(final int process)
+    {
+        return learnedAtNs[process];
+    }
+
+    /**
+     * @return the relay, for its counters and view.
+     */
+    public ProcessNoticeRelay relay()
+    {
+        return relay;
+    }
+
+    /**
+     * @return the view file writer.
+     */
+    public ProcessView view()
+    {
+        return view;
+    }
+
+    /**
+     * @return local processes whose beats stopped for longer than the watchdog timeout.
+     */
+    public long watchdogExpiries()
+    {
+        return watchdogExpiries;
+    }
+
+    /**
+     * @return local exits counted as failures.
+     */
+    public long localFailures()
+    {
+        return localFailures;
+    }
+
+    /**
+     * @return local exits counted as departures.
+     */
+    public long departures()
+    {
+        return departures;
+    }
+
+    /**
+     * @return notifications no local process was there to take.
+     */
+    public long notificationsDropped()
+    {
+        return notificationsDropped;
+    }
+
+    /**
+     * @return for the last local exit, from the exit report to the duty cycle that handled it, ns; -1 before any.
+     */
+    public long lastExitToDutyCycleNs()
+    {
+        return lastExitToDutyCycleNs;
+    }
+
+    /**
+     * Kill the launched processes and close the notification stream. The view stays mapped until the JVM exits: this
+     * runs from a shutdown hook while the agent may still be writing it.
+     */
+    public void close()
+    {
+        CloseHelper.quietClose(local);
+        CloseHelper.quietClose(aeron);
+    }
+}

@@ -1,0 +1,124 @@
+package io.ringwatch.transport.aeron.client;
+
+import io.aeron.driver.MediaDriver;
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.process.ReusableProcessNotice;
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
+import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.File;
+
+/**
+ * A daemon's process level on an embedded media driver, driven by the test thread as its agent would be: node 0 of a
+ * job of {@code nodes} nodes with {@code perNode} processes each. The node level is silent (no peers); the test
+ * plays the other daemons by handing it PROCESS_FAILURE notices and node failures.
+ */
+final class DaemonFixture implements AutoCloseable
+{
+    static final int CLUSTER_ID = 91;
+
+    final File aeronDir;
+    final MediaDriver driver;
+    final JobLayout layout;
+    final DetectorNode node;
+    final ProcessDaemon daemon;
+    private final ReusableProcessNotice notice = new ReusableProcessNotice();
+    private final RankArray dead = new RankArray(1, 1 << 20);
+    private final RankArray noneExcluded = new RankArray(1);
+    private long sequence;
+
+    DaemonFixture(final int nodes, final int perNode)
+    {
+        aeronDir = new File(new File("/dev/shm").isDirectory() ? "/dev/shm" : IoUtil.tmpDirName(),
+            "ringwatch-client-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath()));
+        layout = JobLayout.uniform(nodes, perNode);
+        final Silent silent = new Silent();
+        node = new DetectorNode(0, 0, ProtocolSettings.of(nodes, 1_000_000, 10_000_000),
+            new DoubleHypercubeSchedule(), silent, silent, silent, 0);
+        daemon = new ProcessDaemon(node, layout, new DoubleHypercubeSchedule(), (to, n) -> { }, aeronDir.getPath(),
+            CLUSTER_ID, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * Play daemon {@code source} announcing that its process {@code process} died.
+     */
+    void processDied(final int source, final int process)
+    {
+        dead.clear();
+        dead.add(process);
+        daemon.onProcessNotice(notice.set(source, 0, ++sequence, noneExcluded, dead), source, 0);
+    }
+
+    String dir()
+    {
+        return aeronDir.getPath();
+    }
+
+    public void close()
+    {
+        CloseHelper.quietCloseAll(daemon, driver);
+        IoUtil.delete(aeronDir, true);
+    }
+
+    private static final class Silent implements HeartbeatChannel, ControlChannel, MembershipListener
+    {
+        public void writeHeartbeat(final int observerRank, final long counter)
+        {
+        }
+
+        public long readHeartbeat(final int emitterRank)
+        {
+            return NO_HEARTBEAT;
+        }
+
+        public int lastWriter()
+        {
+            return NO_WRITER;
+        }
+
+        public void sendNewObserver(final int emitterRank)
+        {
+        }
+
+        public void sendLeave(final int observerRank)
+        {
+        }
+
+        public void sendProbe(final int toRank, final long token)
+        {
+        }
+
+        public void sendProbeAck(final int toRank, final long token)
+        {
+        }
+
+        public void sendNotice(final int toRank, final Notice notice)
+        {
+        }
+
+        public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
+        {
+        }
+
+        public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
+        {
+        }
+
+        public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
+        {
+        }
+    }
+}

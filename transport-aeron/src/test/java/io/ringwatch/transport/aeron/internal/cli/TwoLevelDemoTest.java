@@ -1,0 +1,43 @@
+package io.ringwatch.transport.aeron.internal.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Multi-process, two levels: 3 daemon JVMs each launching 2 application JVMs; one application process and one node
+ * are SIGKILLed, and every one of the 3 surviving application processes must learn exactly the 3 dead ranks.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class TwoLevelDemoTest
+{
+    @Test
+    void shouldTellEverySurvivingProcessExactlyTheDeadProcesses() throws Exception
+    {
+        final long seed = 5;
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        final PrintStream original = System.out;
+        final int exit;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try
+        {
+            exit = TwoLevelDemo.run(new String[]{"demo", "--procs-per-node", "2", "--nodes", "3", "--seed",
+                Long.toString(seed)});
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        final String output = captured.toString(StandardCharsets.UTF_8);
+        System.out.println(output);
+        assertEquals(0, exit, () -> "seed=" + seed + "\n" + output);
+        assertTrue(output.contains("PASSED: all 3 surviving processes learned exactly"), output);
+    }
+}
