@@ -734,6 +734,11 @@ public final class DetectorNode
         }
         final int deadRank = retellDeadRank;
         retellDeadRank = NO_RETELL;
+        if (!dead.contains(deadRank))
+        {
+            // it rejoined meanwhile: retelling now would declare its new life dead
+            return 0;
+        }
         originateNotice(deadRank);
         return 1;
     }

@@ -1,0 +1,205 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Where the join protocol meets the majority rule, on one node (rank 5 of 16): who may admit a joiner, probes from
+ * and to lives of different incarnations, a joining node's silence, fences and re-announcements naming a life.
+ */
+class JoinPartitionTest
+{
+    private static final int N = 16;
+    private static final long ETA = 10;
+    private static final long DELTA = 100;
+    private static final long START = 1_000;
+    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
+
+    private final RecordingChannels io = new RecordingChannels();
+    private final DetectorNode node = newNode(0);
+
+    private DetectorNode newNode(final int incarnation)
+    {
+        return new DetectorNode(5, incarnation, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+    }
+
+    private static ReusableNotice failure(final int dead, final int source, final long seq, final RankArray deadSet)
+    {
+        return new ReusableNotice().set(dead, source, 0, seq, deadSet).subject(0, false);
+    }
+
+    private void learnDead(final int rank)
+    {
+        node.onNotice(failure(rank, 1, 1, RankArray.of(rank)), 1, START);
+        assertFalse(node.isAlive(rank));
+        io.sent.clear();
+        io.notices.clear();
+    }
+
+    private void answerProbes(final DetectorNode n, final int silent, final long nowNs)
+    {
+        for (final RecordingChannels.Sent probe : io.sentOfType("probe"))
+        {
+            if (probe.to() != silent && n.state() == NodeState.ACTIVE)
+            {
+                n.onProbeAck(probe.to(), probe.value(), nowNs);
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseAJoinWhileProbingASilentEmitterWithoutAMajorityHeardAndAdmitItOnceOneIs()
+    {
+        learnDead(6);
+        for (long t = START; t <= START + DELTA; t += ETA / 2)
+        {
+            node.doWork(t);
+        }
+        assertTrue(node.probesSent() > 0, "the emitter fell silent: the node is probing");
+
+        node.onJoinRequest(6, 1, START + DELTA + 1);
+
+        assertEquals(1, node.joinsRefused(), "a contact that cannot count a majority admits nobody");
+        assertTrue(io.sentOfType("view").isEmpty());
+        assertFalse(node.isAlive(6));
+        assertEquals(0, node.incarnationOf(6));
+
+        answerProbes(node, 4, START + DELTA + 2);
+        node.onJoinRequest(6, 1, START + DELTA + 3);
+
+        assertEquals(1, node.joinsRefused());
+        assertEquals(1, node.joinsAdmitted(), "every witness answered: this side holds a majority");
+        assertTrue(node.isAlive(6));
+        assertEquals(1, node.incarnationOf(6));
+        assertEquals(6, io.sentOfType("view").get(0).to());
+    }
+
+    @Test
+    void shouldRefuseAJoinWhileCheckingAMinorityNoticeAndAdmitItOnceTheNoticeIsRefuted()
+    {
+        final RankArray otherSide = RankArray.of(8, 9, 10, 11, 12, 13, 14, 15);
+        node.onNotice(failure(9, 1, DetectorNode.MINORITY_SEQUENCE_BASE + 1, otherSide), 1, START + 1);
+        assertTrue(node.probesSent() > 0, "a minority notice is checked by probing its D_msg");
+
+        node.onJoinRequest(3, 1, START + 2);
+
+        assertEquals(1, node.joinsRefused());
+        assertTrue(node.isAlive(3));
+        assertEquals(0, node.incarnationOf(3), "the old life is not even declared dead");
+        assertTrue(io.sentOfType("view").isEmpty());
+        assertTrue(io.notices.stream().noneMatch((n) -> n.deadRank() == 3));
+
+        answerProbes(node, -1, START + 3);
+        assertEquals(NodeState.ACTIVE, node.state(), "a rank of D_msg answered: the notice is not about this side");
+        node.onJoinRequest(3, 1, START + 4);
+
+        assertEquals(1, node.joinsAdmitted());
+        assertEquals(1, node.incarnationOf(3));
+        assertEquals(3, io.sentOfType("view").get(0).to());
+    }
+
+    @Test
+    void shouldAdmitWhileProbingUnderThePapersRule()
+    {
+        final DetectorNode paper = new DetectorNode(5, 0, SETTINGS.withPartitionPolicy(PartitionPolicy.NONE),
+            new DoubleHypercubeSchedule(), io, io, io, START);
+        paper.onNotice(failure(6, 1, 1, RankArray.of(6)), 1, START);
+
+        paper.onJoinRequest(6, 1, START + 1);
+
+        assertEquals(0, paper.joinsRefused());
+        assertTrue(paper.isAlive(6));
+    }
+
+    @Test
+    void shouldNeitherProbeNorAccuseNorAnswerWhileJoining()
+    {
+        final DetectorNode joiner = newNode(3);
+        joiner.join(START);
+        for (long t = START; t <= START + 10 * DELTA; t += ETA / 2)
+        {
+            joiner.doWork(t);
+        }
+        joiner.onProbe(4, 0, 77, START + 10 * DELTA);
+
+        assertEquals(NodeState.JOINING, joiner.state());
+        assertTrue(joiner.joinRequestsSent() > 0);
+        assertEquals(0, joiner.probesSent());
+        assertEquals(0, joiner.suspicions());
+        assertTrue(io.sentOfType("probe").isEmpty());
+        assertTrue(io.sentOfType("probeAck").isEmpty(), "a joining node answers no probe");
+        assertTrue(io.notices.isEmpty());
+    }
+
+    @Test
+    void shouldAnswerProbesFromTheCurrentLifeOfARankOnly()
+    {
+        learnDead(6);
+        node.onNotice(new ReusableNotice().set(6, 9, 0, 2, RankArray.of(6)).subject(2, true), 9, START + 1);
+        assertTrue(node.isAlive(6));
+        final long stale = node.staleFrames();
+
+        node.onProbe(6, 1, 42, START + 2);
+        assertTrue(io.sentOfType("probeAck").isEmpty(), "an older life of 6 is not answered");
+        assertEquals(stale + 1, node.staleFrames());
+        assertEquals(0, node.fencesSent(), "nor fenced: it is stale, not dead in this view");
+
+        node.onProbe(6, 2, 43, START + 3);
+        assertEquals(1, io.sentOfType("probeAck").size());
+        assertEquals(43, io.sentOfType("probeAck").get(0).value());
+        assertEquals(6, io.sentOfType("probeAck").get(0).to());
+    }
+
+    @Test
+    void shouldObeyACrossingFenceOnlyWhenItNamesThisLife()
+    {
+        final DetectorNode joined = newNode(3);
+        joined.join(START);
+        final IncarnationTable incarnations = new IncarnationTable(1);
+        incarnations.raise(5, 3);
+        joined.onView(7, 0, RankArray.of(9), incarnations, START + 1);
+        assertEquals(NodeState.ACTIVE, joined.state());
+
+        final long fenceSeq = DetectorNode.FENCE_SEQUENCE_BASE + 1;
+        joined.onNotice(new ReusableNotice().set(5, 9, 0, fenceSeq, RankArray.of(5)).subject(0, false), 9, 0,
+            START + 2);
+        assertEquals(NodeState.ACTIVE, joined.state(), "a fence naming the boot life of 5 is stale to its new life");
+
+        joined.onNotice(new ReusableNotice().set(5, 9, 0, fenceSeq + 1, RankArray.of(5)).subject(3, false), 9, 0,
+            START + 3);
+        assertEquals(NodeState.EXCLUDED, joined.state(), "one naming this life crosses: it leaves a majority alive");
+    }
+
+    @Test
+    void shouldFenceANewerLifeWithoutReannouncingItsDeath()
+    {
+        learnDead(6);
+        final long originated = node.noticesOriginated();
+
+        node.onHeartbeat(6, 1, 1, START, START + 1);
+
+        assertEquals(1, node.fencesSent());
+        assertEquals(0, io.notices.stream().filter((n) -> n.to() == 6).findFirst().orElseThrow().subjectIncarnation(),
+            "the fence names the life held dead");
+        assertEquals(originated, node.noticesOriginated(), "a newer life's JOIN is on its way: no re-announcement");
+    }
+
+    @Test
+    void shouldReannounceTheDeathOfAZombieOfTheLifeHeldDead()
+    {
+        learnDead(6);
+        final long originated = node.noticesOriginated();
+
+        node.onHeartbeat(6, 0, 1, START, START + 1);
+
+        assertEquals(1, node.fencesSent());
+        assertEquals(originated + 1, node.noticesOriginated());
+    }
+}
