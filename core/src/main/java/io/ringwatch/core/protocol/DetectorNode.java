@@ -1280,6 +1280,14 @@ public final class DetectorNode
     {
         dead.remove(joiner);
         joinsLearned++;
+        if (runRounds != 0)
+        {
+            // A run of silent predecessors being probed may hold the joiner's old life (silent, but never asked again
+            // since the JOIN) or now skip its new one: its evidence is void. Probe afresh; a new emitter (the
+            // joiner) gets its 2δ below instead.
+            runRounds = 0;
+            suspicionDeadlineNs = nowNs;
+        }
         listener.onJoin(joiner, joinerIncarnation, nowNs);
         mendRingForJoin(joiner, nowNs);
     }
