@@ -96,6 +96,8 @@ public final class Simulation implements ClusterState
     // stops and pauses as [from, until] pairs: a JOIN spreading across one is not held to the broadcast bound
     private final List<long[]> faultsNs = new ArrayList<>();
     private int restarts;
+    // ranks restarted at least once, in order: a node is stable only once it knows each one's current life
+    private final RankArray restarted = new RankArray(8);
     private int joinViolations;
     private final long[] stoppedAtNs;
     private int[] firstPartitionGroups;
@@ -606,6 +608,7 @@ public final class Simulation implements ClusterState
         }
         incarnations[rank] += config.restartIncarnationStep();
         restarts++;
+        restarted.add(rank);
         final int cell = rank * CELL;
         cells[cell + STATUS] = RUNNING;
         cells[cell + SLOT_COUNTER] = 0;
@@ -763,7 +766,9 @@ public final class Simulation implements ClusterState
             return;
         }
         final DetectorNode node = nodes[rank];
-        if (node.viewEpoch() != cells[rank * CELL + SEEN_EPOCH] || links(node) != cells[rank * CELL + SEEN_LINKS])
+        // a joiner is confirmed by its neighbours without a change of view or links: look again until it is
+        if (node.viewEpoch() != cells[rank * CELL + SEEN_EPOCH] || links(node) != cells[rank * CELL + SEEN_LINKS] ||
+            cells[rank * CELL + STABLE] == 0 && incarnations[rank] > 0)
         {
             refreshStable(rank);
         }
@@ -802,12 +807,38 @@ public final class Simulation implements ClusterState
         final DetectorNode node = nodes[rank];
         cells[rank * CELL + SEEN_EPOCH] = node.viewEpoch();
         cells[rank * CELL + SEEN_LINKS] = links(node);
-        final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount);
+        final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount) && knowsCurrentLives(rank);
         if (nowStable != (cells[rank * CELL + STABLE] != 0))
         {
             cells[rank * CELL + STABLE] = nowStable ? 1 : 0;
             stableCount += nowStable ? 1 : -1;
         }
+    }
+
+    /**
+     * @return true if the node has taken part since its last restart (if any) and holds every running restarted rank
+     * at its current incarnation: dead sets alone cannot tell a rank's old life from its new one.
+     */
+    private boolean knowsCurrentLives(final int rank)
+    {
+        if (restarted.size() == 0)
+        {
+            return true;
+        }
+        final DetectorNode node = nodes[rank];
+        if (!isAdmitted(rank))
+        {
+            return false;
+        }
+        for (int i = 0, size = restarted.size(); i < size; i++)
+        {
+            final int r = restarted.rankAt(i);
+            if (!isStopped(r) && node.incarnationOf(r) != incarnations[r])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void refreshAllStable()
