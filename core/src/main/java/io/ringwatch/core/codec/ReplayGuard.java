@@ -26,20 +26,18 @@ package io.ringwatch.core.codec;
  *     is refused by the zombie's guard as a repeat. NEW_OBSERVER and LEAVE likewise.</li>
  * </ul>
  * <p>
- * <b>Incarnations (pre-rejoin rule).</b> The first authentic frame from a rank admits its incarnation (trust on first
- * use; all ranks start together). Until {@link #admitIncarnation} says otherwise, a frame from any other incarnation
- * of that rank is refused: {@link RejectReason#STALE_INCARNATION} if lower, {@link RejectReason#UNKNOWN_INCARNATION}
- * if higher. A higher incarnation is not admitted on sight because incarnations are process ids today, so "higher"
- * means nothing: a recording from an earlier run of the cluster (same key) could carry a higher one and, admitted,
- * would lock the live process out and get it excluded. A restarted rank therefore stays unheard (and is detected
- * dead through its predecessor's silence) until a rejoin protocol exists.
+ * <b>Incarnations.</b> The first authentic frame from a rank admits its incarnation (trust on first use; all ranks
+ * start together, boot incarnations are process ids). Until {@link #admitIncarnation} says otherwise, a frame from
+ * any other incarnation of that rank is refused: {@link RejectReason#STALE_INCARNATION} if lower,
+ * {@link RejectReason#UNKNOWN_INCARNATION} if higher. A higher incarnation is not admitted on sight: a recording from
+ * an earlier run of the cluster (same key) could carry one and, admitted, would lock the live process out.
  * <p>
- * <b>What the rejoin protocol (issue 12) must change.</b> Admit a rank's new incarnation by calling
- * {@link #admitIncarnation} when the protocol accepts its JOIN, and nowhere else; make incarnations grow across
- * restarts of a rank (not pids), so that every recording of an earlier run is older than what is admitted; and give
- * a receiver that itself restarted a way to refuse frames recorded before it started (its own incarnation in the
- * frames addressed to it, or a handshake), since its guard starts empty. Until then, a frame recorded earlier in the
- * same run and replayed to a process newly started under the same rank is accepted once by that new process.
+ * <b>Rejoining (issue 12, done).</b> A restarted rank joins under an incarnation that only grows (its incarnation
+ * file: max(last + 1, epoch seconds)), so every recording of an earlier life is older than what is admitted. Its
+ * JOIN_REQUEST is the one frame {@link FrameDecoder} takes from a newer incarnation without admitting it; the runtime
+ * calls {@link #admitIncarnation} when the protocol has accepted the rank's JOIN, and nowhere else. Still open: a
+ * receiver that itself restarted starts with an empty guard, so a frame recorded earlier in the same run and replayed
+ * to it is accepted once by the new process (frames do not name the receiver's incarnation).
  * <p>
  * Memory is O(N): four longs per rank, allocated up front. Every call is O(1) and allocation-free. Not thread
  * safe: one guard per receiving thread.
