@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.protocol.PartitionPolicy;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -8,8 +9,9 @@ import java.util.zip.CRC32C;
 
 /**
  * The digest every frame carries of what all nodes of a cluster must agree on: cluster id, number of ranks N,
- * heartbeat period η, suspicion timeout δ, broadcast schedule and protocol version (two schedules reach different
- * participants, so nodes that disagree on it lose notices without a word). A node started from a different cluster file, or
+ * heartbeat period η, suspicion timeout δ, broadcast schedule, partition policy and protocol version (two schedules
+ * reach different participants, so nodes that disagree on it lose notices without a word; a node that would go on as a
+ * minority beside nodes that stop as one is a split brain). A node started from a different cluster file, or
  * with η or δ overridden, disagrees, and its frames are refused with
  * {@link RejectReason#CONFIG_MISMATCH} instead of quietly skewing the failure detector (an observer with a shorter δ
  * than its emitter's η suspects it on every beat).
@@ -19,7 +21,7 @@ import java.util.zip.CRC32C;
  */
 public final class ConfigDigest
 {
-    private static final int LAYOUT_LENGTH = 4 + 4 + 4 + 8 + 8 + 4;
+    private static final int LAYOUT_LENGTH = 4 + 4 + 4 + 8 + 8 + 4 + 4;
 
     private ConfigDigest()
     {
@@ -30,7 +32,8 @@ public final class ConfigDigest
      * @param clusterSize        N.
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
-     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}, double-hypercube broadcast.
+     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}, double-hypercube broadcast,
+     * majority partition policy.
      */
     public static int of(
         final int clusterId, final int clusterSize, final long heartbeatPeriodNs, final long suspicionTimeoutNs)
@@ -44,7 +47,7 @@ public final class ConfigDigest
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
      * @param broadcast          the broadcast schedule.
-     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}.
+     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}, majority partition policy.
      */
     public static int of(
         final int clusterId,
@@ -53,8 +56,28 @@ public final class ConfigDigest
         final long suspicionTimeoutNs,
         final BroadcastKind broadcast)
     {
+        return of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, PartitionPolicy.MAJORITY);
+    }
+
+    /**
+     * @param clusterId          cluster id.
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
+     * @return the digest for frames of the current {@link FrameHeaderFlyweight#VERSION}.
+     */
+    public static int of(
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy)
+    {
         return of(FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs,
-            broadcast);
+            broadcast, policy);
     }
 
     /**
@@ -64,6 +87,7 @@ public final class ConfigDigest
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
      * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
      * @return the digest.
      */
     public static int of(
@@ -72,7 +96,8 @@ public final class ConfigDigest
         final int clusterSize,
         final long heartbeatPeriodNs,
         final long suspicionTimeoutNs,
-        final BroadcastKind broadcast)
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy)
     {
         final ByteBuffer fields = ByteBuffer.allocate(LAYOUT_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
             .putInt(version)
@@ -81,6 +106,7 @@ public final class ConfigDigest
             .putLong(heartbeatPeriodNs)
             .putLong(suspicionTimeoutNs)
             .putInt(broadcast.ordinal())
+            .putInt(policy.ordinal())
             .flip();
         final CRC32C crc = new CRC32C();
         crc.update(fields);
@@ -93,6 +119,7 @@ public final class ConfigDigest
      * @param heartbeatPeriodNs  η.
      * @param suspicionTimeoutNs δ.
      * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
      * @return the inputs and their digest, for a log line that lets an operator see which setting differs.
      */
     public static String describe(
@@ -100,11 +127,13 @@ public final class ConfigDigest
         final int clusterSize,
         final long heartbeatPeriodNs,
         final long suspicionTimeoutNs,
-        final BroadcastKind broadcast)
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy)
     {
         return String.format("config digest %08x (version %d, cluster id %d, N %d, heartbeat period %dns, " +
-            "suspicion timeout %dns, broadcast %s)",
-            of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast), FrameHeaderFlyweight.VERSION,
-            clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast);
+            "suspicion timeout %dns, broadcast %s, partition policy %s)",
+            of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy),
+            FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast,
+            policy);
     }
 }

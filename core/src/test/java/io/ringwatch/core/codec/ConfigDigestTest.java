@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.protocol.PartitionPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -18,8 +19,8 @@ class ConfigDigestTest
     void shouldBeAPureFunctionOfItsInputs()
     {
         assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
-        assertEquals(ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE),
-            ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
+        assertEquals(ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS,
+            BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY), ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
     }
 
     @Test
@@ -31,22 +32,25 @@ class ConfigDigestTest
         digests.add(ConfigDigest.of(7, 17, ETA_NS, DELTA_NS));
         digests.add(ConfigDigest.of(7, 16, ETA_NS + 1, DELTA_NS));
         digests.add(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS + 1));
-        digests.add(ConfigDigest.of(FrameHeaderFlyweight.VERSION + 1, 7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE));
+        digests.add(ConfigDigest.of(FrameHeaderFlyweight.VERSION + 1, 7, 16, ETA_NS, DELTA_NS,
+            BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY));
+        digests.add(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.NONE));
         digests.add(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS, BroadcastKind.BINOMIAL_GRAPH));
         // η and δ swapped must not collide: fields have fixed places
         digests.add(ConfigDigest.of(7, 16, DELTA_NS, ETA_NS));
 
-        assertEquals(8, digests.size());
+        assertEquals(9, digests.size());
     }
 
     @Test
     void shouldDescribeTheInputsForTheLog()
     {
-        final String line = ConfigDigest.describe(7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE);
+        final String line = ConfigDigest.describe(7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE,
+            PartitionPolicy.MAJORITY);
 
         final String digest = String.format("config digest %08x", ConfigDigest.of(7, 16, ETA_NS, DELTA_NS));
         assertTrue(line.startsWith(digest), line);
         assertTrue(line.contains("cluster id 7, N 16, heartbeat period 1000000ns, suspicion timeout 10000000ns, " +
-            "broadcast double-hypercube"), line);
+            "broadcast double-hypercube, partition policy"), line);
     }
 }

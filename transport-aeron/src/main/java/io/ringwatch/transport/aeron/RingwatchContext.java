@@ -137,7 +137,7 @@ public final class RingwatchContext
             .withPartitionPolicy(partitionPolicy);
 
         configDigest = ConfigDigest.of(
-            cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs, broadcast);
+            cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy);
         if (authMode == null && authProperty != null)
         {
             authMode = AuthMode.parse(authProperty);

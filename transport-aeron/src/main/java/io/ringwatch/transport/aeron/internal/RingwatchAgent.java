@@ -154,7 +154,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
-            ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast());
+            ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast(),
+            ctx.protocolSettings().partitionPolicy());
         this.node = protocol.apply(this);
     }
 
