@@ -1047,6 +1047,14 @@ public final class DetectorNode
             {
                 return;
             }
+            if (observer != rank && Math.floorMod(fromRank - rank, clusterSize) > Math.floorMod(observer - rank,
+                clusterSize))
+            {
+                // a nearer successor adopted this node already: the farther one has not learned of the joins between
+                // (as skipsJoiner, for a node that does not know its view yet) and takes a nearer emitter once it has
+                newObserverRefused++;
+                return;
+            }
             if (observer == rank)
             {
                 nextHeartbeatNs = nowNs + heartbeatPeriodNs;

@@ -139,6 +139,21 @@ class JoinPartitionTest
     }
 
     @Test
+    void shouldKeepTheNearestSuccessorThatAdoptedItWhileJoining()
+    {
+        // many ranks rejoining at once (a minority side back after a cut): a farther successor that has not yet
+        // learned the joins between must not take the joiner from the nearer one, which would never send again
+        final DetectorNode joiner = newNode(3);
+        joiner.join(START);
+
+        joiner.onNewObserver(7, 1, 5, 0, 0L, 0, START + 1);
+        joiner.onNewObserver(9, 0, 5, 0, 0L, 0, START + 2);
+
+        assertEquals(7, joiner.observer());
+        assertEquals(1, joiner.newObserverRefused());
+    }
+
+    @Test
     void shouldAnswerProbesFromTheCurrentLifeOfARankOnly()
     {
         learnDead(6);
