@@ -91,9 +91,7 @@ class DetectorNodeAllocationTest
         final com.sun.management.ThreadMXBean allocation = allocationCounter();
         final Slot slot = new Slot();
         final NoControl control = new NoControl();
-        final DetectorNode node = new DetectorNode(
-            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
-            slot, control, MembershipListener.NO_OP, 0);
+        final DetectorNode node = observer(slot, control);
 
         final long[] nowNs = {0};
         runCycles(node, slot, nowNs, WARMUP_CYCLES);
@@ -119,9 +117,7 @@ class DetectorNodeAllocationTest
         final com.sun.management.ThreadMXBean allocation = allocationCounter();
         final Slot slot = new Slot();
         final NoControl control = new NoControl();
-        final DetectorNode node = new DetectorNode(
-            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
-            slot, control, MembershipListener.NO_OP, 0);
+        final DetectorNode node = observer(slot, control);
         assertEquals(PartitionPolicy.MAJORITY, node.partitionPolicy());
 
         final long[] nowNs = {0};
@@ -133,6 +129,14 @@ class DetectorNodeAllocationTest
         assertTrue(node.probesSent() - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
         assertEquals(0, node.suspicions(), "an answering emitter is never declared");
         assertEquals(0, node.deadSet().size());
+    }
+
+    /** Rank 1 of 3, observing rank 0 through {@code slot}. */
+    private static DetectorNode observer(final Slot slot, final NoControl control)
+    {
+        return new DetectorNode(
+            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
+            slot, control, MembershipListener.NO_OP, 0);
     }
 
     private static com.sun.management.ThreadMXBean allocationCounter()
