@@ -88,39 +88,18 @@ class DetectorNodeAllocationTest
     @Test
     void shouldNotAllocateInSteadyStateDutyCycle()
     {
-        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
-        final com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean)threads;
-        assumeTrue(allocation.isThreadAllocatedMemorySupported(), "no per-thread allocation counter");
-        allocation.setThreadAllocatedMemoryEnabled(true);
-
+        final com.sun.management.ThreadMXBean allocation = allocationCounter();
         final Slot slot = new Slot();
         final NoControl control = new NoControl();
-        final DetectorNode node = new DetectorNode(
-            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
-            slot, control, MembershipListener.NO_OP, 0);
+        final DetectorNode node = observer(slot, control);
 
         final long[] nowNs = {0};
         runCycles(node, slot, nowNs, WARMUP_CYCLES);
         final long heartbeatsBefore = node.heartbeatsSent();
         final long progressBefore = node.heartbeatProgressSeen();
 
-        // A per-cycle allocation shows up in every round as megabytes; a few hundred bytes once are the JIT still
-        // settling on a busy machine, so steady state means: some round of a million cycles allocates nothing.
-        final long[] roundBytes = new long[MAX_ROUNDS];
-        long fewestBytes = Long.MAX_VALUE;
-        int rounds = 0;
-        allocation.getCurrentThreadAllocatedBytes();
-        while (rounds < MAX_ROUNDS && fewestBytes != 0)
-        {
-            final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
-            runCycles(node, slot, nowNs, MEASURED_CYCLES);
-            roundBytes[rounds] = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
-            fewestBytes = Math.min(fewestBytes, roundBytes[rounds++]);
-        }
-
-        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " duty cycles: " +
-            Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
+        final int rounds = measureUntilARoundAllocatesNothing(
+            allocation, () -> runCycles(node, slot, nowNs, MEASURED_CYCLES), "duty cycles");
         final long expectedBeats = rounds * (long)MEASURED_CYCLES / 2;
         assertEquals(expectedBeats, node.heartbeatsSent() - heartbeatsBefore, "heartbeats sent");
         assertEquals(expectedBeats, node.heartbeatProgressSeen() - progressBefore, "progress seen");
@@ -135,23 +114,51 @@ class DetectorNodeAllocationTest
     @Test
     void shouldNotAllocateWhileProbingASilentEmitterThatAnswers()
     {
-        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
-        final com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean)threads;
-        assumeTrue(allocation.isThreadAllocatedMemorySupported(), "no per-thread allocation counter");
-        allocation.setThreadAllocatedMemoryEnabled(true);
-
+        final com.sun.management.ThreadMXBean allocation = allocationCounter();
         final Slot slot = new Slot();
         final NoControl control = new NoControl();
-        final DetectorNode node = new DetectorNode(
-            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
-            slot, control, MembershipListener.NO_OP, 0);
+        final DetectorNode node = observer(slot, control);
         assertEquals(PartitionPolicy.MAJORITY, node.partitionPolicy());
 
         final long[] nowNs = {0};
         runProbingCycles(node, slot, control, nowNs, WARMUP_CYCLES);
         final long probesBefore = node.probesSent();
 
+        final int rounds = measureUntilARoundAllocatesNothing(
+            allocation, () -> runProbingCycles(node, slot, control, nowNs, MEASURED_CYCLES), "probing duty cycles");
+        assertTrue(node.probesSent() - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
+        assertEquals(0, node.suspicions(), "an answering emitter is never declared");
+        assertEquals(0, node.deadSet().size());
+    }
+
+    /** Rank 1 of 3, observing rank 0 through {@code slot}. */
+    private static DetectorNode observer(final Slot slot, final NoControl control)
+    {
+        return new DetectorNode(
+            1, 0, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
+            slot, control, MembershipListener.NO_OP, 0);
+    }
+
+    private static com.sun.management.ThreadMXBean allocationCounter()
+    {
+        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
+        final com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean)threads;
+        assumeTrue(allocation.isThreadAllocatedMemorySupported(), "no per-thread allocation counter");
+        allocation.setThreadAllocatedMemoryEnabled(true);
+        return allocation;
+    }
+
+    /**
+     * Run rounds of {@link #MEASURED_CYCLES} until one allocates nothing, at most {@link #MAX_ROUNDS}, and assert one
+     * did. A per-cycle allocation shows up in every round as megabytes; a few hundred bytes once are the JIT still
+     * settling on a busy machine, so steady state means: some round of a million cycles allocates nothing.
+     *
+     * @return how many rounds ran.
+     */
+    private static int measureUntilARoundAllocatesNothing(
+        final com.sun.management.ThreadMXBean allocation, final Runnable round, final String what)
+    {
         final long[] roundBytes = new long[MAX_ROUNDS];
         long fewestBytes = Long.MAX_VALUE;
         int rounds = 0;
@@ -159,16 +166,13 @@ class DetectorNodeAllocationTest
         while (rounds < MAX_ROUNDS && fewestBytes != 0)
         {
             final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
-            runProbingCycles(node, slot, control, nowNs, MEASURED_CYCLES);
+            round.run();
             roundBytes[rounds] = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
             fewestBytes = Math.min(fewestBytes, roundBytes[rounds++]);
         }
-
-        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " probing duty cycles: " +
+        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " " + what + ": " +
             Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
-        assertTrue(node.probesSent() - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
-        assertEquals(0, node.suspicions(), "an answering emitter is never declared");
-        assertEquals(0, node.deadSet().size());
+        return rounds;
     }
 
     private static void runProbingCycles(

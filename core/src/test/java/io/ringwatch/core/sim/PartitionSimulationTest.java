@@ -25,12 +25,7 @@ class PartitionSimulationTest
 
     private static SimConfig config(final int nodes, final long seed)
     {
-        return new SimConfig()
-            .nodes(nodes)
-            .heartbeatPeriodNs(ETA_NS)
-            .suspicionTimeoutNs(DELTA_NS)
-            .maxDelayNs(TAU_NS)
-            .seed(seed);
+        return SimConfigs.timing(nodes, ETA_NS, DELTA_NS, TAU_NS, seed);
     }
 
     private static void assertPassed(final SimResult result, final String what)

@@ -35,9 +35,7 @@ class DriverLossTest
     void shouldKeepTheDriverWhenAnotherClientOfItIsKilled() throws Exception
     {
         final int n = 4;
-        try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
-            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
-            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(5))))
+        try (LocalCluster cluster = LocalClusters.startAllUp(options(n)))
         {
             cluster.kill(1);
             LocalClusters.awaitExactly(cluster, java.util.Set.of(1), "kill 1", 0);
@@ -51,9 +49,7 @@ class DriverLossTest
     void shouldStopEveryNodeAsDriverLostWithinDeltaWithoutReportingDeaths() throws Exception
     {
         final int n = 4;
-        try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
-            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
-            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(5))))
+        try (LocalCluster cluster = LocalClusters.startAllUp(options(n)))
         {
             final long killedAtNs = cluster.killDriver();
             final long driverTimeoutMs = TimeUnit.NANOSECONDS.toMillis(
@@ -93,5 +89,13 @@ class DriverLossTest
                     line.contains("state=EXCLUDED (DRIVER_LOST)")), printed);
             }
         }
+    }
+
+    /** n nodes over UDP on one driver, with a grace long enough for their JVMs to start on a busy host. */
+    private static LocalCluster.Options options(final int n)
+    {
+        return new LocalCluster.Options()
+            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
+            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(5));
     }
 }

@@ -109,14 +109,7 @@ class EmbeddingExampleTest
     @Test
     void shouldMatchTheReadme() throws Exception
     {
-        final Path here = Path.of("src/test/java/io/ringwatch/transport/aeron/EmbeddingExampleTest.java");
-        final String source = Files.readString(here, StandardCharsets.UTF_8);
-        final String example = source.substring(source.indexOf("// README:begin\n") + "// README:begin\n".length(),
-            source.indexOf("    // README:end"));
-        // the class body is indented by four spaces; the README's copy is not
-        final String unindented = example.replaceAll("(?m)^    ", "");
-        final String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
-        assertTrue(readme.contains(unindented),
-            "README.md's embedding example differs from " + here + "; copy it again:\n" + unindented);
+        ReadmeExamples.assertReadmeHolds(
+            "src/test/java/io/ringwatch/transport/aeron/EmbeddingExampleTest.java", "embedding");
     }
 }

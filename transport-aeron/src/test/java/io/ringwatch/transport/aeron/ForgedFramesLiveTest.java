@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -314,18 +313,7 @@ class ForgedFramesLiveTest
 
         long rejected(final int rank, final RejectReason reason)
         {
-            final long[] value = {Long.MIN_VALUE};
-            counters.forEach((counterId, typeId, key, label) ->
-            {
-                if (typeId == NodeCounter.FRAMES_REJECTED_BY_REASON.typeId() &&
-                    key.getInt(0, LITTLE_ENDIAN) == ctx.cluster().clusterId() &&
-                    key.getInt(4, LITTLE_ENDIAN) == rank && key.getInt(8, LITTLE_ENDIAN) == reason.ordinal())
-                {
-                    value[0] = counters.getCounterValue(counterId);
-                }
-            });
-            assertTrue(value[0] != Long.MIN_VALUE, "no " + reason + " counter for rank " + rank);
-            return value[0];
+            return RejectCounters.rejected(counters, ctx.cluster().clusterId(), rank, reason);
         }
 
         void awaitRejected(final int rank, final RejectReason reason, final long atLeast, final String what)

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -131,17 +130,6 @@ class KeyRotationLiveTest
     private static long rejected(
         final CountersReader reader, final LocalCluster cluster, final int rank, final RejectReason reason)
     {
-        final long[] value = {Long.MIN_VALUE};
-        reader.forEach((counterId, typeId, key, label) ->
-        {
-            if (typeId == NodeCounter.FRAMES_REJECTED_BY_REASON.typeId() &&
-                key.getInt(0, LITTLE_ENDIAN) == cluster.options().clusterId() &&
-                key.getInt(4, LITTLE_ENDIAN) == rank && key.getInt(8, LITTLE_ENDIAN) == reason.ordinal())
-            {
-                value[0] = reader.getCounterValue(counterId);
-            }
-        });
-        assertTrue(value[0] != Long.MIN_VALUE, "no " + reason + " counter for rank " + rank);
-        return value[0];
+        return RejectCounters.rejected(reader, cluster.options().clusterId(), rank, reason);
     }
 }

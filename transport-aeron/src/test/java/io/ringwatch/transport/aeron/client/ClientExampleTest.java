@@ -1,13 +1,11 @@
 package io.ringwatch.transport.aeron.client;
 
+import io.ringwatch.transport.aeron.ReadmeExamples;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -96,13 +94,7 @@ class ClientExampleTest
     @Test
     void shouldMatchTheReadme() throws Exception
     {
-        final Path here = Path.of("src/test/java/io/ringwatch/transport/aeron/client/ClientExampleTest.java");
-        final String source = Files.readString(here, StandardCharsets.UTF_8);
-        final String example = source.substring(source.indexOf("// README:begin\n") + "// README:begin\n".length(),
-            source.indexOf("    // README:end"));
-        final String unindented = example.replaceAll("(?m)^    ", "");
-        final String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
-        assertTrue(readme.contains(unindented),
-            "README.md's client example differs from " + here + "; copy it again:\n" + unindented);
+        ReadmeExamples.assertReadmeHolds(
+            "src/test/java/io/ringwatch/transport/aeron/client/ClientExampleTest.java", "client");
     }
 }

@@ -4,13 +4,9 @@ import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.process.ReusableProcessNotice;
+import io.ringwatch.core.process.SilentChannels;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
-import io.ringwatch.core.spi.ControlChannel;
-import io.ringwatch.core.spi.ExclusionCause;
-import io.ringwatch.core.spi.HeartbeatChannel;
-import io.ringwatch.core.spi.MembershipListener;
-import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
@@ -45,7 +41,7 @@ final class DaemonFixture implements AutoCloseable
             "ringwatch-client-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
         driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath()));
         layout = JobLayout.uniform(nodes, perNode);
-        final Silent silent = new Silent();
+        final SilentChannels silent = new SilentChannels();
         node = new DetectorNode(0, 0, ProtocolSettings.of(nodes, 1_000_000, 10_000_000),
             new DoubleHypercubeSchedule(), silent, silent, silent, 0);
         daemon = new ProcessDaemon(node, layout, new DoubleHypercubeSchedule(), (to, n) -> { }, aeronDir.getPath(),
@@ -71,54 +67,5 @@ final class DaemonFixture implements AutoCloseable
     {
         CloseHelper.quietCloseAll(daemon, driver);
         IoUtil.delete(aeronDir, true);
-    }
-
-    private static final class Silent implements HeartbeatChannel, ControlChannel, MembershipListener
-    {
-        public void writeHeartbeat(final int observerRank, final long counter)
-        {
-        }
-
-        public long readHeartbeat(final int emitterRank)
-        {
-            return NO_HEARTBEAT;
-        }
-
-        public int lastWriter()
-        {
-            return NO_WRITER;
-        }
-
-        public void sendNewObserver(final int emitterRank)
-        {
-        }
-
-        public void sendLeave(final int observerRank)
-        {
-        }
-
-        public void sendProbe(final int toRank, final long token)
-        {
-        }
-
-        public void sendProbeAck(final int toRank, final long token)
-        {
-        }
-
-        public void sendNotice(final int toRank, final Notice notice)
-        {
-        }
-
-        public void onFailure(final int rank, final long nowNs, final FailureCause cause, final int reporterRank)
-        {
-        }
-
-        public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
-        {
-        }
-
-        public void onViewChange(final long viewEpoch, final int deadCount, final long nowNs)
-        {
-        }
     }
 }

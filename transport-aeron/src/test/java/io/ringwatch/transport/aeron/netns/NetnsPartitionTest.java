@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import static io.ringwatch.transport.aeron.netns.NetnsClusters.DELTA_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,12 +48,8 @@ class NetnsPartitionTest
     {
         try (NetnsCluster cluster = NetnsClusters.startAllUp(LAYOUT))
         {
-            final Set<Integer> minority = cluster.ranksOn(0);
-            final long cutNs = cluster.hosts().linkDown(0);
-            Thread.sleep(16 * DELTA_MS);
-            cluster.hosts().linkUp(0);
-            assertFencedThemselves(cluster, minority, cutNs, "host 0 link down");
-            assertStable(cluster, minority, "after host 0's link came back");
+            assertFenceThemselvesAcross(cluster, cluster.ranksOn(0), () -> cluster.hosts().linkDown(0),
+                16 * DELTA_MS, () -> cluster.hosts().linkUp(0), "host 0 link down");
         }
     }
 
@@ -65,12 +62,9 @@ class NetnsPartitionTest
     {
         try (NetnsCluster cluster = NetnsClusters.startAllUp(LAYOUT))
         {
-            final Set<Integer> minority = cluster.ranksOn(3, 4);
-            final long cutNs = cluster.hosts().partition(new int[]{0, 1, 2}, new int[]{3, 4});
-            Thread.sleep(10 * DELTA_MS);
-            cluster.hosts().heal();
-            assertFencedThemselves(cluster, minority, cutNs, "5|3 split");
-            assertStable(cluster, minority, "after the 5|3 split healed");
+            assertFenceThemselvesAcross(cluster, cluster.ranksOn(3, 4),
+                () -> cluster.hosts().partition(new int[]{0, 1, 2}, new int[]{3, 4}), 10 * DELTA_MS,
+                () -> cluster.hosts().heal(), "5|3 split");
         }
     }
 
@@ -125,6 +119,25 @@ class NetnsPartitionTest
                 cluster.describeViews());
             assertStable(cluster, gone, "after host 3 could hear again (cut at " + deafNs + ")");
         }
+    }
+
+    /**
+     * Apply {@code fault} for {@code faultMs}, then {@code repair}: every rank of {@code minority} fenced itself
+     * within the bound from the fault, and the others stay running and agree once it is repaired.
+     */
+    private static void assertFenceThemselvesAcross(
+        final NetnsCluster cluster,
+        final Set<Integer> minority,
+        final LongSupplier fault,
+        final long faultMs,
+        final Runnable repair,
+        final String what) throws InterruptedException
+    {
+        final long cutNs = fault.getAsLong();
+        Thread.sleep(faultMs);
+        repair.run();
+        assertFencedThemselves(cluster, minority, cutNs, what);
+        assertStable(cluster, minority, "after the " + what + " was undone");
     }
 
     /**

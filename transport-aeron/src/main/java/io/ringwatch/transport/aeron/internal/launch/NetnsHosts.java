@@ -449,17 +449,9 @@ public final class NetnsHosts implements AutoCloseable
      */
     public void close()
     {
-        if (!closed.compareAndSet(false, true))
+        if (!ClusterStart.beginClose(closed, cleanup))
         {
             return;
-        }
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        }
-        catch (final IllegalStateException ignore)
-        {
-            // already shutting down: the hook is running or has run
         }
         for (int i = created.size() - 1; i >= 0; i--)
         {

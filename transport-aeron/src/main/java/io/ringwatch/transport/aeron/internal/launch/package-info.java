@@ -10,6 +10,8 @@
  *     <li>{@link io.ringwatch.transport.aeron.internal.launch.ChildProcesses}: ending a launched JVM that was asked to
  *     exit;</li>
  *     <li>{@link io.ringwatch.transport.aeron.internal.launch.ClusterViews}: the nodes' view files, read from outside.</li>
+ *     <li>{@link io.ringwatch.transport.aeron.internal.launch.ClusterStart}: the start barrier and the close-once
+ *     shutdown hook every launched cluster shares.</li>
  * </ul>
  */
 package io.ringwatch.transport.aeron.internal.launch;

@@ -1,0 +1,121 @@
+package io.ringwatch.transport.aeron.internal.launch;
+
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * The start barrier and shutdown-hook steps every launched cluster shares, whatever the hosts its processes run on.
+ */
+public final class ClusterStart
+{
+    private ClusterStart()
+    {
+    }
+
+    /**
+     * Launch every node, wait until each is ready at the start barrier, then release them together by creating the
+     * barrier file.
+     *
+     * @param nodes     the node processes.
+     * @param nodeCount how many ranks.
+     * @param directory holds the barrier file.
+     * @return {@code System.nanoTime()} at the release, where the nodes' startup grace begins.
+     * @throws InterruptedException if interrupted; the nodes started so far are destroyed.
+     */
+    public static long launchAndRelease(final NodeProcesses nodes, final int nodeCount, final ClusterDirectory directory)
+        throws InterruptedException
+    {
+        try
+        {
+            nodes.launchAll();
+            for (int r = 0; r < nodeCount; r++)
+            {
+                nodes.awaitReady(r);
+            }
+            Files.writeString(directory.startFile().toPath(), "go");
+            return System.nanoTime();
+        }
+        catch (final IOException ex)
+        {
+            nodes.destroyAll();
+            throw new UncheckedIOException("cannot create the start barrier " + directory.startFile(), ex);
+        }
+        catch (final RuntimeException | InterruptedException ex)
+        {
+            nodes.destroyAll();
+            throw ex;
+        }
+    }
+
+    /**
+     * Wait until every node has seen its emitter beat twice and {@code armedAtNs} has passed.
+     *
+     * @param nodes     the node processes, checked alive on every poll.
+     * @param views     their view files.
+     * @param nodeCount how many ranks.
+     * @param armedAtNs {@code System.nanoTime()} from which a kill is judged at once (release + grace + margin),
+     *                  read on every poll as the release may still be under way.
+     * @param timeoutMs how long to wait.
+     * @return true if all are up in time.
+     * @throws IllegalStateException if a node exited.
+     * @throws InterruptedException  if interrupted.
+     */
+    public static boolean awaitAllUp(
+        final NodeProcesses nodes,
+        final ClusterViews views,
+        final int nodeCount,
+        final LongSupplier armedAtNs,
+        final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        final ViewSnapshot snapshot = new ViewSnapshot();
+        while (System.nanoTime() - deadline < 0)
+        {
+            int up = 0;
+            for (int r = 0; r < nodeCount; r++)
+            {
+                nodes.requireAlive(r, "during start");
+                if (ClusterViews.isUp(views.tryView(r, snapshot)))
+                {
+                    up++;
+                }
+            }
+            if (up == nodeCount && System.nanoTime() - armedAtNs.getAsLong() >= 0)
+            {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    /**
+     * The first step of an idempotent close that is also a shutdown hook: claim the close and unregister the hook.
+     *
+     * @param closed  set by the first caller.
+     * @param cleanup the registered shutdown hook.
+     * @return true for the first caller, who then does the closing; false if already closed.
+     */
+    public static boolean beginClose(final AtomicBoolean closed, final Thread cleanup)
+    {
+        if (!closed.compareAndSet(false, true))
+        {
+            return false;
+        }
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // already shutting down: the hook is running or has run
+        }
+        return true;
+    }
+}
