@@ -8,9 +8,7 @@ import io.ringwatch.transport.rdma.RdmaDevices;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -477,26 +475,7 @@ public final class LocalCluster implements AutoCloseable
      */
     public void start() throws InterruptedException
     {
-        try
-        {
-            nodes.launchAll();
-            for (int r = 0; r < options.nodes(); r++)
-            {
-                nodes.awaitReady(r);
-            }
-            Files.writeString(directory.startFile().toPath(), "go");
-            releasedAtNs = System.nanoTime();
-        }
-        catch (final IOException ex)
-        {
-            nodes.destroyAll();
-            throw new UncheckedIOException("cannot create the start barrier " + directory.startFile(), ex);
-        }
-        catch (final RuntimeException | InterruptedException ex)
-        {
-            nodes.destroyAll();
-            throw ex;
-        }
+        releasedAtNs = ClusterStart.launchAndRelease(nodes, options.nodes(), directory);
     }
 
     /**
@@ -510,27 +489,8 @@ public final class LocalCluster implements AutoCloseable
      */
     public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
     {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        final ViewSnapshot snapshot = new ViewSnapshot();
-        while (System.nanoTime() - deadline < 0)
-        {
-            int up = 0;
-            for (int r = 0; r < options.nodes(); r++)
-            {
-                nodes.requireAlive(r, "during start");
-                if (ClusterViews.isUp(views.tryView(r, snapshot)))
-                {
-                    up++;
-                }
-            }
-            if (up == options.nodes() &&
-                System.nanoTime() - (releasedAtNs + options.graceNs() + ARM_MARGIN_NS) >= 0)
-            {
-                return true;
-            }
-            Thread.sleep(20);
-        }
-        return false;
+        return ClusterStart.awaitAllUp(
+            nodes, views, options.nodes(), () -> releasedAtNs + options.graceNs() + ARM_MARGIN_NS, timeoutMs);
     }
 
     /**
@@ -730,17 +690,9 @@ public final class LocalCluster implements AutoCloseable
      */
     public void close()
     {
-        if (!closed.compareAndSet(false, true))
+        if (!ClusterStart.beginClose(closed, cleanup))
         {
             return;
-        }
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(cleanup);
-        }
-        catch (final IllegalStateException ignore)
-        {
-            // already shutting down: the hook is running or has run
         }
         synchronized (lifecycleLock)
         {
