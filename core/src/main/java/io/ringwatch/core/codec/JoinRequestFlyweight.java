@@ -14,46 +14,27 @@ import org.agrona.MutableDirectBuffer;
  *  |                        MAC (16 bytes)                         |
  *  +---------------------------------------------------------------+
  * </pre>
+ * Encoded by {@link #encode}: sender the joiner with the incarnation it asks for, destination the contact.
  */
-public final class JoinRequestFlyweight extends FrameHeaderFlyweight
+public final class JoinRequestFlyweight extends HeaderOnlyFlyweight
 {
     /** Total length of a join request, MAC included. */
-    public static final int LENGTH = HEADER_LENGTH + MAC_LENGTH;
+    public static final int LENGTH = HeaderOnlyFlyweight.LENGTH;
 
+    /**
+     * A flyweight for JOIN_REQUEST frames; wrap or encode before use.
+     */
+    public JoinRequestFlyweight()
+    {
+        super(JOIN_REQUEST_TYPE);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public JoinRequestFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
         super.wrap(buffer, offset);
         return this;
-    }
-
-    /**
-     * Write a complete join request, unstamped: frame sequence and MAC zero until {@link FrameStamper#stamp}.
-     *
-     * @param buffer            destination.
-     * @param offset            at which the frame begins.
-     * @param clusterId         cluster the frame belongs to.
-     * @param senderRank        the joiner.
-     * @param senderIncarnation the incarnation it asks to be admitted under.
-     * @param destinationRank   the contact.
-     * @param configDigest      the joiner's {@link ConfigDigest}.
-     * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
-     */
-    public int encode(
-        final MutableDirectBuffer buffer,
-        final int offset,
-        final int clusterId,
-        final int senderRank,
-        final int senderIncarnation,
-        final int destinationRank,
-        final int configDigest)
-    {
-        if (!fits(buffer, offset, LENGTH))
-        {
-            return INSUFFICIENT_CAPACITY;
-        }
-        wrap(buffer, offset)
-            .header(JOIN_REQUEST_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(LENGTH);
-        return LENGTH;
     }
 }

@@ -14,46 +14,27 @@ import org.agrona.MutableDirectBuffer;
  *  |                        MAC (16 bytes)                         |
  *  +---------------------------------------------------------------+
  * </pre>
+ * Encoded by {@link #encode}: sender the leaving node with its incarnation, destination its observer.
  */
-public final class LeaveFlyweight extends FrameHeaderFlyweight
+public final class LeaveFlyweight extends HeaderOnlyFlyweight
 {
     /** Total length of a leave frame, MAC included. */
-    public static final int LENGTH = HEADER_LENGTH + MAC_LENGTH;
+    public static final int LENGTH = HeaderOnlyFlyweight.LENGTH;
 
+    /**
+     * A flyweight for LEAVE frames; wrap or encode before use.
+     */
+    public LeaveFlyweight()
+    {
+        super(LEAVE_TYPE);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public LeaveFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
         super.wrap(buffer, offset);
         return this;
-    }
-
-    /**
-     * Write a complete leave frame, unstamped: frame sequence and MAC zero until {@link FrameStamper#stamp}.
-     *
-     * @param buffer            destination.
-     * @param offset            at which the frame begins.
-     * @param clusterId         cluster the frame belongs to.
-     * @param senderRank        the leaving node.
-     * @param senderIncarnation the leaving node's incarnation.
-     * @param destinationRank   the leaving node's observer.
-     * @param configDigest      the leaving node's {@link ConfigDigest}.
-     * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
-     */
-    public int encode(
-        final MutableDirectBuffer buffer,
-        final int offset,
-        final int clusterId,
-        final int senderRank,
-        final int senderIncarnation,
-        final int destinationRank,
-        final int configDigest)
-    {
-        if (!fits(buffer, offset, LENGTH))
-        {
-            return INSUFFICIENT_CAPACITY;
-        }
-        wrap(buffer, offset)
-            .header(LEAVE_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(LENGTH);
-        return LENGTH;
     }
 }
