@@ -653,13 +653,10 @@ public final class FrameDecoder
         {
             final int first = flyweight.rangeFirstRank(i);
             final int length = flyweight.rangeLength(i);
-            if (length < 1)
+            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
+            if (badRange != RejectReason.NONE)
             {
-                return RejectReason.EMPTY_RANGE;
-            }
-            if (first < 0 || first > clusterSize - length)
-            {
-                return RejectReason.RANGE_OUT_OF_RANGE;
+                return badRange;
             }
             final int end = first + length;
             if (i > 0)
@@ -723,13 +720,10 @@ public final class FrameDecoder
         {
             final int first = flyweight.rangeFirstRank(i);
             final int length = flyweight.rangeLength(i);
-            if (length < 1)
+            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
+            if (badRange != RejectReason.NONE)
             {
-                return RejectReason.EMPTY_RANGE;
-            }
-            if (first < 0 || first > clusterSize - length)
-            {
-                return RejectReason.RANGE_OUT_OF_RANGE;
+                return badRange;
             }
             if (first <= previousEnd)
             {

@@ -66,13 +66,10 @@ final class ProcessFailureDecoding
         {
             final int first = flyweight.rangeFirstRank(i);
             final int length = flyweight.rangeLength(i);
-            if (length < 1)
+            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
+            if (badRange != RejectReason.NONE)
             {
-                return RejectReason.EMPTY_RANGE;
-            }
-            if (first < 0 || first > clusterSize - length)
-            {
-                return RejectReason.RANGE_OUT_OF_RANGE;
+                return badRange;
             }
             if (i > 0 && first <= previousEnd)
             {

@@ -64,4 +64,21 @@ public enum RejectReason
     {
         return description;
     }
+
+    /**
+     * The check every decoder makes of a run of ranks in a dead set or a view.
+     *
+     * @param first       the run's first rank.
+     * @param length      how many ranks it holds.
+     * @param clusterSize N.
+     * @return {@link #EMPTY_RANGE}, {@link #RANGE_OUT_OF_RANGE}, or {@link #NONE} if the run lies inside [0, N).
+     */
+    public static RejectReason ofRange(final int first, final int length, final int clusterSize)
+    {
+        if (length < 1)
+        {
+            return EMPTY_RANGE;
+        }
+        return first < 0 || first > clusterSize - length ? RANGE_OUT_OF_RANGE : NONE;
+    }
 }
