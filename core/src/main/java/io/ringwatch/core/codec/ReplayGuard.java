@@ -35,9 +35,10 @@ package io.ringwatch.core.codec;
  * <b>Rejoining (issue 12, done).</b> A restarted rank joins under an incarnation that only grows (its incarnation
  * file: max(last + 1, epoch seconds)), so every recording of an earlier life is older than what is admitted. Its
  * JOIN_REQUEST is the one frame {@link FrameDecoder} takes from a newer incarnation without admitting it; the runtime
- * calls {@link #admitIncarnation} when the protocol has accepted the rank's JOIN, and nowhere else. Still open: a
- * receiver that itself restarted starts with an empty guard, so a frame recorded earlier in the same run and replayed
- * to it is accepted once by the new process (frames do not name the receiver's incarnation).
+ * calls {@link #admitIncarnation} when the protocol has accepted the rank's JOIN, and for the incarnations a joiner's
+ * view carries; until that view a joiner lets the newest incarnation heard win ({@link #admitNewestUntilSettled}).
+ * Still open: a receiver that itself restarted starts with an empty guard, so a frame recorded earlier in the same
+ * run and replayed to it is accepted once by the new process (frames do not name the receiver's incarnation).
  * <p>
  * Memory is O(N): four longs per rank, allocated up front. Every call is O(1) and allocation-free. Not thread
  * safe: one guard per receiving thread.
@@ -56,6 +57,7 @@ public final class ReplayGuard
     // per rank: admitted incarnation (ADMITTED | unsigned incarnation, 0 while none), highest sequence, seen bits
     private final long[] state;
     private final int clusterSize;
+    private boolean newestWins;
 
     /**
      * @param clusterSize N: senders are ranks in {@code [0, N)}.
@@ -115,7 +117,11 @@ public final class ReplayGuard
         final int current = (int)admitted;
         if (incarnation != current)
         {
-            return incarnation < current ? RejectReason.STALE_INCARNATION : RejectReason.UNKNOWN_INCARNATION;
+            if (incarnation < current)
+            {
+                return RejectReason.STALE_INCARNATION;
+            }
+            return newestWins ? RejectReason.NONE : RejectReason.UNKNOWN_INCARNATION;
         }
         final long highest = state[base + HIGHEST];
         if (sequence > highest)
@@ -140,9 +146,12 @@ public final class ReplayGuard
     public void record(final int senderRank, final int incarnation, final long sequence)
     {
         final int base = senderRank * STRIDE;
-        if (state[base + INCARNATION] == 0)
+        final long admitted = state[base + INCARNATION];
+        if (admitted == 0 || (newestWins && incarnation > (int)admitted))
         {
             state[base + INCARNATION] = ADMITTED | (incarnation & 0xFFFF_FFFFL);
+            state[base + HIGHEST] = 0;
+            state[base + SEEN] = 0;
         }
         final long highest = state[base + HIGHEST];
         if (sequence > highest)
@@ -155,6 +164,26 @@ public final class ReplayGuard
         {
             state[base + SEEN] |= 1L << (highest - sequence);
         }
+    }
+
+    /**
+     * Let a newer incarnation replace the one admitted, as on first use, until {@link #settle()}: for a node that is
+     * joining and has no view yet. What it heard first may be a frame a dead life left queued for this rank's stream
+     * (its transport hands the new process what the old one never read); admitted on first use, it would lock out the
+     * newer life of that rank, and with it the VIEW and NEW_OBSERVER of a contact or successor that rejoined too.
+     * Incarnations only grow, so the newest one heard is the live one; this trusts no more than first use does.
+     */
+    public void admitNewestUntilSettled()
+    {
+        newestWins = true;
+    }
+
+    /**
+     * End {@link #admitNewestUntilSettled()}: from now on only {@link #admitIncarnation} moves an incarnation forward.
+     */
+    public void settle()
+    {
+        newestWins = false;
     }
 
     /**

@@ -197,4 +197,24 @@ class ReplayGuardTest
             }
         }
     }
+
+    @Test
+    void shouldLetANewerLifeReplaceOneAdmittedOnFirstUseWhileJoining()
+    {
+        // a restarted node first reads a frame its dead neighbour's old life (boot incarnation: a pid) left queued
+        assertEquals(RejectReason.NONE, guard.accept(6, 18_515, 40));
+        // without the joiner's rule the neighbour's new life, itself rejoined, is locked out: its VIEW and NEW_OBSERVER
+        assertEquals(RejectReason.UNKNOWN_INCARNATION, guard.check(6, 1_795_458_324, 1));
+
+        guard.admitNewestUntilSettled();
+        assertEquals(RejectReason.NONE, guard.accept(6, 1_795_458_324, 1));
+        assertEquals(1_795_458_324, guard.admittedIncarnation(6));
+        assertEquals(1, guard.highestSequence(6));
+        assertEquals(RejectReason.STALE_INCARNATION, guard.accept(6, 18_515, 41));
+        assertEquals(RejectReason.REPLAYED, guard.accept(6, 1_795_458_324, 1));
+
+        guard.settle();
+        assertEquals(RejectReason.UNKNOWN_INCARNATION, guard.accept(6, 1_795_458_325, 1));
+        assertEquals(RejectReason.NONE, guard.accept(6, 1_795_458_324, 2));
+    }
 }

@@ -1,14 +1,22 @@
 package io.ringwatch.transport.aeron;
 
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.codec.FrameStamper;
+import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,5 +96,63 @@ class RejoinTest
             assertEquals(NodeState.ACTIVE, view.state());
             assertEquals(incarnation, view.incarnation(2));
         }
+    }
+
+    /**
+     * Two neighbours die and come back; the second asks the first, which rejoined already, to admit it. Before it
+     * asks, a frame of its contact's old life reaches it (live, one left queued on its control stream by the dead
+     * process): admitted on first use, it would make the new process refuse its contact's VIEW and its successor's
+     * NEW_OBSERVER (the same node, rejoined), so it would never beat to its successor and be declared dead again.
+     */
+    @Test
+    void shouldAdmitAJoinerWhoseContactRejoinedAfterAFrameOfTheContactsOldLife()
+    {
+        cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS);
+        final int bootIncarnation2 = cluster.nodes[2].context().incarnation();
+        cluster.run(300, 0, 1, 2, 3);
+        cluster.nodes[1].close();
+        cluster.nodes[2].close();
+        cluster.run(2000, 0, 3);
+        assertFalse(cluster.nodes[0].agent().node().isAlive(1));
+        assertFalse(cluster.nodes[0].agent().node().isAlive(2));
+
+        cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
+        cluster.nodes[2].agent().onStart();
+        cluster.run(2500, 0, 2, 3);
+        assertTrue(cluster.nodes[2].agent().node().joinConfirmed(), "rank 2 rejoined first");
+
+        cluster.nodes[1] = RingwatchNode.launch(cluster.context(1).join(true).threadingMode(ThreadingMode.UNSTARTED));
+        final int incarnation1 = cluster.nodes[1].context().incarnation();
+        cluster.nodes[1].agent().onStart();
+        final ClusterChannels channels = new ClusterChannels(cluster.nodes[1].context());
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
+            Publication toRank1 = aeron.addPublication(channels.controlChannel(1), channels.controlStream(1)))
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+            final int length = new FrameStamper(4, FrameAuthenticator.NONE).stamp(buffer, 0, new LeaveFlyweight()
+                .encode(buffer, 0, CLUSTER_ID, 2, bootIncarnation2, 1, cluster.nodes[1].context().configDigest()));
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (toRank1.offer(buffer, 0, length) < 0)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "could not offer the old life's frame");
+                cluster.nodes[1].agent().doWork();
+            }
+            cluster.run(50, 1);
+        }
+
+        // rank 1 asks its successor, rank 2, first once its grace is over
+        cluster.run(2500, 0, 1, 2, 3);
+
+        final DetectorNode joiner = cluster.nodes[1].agent().node();
+        assertEquals(NodeState.ACTIVE, joiner.state());
+        assertTrue(joiner.joinConfirmed(), "adopted by both neighbours");
+        for (final int r : new int[] {0, 2, 3})
+        {
+            final DetectorNode survivor = cluster.nodes[r].agent().node();
+            assertTrue(survivor.isAlive(1), "rank " + r + " holds 1 alive");
+            assertEquals(incarnation1, survivor.incarnationOf(1));
+            assertEquals(0, survivor.deadSet().size(), "rank " + r + " dead set");
+        }
+        assertEquals(1, cluster.nodes[2].agent().node().emitter());
     }
 }

@@ -15,6 +15,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.internal.ViewFile;
@@ -151,6 +152,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
             ctx.configDigest(), keyring, replayGuard);
         this.join = ctx.join();
+        if (join)
+        {
+            replayGuard.admitNewestUntilSettled();
+        }
         this.roleName = "ringwatch-" + ctx.cluster().clusterId() + "-" + rank;
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
@@ -553,6 +558,19 @@ public final class RingwatchAgent implements Agent, MembershipListener
         if (joinedRank != rank)
         {
             replayGuard.admitIncarnation(joinedRank, incarnation);
+        }
+        else
+        {
+            // this node's view: the lives it names are the ones to hear from, whatever reached it first
+            final RankIncarnations known = node.incarnations();
+            for (int i = 0, size = known.size(); i < size; i++)
+            {
+                if (known.rankAt(i) != rank)
+                {
+                    replayGuard.admitIncarnation(known.rankAt(i), known.incarnationAt(i));
+                }
+            }
+            replayGuard.settle();
         }
         viewFile.onJoin(joinedRank, incarnation, atNs);
         application.onJoin(joinedRank, incarnation, atNs);
