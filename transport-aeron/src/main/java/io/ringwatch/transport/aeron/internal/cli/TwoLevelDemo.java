@@ -3,8 +3,8 @@ package io.ringwatch.transport.aeron.internal.cli;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.nativeconfig.TuningProfile;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.client.ProcessViewLayout;
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import org.HdrHistogram.Histogram;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -19,8 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
@@ -104,7 +104,8 @@ final class TwoLevelDemo
             System.out.println("all " + nodes + " daemons up and all " + layout.processCount() +
                 " application processes attached");
 
-            final Random random = new Random(seed);
+            // SplittableRandom mixes its seed: java.util.Random gives nearly the same first draws for neighbouring seeds
+            final SplittableRandom random = new SplittableRandom(seed);
             final int victimNode = random.nextInt(nodes);
             final int otherNode = (victimNode + 1 + random.nextInt(nodes - 1)) % nodes;
             final int victimProcess = layout.process(otherNode, random.nextInt(perNode));
