@@ -99,6 +99,13 @@ final class DemoCommand
         {
             throw new UsageException("--kill must be in [1, nodes): " + kill);
         }
+        if (2 * kill >= nodes)
+        {
+            // the kills land within one settle period, so under the default majority rule the survivors cannot tell
+            // them from being cut off and stop themselves (exactly half goes on only if it holds rank 0)
+            throw new UsageException("--kill " + kill + " of " + nodes + " nodes leaves no strict majority alive: " +
+                "under the majority partition rule the survivors would stop themselves; kill fewer than half");
+        }
 
         final int realtimePriority = realtimePriority(requestedPriority);
         final boolean realtime = realtimePriority > 0;

@@ -33,7 +33,7 @@ class DemoCommandTest
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try
         {
-            code = DemoCommand.run(new String[]{"demo", "--nodes", "4", "--kill", "2", "--seed", Long.toString(SEED),
+            code = DemoCommand.run(new String[]{"demo", "--nodes", "5", "--kill", "2", "--seed", Long.toString(SEED),
                 "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"});
         }
         finally
@@ -47,7 +47,7 @@ class DemoCommandTest
         assertTrue(output.contains("real-time: "), "says whether agents run SCHED_FIFO: " + context);
         final List<String> lines = output.lines().toList();
         final String json = lines.get(lines.size() - 1);
-        assertTrue(json.startsWith("{\"nodes\":4,\"killed\":2,\"falsePositives\":0,\"missed\":0,"), context);
+        assertTrue(json.startsWith("{\"nodes\":5,\"killed\":2,\"falsePositives\":0,\"missed\":0,"), context);
         assertEquals(2, output.lines().filter(l -> l.startsWith("SIGKILL rank ")).count(), context);
     }
 
@@ -62,7 +62,7 @@ class DemoCommandTest
         try
         {
             // Main turns this into "ringwatch demo: <message>" and exit code 2
-            ex = assertThrows(IllegalStateException.class, () -> DemoCommand.run(new String[]{"demo", "--nodes", "2",
+            ex = assertThrows(IllegalStateException.class, () -> DemoCommand.run(new String[]{"demo", "--nodes", "3",
                 "--kill", "1", "--transport", "rdma", "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"}));
         }
         finally
