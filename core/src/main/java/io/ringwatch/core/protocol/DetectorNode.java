@@ -1594,9 +1594,25 @@ public final class DetectorNode
      */
     public void onTransportLost(final long nowNs)
     {
+        stopOnOwnFault(nowNs, ExclusionCause.DRIVER_LOST);
+    }
+
+    /**
+     * The heartbeat transport found a fault on this node's side (live: its RDMA port went down). As for a lost driver,
+     * the silence that follows is this node's own: it stops at once, with its own cause, and blames nobody.
+     *
+     * @param nowNs protocol time.
+     */
+    public void onLocalTransportFault(final long nowNs)
+    {
+        stopOnOwnFault(nowNs, ExclusionCause.TRANSPORT_FAULT);
+    }
+
+    private void stopOnOwnFault(final long nowNs, final ExclusionCause cause)
+    {
         if (state == NodeState.ACTIVE)
         {
-            exclude(nowNs, ExclusionCause.DRIVER_LOST, rank);
+            exclude(nowNs, cause, rank);
         }
     }
 
