@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankRuns;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.MutableDirectBuffer;
 
@@ -51,7 +52,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * incarnation its new incarnation, and D_msg still holds it. For a failure the subject incarnation is the one that
  * died; a receiver that knows a newer one treats the notice as stale.
  */
-public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
+public final class FailureNoticeFlyweight extends FrameHeaderFlyweight implements RankRuns
 {
     /** Most runs a notice may carry. */
     public static final int MAX_RANGES = 1024;

@@ -648,7 +648,6 @@ public final class FrameDecoder
         boolean sourceInSet = false;
         int previousFirst = 0;
         int previousEnd = 0;
-        int setSize = 0;
         for (int i = 0; i < rangeCount; i++)
         {
             final int first = flyweight.rangeFirstRank(i);
@@ -676,7 +675,6 @@ public final class FrameDecoder
             }
             deadInSet |= deadRank >= first && deadRank < end;
             sourceInSet |= sourceRank >= first && sourceRank < end;
-            setSize += length;
             previousFirst = first;
             previousEnd = end;
         }
@@ -690,21 +688,15 @@ public final class FrameDecoder
             return RejectReason.SOURCE_IN_SET;
         }
 
-        // Ranges are disjoint and inside [0, clusterSize), so setSize <= clusterSize: the notice can hold them.
-        // Grow once, before the appends, so that they never allocate.
-        final RankArray ranks = noticeRanks;
-        ranks.clear();
-        ranks.ensureCapacity(setSize);
-        for (int i = 0; i < rangeCount; i++)
-        {
-            ranks.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
-        }
+        // Ranges are disjoint and inside [0, clusterSize), so they hold at most clusterSize ranks: the notice fits.
+        noticeRanks.setRuns(flyweight);
         final int subjectIncarnation = flyweight.subjectIncarnation();
         if (subjectIncarnation < (join ? 1 : 0))
         {
             return RejectReason.BAD_INCARNATION;
         }
-        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, ranks).subject(subjectIncarnation, join);
+        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, noticeRanks)
+            .subject(subjectIncarnation, join);
         return RejectReason.NONE;
     }
 
@@ -715,7 +707,6 @@ public final class FrameDecoder
         final int rangeCount = flyweight.rangeCount();
         final int entryCount = flyweight.entryCount();
         int previousEnd = -1;
-        int setSize = 0;
         for (int i = 0; i < rangeCount; i++)
         {
             final int first = flyweight.rangeFirstRank(i);
@@ -729,7 +720,6 @@ public final class FrameDecoder
             {
                 return first == previousEnd ? RejectReason.RANGES_NOT_MERGED : RejectReason.RANGES_NOT_SORTED;
             }
-            setSize += length;
             previousEnd = first + length;
         }
         int previousRank = -1;
@@ -751,12 +741,7 @@ public final class FrameDecoder
             previousRank = rank;
         }
 
-        viewDead.clear();
-        viewDead.ensureCapacity(setSize);
-        for (int i = 0; i < rangeCount; i++)
-        {
-            viewDead.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
-        }
+        viewDead.setRuns(flyweight);
         viewIncarnations.clear();
         for (int i = 0; i < entryCount; i++)
         {

@@ -61,7 +61,6 @@ final class ProcessFailureDecoding
 
         final int rangeCount = flyweight.rangeCount();
         int previousEnd = -1;
-        int setSize = 0;
         for (int i = 0; i < rangeCount; i++)
         {
             final int first = flyweight.rangeFirstRank(i);
@@ -80,7 +79,6 @@ final class ProcessFailureDecoding
                 return RejectReason.SOURCE_IN_SET;
             }
             previousEnd = first + length;
-            setSize += length;
         }
 
         final int processCount = flyweight.processCount();
@@ -99,12 +97,7 @@ final class ProcessFailureDecoding
             previous = process;
         }
 
-        excluded.clear();
-        excluded.ensureCapacity(setSize);
-        for (int i = 0; i < rangeCount; i++)
-        {
-            excluded.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
-        }
+        excluded.setRuns(flyweight);
         processes.clear();
         for (int i = 0; i < processCount; i++)
         {

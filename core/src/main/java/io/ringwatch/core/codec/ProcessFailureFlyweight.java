@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.spi.RankRuns;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.MutableDirectBuffer;
 
@@ -41,7 +42,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * list. The decoder checks the ranges against N and the processes for order; whether they belong to the source's
  * node is the job layout's to judge ({@code ProcessNoticeRelay}).
  */
-public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
+public final class ProcessFailureFlyweight extends FrameHeaderFlyweight implements RankRuns
 {
     /** Most excluded runs a notice may carry. */
     public static final int MAX_RANGES = FailureNoticeFlyweight.MAX_RANGES;

@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.RankIncarnations;
+import io.ringwatch.core.spi.RankRuns;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.MutableDirectBuffer;
 
@@ -33,7 +34,7 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
  * fits every buffer sized for one. A view that needs more cannot be sent ({@link #TOO_LARGE}); the joiner then asks
  * again and is admitted once the view has shrunk (dead ranks rejoin, or a notice run merges).
  */
-public final class ViewFlyweight extends FrameHeaderFlyweight
+public final class ViewFlyweight extends FrameHeaderFlyweight implements RankRuns
 {
     /** Most runs and entries, together, a view may carry. */
     public static final int MAX_ITEMS = FailureNoticeFlyweight.MAX_RANGES;
