@@ -182,22 +182,19 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight implement
         {
             return length;
         }
-        if (!fits(buffer, offset, length))
+        final int type = notice.isJoin() ? JOIN_TYPE : FAILURE_NOTICE_TYPE;
+        if (!beginFrame(buffer, offset, length, type, clusterId, senderRank, senderIncarnation, destinationRank,
+            configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
 
-        wrap(buffer, offset);
-        final int rangeCount = writeRuns(notice.deadSet());
         deadRank(notice.deadRank())
             .sourceRank(notice.sourceRank())
             .sourceIncarnation(notice.sourceIncarnation())
-            .rangeCount(rangeCount)
+            .rangeCount(writeRuns(notice.deadSet()))
             .sequence(notice.sequence())
-            .subjectIncarnation(notice.subjectIncarnation())
-            .header(notice.isJoin() ? JOIN_TYPE : FAILURE_NOTICE_TYPE, clusterId, senderRank, senderIncarnation,
-                destinationRank, configDigest)
-            .clearMac(length);
+            .subjectIncarnation(notice.subjectIncarnation());
 
         return length;
     }

@@ -154,12 +154,12 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight implemen
             return INVALID_NOTICE;
         }
         final int length = lengthOf(runs, processCount);
-        if (!fits(buffer, offset, length))
+        if (!beginFrame(buffer, offset, length, PROCESS_FAILURE_TYPE, clusterId, senderRank, senderIncarnation,
+            destinationRank, configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
 
-        wrap(buffer, offset);
         int run = 0;
         final int size = excluded.size();
         if (size > 0)
@@ -183,11 +183,7 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight implemen
         {
             process(i, processes.rankAt(i));
         }
-        sourceRank(notice.sourceRank())
-            .sourceIncarnation(notice.sourceIncarnation())
-            .sequence(notice.sequence())
-            .header(PROCESS_FAILURE_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(length);
+        sourceRank(notice.sourceRank()).sourceIncarnation(notice.sourceIncarnation()).sequence(notice.sequence());
         return length;
     }
 

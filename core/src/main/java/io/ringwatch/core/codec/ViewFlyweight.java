@@ -100,11 +100,11 @@ public final class ViewFlyweight extends FrameHeaderFlyweight implements RankRun
             return TOO_LARGE;
         }
         final int length = lengthOf(rangeCount, entryCount);
-        if (!fits(buffer, offset, length))
+        if (!beginFrame(buffer, offset, length, VIEW_TYPE, clusterId, senderRank, senderIncarnation, destinationRank,
+            configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
-        wrap(buffer, offset);
         buffer.putInt(offset + RANGE_COUNT_FIELD_OFFSET, rangeCount, ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(offset + ENTRY_COUNT_FIELD_OFFSET, entryCount, ByteOrder.LITTLE_ENDIAN);
         int item = 0;
@@ -125,7 +125,6 @@ public final class ViewFlyweight extends FrameHeaderFlyweight implements RankRun
         {
             putItem(item++, incarnations.rankAt(e), incarnations.incarnationAt(e));
         }
-        header(VIEW_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest).clearMac(length);
         return length;
     }
 
