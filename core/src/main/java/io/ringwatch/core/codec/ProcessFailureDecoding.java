@@ -59,26 +59,11 @@ final class ProcessFailureDecoding
             return RejectReason.BAD_SEQUENCE;
         }
 
-        final int rangeCount = flyweight.rangeCount();
-        int previousEnd = -1;
-        for (int i = 0; i < rangeCount; i++)
+        final RejectReason badRuns = RejectReason.ofRuns(
+            flyweight, clusterSize, RejectReason.RANGES_OVERLAP, RejectReason.RANGES_OVERLAP, sourceRank);
+        if (badRuns != RejectReason.NONE)
         {
-            final int first = flyweight.rangeFirstRank(i);
-            final int length = flyweight.rangeLength(i);
-            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
-            if (badRange != RejectReason.NONE)
-            {
-                return badRange;
-            }
-            if (i > 0 && first <= previousEnd)
-            {
-                return first < previousEnd ? RejectReason.RANGES_OVERLAP : RejectReason.RANGES_NOT_MERGED;
-            }
-            if (sourceRank >= first && sourceRank < first + length)
-            {
-                return RejectReason.SOURCE_IN_SET;
-            }
-            previousEnd = first + length;
+            return badRuns;
         }
 
         final int processCount = flyweight.processCount();

@@ -23,4 +23,23 @@ public interface RankRuns
      * @return its number of ranks.
      */
     int rangeLength(int index);
+
+    /**
+     * A linear scan of the runs, for a decoder that must check membership before it expands them.
+     *
+     * @param rank to look for.
+     * @return true if a run holds it.
+     */
+    default boolean runsHold(final int rank)
+    {
+        for (int i = 0, count = rangeCount(); i < count; i++)
+        {
+            final int first = rangeFirstRank(i);
+            if (rank >= first && rank - first < rangeLength(i))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
 }
