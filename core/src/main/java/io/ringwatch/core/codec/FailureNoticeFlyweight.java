@@ -52,7 +52,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * incarnation its new incarnation, and D_msg still holds it. For a failure the subject incarnation is the one that
  * died; a receiver that knows a newer one treats the notice as stale.
  */
-public final class FailureNoticeFlyweight extends FrameHeaderFlyweight implements RankRuns
+public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
+    implements RankRuns, RunWriter<FailureNoticeFlyweight>
 {
     /** Most runs a notice may carry. */
     public static final int MAX_RANGES = 1024;
@@ -342,26 +343,5 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight implement
     private int rangeOffset(final int index)
     {
         return offset + RANGES_OFFSET + index * RANGE_LENGTH;
-    }
-
-    // The set was validated by encodedLength: non-empty, ascending, at most MAX_RANGES runs.
-    private int writeRuns(final RankSet deadSet)
-    {
-        final int size = deadSet.size();
-        int rangeCount = 0;
-        int first = deadSet.rankAt(0);
-        int previous = first;
-        for (int i = 1; i < size; i++)
-        {
-            final int rank = deadSet.rankAt(i);
-            if (rank != previous + 1)
-            {
-                range(rangeCount++, first, previous - first + 1);
-                first = rank;
-            }
-            previous = rank;
-        }
-        range(rangeCount++, first, previous - first + 1);
-        return rangeCount;
     }
 }

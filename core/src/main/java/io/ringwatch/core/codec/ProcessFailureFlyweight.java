@@ -42,7 +42,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * list. The decoder checks the ranges against N and the processes for order; whether they belong to the source's
  * node is the job layout's to judge ({@code ProcessNoticeRelay}).
  */
-public final class ProcessFailureFlyweight extends FrameHeaderFlyweight implements RankRuns
+public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
+    implements RankRuns, RunWriter<ProcessFailureFlyweight>
 {
     /** Most excluded runs a notice may carry. */
     public static final int MAX_RANGES = FailureNoticeFlyweight.MAX_RANGES;
@@ -160,25 +161,7 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight implemen
             return INSUFFICIENT_CAPACITY;
         }
 
-        int run = 0;
-        final int size = excluded.size();
-        if (size > 0)
-        {
-            int first = excluded.rankAt(0);
-            int previous = first;
-            for (int i = 1; i < size; i++)
-            {
-                final int rank = excluded.rankAt(i);
-                if (rank != previous + 1)
-                {
-                    range(run++, first, previous - first + 1);
-                    first = rank;
-                }
-                previous = rank;
-            }
-            range(run++, first, previous - first + 1);
-        }
-        rangeCount(run).processCount(processCount);
+        rangeCount(writeRuns(excluded)).processCount(processCount);
         for (int i = 0; i < processCount; i++)
         {
             process(i, processes.rankAt(i));

@@ -34,7 +34,8 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
  * fits every buffer sized for one. A view that needs more cannot be sent ({@link #TOO_LARGE}); the joiner then asks
  * again and is admitted once the view has shrunk (dead ranks rejoin, or a notice run merges).
  */
-public final class ViewFlyweight extends FrameHeaderFlyweight implements RankRuns
+public final class ViewFlyweight extends FrameHeaderFlyweight
+    implements RankRuns, RunWriter<ViewFlyweight>
 {
     /** Most runs and entries, together, a view may carry. */
     public static final int MAX_ITEMS = FailureNoticeFlyweight.MAX_RANGES;
@@ -107,23 +108,10 @@ public final class ViewFlyweight extends FrameHeaderFlyweight implements RankRun
         }
         buffer.putInt(offset + RANGE_COUNT_FIELD_OFFSET, rangeCount, ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(offset + ENTRY_COUNT_FIELD_OFFSET, entryCount, ByteOrder.LITTLE_ENDIAN);
-        int item = 0;
-        final int size = deadSet.size();
-        int i = 0;
-        while (i < size)
-        {
-            final int first = deadSet.rankAt(i);
-            int last = first;
-            while (i + 1 < size && deadSet.rankAt(i + 1) == last + 1)
-            {
-                last = deadSet.rankAt(++i);
-            }
-            putItem(item++, first, last - first + 1);
-            i++;
-        }
+        writeRuns(deadSet);
         for (int e = 0; e < entryCount; e++)
         {
-            putItem(item++, incarnations.rankAt(e), incarnations.incarnationAt(e));
+            putItem(rangeCount + e, incarnations.rankAt(e), incarnations.incarnationAt(e));
         }
         return length;
     }
@@ -139,6 +127,18 @@ public final class ViewFlyweight extends FrameHeaderFlyweight implements RankRun
             }
         }
         return runs;
+    }
+
+    /**
+     * @param index     of the run, from 0; runs come before entries.
+     * @param firstRank first rank of the run.
+     * @param length    number of consecutive ranks.
+     * @return this for a fluent API.
+     */
+    public ViewFlyweight range(final int index, final int firstRank, final int length)
+    {
+        putItem(index, firstRank, length);
+        return this;
     }
 
     private void putItem(final int index, final int a, final int b)
