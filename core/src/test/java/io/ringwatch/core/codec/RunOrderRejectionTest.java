@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.function.IntFunction;
 
 import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,28 +41,19 @@ class RunOrderRejectionTest
     @Test
     void shouldNameANoticeRunBeforeInsideOrNextToThePreviousOne()
     {
-        assertEquals(RejectReason.NONE, noticeWithSecondRunAt(10));
-        assertEquals(RejectReason.RANGES_NOT_SORTED, noticeWithSecondRunAt(BEFORE));
-        assertEquals(RejectReason.RANGES_OVERLAP, noticeWithSecondRunAt(INSIDE));
-        assertEquals(RejectReason.RANGES_NOT_MERGED, noticeWithSecondRunAt(ADJACENT));
+        assertReasons(this::noticeWithSecondRunAt, RejectReason.RANGES_NOT_SORTED, RejectReason.RANGES_OVERLAP);
     }
 
     @Test
     void shouldNameAViewRunBeforeOrInsideThePreviousOneUnsorted()
     {
-        assertEquals(RejectReason.NONE, viewWithSecondRunAt(10));
-        assertEquals(RejectReason.RANGES_NOT_SORTED, viewWithSecondRunAt(BEFORE));
-        assertEquals(RejectReason.RANGES_NOT_SORTED, viewWithSecondRunAt(INSIDE));
-        assertEquals(RejectReason.RANGES_NOT_MERGED, viewWithSecondRunAt(ADJACENT));
+        assertReasons(this::viewWithSecondRunAt, RejectReason.RANGES_NOT_SORTED, RejectReason.RANGES_NOT_SORTED);
     }
 
     @Test
     void shouldNameAProcessNoticeRunBeforeOrInsideThePreviousOneOverlapping()
     {
-        assertEquals(RejectReason.NONE, processNoticeWithSecondRunAt(10, 1));
-        assertEquals(RejectReason.RANGES_OVERLAP, processNoticeWithSecondRunAt(BEFORE, 1));
-        assertEquals(RejectReason.RANGES_OVERLAP, processNoticeWithSecondRunAt(INSIDE, 1));
-        assertEquals(RejectReason.RANGES_NOT_MERGED, processNoticeWithSecondRunAt(ADJACENT, 1));
+        assertReasons(this::processNoticeWithSecondRunAt, RejectReason.RANGES_OVERLAP, RejectReason.RANGES_OVERLAP);
     }
 
     @Test
@@ -72,6 +64,15 @@ class RunOrderRejectionTest
         assertEquals(RejectReason.RANGE_OUT_OF_RANGE, noticeWithRuns(4, 6, N - 1, 5));
         assertEquals(RejectReason.SOURCE_IN_SET, noticeWithRuns(4, 6, 12, 1));
         assertEquals(RejectReason.DEAD_RANK_NOT_IN_SET, noticeWithRuns(5, 5, 12, 1));
+    }
+
+    private static void assertReasons(
+        final IntFunction<RejectReason> secondRunAt, final RejectReason before, final RejectReason inside)
+    {
+        assertEquals(RejectReason.NONE, secondRunAt.apply(10));
+        assertEquals(before, secondRunAt.apply(BEFORE));
+        assertEquals(inside, secondRunAt.apply(INSIDE));
+        assertEquals(RejectReason.RANGES_NOT_MERGED, secondRunAt.apply(ADJACENT));
     }
 
     private RejectReason noticeWithSecondRunAt(final int first)
@@ -96,9 +97,9 @@ class RunOrderRejectionTest
         return resignAndDecode(length);
     }
 
-    private RejectReason processNoticeWithSecondRunAt(final int first, final int length)
+    private RejectReason processNoticeWithSecondRunAt(final int first)
     {
-        return processNoticeWithRuns(4, 2, first, length);
+        return processNoticeWithRuns(4, 2, first, 1);
     }
 
     // source 9, excluding the runs given, process 40 dead
