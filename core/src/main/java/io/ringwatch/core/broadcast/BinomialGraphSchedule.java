@@ -26,7 +26,7 @@ import io.ringwatch.core.spi.RankSet;
  * {@link #faultTolerance(int)}; the tests check it exhaustively for every n up to 16 and on random adversarial
  * failure sets up to 4096.
  */
-public final class BinomialGraphSchedule implements BroadcastSchedule
+public final class BinomialGraphSchedule extends LabelledSchedule
 {
     public int maxFanout(final int clusterSize)
     {
@@ -50,28 +50,9 @@ public final class BinomialGraphSchedule implements BroadcastSchedule
         return 2 * m - coinciding - 1;
     }
 
-    /**
-     * {@inheritDoc}
-     * <p>
-     * Returns nothing if {@code self} or {@code source} is not a rank of the cluster. Both are expected to be
-     * participants; if either is in {@code excluded} every node still computes the same, in-range answer.
-     */
-    public int neighbours(
-        final int self, final int source, final RankSet excluded, final int clusterSize, final int[] out)
+    int neighboursOfLabel(final int label, final int sourceIndex, final int n, final RankSet excluded, final int[] out)
     {
-        if (self < 0 || self >= clusterSize || source < 0 || source >= clusterSize)
-        {
-            return 0;
-        }
-        final int n = Participants.count(clusterSize, excluded);
-        if (n <= 1)
-        {
-            return 0;
-        }
-
         final int m = Participants.ceilLog2(n);
-        final int sourceIndex = Participants.indexOf(source, excluded);
-        final int label = Participants.labelOf(self, sourceIndex, n, excluded);
 
         // Binomial-tree children first: the +2^j links below this label's lowest set bit that stay below n.
         int count = 0;

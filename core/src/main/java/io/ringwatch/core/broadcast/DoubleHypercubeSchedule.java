@@ -36,7 +36,7 @@ import io.ringwatch.core.spi.RankSet;
  * {@code 2k}. H2 shares many edges with H1, so fewer in practice: 19 per participant at {@code n = 2^18}
  * (k = 18), 8.2 at n = 1000.
  */
-public final class DoubleHypercubeSchedule implements BroadcastSchedule
+public final class DoubleHypercubeSchedule extends LabelledSchedule
 {
     private static final int NOT_IN_CUBE = -1;
 
@@ -45,29 +45,10 @@ public final class DoubleHypercubeSchedule implements BroadcastSchedule
         return 2 * Math.max(1, Participants.floorLog2(Math.max(1, clusterSize)));
     }
 
-    /**
-     * {@inheritDoc}
-     * <p>
-     * Returns nothing if {@code self} or {@code source} is not a rank of the cluster. Both are expected to be
-     * participants; if either is in {@code excluded} every node still computes the same, in-range answer.
-     */
-    public int neighbours(
-        final int self, final int source, final RankSet excluded, final int clusterSize, final int[] out)
+    int neighboursOfLabel(final int label, final int sourceIndex, final int n, final RankSet excluded, final int[] out)
     {
-        if (self < 0 || self >= clusterSize || source < 0 || source >= clusterSize)
-        {
-            return 0;
-        }
-        final int n = Participants.count(clusterSize, excluded);
-        if (n <= 1)
-        {
-            return 0;
-        }
-
         final int k = Participants.floorLog2(n);
         final int cubeSize = 1 << k;
-        final int sourceIndex = Participants.indexOf(source, excluded);
-        final int label = Participants.labelOf(self, sourceIndex, n, excluded);
         final int c1 = label < cubeSize ? label : NOT_IN_CUBE;
         final int negated = label == 0 ? 0 : n - label;
         final int c2 = negated < cubeSize ? negated : NOT_IN_CUBE;

@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankRuns;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.MutableDirectBuffer;
 
@@ -52,6 +53,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * died; a receiver that knows a newer one treats the notice as stale.
  */
 public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
+    implements RankRuns, RunWriter<FailureNoticeFlyweight>
 {
     /** Most runs a notice may carry. */
     public static final int MAX_RANGES = 1024;
@@ -181,22 +183,19 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
         {
             return length;
         }
-        if (!fits(buffer, offset, length))
+        final int type = notice.isJoin() ? JOIN_TYPE : FAILURE_NOTICE_TYPE;
+        if (!beginFrame(buffer, offset, length, type, clusterId, senderRank, senderIncarnation, destinationRank,
+            configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
 
-        wrap(buffer, offset);
-        final int rangeCount = writeRuns(notice.deadSet());
         deadRank(notice.deadRank())
             .sourceRank(notice.sourceRank())
             .sourceIncarnation(notice.sourceIncarnation())
-            .rangeCount(rangeCount)
+            .rangeCount(writeRuns(notice.deadSet()))
             .sequence(notice.sequence())
-            .subjectIncarnation(notice.subjectIncarnation())
-            .header(notice.isJoin() ? JOIN_TYPE : FAILURE_NOTICE_TYPE, clusterId, senderRank, senderIncarnation,
-                destinationRank, configDigest)
-            .clearMac(length);
+            .subjectIncarnation(notice.subjectIncarnation());
 
         return length;
     }
@@ -344,26 +343,5 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     private int rangeOffset(final int index)
     {
         return offset + RANGES_OFFSET + index * RANGE_LENGTH;
-    }
-
-    // The set was validated by encodedLength: non-empty, ascending, at most MAX_RANGES runs.
-    private int writeRuns(final RankSet deadSet)
-    {
-        final int size = deadSet.size();
-        int rangeCount = 0;
-        int first = deadSet.rankAt(0);
-        int previous = first;
-        for (int i = 1; i < size; i++)
-        {
-            final int rank = deadSet.rankAt(i);
-            if (rank != previous + 1)
-            {
-                range(rangeCount++, first, previous - first + 1);
-                first = rank;
-            }
-            previous = rank;
-        }
-        range(rangeCount++, first, previous - first + 1);
-        return rangeCount;
     }
 }

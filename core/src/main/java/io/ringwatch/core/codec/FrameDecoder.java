@@ -643,68 +643,30 @@ public final class FrameDecoder
             return RejectReason.BAD_SEQUENCE;
         }
 
-        final int rangeCount = flyweight.rangeCount();
-        boolean deadInSet = false;
-        boolean sourceInSet = false;
-        int previousFirst = 0;
-        int previousEnd = 0;
-        int setSize = 0;
-        for (int i = 0; i < rangeCount; i++)
+        final RejectReason badRuns = RejectReason.ofRuns(
+            flyweight, clusterSize, RejectReason.RANGES_NOT_SORTED, RejectReason.RANGES_OVERLAP, -1);
+        if (badRuns != RejectReason.NONE)
         {
-            final int first = flyweight.rangeFirstRank(i);
-            final int length = flyweight.rangeLength(i);
-            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
-            if (badRange != RejectReason.NONE)
-            {
-                return badRange;
-            }
-            final int end = first + length;
-            if (i > 0)
-            {
-                if (first < previousFirst)
-                {
-                    return RejectReason.RANGES_NOT_SORTED;
-                }
-                if (first < previousEnd)
-                {
-                    return RejectReason.RANGES_OVERLAP;
-                }
-                if (first == previousEnd)
-                {
-                    return RejectReason.RANGES_NOT_MERGED;
-                }
-            }
-            deadInSet |= deadRank >= first && deadRank < end;
-            sourceInSet |= sourceRank >= first && sourceRank < end;
-            setSize += length;
-            previousFirst = first;
-            previousEnd = end;
+            return badRuns;
         }
-
-        if (!deadInSet)
+        if (!flyweight.runsHold(deadRank))
         {
             return RejectReason.DEAD_RANK_NOT_IN_SET;
         }
-        if (sourceInSet)
+        if (flyweight.runsHold(sourceRank))
         {
             return RejectReason.SOURCE_IN_SET;
         }
 
-        // Ranges are disjoint and inside [0, clusterSize), so setSize <= clusterSize: the notice can hold them.
-        // Grow once, before the appends, so that they never allocate.
-        final RankArray ranks = noticeRanks;
-        ranks.clear();
-        ranks.ensureCapacity(setSize);
-        for (int i = 0; i < rangeCount; i++)
-        {
-            ranks.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
-        }
+        // Ranges are disjoint and inside [0, clusterSize), so they hold at most clusterSize ranks: the notice fits.
+        noticeRanks.setRuns(flyweight);
         final int subjectIncarnation = flyweight.subjectIncarnation();
         if (subjectIncarnation < (join ? 1 : 0))
         {
             return RejectReason.BAD_INCARNATION;
         }
-        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, ranks).subject(subjectIncarnation, join);
+        notice.set(deadRank, sourceRank, flyweight.sourceIncarnation(), sequence, noticeRanks)
+            .subject(subjectIncarnation, join);
         return RejectReason.NONE;
     }
 
@@ -712,25 +674,12 @@ public final class FrameDecoder
     private RejectReason decodeView()
     {
         final ViewFlyweight flyweight = view.wrap(frame, 0);
-        final int rangeCount = flyweight.rangeCount();
         final int entryCount = flyweight.entryCount();
-        int previousEnd = -1;
-        int setSize = 0;
-        for (int i = 0; i < rangeCount; i++)
+        final RejectReason badRuns = RejectReason.ofRuns(
+            flyweight, clusterSize, RejectReason.RANGES_NOT_SORTED, RejectReason.RANGES_NOT_SORTED, -1);
+        if (badRuns != RejectReason.NONE)
         {
-            final int first = flyweight.rangeFirstRank(i);
-            final int length = flyweight.rangeLength(i);
-            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
-            if (badRange != RejectReason.NONE)
-            {
-                return badRange;
-            }
-            if (first <= previousEnd)
-            {
-                return first == previousEnd ? RejectReason.RANGES_NOT_MERGED : RejectReason.RANGES_NOT_SORTED;
-            }
-            setSize += length;
-            previousEnd = first + length;
+            return badRuns;
         }
         int previousRank = -1;
         for (int i = 0; i < entryCount; i++)
@@ -751,12 +700,7 @@ public final class FrameDecoder
             previousRank = rank;
         }
 
-        viewDead.clear();
-        viewDead.ensureCapacity(setSize);
-        for (int i = 0; i < rangeCount; i++)
-        {
-            viewDead.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
-        }
+        viewDead.setRuns(flyweight);
         viewIncarnations.clear();
         for (int i = 0; i < entryCount; i++)
         {

@@ -338,13 +338,38 @@ public class FrameHeaderFlyweight
     }
 
     /**
-     * @param buffer destination.
-     * @param offset where the frame would start.
-     * @param length of the frame.
-     * @return true if {@code length} bytes fit in the buffer from {@code offset}.
+     * The preamble of every {@code encode} helper: if a frame of {@code length} bytes fits, wrap it, write its
+     * {@link #header} and {@link #clearMac zero its MAC}; the caller then writes the body, which lies between the two.
+     *
+     * @param buffer            destination.
+     * @param offset            at which the frame begins.
+     * @param length            of the whole frame, MAC included.
+     * @param type              frame type id.
+     * @param clusterId         cluster the frame belongs to.
+     * @param senderRank        rank of the sending node.
+     * @param senderIncarnation incarnation of the sending node.
+     * @param destinationRank   rank the frame is sent to.
+     * @param configDigest      the sender's {@link ConfigDigest}.
+     * @return true if the frame was begun; false if it does not fit between offset and capacity, and nothing was
+     * written.
      */
-    static boolean fits(final MutableDirectBuffer buffer, final int offset, final int length)
+    protected final boolean beginFrame(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int type,
+        final int clusterId,
+        final int senderRank,
+        final int senderIncarnation,
+        final int destinationRank,
+        final int configDigest)
     {
-        return offset >= 0 && offset <= buffer.capacity() - length;
+        if (offset < 0 || offset > buffer.capacity() - length)
+        {
+            return false;
+        }
+        wrap(buffer, offset);
+        header(type, clusterId, senderRank, senderIncarnation, destinationRank, configDigest).clearMac(length);
+        return true;
     }
 }

@@ -39,13 +39,7 @@ public abstract class HeaderOnlyFlyweight extends FrameHeaderFlyweight
         final int destinationRank,
         final int configDigest)
     {
-        if (!fits(buffer, offset, LENGTH))
-        {
-            return INSUFFICIENT_CAPACITY;
-        }
-        wrap(buffer, offset)
-            .header(type, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(LENGTH);
-        return LENGTH;
+        return beginFrame(buffer, offset, LENGTH, type, clusterId, senderRank, senderIncarnation, destinationRank,
+            configDigest) ? LENGTH : INSUFFICIENT_CAPACITY;
     }
 }

@@ -68,15 +68,12 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
         final long counter,
         final long emitterTimestampNs)
     {
-        if (!fits(buffer, offset, LENGTH))
+        if (!beginFrame(buffer, offset, LENGTH, HEARTBEAT_TYPE, clusterId, senderRank, senderIncarnation,
+            destinationRank, configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
-        wrap(buffer, offset)
-            .counter(counter)
-            .emitterTimestampNs(emitterTimestampNs)
-            .header(HEARTBEAT_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(LENGTH);
+        counter(counter).emitterTimestampNs(emitterTimestampNs);
         return LENGTH;
     }
 

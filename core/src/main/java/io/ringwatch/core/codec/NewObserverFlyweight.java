@@ -101,18 +101,12 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
         final long rdmaAddress,
         final int rdmaLength)
     {
-        if (!fits(buffer, offset, LENGTH))
+        if (!beginFrame(buffer, offset, LENGTH, NEW_OBSERVER_TYPE, clusterId, senderRank, senderIncarnation,
+            emitterRank, configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
-        wrap(buffer, offset)
-            .emitterRank(emitterRank)
-            .rdmaRkey(rdmaRkey)
-            .rdmaAddress(rdmaAddress)
-            .rdmaLength(rdmaLength)
-            .reserved(0)
-            .header(NEW_OBSERVER_TYPE, clusterId, senderRank, senderIncarnation, emitterRank, configDigest)
-            .clearMac(LENGTH);
+        emitterRank(emitterRank).rdmaRkey(rdmaRkey).rdmaAddress(rdmaAddress).rdmaLength(rdmaLength).reserved(0);
         return LENGTH;
     }
 

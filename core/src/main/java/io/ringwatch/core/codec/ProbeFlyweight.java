@@ -68,14 +68,12 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
         {
             throw new IllegalArgumentException("not a probe type: " + type);
         }
-        if (!fits(buffer, offset, LENGTH))
+        if (!beginFrame(buffer, offset, LENGTH, type, clusterId, senderRank, senderIncarnation, destinationRank,
+            configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
-        wrap(buffer, offset)
-            .token(token)
-            .header(type, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(LENGTH);
+        token(token);
         return LENGTH;
     }
 

@@ -59,28 +59,11 @@ final class ProcessFailureDecoding
             return RejectReason.BAD_SEQUENCE;
         }
 
-        final int rangeCount = flyweight.rangeCount();
-        int previousEnd = -1;
-        int setSize = 0;
-        for (int i = 0; i < rangeCount; i++)
+        final RejectReason badRuns = RejectReason.ofRuns(
+            flyweight, clusterSize, RejectReason.RANGES_OVERLAP, RejectReason.RANGES_OVERLAP, sourceRank);
+        if (badRuns != RejectReason.NONE)
         {
-            final int first = flyweight.rangeFirstRank(i);
-            final int length = flyweight.rangeLength(i);
-            final RejectReason badRange = RejectReason.ofRange(first, length, clusterSize);
-            if (badRange != RejectReason.NONE)
-            {
-                return badRange;
-            }
-            if (i > 0 && first <= previousEnd)
-            {
-                return first < previousEnd ? RejectReason.RANGES_OVERLAP : RejectReason.RANGES_NOT_MERGED;
-            }
-            if (sourceRank >= first && sourceRank < first + length)
-            {
-                return RejectReason.SOURCE_IN_SET;
-            }
-            previousEnd = first + length;
-            setSize += length;
+            return badRuns;
         }
 
         final int processCount = flyweight.processCount();
@@ -99,12 +82,7 @@ final class ProcessFailureDecoding
             previous = process;
         }
 
-        excluded.clear();
-        excluded.ensureCapacity(setSize);
-        for (int i = 0; i < rangeCount; i++)
-        {
-            excluded.appendRun(flyweight.rangeFirstRank(i), flyweight.rangeLength(i));
-        }
+        excluded.setRuns(flyweight);
         processes.clear();
         for (int i = 0; i < processCount; i++)
         {

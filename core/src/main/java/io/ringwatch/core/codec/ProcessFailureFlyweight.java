@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.spi.RankRuns;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.MutableDirectBuffer;
 
@@ -42,6 +43,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * node is the job layout's to judge ({@code ProcessNoticeRelay}).
  */
 public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
+    implements RankRuns, RunWriter<ProcessFailureFlyweight>
 {
     /** Most excluded runs a notice may carry. */
     public static final int MAX_RANGES = FailureNoticeFlyweight.MAX_RANGES;
@@ -153,40 +155,18 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
             return INVALID_NOTICE;
         }
         final int length = lengthOf(runs, processCount);
-        if (!fits(buffer, offset, length))
+        if (!beginFrame(buffer, offset, length, PROCESS_FAILURE_TYPE, clusterId, senderRank, senderIncarnation,
+            destinationRank, configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
 
-        wrap(buffer, offset);
-        int run = 0;
-        final int size = excluded.size();
-        if (size > 0)
-        {
-            int first = excluded.rankAt(0);
-            int previous = first;
-            for (int i = 1; i < size; i++)
-            {
-                final int rank = excluded.rankAt(i);
-                if (rank != previous + 1)
-                {
-                    range(run++, first, previous - first + 1);
-                    first = rank;
-                }
-                previous = rank;
-            }
-            range(run++, first, previous - first + 1);
-        }
-        rangeCount(run).processCount(processCount);
+        rangeCount(writeRuns(excluded)).processCount(processCount);
         for (int i = 0; i < processCount; i++)
         {
             process(i, processes.rankAt(i));
         }
-        sourceRank(notice.sourceRank())
-            .sourceIncarnation(notice.sourceIncarnation())
-            .sequence(notice.sequence())
-            .header(PROCESS_FAILURE_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest)
-            .clearMac(length);
+        sourceRank(notice.sourceRank()).sourceIncarnation(notice.sourceIncarnation()).sequence(notice.sequence());
         return length;
     }
 

@@ -1,5 +1,7 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.spi.RankRuns;
+
 /**
  * Why {@link FrameDecoder} refused a frame. A receiver counts each reason and drops the frame; nothing is thrown.
  * <p>
@@ -80,5 +82,50 @@ public enum RejectReason
             return EMPTY_RANGE;
         }
         return first < 0 || first > clusterSize - length ? RANGE_OUT_OF_RANGE : NONE;
+    }
+
+    /**
+     * The checks every decoder makes of the runs of a dead set or a view, run by run, stopping at the first that
+     * fails: {@link #ofRange}, then its place after the previous run ({@link #RANGES_NOT_MERGED} if adjacent), then
+     * that it does not hold {@code forbiddenRank}. Frame kinds name a run out of order differently, hence the two
+     * reasons given.
+     *
+     * @param runs          the runs, as the frame carries them.
+     * @param clusterSize   N.
+     * @param startsBefore  reason for a run starting before the previous run's first rank.
+     * @param overlaps      reason for a run starting inside the previous run.
+     * @param forbiddenRank a rank no run may hold ({@link #SOURCE_IN_SET} otherwise), or -1 for none.
+     * @return the first problem found, or {@link #NONE}.
+     */
+    public static RejectReason ofRuns(
+        final RankRuns runs,
+        final int clusterSize,
+        final RejectReason startsBefore,
+        final RejectReason overlaps,
+        final int forbiddenRank)
+    {
+        int previousFirst = 0;
+        int previousEnd = 0;
+        for (int i = 0, count = runs.rangeCount(); i < count; i++)
+        {
+            final int first = runs.rangeFirstRank(i);
+            final int length = runs.rangeLength(i);
+            final RejectReason badRange = ofRange(first, length, clusterSize);
+            if (badRange != NONE)
+            {
+                return badRange;
+            }
+            if (i > 0 && first <= previousEnd)
+            {
+                return first == previousEnd ? RANGES_NOT_MERGED : first < previousFirst ? startsBefore : overlaps;
+            }
+            if (forbiddenRank >= first && forbiddenRank < first + length)
+            {
+                return SOURCE_IN_SET;
+            }
+            previousFirst = first;
+            previousEnd = first + length;
+        }
+        return NONE;
     }
 }

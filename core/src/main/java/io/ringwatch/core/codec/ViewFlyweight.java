@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.RankIncarnations;
+import io.ringwatch.core.spi.RankRuns;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.MutableDirectBuffer;
 
@@ -34,6 +35,7 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
  * again and is admitted once the view has shrunk (dead ranks rejoin, or a notice run merges).
  */
 public final class ViewFlyweight extends FrameHeaderFlyweight
+    implements RankRuns, RunWriter<ViewFlyweight>
 {
     /** Most runs and entries, together, a view may carry. */
     public static final int MAX_ITEMS = FailureNoticeFlyweight.MAX_RANGES;
@@ -99,32 +101,18 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
             return TOO_LARGE;
         }
         final int length = lengthOf(rangeCount, entryCount);
-        if (!fits(buffer, offset, length))
+        if (!beginFrame(buffer, offset, length, VIEW_TYPE, clusterId, senderRank, senderIncarnation, destinationRank,
+            configDigest))
         {
             return INSUFFICIENT_CAPACITY;
         }
-        wrap(buffer, offset);
         buffer.putInt(offset + RANGE_COUNT_FIELD_OFFSET, rangeCount, ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(offset + ENTRY_COUNT_FIELD_OFFSET, entryCount, ByteOrder.LITTLE_ENDIAN);
-        int item = 0;
-        final int size = deadSet.size();
-        int i = 0;
-        while (i < size)
-        {
-            final int first = deadSet.rankAt(i);
-            int last = first;
-            while (i + 1 < size && deadSet.rankAt(i + 1) == last + 1)
-            {
-                last = deadSet.rankAt(++i);
-            }
-            putItem(item++, first, last - first + 1);
-            i++;
-        }
+        writeRuns(deadSet);
         for (int e = 0; e < entryCount; e++)
         {
-            putItem(item++, incarnations.rankAt(e), incarnations.incarnationAt(e));
+            putItem(rangeCount + e, incarnations.rankAt(e), incarnations.incarnationAt(e));
         }
-        header(VIEW_TYPE, clusterId, senderRank, senderIncarnation, destinationRank, configDigest).clearMac(length);
         return length;
     }
 
@@ -139,6 +127,18 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
             }
         }
         return runs;
+    }
+
+    /**
+     * @param index     of the run, from 0; runs come before entries.
+     * @param firstRank first rank of the run.
+     * @param length    number of consecutive ranks.
+     * @return this for a fluent API.
+     */
+    public ViewFlyweight range(final int index, final int firstRank, final int length)
+    {
+        putItem(index, firstRank, length);
+        return this;
     }
 
     private void putItem(final int index, final int a, final int b)

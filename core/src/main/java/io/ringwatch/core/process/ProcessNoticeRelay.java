@@ -1,5 +1,6 @@
 package io.ringwatch.core.process;
 
+import io.ringwatch.core.broadcast.BroadcastForwarder;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.protocol.BroadcastIdSet;
 import io.ringwatch.core.protocol.DetectorNode;
@@ -31,11 +32,10 @@ public final class ProcessNoticeRelay
     private final int rank;
     private final int clusterSize;
     private final JobLayout layout;
-    private final BroadcastSchedule schedule;
-    private final ProcessNoticeChannel channel;
+    private final BroadcastForwarder forwarder;
+    private final BroadcastForwarder.Hop<ProcessNotice> sendNotice;
     private final ProcessListener listener;
     private final BroadcastIdSet seen;
-    private final int[] targets;
     private final RankArray deadProcesses;
     private final RankArray localDead;
     private final ReusableProcessNotice ownNotice = new ReusableProcessNotice();
@@ -66,11 +66,10 @@ public final class ProcessNoticeRelay
         this.rank = node.rank();
         this.clusterSize = layout.nodeCount();
         this.layout = layout;
-        this.schedule = schedule;
-        this.channel = channel;
+        this.forwarder = new BroadcastForwarder(schedule, rank, clusterSize);
+        this.sendNotice = channel::sendProcessNotice;
         this.listener = listener;
         this.seen = new BroadcastIdSet(dedupCapacity);
-        this.targets = new int[schedule.maxFanout(clusterSize)];
         final int processes = Math.max(1, layout.processCount());
         this.deadProcesses = new RankArray(Math.min(64, processes), processes);
         this.localDead = new RankArray(Math.max(1, layout.processesOn(rank)), Math.max(1, layout.processesOn(rank)));
@@ -124,14 +123,7 @@ public final class ProcessNoticeRelay
         ownNotice.set(rank, node.incarnation(), ++sequence, excluded, localDead);
         seen.addIfAbsent(rank, node.incarnation(), sequence);
         noticesOriginated++;
-        final int count = schedule.neighbours(rank, rank, excluded, clusterSize, targets);
-        for (int i = 0; i < count; i++)
-        {
-            if (targets[i] != rank)
-            {
-                channel.sendProcessNotice(targets[i], ownNotice);
-            }
-        }
+        forwarder.forward(rank, excluded, rank, ownNotice, sendNotice);
         return true;
     }
 
@@ -171,16 +163,7 @@ public final class ProcessNoticeRelay
             }
         }
 
-        final int count = schedule.neighbours(rank, source, excluded, clusterSize, targets);
-        for (int i = 0; i < count; i++)
-        {
-            final int to = targets[i];
-            if (to != fromRank && to != rank)
-            {
-                noticesForwarded++;
-                channel.sendProcessNotice(to, notice);
-            }
-        }
+        noticesForwarded += forwarder.forward(source, excluded, fromRank, notice, sendNotice);
     }
 
     /**

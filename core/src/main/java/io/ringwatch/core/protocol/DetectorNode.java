@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.broadcast.BroadcastForwarder;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
@@ -79,6 +80,8 @@ public final class DetectorNode
     private final RankArray dead = new RankArray(8);
     private final BroadcastIdSet seenBroadcasts;
     private final int[] targets;
+    private final BroadcastForwarder forwarder;
+    private final BroadcastForwarder.Hop<Notice> sendNotice;
     private final ReusableNotice ownNotice = new ReusableNotice();
     private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
@@ -168,6 +171,8 @@ public final class DetectorNode
         this.listener = listener;
         this.seenBroadcasts = new BroadcastIdSet(settings.dedupCapacity());
         this.targets = new int[schedule.maxFanout(clusterSize)];
+        this.forwarder = new BroadcastForwarder(schedule, rank, clusterSize);
+        this.sendNotice = control::sendNotice;
 
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
@@ -841,16 +846,7 @@ public final class DetectorNode
             // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, no hop of its own
             return;
         }
-        final int count = schedule.neighbours(rank, notice.sourceRank(), notice.deadSet(), clusterSize, targets);
-        for (int i = 0; i < count; i++)
-        {
-            final int to = targets[i];
-            if (to != fromRank && to != rank)
-            {
-                noticesForwarded++;
-                control.sendNotice(to, notice);
-            }
-        }
+        noticesForwarded += forwarder.forward(notice.sourceRank(), notice.deadSet(), fromRank, notice, sendNotice);
     }
 
     /**

@@ -183,9 +183,7 @@ public record ProtocolSettings(
      */
     public ProtocolSettings withStartupGraceNs(final long graceNs)
     {
-        return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, graceNs, dedupCapacity,
-            fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
+        return toBuilder().startupGraceNs(graceNs).build();
     }
 
     /**
@@ -194,9 +192,7 @@ public record ProtocolSettings(
      */
     public ProtocolSettings withPauseThresholdNs(final long thresholdNs)
     {
-        return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, thresholdNs, startupGraceNs, dedupCapacity,
-            fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
+        return toBuilder().pauseThresholdNs(thresholdNs).build();
     }
 
     /**
@@ -205,9 +201,7 @@ public record ProtocolSettings(
      */
     public ProtocolSettings withFenceIntervalNs(final long intervalNs)
     {
-        return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
-            intervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
+        return toBuilder().fenceIntervalNs(intervalNs).build();
     }
 
     /**
@@ -216,9 +210,7 @@ public record ProtocolSettings(
      */
     public ProtocolSettings withPartitionPolicy(final PartitionPolicy policy)
     {
-        return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
-            fenceIntervalNs, policy, probeTimeoutNs, settlePeriodNs);
+        return toBuilder().partitionPolicy(policy).build();
     }
 
     /**
@@ -227,9 +219,7 @@ public record ProtocolSettings(
      */
     public ProtocolSettings withProbeTimeoutNs(final long timeoutNs)
     {
-        return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
-            fenceIntervalNs, partitionPolicy, timeoutNs, settlePeriodNs);
+        return toBuilder().probeTimeoutNs(timeoutNs).build();
     }
 
     /**
@@ -238,8 +228,116 @@ public record ProtocolSettings(
      */
     public ProtocolSettings withSettlePeriodNs(final long periodNs)
     {
-        return new ProtocolSettings(
-            clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
-            fenceIntervalNs, partitionPolicy, probeTimeoutNs, periodNs);
+        return toBuilder().settlePeriodNs(periodNs).build();
+    }
+
+    /**
+     * @return a builder holding these settings, to change several and validate once, in {@link Builder#build}.
+     */
+    public Builder toBuilder()
+    {
+        return new Builder(this);
+    }
+
+    /**
+     * Changes settings that other defaults do not derive from. N, η, δ and the dedup capacity are fixed: the probe
+     * timeout and settle period defaults are computed from them, and would silently go stale if they changed here.
+     */
+    public static final class Builder
+    {
+        private final int clusterSize;
+        private final long heartbeatPeriodNs;
+        private final long suspicionTimeoutNs;
+        private final int dedupCapacity;
+        private long pauseThresholdNs;
+        private long startupGraceNs;
+        private long fenceIntervalNs;
+        private PartitionPolicy partitionPolicy;
+        private long probeTimeoutNs;
+        private long settlePeriodNs;
+
+        private Builder(final ProtocolSettings settings)
+        {
+            clusterSize = settings.clusterSize;
+            heartbeatPeriodNs = settings.heartbeatPeriodNs;
+            suspicionTimeoutNs = settings.suspicionTimeoutNs;
+            pauseThresholdNs = settings.pauseThresholdNs;
+            startupGraceNs = settings.startupGraceNs;
+            dedupCapacity = settings.dedupCapacity;
+            fenceIntervalNs = settings.fenceIntervalNs;
+            partitionPolicy = settings.partitionPolicy;
+            probeTimeoutNs = settings.probeTimeoutNs;
+            settlePeriodNs = settings.settlePeriodNs;
+        }
+
+        /**
+         * @param pauseThresholdNs see {@link ProtocolSettings#pauseThresholdNs()}.
+         * @return this for a fluent API.
+         */
+        public Builder pauseThresholdNs(final long pauseThresholdNs)
+        {
+            this.pauseThresholdNs = pauseThresholdNs;
+            return this;
+        }
+
+        /**
+         * @param startupGraceNs see {@link ProtocolSettings#startupGraceNs()}.
+         * @return this for a fluent API.
+         */
+        public Builder startupGraceNs(final long startupGraceNs)
+        {
+            this.startupGraceNs = startupGraceNs;
+            return this;
+        }
+
+        /**
+         * @param fenceIntervalNs see {@link ProtocolSettings#fenceIntervalNs()}.
+         * @return this for a fluent API.
+         */
+        public Builder fenceIntervalNs(final long fenceIntervalNs)
+        {
+            this.fenceIntervalNs = fenceIntervalNs;
+            return this;
+        }
+
+        /**
+         * @param partitionPolicy see {@link ProtocolSettings#partitionPolicy()}.
+         * @return this for a fluent API.
+         */
+        public Builder partitionPolicy(final PartitionPolicy partitionPolicy)
+        {
+            this.partitionPolicy = partitionPolicy;
+            return this;
+        }
+
+        /**
+         * @param probeTimeoutNs see {@link ProtocolSettings#probeTimeoutNs()}.
+         * @return this for a fluent API.
+         */
+        public Builder probeTimeoutNs(final long probeTimeoutNs)
+        {
+            this.probeTimeoutNs = probeTimeoutNs;
+            return this;
+        }
+
+        /**
+         * @param settlePeriodNs see {@link ProtocolSettings#settlePeriodNs()}.
+         * @return this for a fluent API.
+         */
+        public Builder settlePeriodNs(final long settlePeriodNs)
+        {
+            this.settlePeriodNs = settlePeriodNs;
+            return this;
+        }
+
+        /**
+         * @return the settings, validated as by the canonical constructor.
+         * @throws IllegalArgumentException naming the first bad value.
+         */
+        public ProtocolSettings build()
+        {
+            return new ProtocolSettings(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs,
+                startupGraceNs, dedupCapacity, fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
+        }
     }
 }

@@ -196,6 +196,31 @@ public final class RankArray implements RankSet
     }
 
     /**
+     * Replace the members with the ranks of {@code runs}, growing once, before the appends, so that they never
+     * allocate. The runs must be validated first: ascending, each non-empty, disjoint and inside the set's maximum, as
+     * a decoder establishes before it believes a frame.
+     *
+     * @param runs validated runs, ascending.
+     * @throws IllegalArgumentException if a run does not lie above the previous one.
+     * @throws IllegalStateException    if the runs hold more than {@link #maxCapacity()} ranks.
+     */
+    public void setRuns(final RankRuns runs)
+    {
+        final int rangeCount = runs.rangeCount();
+        long total = 0;
+        for (int i = 0; i < rangeCount; i++)
+        {
+            total += runs.rangeLength(i);
+        }
+        clear();
+        ensureCapacity((int)Math.min(Integer.MAX_VALUE, total));
+        for (int i = 0; i < rangeCount; i++)
+        {
+            appendRun(runs.rangeFirstRank(i), runs.rangeLength(i));
+        }
+    }
+
+    /**
      * Replace the members with those of {@code source}.
      *
      * @param source set to copy; its ranks are ascending by contract.

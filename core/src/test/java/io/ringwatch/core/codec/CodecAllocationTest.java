@@ -1,13 +1,11 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.ThreadAllocation;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Encoding, stamping (sequence and MAC), decoding (MAC verified, replay checked) must not allocate once warm.
@@ -44,17 +42,11 @@ class CodecAllocationTest
     @Test
     void shouldEncodeAndDecodeEveryFrameTypeWithoutAllocating()
     {
-        final com.sun.management.ThreadMXBean threads = threadMxBean();
+        final ThreadAllocation allocation = ThreadAllocation.counter();
         runWorkload(WARMUP_ITERATIONS);
 
-        long bestBytes = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < ATTEMPTS && bestBytes > TOLERANCE_BYTES; attempt++)
-        {
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            runWorkload(MEASURED_ITERATIONS);
-            final long after = threads.getCurrentThreadAllocatedBytes();
-            bestBytes = Math.min(bestBytes, after - before);
-        }
+        final long bestBytes = ThreadAllocation.fewest(
+            allocation.rounds(ATTEMPTS, TOLERANCE_BYTES, () -> runWorkload(MEASURED_ITERATIONS)));
 
         assertTrue(bestBytes <= TOLERANCE_BYTES,
             "allocated " + bestBytes + " bytes over " + MEASURED_ITERATIONS + " iterations of every frame type");
@@ -64,18 +56,17 @@ class CodecAllocationTest
     @Test
     void shouldSeeOneSmallAllocationPerIterationAboveTheTolerance()
     {
-        final com.sun.management.ThreadMXBean threads = threadMxBean();
-
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < MEASURED_ITERATIONS; i++)
+        final long bytes = ThreadAllocation.counter().bytesOf(() ->
         {
-            escaped = new long[] { i };
-        }
-        final long after = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < MEASURED_ITERATIONS; i++)
+            {
+                escaped = new long[] { i };
+            }
+        });
 
         assertEquals(MEASURED_ITERATIONS - 1, escaped[0]);
-        assertTrue(after - before > TOLERANCE_BYTES,
-            "the probe missed " + MEASURED_ITERATIONS + " escaping allocations: " + (after - before) + " bytes");
+        assertTrue(bytes > TOLERANCE_BYTES,
+            "the probe missed " + MEASURED_ITERATIONS + " escaping allocations: " + bytes + " bytes");
     }
 
     private void runWorkload(final int iterations)
@@ -118,15 +109,5 @@ class CodecAllocationTest
         {
             throw new AssertionError("workload frame rejected: " + reason);
         }
-    }
-
-    private static com.sun.management.ThreadMXBean threadMxBean()
-    {
-        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter on this JVM");
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counter unsupported");
-        threads.setThreadAllocatedMemoryEnabled(true);
-        return threads;
     }
 }

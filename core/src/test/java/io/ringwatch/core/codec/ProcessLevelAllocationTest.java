@@ -1,5 +1,6 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.ThreadAllocation;
 import io.ringwatch.core.broadcast.BinomialGraphSchedule;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.process.ProcessListener;
@@ -13,10 +14,7 @@ import io.ringwatch.core.spi.RankArray;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The process level's hot path, warm: a PROCESS_FAILURE frame encoded, stamped, decoded (MAC, replay) and handed to
@@ -55,20 +53,10 @@ class ProcessLevelAllocationTest
         final ProcessNoticeRelay relay = new ProcessNoticeRelay(
             node, JobLayout.uniform(N, 4), new BinomialGraphSchedule(), 64, channel, listener);
 
-        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter on this JVM");
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "per-thread allocation counter unsupported");
-        threads.setThreadAllocatedMemoryEnabled(true);
+        final ThreadAllocation allocation = ThreadAllocation.counter();
 
         run(relay, 30_000);
-        long best = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 5 && best > TOLERANCE_BYTES; attempt++)
-        {
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            run(relay, ITERATIONS);
-            best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
-        }
+        final long best = ThreadAllocation.fewest(allocation.rounds(5, TOLERANCE_BYTES, () -> run(relay, ITERATIONS)));
         assertTrue(best <= TOLERANCE_BYTES, "allocated " + best + " bytes over " + ITERATIONS + " relayed notices");
         assertTrue(relay.noticesForwarded() > 0 && checksum != 0);
     }

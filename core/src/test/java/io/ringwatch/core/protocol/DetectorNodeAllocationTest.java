@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.ThreadAllocation;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.HeartbeatChannel;
@@ -7,12 +8,10 @@ import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The duty cycle of a node in steady state (heartbeat when due, read the slot, see progress) must not allocate:
@@ -88,7 +87,7 @@ class DetectorNodeAllocationTest
     @Test
     void shouldNotAllocateInSteadyStateDutyCycle()
     {
-        final com.sun.management.ThreadMXBean allocation = allocationCounter();
+        final ThreadAllocation allocation = ThreadAllocation.counter();
         final Slot slot = new Slot();
         final NoControl control = new NoControl();
         final DetectorNode node = observer(slot, control);
@@ -114,7 +113,7 @@ class DetectorNodeAllocationTest
     @Test
     void shouldNotAllocateWhileProbingASilentEmitterThatAnswers()
     {
-        final com.sun.management.ThreadMXBean allocation = allocationCounter();
+        final ThreadAllocation allocation = ThreadAllocation.counter();
         final Slot slot = new Slot();
         final NoControl control = new NoControl();
         final DetectorNode node = observer(slot, control);
@@ -139,16 +138,6 @@ class DetectorNodeAllocationTest
             slot, control, MembershipListener.NO_OP, 0);
     }
 
-    private static com.sun.management.ThreadMXBean allocationCounter()
-    {
-        final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        assumeTrue(threads instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
-        final com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean)threads;
-        assumeTrue(allocation.isThreadAllocatedMemorySupported(), "no per-thread allocation counter");
-        allocation.setThreadAllocatedMemoryEnabled(true);
-        return allocation;
-    }
-
     /**
      * Run rounds of {@link #MEASURED_CYCLES} until one allocates nothing, at most {@link #MAX_ROUNDS}, and assert one
      * did. A per-cycle allocation shows up in every round as megabytes; a few hundred bytes once are the JIT still
@@ -157,22 +146,12 @@ class DetectorNodeAllocationTest
      * @return how many rounds ran.
      */
     private static int measureUntilARoundAllocatesNothing(
-        final com.sun.management.ThreadMXBean allocation, final Runnable round, final String what)
+        final ThreadAllocation allocation, final Runnable round, final String what)
     {
-        final long[] roundBytes = new long[MAX_ROUNDS];
-        long fewestBytes = Long.MAX_VALUE;
-        int rounds = 0;
-        allocation.getCurrentThreadAllocatedBytes();
-        while (rounds < MAX_ROUNDS && fewestBytes != 0)
-        {
-            final long beforeBytes = allocation.getCurrentThreadAllocatedBytes();
-            round.run();
-            roundBytes[rounds] = allocation.getCurrentThreadAllocatedBytes() - beforeBytes;
-            fewestBytes = Math.min(fewestBytes, roundBytes[rounds++]);
-        }
-        assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_CYCLES + " " + what + ": " +
-            Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
-        return rounds;
+        final long[] roundBytes = allocation.rounds(MAX_ROUNDS, 0, round);
+        assertEquals(0, ThreadAllocation.fewest(roundBytes), "bytes allocated per round of " + MEASURED_CYCLES + " " +
+            what + ": " + Arrays.toString(roundBytes));
+        return roundBytes.length;
     }
 
     private static void runProbingCycles(

@@ -66,8 +66,50 @@ class RankArrayTest
     }
 
     @Test
+    void shouldReplaceMembersWithRunsGrowingOnceToTheirTotal()
+    {
+        final RankArray set = RankArray.of(0, 50);
+        set.setRuns(runs(2, 3, 7, 1, 10, 4));
+        assertEquals("[2, 3, 4, 7, 10, 11, 12, 13]", set.toString());
+        assertEquals(8, set.capacity());
+
+        set.setRuns(runs());
+        assertEquals(0, set.size());
+        assertEquals(8, set.capacity());
+    }
+
+    @Test
+    void shouldRefuseRunsHoldingMoreThanMaxCapacity()
+    {
+        final RankArray set = new RankArray(2, 5);
+        assertThrows(IllegalStateException.class, () -> set.setRuns(runs(0, 3, 4, 3)));
+    }
+
+    @Test
     void shouldRefuseDuplicateRanksWhenBuiltFromValues()
     {
         assertThrows(IllegalArgumentException.class, () -> RankArray.of(1, 2, 1));
+    }
+
+    // (first, length) pairs
+    private static RankRuns runs(final int... pairs)
+    {
+        return new RankRuns()
+        {
+            public int rangeCount()
+            {
+                return pairs.length / 2;
+            }
+
+            public int rangeFirstRank(final int index)
+            {
+                return pairs[2 * index];
+            }
+
+            public int rangeLength(final int index)
+            {
+                return pairs[2 * index + 1];
+            }
+        };
     }
 }
