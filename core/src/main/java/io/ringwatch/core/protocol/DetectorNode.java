@@ -57,12 +57,20 @@ public final class DetectorNode
     private static final int FENCE_LIMITER_CAPACITY = 16;
     private static final int SMALL_RUN = 64;
     private static final int NO_RETELL = -1;
+    private static final int RECENT_JOINS = 16;
 
     /**
      * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
      * {@link #FENCE_SEQUENCE_BASE}: a receiver checks them and never merges them.
      */
     public static final long MINORITY_SEQUENCE_BASE = 1L << 61;
+
+    /**
+     * Sequence numbers of heal notices start here, below {@link #MINORITY_SEQUENCE_BASE}: a node whose emitter came
+     * back after a silence re-announces itself (a JOIN of its own rank and incarnation, which changes no view that
+     * knows it) so that every node retells the changes it originated lately.
+     */
+    public static final long HEAL_SEQUENCE_BASE = 1L << 60;
 
     private final int rank;
     private final int incarnation;
@@ -72,6 +80,8 @@ public final class DetectorNode
     private final long pauseThresholdNs;
     private final long startupGraceNs;
     private final long fenceIntervalNs;
+    private final long settlePeriodNs;
+    private final long healSilenceNs;
     private final BroadcastSchedule schedule;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
@@ -83,6 +93,7 @@ public final class DetectorNode
     private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final ReusableNotice joinNotice = new ReusableNotice();
+    private final ReusableNotice healNotice = new ReusableNotice();
     private final Membership membership;
     private final RankArray mergedDead = new RankArray(8);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
@@ -91,6 +102,7 @@ public final class DetectorNode
     private final Quorum quorum;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
+    private final RecentJoins recentJoins = new RecentJoins(RECENT_JOINS);
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -100,6 +112,8 @@ public final class DetectorNode
     private long nextHeartbeatNs;
     private long lastEmittedNs;
     private long lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+    private long emitterHeardNs;
+    private long healHeardNs = Long.MIN_VALUE / 2;
     private long suspicionDeadlineNs;
     private long armedAtNs;
     private long expectedWakeNs;
@@ -130,6 +144,8 @@ public final class DetectorNode
     private long joinsRefused;
     private long catchUpsForwarded;
     private long noticesRefused;
+    private long healRetells;
+    private long healsAnnounced;
 
     /**
      * @param rank        this node's rank.
@@ -162,6 +178,8 @@ public final class DetectorNode
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
         this.fenceIntervalNs = settings.fenceIntervalNs();
+        this.settlePeriodNs = settings.settlePeriodNs();
+        this.healSilenceNs = Math.max(2 * heartbeatPeriodNs, suspicionTimeoutNs / 2);
         this.schedule = schedule;
         this.heartbeats = heartbeats;
         this.control = control;
@@ -232,6 +250,7 @@ public final class DetectorNode
     {
         nextHeartbeatNs = startNs;
         lastEmittedNs = startNs;
+        emitterHeardNs = startNs;
         armedAtNs = startNs + startupGraceNs;
         suspicionDeadlineNs = armedAtNs + suspicionTimeoutNs;
         expectedWakeNs = startNs;
@@ -362,6 +381,7 @@ public final class DetectorNode
             heartbeatProgressSeen++;
             membership.emitterHeard();
             probes.cancel();
+            retellAfterSilence(nowNs);
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
@@ -464,6 +484,94 @@ public final class DetectorNode
         }
         originateNotice(deadRank);
         return 1;
+    }
+
+    /**
+     * The emitter beats again. If it had been silent for more than δ/2 (lost heartbeats alone do not do that), a cut
+     * may have kept from the far side the deaths and JOINs broadcast meanwhile: their broadcasts are not repeated, and
+     * a JOIN has no observer to notice it missing. Announce the heal, so that every node retells what it originated
+     * lately, unless another node's heal notice came within δ/2: every node on a cut's edge sees the same heal, and
+     * one announcement is enough (each is a broadcast, and too many at once would overrun the broadcast-id memory).
+     * Under the majority rule only, like the re-announcement of deaths: the paper's rule repairs nothing.
+     */
+    private void retellAfterSilence(final long nowNs)
+    {
+        final long silentSinceNs = emitterHeardNs;
+        emitterHeardNs = nowNs;
+        if (nowNs - silentSinceNs <= healSilenceNs || state != NodeState.ACTIVE || policy != PartitionPolicy.MAJORITY ||
+            nowNs - healHeardNs <= healSilenceNs)
+        {
+            return;
+        }
+        healsAnnounced++;
+        healHeardNs = nowNs;
+        originate(healNotice.set(rank, rank, incarnation, HEAL_SEQUENCE_BASE + ++broadcastSequence, dead)
+            .subject(joined ? incarnation : 0, true));
+        retellJoins(nowNs);
+    }
+
+    /**
+     * A heal notice arrived (or this node announced one): a cut somewhere healed, and the far side may have missed
+     * the JOINs broadcast while it lasted. Tell again those of the last settle period that are still
+     * current (a longer cut stops the minority, whose nodes then rejoin), each at most once per δ however many heal
+     * notices come. Deaths are not retold here: a death missed across a cut is retold by its detector once its view
+     * settles, and re-announced to a zombie that talks again; a missed JOIN has nobody to notice it.
+     */
+    private void retellJoins(final long nowNs)
+    {
+        final long windowNs = nowNs - settlePeriodNs;
+        for (int i = 0, size = recentJoins.size(); i < size; i++)
+        {
+            final int joiner = recentJoins.rankAt(i);
+            final int joinerIncarnation = recentJoins.incarnationAt(i);
+            final long toldNs = recentJoins.toldNsAt(i);
+            if (recentJoins.admittedNsAt(i) - windowNs < 0 || dead.contains(joiner) ||
+                membership.incarnationOf(joiner) != joinerIncarnation || !mayRetell(i) ||
+                (toldNs != recentJoins.admittedNsAt(i) && nowNs - toldNs < suspicionTimeoutNs))
+            {
+                continue;
+            }
+            recentJoins.told(i, nowNs);
+            healRetells++;
+            retellJoin(joiner, joinerIncarnation);
+        }
+    }
+
+    /**
+     * The contact retells its JOINs. If it has died since (or lives on under a newer incarnation, which knows nothing
+     * of them), its nearest live successor in this view retells them for it: one node, not every node that learned
+     * them, so a heal costs a broadcast per JOIN.
+     */
+    private boolean mayRetell(final int i)
+    {
+        final int contact = recentJoins.contactAt(i);
+        if (contact == rank)
+        {
+            return true;
+        }
+        if (!validRank(contact) ||
+            (!dead.contains(contact) && membership.incarnationOf(contact) == recentJoins.contactIncarnationAt(i)))
+        {
+            return false;
+        }
+        int successor = contact;
+        for (int k = 0; k < clusterSize; k++)
+        {
+            successor = successor == clusterSize - 1 ? 0 : successor + 1;
+            if (successor == rank || (successor != contact && !dead.contains(successor)))
+            {
+                break;
+            }
+        }
+        return successor == rank;
+    }
+
+    private void retellJoin(final int joiner, final int joinerIncarnation)
+    {
+        // as the contact's JOIN: D_msg holds the joiner, which takes no part in its own broadcast
+        dead.add(joiner);
+        originate(joinNotice.set(joiner, rank, incarnation, ++broadcastSequence, dead).subject(joinerIncarnation, true));
+        dead.remove(joiner);
     }
 
     private long retellAtNs()
@@ -819,6 +927,11 @@ public final class DetectorNode
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
         forward(notice, fromRank);
         catchUp(notice, fromRank);
+        if (notice.isJoin() && notice.sequence() >= HEAL_SEQUENCE_BASE)
+        {
+            healHeardNs = nowNs;
+            retellJoins(nowNs);
+        }
 
         if (changed)
         {
@@ -922,14 +1035,15 @@ public final class DetectorNode
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
             return false;
         }
-        admitJoiner(joiner, joinerIncarnation, nowNs);
+        admitJoiner(joiner, joinerIncarnation, nowNs, notice.sourceRank());
         return true;
     }
 
-    private void admitJoiner(final int joiner, final int joinerIncarnation, final long nowNs)
+    private void admitJoiner(final int joiner, final int joinerIncarnation, final long nowNs, final int contact)
     {
         dead.remove(joiner);
         joinsLearned++;
+        recentJoins.record(joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
         if (probes.active())
         {
             // A run of silent predecessors being probed may hold the joiner's old life (silent, but never asked again
@@ -952,6 +1066,7 @@ public final class DetectorNode
         {
             emitter = joiner;
             lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+            emitterHeardNs = nowNs;
             suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
             control.sendNewObserver(joiner);
         }
@@ -1046,12 +1161,13 @@ public final class DetectorNode
         membership.admitted(fromRank);
         if (wasDead)
         {
-            admitJoiner(fromRank, fromIncarnation, nowNs);
+            admitJoiner(fromRank, fromIncarnation, nowNs, rank);
             viewChanged(nowNs);
         }
         else
         {
             dead.remove(fromRank);
+            recentJoins.record(fromRank, fromIncarnation, nowNs, rank, membership.incarnationOf(rank));
         }
         expectedWakeNs = nextDeadlineNs();
     }
@@ -1160,6 +1276,7 @@ public final class DetectorNode
             observer = nearestLive(1);
         }
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+        emitterHeardNs = nowNs;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         membership.viewReceived(nowNs);
         if (emitter != rank)
@@ -1326,6 +1443,7 @@ public final class DetectorNode
         probes.cancel();
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+        emitterHeardNs = nowNs;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         if (emitter != rank)
         {
@@ -1680,6 +1798,22 @@ public final class DetectorNode
     public long noticesRefused()
     {
         return noticesRefused;
+    }
+
+    /**
+     * @return JOINs this node broadcast as a contact and told again after a cut healed.
+     */
+    public long healRetells()
+    {
+        return healRetells;
+    }
+
+    /**
+     * @return heal notices this node sent: its emitter came back after a silence.
+     */
+    public long healsAnnounced()
+    {
+        return healsAnnounced;
     }
 
     /**
