@@ -57,7 +57,7 @@ public final class DetectorNode
     private static final int FENCE_LIMITER_CAPACITY = 16;
     private static final int SMALL_RUN = 64;
     private static final int NO_RETELL = -1;
-    private static final int RECENT_JOINS = 16;
+    private static final int RECENT_CHANGES = 16;
 
     /**
      * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
@@ -102,7 +102,7 @@ public final class DetectorNode
     private final Quorum quorum;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
-    private final RecentJoins recentJoins = new RecentJoins(RECENT_JOINS);
+    private final RecentChanges recentChanges = new RecentChanges(RECENT_CHANGES);
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -457,6 +457,7 @@ public final class DetectorNode
         viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
         originateNotice(deadRank);
+        recentChanges.record(false, deadRank, membership.incarnationOf(deadRank), nowNs, rank, 0);
         // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
         // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
@@ -507,33 +508,41 @@ public final class DetectorNode
         healHeardNs = nowNs;
         originate(healNotice.set(rank, rank, incarnation, HEAL_SEQUENCE_BASE + ++broadcastSequence, dead)
             .subject(joined ? incarnation : 0, true));
-        retellJoins(nowNs);
+        retellRecent(nowNs);
     }
 
     /**
      * A heal notice arrived (or this node announced one): a cut somewhere healed, and the far side may have missed
-     * the JOINs broadcast while it lasted. Tell again those of the last settle period that are still
-     * current (a longer cut stops the minority, whose nodes then rejoin), each at most once per δ however many heal
-     * notices come. Deaths are not retold here: a death missed across a cut is retold by its detector once its view
-     * settles, and re-announced to a zombie that talks again; a missed JOIN has nobody to notice it.
+     * the deaths and JOINs broadcast while it lasted. Tell again those of the last settle period that are still
+     * current (a longer cut stops the minority, whose nodes then rejoin), each at most once per δ/2 however many heal
+     * notices come (one heal announces itself at most once per δ/2, and a link flapping faster may cut a retelling): a death by its detector (its notice carries the detector's whole dead set), a JOIN by its contact
+     * or, if the contact has died since, by the contact's successor (nobody else would ever notice a JOIN missing).
      */
-    private void retellJoins(final long nowNs)
+    private void retellRecent(final long nowNs)
     {
         final long windowNs = nowNs - settlePeriodNs;
-        for (int i = 0, size = recentJoins.size(); i < size; i++)
+        for (int i = 0, size = recentChanges.size(); i < size; i++)
         {
-            final int joiner = recentJoins.rankAt(i);
-            final int joinerIncarnation = recentJoins.incarnationAt(i);
-            final long toldNs = recentJoins.toldNsAt(i);
-            if (recentJoins.admittedNsAt(i) - windowNs < 0 || dead.contains(joiner) ||
-                membership.incarnationOf(joiner) != joinerIncarnation || !mayRetell(i) ||
-                (toldNs != recentJoins.admittedNsAt(i) && nowNs - toldNs < suspicionTimeoutNs))
+            final boolean join = recentChanges.isJoinAt(i);
+            final int subject = recentChanges.rankAt(i);
+            final int subjectIncarnation = recentChanges.incarnationAt(i);
+            final long toldNs = recentChanges.toldNsAt(i);
+            if (recentChanges.admittedNsAt(i) - windowNs < 0 || dead.contains(subject) == join ||
+                membership.incarnationOf(subject) != subjectIncarnation || !mayRetell(i) ||
+                (toldNs != recentChanges.admittedNsAt(i) && nowNs - toldNs <= healSilenceNs))
             {
                 continue;
             }
-            recentJoins.told(i, nowNs);
+            recentChanges.told(i, nowNs);
             healRetells++;
-            retellJoin(joiner, joinerIncarnation);
+            if (join)
+            {
+                retellJoin(subject, subjectIncarnation);
+            }
+            else
+            {
+                originateNotice(subject);
+            }
         }
     }
 
@@ -544,13 +553,13 @@ public final class DetectorNode
      */
     private boolean mayRetell(final int i)
     {
-        final int contact = recentJoins.contactAt(i);
+        final int contact = recentChanges.contactAt(i);
         if (contact == rank)
         {
             return true;
         }
         if (!validRank(contact) ||
-            (!dead.contains(contact) && membership.incarnationOf(contact) == recentJoins.contactIncarnationAt(i)))
+            (!dead.contains(contact) && membership.incarnationOf(contact) == recentChanges.contactIncarnationAt(i)))
         {
             return false;
         }
@@ -930,7 +939,7 @@ public final class DetectorNode
         if (notice.isJoin() && notice.sequence() >= HEAL_SEQUENCE_BASE)
         {
             healHeardNs = nowNs;
-            retellJoins(nowNs);
+            retellRecent(nowNs);
         }
 
         if (changed)
@@ -1043,7 +1052,7 @@ public final class DetectorNode
     {
         dead.remove(joiner);
         joinsLearned++;
-        recentJoins.record(joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
+        recentChanges.record(true, joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
         if (probes.active())
         {
             // A run of silent predecessors being probed may hold the joiner's old life (silent, but never asked again
@@ -1167,7 +1176,7 @@ public final class DetectorNode
         else
         {
             dead.remove(fromRank);
-            recentJoins.record(fromRank, fromIncarnation, nowNs, rank, membership.incarnationOf(rank));
+            recentChanges.record(true, fromRank, fromIncarnation, nowNs, rank, membership.incarnationOf(rank));
         }
         expectedWakeNs = nextDeadlineNs();
     }
@@ -1801,7 +1810,7 @@ public final class DetectorNode
     }
 
     /**
-     * @return JOINs this node broadcast as a contact and told again after a cut healed.
+     * @return deaths and JOINs told again after a cut healed.
      */
     public long healRetells()
     {

@@ -101,7 +101,7 @@ class HealRetellTest
     }
 
     @Test
-    void shouldRetellAJoinItAdmittedAsContactOnAHealNoticeOncePerDelta()
+    void shouldRetellAJoinItAdmittedAsContactOnAHealNoticeOncePerHalfDelta()
     {
         node.onJoinRequest(9, 1, START + 1);
         assertEquals(1, node.joinsAdmitted());
@@ -113,9 +113,9 @@ class HealRetellTest
 
         node.onNotice(heal(2, 1), 2, START + 20);
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
-            "a second heal notice within δ retells nothing more");
+            "a second heal notice within δ/2 retells nothing more");
 
-        node.onNotice(heal(3, 1), 3, START + 20 + DELTA);
+        node.onNotice(heal(3, 1), 3, START + 20 + DELTA / 2);
         assertEquals(2, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
     }
 

@@ -1,11 +1,11 @@
 package io.ringwatch.core.protocol;
 
 /**
- * The last few JOINs one node broadcast as a contact or learned (rank, incarnation, when, and the contact with the
- * incarnation it had), so that they can be told again once a cut heals: the far side may have missed them, and unlike
- * a death nothing else would ever tell it. Fixed capacity, overwriting the oldest; allocation free.
+ * The last few changes of a rank's life one node broadcast (a death it detected, a JOIN it admitted as a contact) or
+ * learned (a JOIN: rank, incarnation, when, and the contact with the incarnation it had), so that they can be told
+ * again once a cut heals: the far side may have missed them. Fixed capacity, overwriting the oldest; allocation free.
  */
-final class RecentJoins
+final class RecentChanges
 {
     private final int[] ranks;
     private final int[] incarnations;
@@ -13,11 +13,13 @@ final class RecentJoins
     private final long[] toldNs;
     private final int[] contacts;
     private final int[] contactIncarnations;
+    private final boolean[] joins;
     private int next;
     private int size;
 
-    RecentJoins(final int capacity)
+    RecentChanges(final int capacity)
     {
+        joins = new boolean[capacity];
         ranks = new int[capacity];
         incarnations = new int[capacity];
         admittedNs = new long[capacity];
@@ -27,14 +29,22 @@ final class RecentJoins
     }
 
     /**
-     * @param rank        the joiner.
-     * @param incarnation its incarnation.
-     * @param nowNs       when this node broadcast or learned it.
-     * @param contact     the rank that broadcast it.
+     * @param join               true for a JOIN, false for a death.
+     * @param rank               the rank that joined or died.
+     * @param incarnation        the incarnation concerned.
+     * @param nowNs              when this node broadcast or learned it.
+     * @param contact            the rank that broadcast it.
      * @param contactIncarnation that rank's incarnation in this node's view then.
      */
-    void record(final int rank, final int incarnation, final long nowNs, final int contact, final int contactIncarnation)
+    void record(
+        final boolean join,
+        final int rank,
+        final int incarnation,
+        final long nowNs,
+        final int contact,
+        final int contactIncarnation)
     {
+        joins[next] = join;
         contacts[next] = contact;
         contactIncarnations[next] = contactIncarnation;
         size = Math.min(size + 1, ranks.length);
@@ -63,6 +73,11 @@ final class RecentJoins
         return incarnations[index(i)];
     }
 
+    boolean isJoinAt(final int i)
+    {
+        return joins[index(i)];
+    }
+
     int contactAt(final int i)
     {
         return contacts[index(i)];
@@ -79,7 +94,7 @@ final class RecentJoins
     }
 
     /**
-     * @return when the JOIN was last told: first broadcast, or told again.
+     * @return when the change was last told: first broadcast, or told again.
      */
     long toldNsAt(final int i)
     {
