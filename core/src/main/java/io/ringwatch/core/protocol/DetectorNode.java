@@ -48,6 +48,9 @@ import io.ringwatch.core.spi.RankSet;
  * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
  * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
  * The ear check lives in {@link ProbeSession}, the minority stop and verification in {@link MajorityRule}.
+ * <b>Heals.</b> A node whose emitter beats again after more than δ/2 of silence broadcasts a heal notice (a JOIN of
+ * itself, sequences from {@link #HEAL_SEQUENCE_BASE}); on one, every node retells the deaths it detected and the JOINs
+ * it admitted lately ({@link RecentChanges}), which a cut may have kept from the far side.
  */
 public final class DetectorNode
 {
