@@ -48,9 +48,9 @@ import io.ringwatch.core.spi.RankSet;
  * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
  * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
  * The ear check lives in {@link ProbeSession}, the minority stop and verification in {@link MajorityRule}.
- * <b>Heals.</b> A node whose emitter beats again after more than δ/2 of silence broadcasts a heal notice (a JOIN of
- * itself, sequences from {@link #HEAL_SEQUENCE_BASE}); on one, every node retells the deaths it detected and the JOINs
- * it admitted lately ({@link RecentChanges}), which a cut may have kept from the far side.
+ * <b>Heals.</b> A node whose emitter beats again after more than δ/2 of silence broadcasts a heal notice (a JOIN
+ * of its emitter, sequences from {@link #HEAL_SEQUENCE_BASE}); on one, every node retells the deaths it detected
+ * and the JOINs it admitted lately ({@link RecentChanges}), which a cut may have kept from the far side.
  */
 public final class DetectorNode
 {
@@ -70,8 +70,8 @@ public final class DetectorNode
 
     /**
      * Sequence numbers of heal notices start here, below {@link #MINORITY_SEQUENCE_BASE}: a node whose emitter came
-     * back after a silence re-announces itself (a JOIN of its own rank and incarnation, which changes no view that
-     * knows it) so that every node retells the changes it originated lately.
+     * back after a silence broadcasts a JOIN of that emitter at the incarnation its view holds (which changes no view
+     * that knows it) so that every node retells the changes it originated lately.
      */
     public static final long HEAL_SEQUENCE_BASE = 1L << 60;
 
@@ -509,8 +509,15 @@ public final class DetectorNode
         }
         healsAnnounced++;
         healHeardNs = nowNs;
-        originate(healNotice.set(rank, rank, incarnation, HEAL_SEQUENCE_BASE + ++broadcastSequence, dead)
-            .subject(joined ? incarnation : 0, true));
+        // A JOIN of the emitter at the incarnation this view holds: valid on the wire like any JOIN (its subject in
+        // D_msg, its source not), and a no-op wherever it lands. The emitter, skipped by the schedule, is told directly.
+        final int subject = emitter;
+        dead.add(subject);
+        healNotice.set(subject, rank, incarnation, HEAL_SEQUENCE_BASE + ++broadcastSequence, dead)
+            .subject(membership.incarnationOf(subject), true);
+        originate(healNotice);
+        control.sendNotice(subject, healNotice);
+        dead.remove(subject);
         retellRecent(nowNs);
     }
 
@@ -576,6 +583,11 @@ public final class DetectorNode
             }
         }
         return successor == rank;
+    }
+
+    private static boolean isHeal(final Notice notice)
+    {
+        return notice.isJoin() && notice.sequence() >= HEAL_SEQUENCE_BASE && notice.sequence() < MINORITY_SEQUENCE_BASE;
     }
 
     private void retellJoin(final int joiner, final int joinerIncarnation)
@@ -890,6 +902,13 @@ public final class DetectorNode
         {
             return;
         }
+        if (isHeal(notice) && notice.deadRank() == rank)
+        {
+            // this node is the announcer's emitter, named (and so listed in D_msg) by a JOIN that changes nothing
+            healHeardNs = nowNs;
+            retellRecent(nowNs);
+            return;
+        }
 
         if (namesUs || fence || notice.deadRank() == rank)
         {
@@ -939,7 +958,7 @@ public final class DetectorNode
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
         forward(notice, fromRank);
         catchUp(notice, fromRank);
-        if (notice.isJoin() && notice.sequence() >= HEAL_SEQUENCE_BASE)
+        if (isHeal(notice))
         {
             healHeardNs = nowNs;
             retellRecent(nowNs);

@@ -31,10 +31,12 @@ class HealRetellTest
         return new ReusableNotice().set(joiner, source, 0, seq, RankArray.of(joiner)).subject(incarnation, true);
     }
 
+    /** A heal notice as {@code source} sends it: a JOIN of its emitter (its predecessor here) at incarnation 0. */
     private static ReusableNotice heal(final int source, final long seq)
     {
-        return new ReusableNotice().set(source, source, 0, DetectorNode.HEAL_SEQUENCE_BASE + seq, new RankArray(1))
-            .subject(0, true);
+        final int emitter = source - 1;
+        return new ReusableNotice().set(emitter, source, 0, DetectorNode.HEAL_SEQUENCE_BASE + seq,
+            RankArray.of(emitter)).subject(0, true);
     }
 
     private List<RecordingChannels.SentNotice> healNotices()
@@ -68,7 +70,11 @@ class HealRetellTest
 
         assertEquals(1, node.healsAnnounced());
         assertEquals(1, healNotices().stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
-        assertTrue(healNotices().stream().allMatch((n) -> n.join() && n.deadRank() == 5 && n.sourceRank() == 5));
+        assertTrue(healNotices().stream().allMatch((n) -> n.join() && n.deadRank() == 4 && n.sourceRank() == 5 &&
+            n.subjectIncarnation() == 0), "a JOIN of the emitter at the incarnation held: a no-op wherever it lands");
+        assertTrue(healNotices().stream().anyMatch((n) -> n.to() == 4), "the emitter is told too");
+        assertTrue(io.encodedLengths.stream().allMatch((length) -> length > 0), "every notice sent fits the wire: " +
+            io.encodedLengths);
         final List<RecordingChannels.SentNotice> retold = joinsOf(9);
         assertTrue(!retold.isEmpty(), "the JOIN the far side may have missed is told again");
         assertTrue(retold.stream().allMatch((n) -> n.subjectIncarnation() == 1 && n.sourceRank() == 5));
@@ -78,7 +84,7 @@ class HealRetellTest
     void shouldNotAnnounceAHealAnotherNodeAnnouncedJustBefore()
     {
         beat(1, START);
-        node.onNotice(heal(2, 1), 2, START + DELTA / 2);
+        node.onNotice(heal(3, 1), 3, START + DELTA / 2);
 
         beat(2, START + DELTA / 2 + ETA);
 
@@ -120,6 +126,20 @@ class HealRetellTest
     }
 
     @Test
+    void shouldRetellWhenItIsTheEmitterNamedByAHealNotice()
+    {
+        node.onJoinRequest(9, 1, START + 1);
+        io.notices.clear();
+
+        // node 6's emitter is this node: the heal notice names it and reaches it directly
+        node.onNotice(heal(6, 1), 6, START + 10);
+
+        assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
+        assertEquals(0, node.staleFrames(), "not taken for this node's own JOIN passed back");
+        assertEquals(NodeState.ACTIVE, node.state());
+    }
+
+    @Test
     void shouldRetellNothingOnAHealNoticeForAJoinItOnlyLearned()
     {
         node.onNotice(join(9, 1, 1, 1), 1, START + 1);
@@ -129,6 +149,7 @@ class HealRetellTest
 
         assertTrue(joinsOf(9).stream().noneMatch((n) -> n.sourceRank() == 5), "its contact retells it");
         assertEquals(1, node.incarnationOf(9));
-        assertTrue(node.isAlive(2), "a heal notice is a JOIN of a live rank at the incarnation known: no change");
+        assertTrue(node.isAlive(1), "a heal notice is a JOIN of a live rank at the incarnation known: no change");
+        assertEquals(0, node.incarnationOf(1));
     }
 }
