@@ -65,6 +65,9 @@ final class SimulateCommand implements Command
             "  --partition-at D       when the cut starts (default: when failures start)",
             "  --partition-for D      how long it lasts (default 5 suspicion timeouts)",
             "  --one-way              the first group hears nothing from the others, which still hear it",
+            "  --flap K               a flapping link: the partition's cut happens K times (default 1)",
+            "  --flap-up D            how long the network is whole between two of those cuts (default --partition-for)",
+            "  --stall-near-cut D     the nodes on each edge of the cut stall (pause) for D at a random time in it",
             "  --isolate K            instead of --partition: K random nodes each cut off alone",
             "  --policy P             partition policy: majority (default) | none (the paper's: every side goes on)",
             "  --probe-timeout D      probe round timeout (default min(eta, delta/4)); 0 skips the ear check",
@@ -133,6 +136,13 @@ final class SimulateCommand implements Command
         {
             throw new UsageException(ex.getMessage());
         }
+        final int flaps = (int)flags.longValue("--flap", 1, 1, 1_000);
+        final long flapUpNs = flags.durationNs("--flap-up", partition == null ? 1 : partition.durationNs());
+        final long stallNs = flags.durationNs("--stall-near-cut", 0);
+        if ((flaps > 1 || stallNs > 0) && partition == null)
+        {
+            throw new UsageException("--flap and --stall-near-cut need --partition or --isolate");
+        }
         final boolean probeTimeoutSet = flags.isSet("--probe-timeout");
         final long probeTimeoutNs = flags.durationNs("--probe-timeout", 0);
         final long restartAfterNs = flags.isSet("--restart-after") ? flags.durationNs("--restart-after", 0) : -1;
@@ -174,7 +184,7 @@ final class SimulateCommand implements Command
         template.restartAfterNs(restartAfterNs);
         if (partition != null)
         {
-            template.partition(partition);
+            template.partition(partition).flap(flaps, flapUpNs).stallsNearCut(stallNs);
         }
         try
         {

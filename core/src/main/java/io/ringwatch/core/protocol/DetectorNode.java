@@ -49,6 +49,9 @@ import io.ringwatch.core.spi.RankSet;
  * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
  * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
  * The ear check lives in {@link ProbeSession}, the minority stop and verification in {@link MajorityRule}.
+ * <b>Heals.</b> A node whose emitter beats again after more than δ/2 of silence broadcasts a heal notice (a JOIN
+ * of its emitter, sequences from {@link #HEAL_SEQUENCE_BASE}); on one, every node retells the deaths it detected
+ * and the JOINs it admitted lately ({@link RecentChanges}), which a cut may have kept from the far side.
  */
 public final class DetectorNode
 {
@@ -58,12 +61,20 @@ public final class DetectorNode
     private static final int FENCE_LIMITER_CAPACITY = 16;
     private static final int SMALL_RUN = 64;
     private static final int NO_RETELL = -1;
+    private static final int RECENT_CHANGES = 16;
 
     /**
      * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
      * {@link #FENCE_SEQUENCE_BASE}: a receiver checks them and never merges them.
      */
     public static final long MINORITY_SEQUENCE_BASE = 1L << 61;
+
+    /**
+     * Sequence numbers of heal notices start here, below {@link #MINORITY_SEQUENCE_BASE}: a node whose emitter came
+     * back after a silence broadcasts a JOIN of that emitter at the incarnation its view holds (which changes no view
+     * that knows it) so that every node retells the changes it originated lately.
+     */
+    public static final long HEAL_SEQUENCE_BASE = 1L << 60;
 
     private final int rank;
     private final int incarnation;
@@ -73,6 +84,8 @@ public final class DetectorNode
     private final long pauseThresholdNs;
     private final long startupGraceNs;
     private final long fenceIntervalNs;
+    private final long settlePeriodNs;
+    private final long healSilenceNs;
     private final BroadcastSchedule schedule;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
@@ -86,6 +99,7 @@ public final class DetectorNode
     private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final ReusableNotice joinNotice = new ReusableNotice();
+    private final ReusableNotice healNotice = new ReusableNotice();
     private final Membership membership;
     private final RankArray mergedDead = new RankArray(8);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
@@ -94,6 +108,7 @@ public final class DetectorNode
     private final Quorum quorum;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
+    private final RecentChanges recentChanges = new RecentChanges(RECENT_CHANGES);
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -103,6 +118,8 @@ public final class DetectorNode
     private long nextHeartbeatNs;
     private long lastEmittedNs;
     private long lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+    private long emitterHeardNs;
+    private long healHeardNs = Long.MIN_VALUE / 2;
     private long suspicionDeadlineNs;
     private long armedAtNs;
     private long expectedWakeNs;
@@ -133,6 +150,8 @@ public final class DetectorNode
     private long joinsRefused;
     private long catchUpsForwarded;
     private long noticesRefused;
+    private long healRetells;
+    private long healsAnnounced;
 
     /**
      * @param rank        this node's rank.
@@ -165,6 +184,8 @@ public final class DetectorNode
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
         this.fenceIntervalNs = settings.fenceIntervalNs();
+        this.settlePeriodNs = settings.settlePeriodNs();
+        this.healSilenceNs = Math.max(2 * heartbeatPeriodNs, suspicionTimeoutNs / 2);
         this.schedule = schedule;
         this.heartbeats = heartbeats;
         this.control = control;
@@ -237,6 +258,7 @@ public final class DetectorNode
     {
         nextHeartbeatNs = startNs;
         lastEmittedNs = startNs;
+        emitterHeardNs = startNs;
         armedAtNs = startNs + startupGraceNs;
         suspicionDeadlineNs = armedAtNs + suspicionTimeoutNs;
         expectedWakeNs = startNs;
@@ -367,6 +389,7 @@ public final class DetectorNode
             heartbeatProgressSeen++;
             membership.emitterHeard();
             probes.cancel();
+            retellAfterSilence(nowNs);
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
@@ -442,6 +465,7 @@ public final class DetectorNode
         viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
         originateNotice(deadRank);
+        recentChanges.record(false, deadRank, membership.incarnationOf(deadRank), nowNs, rank, 0);
         // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
         // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
@@ -469,6 +493,114 @@ public final class DetectorNode
         }
         originateNotice(deadRank);
         return 1;
+    }
+
+    /**
+     * The emitter beats again. If it had been silent for more than δ/2 (lost heartbeats alone do not do that), a cut
+     * may have kept from the far side the deaths and JOINs broadcast meanwhile: their broadcasts are not repeated, and
+     * a JOIN has no observer to notice it missing. Announce the heal, so that every node retells what it originated
+     * lately, unless another node's heal notice came within δ/2: every node on a cut's edge sees the same heal, and
+     * one announcement is enough (each is a broadcast, and too many at once would overrun the broadcast-id memory).
+     * Under the majority rule only, like the re-announcement of deaths: the paper's rule repairs nothing.
+     */
+    private void retellAfterSilence(final long nowNs)
+    {
+        final long silentSinceNs = emitterHeardNs;
+        emitterHeardNs = nowNs;
+        if (nowNs - silentSinceNs <= healSilenceNs || state != NodeState.ACTIVE || policy != PartitionPolicy.MAJORITY ||
+            nowNs - healHeardNs <= healSilenceNs)
+        {
+            return;
+        }
+        healsAnnounced++;
+        healHeardNs = nowNs;
+        // A JOIN of the emitter at the incarnation this view holds: valid on the wire like any JOIN (its subject in
+        // D_msg, its source not), and a no-op wherever it lands. The emitter, skipped by the schedule, is told directly.
+        final int subject = emitter;
+        dead.add(subject);
+        healNotice.set(subject, rank, incarnation, HEAL_SEQUENCE_BASE + ++broadcastSequence, dead)
+            .subject(membership.incarnationOf(subject), true);
+        originate(healNotice);
+        control.sendNotice(subject, healNotice);
+        dead.remove(subject);
+        retellRecent(nowNs);
+    }
+
+    /**
+     * A heal notice arrived (or this node announced one): a cut somewhere healed, and the far side may have missed
+     * the deaths and JOINs broadcast while it lasted. Tell again those of the last settle period that are still
+     * current (a longer cut stops the minority, whose nodes then rejoin), each at most once per δ/2 however many heal
+     * notices come (one heal announces itself at most once per δ/2, and a link flapping faster may cut a retelling): a death by its detector (its notice carries the detector's whole dead set), a JOIN by its contact
+     * or, if the contact has died since, by the contact's successor (nobody else would ever notice a JOIN missing).
+     */
+    private void retellRecent(final long nowNs)
+    {
+        final long windowNs = nowNs - settlePeriodNs;
+        for (int i = 0, size = recentChanges.size(); i < size; i++)
+        {
+            final boolean join = recentChanges.isJoinAt(i);
+            final int subject = recentChanges.rankAt(i);
+            final int subjectIncarnation = recentChanges.incarnationAt(i);
+            final long toldNs = recentChanges.toldNsAt(i);
+            if (recentChanges.admittedNsAt(i) - windowNs < 0 || dead.contains(subject) == join ||
+                membership.incarnationOf(subject) != subjectIncarnation || !mayRetell(i) ||
+                (toldNs != recentChanges.admittedNsAt(i) && nowNs - toldNs <= healSilenceNs))
+            {
+                continue;
+            }
+            recentChanges.told(i, nowNs);
+            healRetells++;
+            if (join)
+            {
+                retellJoin(subject, subjectIncarnation);
+            }
+            else
+            {
+                originateNotice(subject);
+            }
+        }
+    }
+
+    /**
+     * The contact retells its JOINs. If it has died since (or lives on under a newer incarnation, which knows nothing
+     * of them), its nearest live successor in this view retells them for it: one node, not every node that learned
+     * them, so a heal costs a broadcast per JOIN.
+     */
+    private boolean mayRetell(final int i)
+    {
+        final int contact = recentChanges.contactAt(i);
+        if (contact == rank)
+        {
+            return true;
+        }
+        if (!validRank(contact) ||
+            (!dead.contains(contact) && membership.incarnationOf(contact) == recentChanges.contactIncarnationAt(i)))
+        {
+            return false;
+        }
+        int successor = contact;
+        for (int k = 0; k < clusterSize; k++)
+        {
+            successor = successor == clusterSize - 1 ? 0 : successor + 1;
+            if (successor == rank || (successor != contact && !dead.contains(successor)))
+            {
+                break;
+            }
+        }
+        return successor == rank;
+    }
+
+    private static boolean isHeal(final Notice notice)
+    {
+        return notice.isJoin() && notice.sequence() >= HEAL_SEQUENCE_BASE && notice.sequence() < MINORITY_SEQUENCE_BASE;
+    }
+
+    private void retellJoin(final int joiner, final int joinerIncarnation)
+    {
+        // as the contact's JOIN: D_msg holds the joiner, which takes no part in its own broadcast
+        dead.add(joiner);
+        originate(joinNotice.set(joiner, rank, incarnation, ++broadcastSequence, dead).subject(joinerIncarnation, true));
+        dead.remove(joiner);
     }
 
     private long retellAtNs()
@@ -775,6 +907,13 @@ public final class DetectorNode
         {
             return;
         }
+        if (isHeal(notice) && notice.deadRank() == rank)
+        {
+            // this node is the announcer's emitter, named (and so listed in D_msg) by a JOIN that changes nothing
+            healHeardNs = nowNs;
+            retellRecent(nowNs);
+            return;
+        }
 
         if (namesUs || fence || notice.deadRank() == rank)
         {
@@ -824,6 +963,11 @@ public final class DetectorNode
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
         forward(notice, fromRank);
         catchUp(notice, fromRank);
+        if (isHeal(notice))
+        {
+            healHeardNs = nowNs;
+            retellRecent(nowNs);
+        }
 
         if (changed)
         {
@@ -918,14 +1062,15 @@ public final class DetectorNode
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
             return false;
         }
-        admitJoiner(joiner, joinerIncarnation, nowNs);
+        admitJoiner(joiner, joinerIncarnation, nowNs, notice.sourceRank());
         return true;
     }
 
-    private void admitJoiner(final int joiner, final int joinerIncarnation, final long nowNs)
+    private void admitJoiner(final int joiner, final int joinerIncarnation, final long nowNs, final int contact)
     {
         dead.remove(joiner);
         joinsLearned++;
+        recentChanges.record(true, joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
         if (probes.active())
         {
             // A run of silent predecessors being probed may hold the joiner's old life (silent, but never asked again
@@ -948,6 +1093,7 @@ public final class DetectorNode
         {
             emitter = joiner;
             lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+            emitterHeardNs = nowNs;
             suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
             control.sendNewObserver(joiner);
         }
@@ -1042,12 +1188,13 @@ public final class DetectorNode
         membership.admitted(fromRank);
         if (wasDead)
         {
-            admitJoiner(fromRank, fromIncarnation, nowNs);
+            admitJoiner(fromRank, fromIncarnation, nowNs, rank);
             viewChanged(nowNs);
         }
         else
         {
             dead.remove(fromRank);
+            recentChanges.record(true, fromRank, fromIncarnation, nowNs, rank, membership.incarnationOf(rank));
         }
         expectedWakeNs = nextDeadlineNs();
     }
@@ -1156,6 +1303,7 @@ public final class DetectorNode
             observer = nearestLive(1);
         }
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+        emitterHeardNs = nowNs;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         membership.viewReceived(nowNs);
         if (emitter != rank)
@@ -1338,6 +1486,7 @@ public final class DetectorNode
         probes.cancel();
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
+        emitterHeardNs = nowNs;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         if (emitter != rank)
         {
@@ -1692,6 +1841,22 @@ public final class DetectorNode
     public long noticesRefused()
     {
         return noticesRefused;
+    }
+
+    /**
+     * @return deaths and JOINs told again after a cut healed.
+     */
+    public long healRetells()
+    {
+        return healRetells;
+    }
+
+    /**
+     * @return heal notices this node sent: its emitter came back after a silence.
+     */
+    public long healsAnnounced()
+    {
+        return healsAnnounced;
     }
 
     /**

@@ -41,6 +41,9 @@ public final class SimConfig
     private long fenceIntervalNs = -1;
     private BroadcastKind broadcast = BroadcastKind.DOUBLE_HYPERCUBE;
     private int randomPauses;
+    private int flaps = 1;
+    private long flapUpNs;
+    private long cutStallNs;
     private long randomPauseNs = -1;
     private StabilizationBound bound = StabilizationBound.THEOREM_1;
     private boolean authentication = true;
@@ -80,6 +83,9 @@ public final class SimConfig
         copy.fenceIntervalNs = fenceIntervalNs;
         copy.broadcast = broadcast;
         copy.randomPauses = randomPauses;
+        copy.flaps = flaps;
+        copy.flapUpNs = flapUpNs;
+        copy.cutStallNs = cutStallNs;
         copy.randomPauseNs = randomPauseNs;
         copy.bound = bound;
         copy.authentication = authentication;
@@ -457,6 +463,55 @@ public final class SimConfig
         this.randomPauses = count;
         this.randomPauseNs = durationNs;
         return this;
+    }
+
+    /**
+     * A flapping link: the first partition's cut (the same groups) goes down {@code cuts} times, each for its
+     * duration, up for {@code upNs} in between.
+     *
+     * @param cuts times the cut happens, 1 for a plain partition.
+     * @param upNs how long the network is whole between two of them.
+     * @return this.
+     */
+    public SimConfig flap(final int cuts, final long upNs)
+    {
+        checkMutable();
+        require(cuts >= 1, "flap needs at least one cut: " + cuts);
+        require(cuts == 1 || upNs > 0, "flapping needs an up time > 0: " + upNs + "ns");
+        this.flaps = cuts;
+        this.flapUpNs = upNs;
+        return this;
+    }
+
+    public int flaps()
+    {
+        return flaps;
+    }
+
+    public long flapUpNs()
+    {
+        return flapUpNs;
+    }
+
+    /**
+     * Scheduling stalls near the cut: the nodes on either side of each edge of the first partition (a node whose
+     * ring predecessor is in another group, and that predecessor) pause for {@code stallNs} at a random time within
+     * the first cut, as an overloaded host's agents would.
+     *
+     * @param stallNs how long each stall lasts; 0 for none.
+     * @return this.
+     */
+    public SimConfig stallsNearCut(final long stallNs)
+    {
+        checkMutable();
+        require(stallNs >= 0, "stall must be >= 0: " + stallNs + "ns");
+        this.cutStallNs = stallNs;
+        return this;
+    }
+
+    public long cutStallNs()
+    {
+        return cutStallNs;
     }
 
     public int randomPauses()

@@ -303,6 +303,42 @@ public final class Simulation implements ClusterState
         return finish();
     }
 
+    /**
+     * The first partition's cut again, {@link SimConfig#flaps()} times in all, and stalls of the nodes on its edges.
+     */
+    private void planFlapsAndStalls()
+    {
+        if (firstPartitionGroups == null)
+        {
+            return;
+        }
+        final Partition first = config.partitions().get(0);
+        for (int k = 1; k < config.flaps(); k++)
+        {
+            final long startNs = first.startNs() + k * (first.durationNs() + config.flapUpNs());
+            network.partition(firstPartitionGroups, startNs, startNs + first.durationNs(), first.oneWay());
+            lastInjectionNs = Math.max(lastInjectionNs, startNs + first.durationNs());
+        }
+        final long stallNs = config.cutStallNs();
+        if (stallNs == 0)
+        {
+            return;
+        }
+        for (int rank = 0; rank < n; rank++)
+        {
+            final int predecessor = rank == 0 ? n - 1 : rank - 1;
+            if (firstPartitionGroups[rank] != firstPartitionGroups[predecessor])
+            {
+                for (final int stalled : new int[]{predecessor, rank})
+                {
+                    final long atNs = first.startNs() + random.nextLong(first.durationNs());
+                    queue.schedule(atNs, EventQueue.PAUSE, -1, stalled, stallNs, null);
+                    lastInjectionNs = Math.max(lastInjectionNs, atNs + stallNs);
+                }
+            }
+        }
+    }
+
     private void planInjections()
     {
         lastInjectionNs = 0;
@@ -315,6 +351,7 @@ public final class Simulation implements ClusterState
             }
             lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
         }
+        planFlapsAndStalls();
         for (final Injection injection : config.injections())
         {
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
@@ -1012,13 +1049,14 @@ public final class Simulation implements ClusterState
         final Partition first = config.partitions().get(0);
         final long minorityFenceNs = PartitionOutcome.lastStopNs(losing, stoppedAtNs, first.startNs());
         // restarts bring stopped nodes back as new lives: who stopped at the end no longer tells who had to
-        final boolean onlyPartitions = config.failures() == 0 && config.randomPauses() == 0 &&
+        final boolean onlyPartitions = config.failures() == 0 && config.randomPauses() == 0 && config.cutStallNs() == 0 &&
             config.injections().isEmpty() && config.restartAfterNs() <= 0;
         if (!onlyPartitions)
         {
             return minorityFenceNs;
         }
-        boolean allShort = true;
+        // cuts flapping with short up times add up to one longer outage
+        boolean allShort = config.flaps() == 1;
         for (final Partition partition : config.partitions())
         {
             allShort &= 2 * partition.durationNs() < deltaNs;

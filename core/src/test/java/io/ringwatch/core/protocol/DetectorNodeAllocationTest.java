@@ -127,6 +127,7 @@ class DetectorNodeAllocationTest
             allocation, () -> runProbingCycles(node, slot, control, nowNs, MEASURED_CYCLES), "probing duty cycles");
         assertTrue(node.probesSent() - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
         assertEquals(0, node.suspicions(), "an answering emitter is never declared");
+        assertTrue(node.healsAnnounced() > 0, "each return of the emitter after δ of silence announces a heal");
         assertEquals(0, node.deadSet().size());
     }
 

@@ -26,6 +26,8 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     final List<Sent> sent = new ArrayList<>();
     final List<SentNotice> notices = new ArrayList<>();
     final List<String> events = new ArrayList<>();
+    /** What each sent notice would take on the wire ({@code FailureNoticeFlyweight.encodedLength}): < 0 if invalid. */
+    final List<Integer> encodedLengths = new ArrayList<>();
     int slotWriter = -1;
     boolean acceptsFrames = true;
     boolean acceptsObservers = true;
@@ -101,6 +103,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         sent.add(new Sent("notice", toRank, notice.deadRank()));
         notices.add(new SentNotice(toRank, notice.deadRank(), notice.sourceRank(), notice.sequence(), notice.isJoin(),
             notice.subjectIncarnation()));
+        encodedLengths.add(io.ringwatch.core.codec.FailureNoticeFlyweight.encodedLength(notice));
     }
 
     RankArray lastViewDead;

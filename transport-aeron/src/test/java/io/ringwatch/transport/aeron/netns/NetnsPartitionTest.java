@@ -69,6 +69,30 @@ class NetnsPartitionTest
     }
 
     /**
+     * As the 5|3 split, then the fenced minority restarted as a supervisor would (exit 3 means "restart me with a new
+     * incarnation": {@code node --join}): every node runs again and every view is whole.
+     */
+    @Test
+    void shouldEndWholeWhenTheFencedMinorityOfAFiveThreeSplitIsRestarted() throws Exception
+    {
+        try (NetnsCluster cluster = NetnsClusters.startAllUp(LAYOUT))
+        {
+            final Set<Integer> minority = cluster.ranksOn(3, 4);
+            assertFenceThemselvesAcross(cluster, minority,
+                () -> cluster.hosts().partition(new int[]{0, 1, 2}, new int[]{3, 4}), 10 * DELTA_MS,
+                () -> cluster.hosts().heal(), "5|3 split");
+            final long restartNs = System.nanoTime();
+            for (final int r : minority)
+            {
+                cluster.restart(r);
+            }
+            assertStable(cluster, Set.of(), "after the fenced minority " + minority + " was restarted");
+            System.out.printf("5|3 split, minority restarted: whole again after %d ms%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartNs));
+        }
+    }
+
+    /**
      * Hosts {0, 1} (4 nodes) cut from {2, 3, 4} (4 nodes) for 10δ: the tie-break picks one side, every node of the
      * other fences itself, and the survivors agree; never both sides running.
      */

@@ -263,6 +263,22 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
+     * Start a node that exited (a fenced one, exit 3) again in its host's namespace as a new process joining under a
+     * new incarnation ({@code node --join}), as its supervisor would.
+     *
+     * @param rank node.
+     * @return {@code System.nanoTime()} just before the launch.
+     * @throws InterruptedException if interrupted while the old process is reaped.
+     */
+    public long restart(final int rank) throws InterruptedException
+    {
+        views.forget(rank);
+        final long nowNs = System.nanoTime();
+        nodes.relaunch(rank);
+        return nowNs;
+    }
+
+    /**
      * SIGKILL a host's media driver; its nodes keep running until they notice.
      *
      * @param host a host.

@@ -1,0 +1,115 @@
+package io.ringwatch.core.protocol;
+
+/**
+ * The last few changes of a rank's life one node broadcast (a death it detected, a JOIN it admitted as a contact) or
+ * learned (a JOIN: rank, incarnation, when, and the contact with the incarnation it had), so that they can be told
+ * again once a cut heals: the far side may have missed them. Fixed capacity, overwriting the oldest; allocation free.
+ */
+final class RecentChanges
+{
+    private final int[] ranks;
+    private final int[] incarnations;
+    private final long[] admittedNs;
+    private final long[] toldNs;
+    private final int[] contacts;
+    private final int[] contactIncarnations;
+    private final boolean[] joins;
+    private int next;
+    private int size;
+
+    RecentChanges(final int capacity)
+    {
+        joins = new boolean[capacity];
+        ranks = new int[capacity];
+        incarnations = new int[capacity];
+        admittedNs = new long[capacity];
+        toldNs = new long[capacity];
+        contacts = new int[capacity];
+        contactIncarnations = new int[capacity];
+    }
+
+    /**
+     * @param join               true for a JOIN, false for a death.
+     * @param rank               the rank that joined or died.
+     * @param incarnation        the incarnation concerned.
+     * @param nowNs              when this node broadcast or learned it.
+     * @param contact            the rank that broadcast it.
+     * @param contactIncarnation that rank's incarnation in this node's view then.
+     */
+    void record(
+        final boolean join,
+        final int rank,
+        final int incarnation,
+        final long nowNs,
+        final int contact,
+        final int contactIncarnation)
+    {
+        joins[next] = join;
+        contacts[next] = contact;
+        contactIncarnations[next] = contactIncarnation;
+        size = Math.min(size + 1, ranks.length);
+        ranks[next] = rank;
+        incarnations[next] = incarnation;
+        admittedNs[next] = nowNs;
+        toldNs[next] = nowNs;
+        next = next + 1 == ranks.length ? 0 : next + 1;
+    }
+
+    int size()
+    {
+        return size;
+    }
+
+    /**
+     * @param i 0 for the oldest entry held.
+     */
+    int rankAt(final int i)
+    {
+        return ranks[index(i)];
+    }
+
+    int incarnationAt(final int i)
+    {
+        return incarnations[index(i)];
+    }
+
+    boolean isJoinAt(final int i)
+    {
+        return joins[index(i)];
+    }
+
+    int contactAt(final int i)
+    {
+        return contacts[index(i)];
+    }
+
+    int contactIncarnationAt(final int i)
+    {
+        return contactIncarnations[index(i)];
+    }
+
+    long admittedNsAt(final int i)
+    {
+        return admittedNs[index(i)];
+    }
+
+    /**
+     * @return when the change was last told: first broadcast, or told again.
+     */
+    long toldNsAt(final int i)
+    {
+        return toldNs[index(i)];
+    }
+
+    void told(final int i, final long nowNs)
+    {
+        toldNs[index(i)] = nowNs;
+    }
+
+    private int index(final int i)
+    {
+        final int start = size == ranks.length ? next : 0;
+        final int k = start + i;
+        return k >= ranks.length ? k - ranks.length : k;
+    }
+}

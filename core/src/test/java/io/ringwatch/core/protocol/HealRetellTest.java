@@ -1,0 +1,155 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Repair after a cut heals, on one node (rank 5 of 16): a node whose emitter beats again after a silence announces
+ * the heal and retells what it learned meanwhile; a node that hears a heal notice retells what it originated.
+ */
+class HealRetellTest
+{
+    private static final int N = 16;
+    private static final long ETA = 10;
+    private static final long DELTA = 100;
+    private static final long START = 1_000;
+    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
+
+    private final RecordingChannels io = new RecordingChannels();
+    private final DetectorNode node =
+        new DetectorNode(5, 0, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+
+    private static ReusableNotice join(final int joiner, final int incarnation, final int source, final long seq)
+    {
+        return new ReusableNotice().set(joiner, source, 0, seq, RankArray.of(joiner)).subject(incarnation, true);
+    }
+
+    /** A heal notice as {@code source} sends it: a JOIN of its emitter (its predecessor here) at incarnation 0. */
+    private static ReusableNotice heal(final int source, final long seq)
+    {
+        final int emitter = source - 1;
+        return new ReusableNotice().set(emitter, source, 0, DetectorNode.HEAL_SEQUENCE_BASE + seq,
+            RankArray.of(emitter)).subject(0, true);
+    }
+
+    private List<RecordingChannels.SentNotice> healNotices()
+    {
+        return io.notices.stream().filter((n) -> n.sequence() >= DetectorNode.HEAL_SEQUENCE_BASE &&
+            n.sequence() < DetectorNode.MINORITY_SEQUENCE_BASE).toList();
+    }
+
+    private List<RecordingChannels.SentNotice> joinsOf(final int rank)
+    {
+        return io.notices.stream().filter((n) -> n.join() && n.deadRank() == rank &&
+            n.sequence() < DetectorNode.HEAL_SEQUENCE_BASE).toList();
+    }
+
+    private void beat(final long counter, final long nowNs)
+    {
+        io.deposit(4, counter);
+        node.doWork(nowNs);
+    }
+
+    @Test
+    void shouldAnnounceTheHealAndRetellAJoinItAdmittedWhileTheEmitterWasSilent()
+    {
+        beat(1, START);
+        // the emitter falls silent (a cut) and this node admits a new life of rank 9 meanwhile
+        node.onJoinRequest(9, 1, START + 2 * ETA);
+        assertEquals(1, node.incarnationOf(9));
+        io.notices.clear();
+
+        beat(2, START + DELTA / 2 + ETA);
+
+        assertEquals(1, node.healsAnnounced());
+        assertEquals(1, healNotices().stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
+        assertTrue(healNotices().stream().allMatch((n) -> n.join() && n.deadRank() == 4 && n.sourceRank() == 5 &&
+            n.subjectIncarnation() == 0), "a JOIN of the emitter at the incarnation held: a no-op wherever it lands");
+        assertTrue(healNotices().stream().anyMatch((n) -> n.to() == 4), "the emitter is told too");
+        assertTrue(io.encodedLengths.stream().allMatch((length) -> length > 0), "every notice sent fits the wire: " +
+            io.encodedLengths);
+        final List<RecordingChannels.SentNotice> retold = joinsOf(9);
+        assertTrue(!retold.isEmpty(), "the JOIN the far side may have missed is told again");
+        assertTrue(retold.stream().allMatch((n) -> n.subjectIncarnation() == 1 && n.sourceRank() == 5));
+    }
+
+    @Test
+    void shouldNotAnnounceAHealAnotherNodeAnnouncedJustBefore()
+    {
+        beat(1, START);
+        node.onNotice(heal(3, 1), 3, START + DELTA / 2);
+
+        beat(2, START + DELTA / 2 + ETA);
+
+        assertEquals(0, node.healsAnnounced(), "one announcement per heal is enough");
+    }
+
+    @Test
+    void shouldNotAnnounceAnythingWhileTheEmitterOnlyMissesBeats()
+    {
+        node.onNotice(join(9, 1, 1, 1), 1, START);
+        for (int k = 1; k <= 10; k++)
+        {
+            // every other beat lost: gaps of 2η
+            beat(k, START + 2 * k * ETA);
+        }
+
+        assertEquals(0, node.healsAnnounced());
+        assertTrue(healNotices().isEmpty());
+        assertTrue(joinsOf(9).stream().noneMatch((n) -> n.sourceRank() == 5), "nothing is retold without a silence");
+    }
+
+    @Test
+    void shouldRetellAJoinItAdmittedAsContactOnAHealNoticeOncePerHalfDelta()
+    {
+        node.onJoinRequest(9, 1, START + 1);
+        assertEquals(1, node.joinsAdmitted());
+        io.notices.clear();
+
+        node.onNotice(heal(1, 1), 1, START + 10);
+        assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
+            "the contact retells the JOIN it broadcast");
+
+        node.onNotice(heal(2, 1), 2, START + 20);
+        assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
+            "a second heal notice within δ/2 retells nothing more");
+
+        node.onNotice(heal(3, 1), 3, START + 20 + DELTA / 2);
+        assertEquals(2, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
+    }
+
+    @Test
+    void shouldRetellWhenItIsTheEmitterNamedByAHealNotice()
+    {
+        node.onJoinRequest(9, 1, START + 1);
+        io.notices.clear();
+
+        // node 6's emitter is this node: the heal notice names it and reaches it directly
+        node.onNotice(heal(6, 1), 6, START + 10);
+
+        assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
+        assertEquals(0, node.staleFrames(), "not taken for this node's own JOIN passed back");
+        assertEquals(NodeState.ACTIVE, node.state());
+    }
+
+    @Test
+    void shouldRetellNothingOnAHealNoticeForAJoinItOnlyLearned()
+    {
+        node.onNotice(join(9, 1, 1, 1), 1, START + 1);
+        io.notices.clear();
+
+        node.onNotice(heal(2, 1), 2, START + 10);
+
+        assertTrue(joinsOf(9).stream().noneMatch((n) -> n.sourceRank() == 5), "its contact retells it");
+        assertEquals(1, node.incarnationOf(9));
+        assertTrue(node.isAlive(1), "a heal notice is a JOIN of a live rank at the incarnation known: no change");
+        assertEquals(0, node.incarnationOf(1));
+    }
+}

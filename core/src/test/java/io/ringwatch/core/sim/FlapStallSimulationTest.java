@@ -1,0 +1,81 @@
+package io.ringwatch.core.sim;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Short cuts that flap, with the nodes on the cut's edges stalled, as on a loaded host whose link goes down and up:
+ * every running node must end with the same view (the completeness, accuracy, ring and no-split-brain checkers).
+ * Before deaths were retold on a heal, the fixed case below left 3 of 200 runs with a stopped node that part of the
+ * cluster still held alive and a hole in the ring (17 violations), as once seen live.
+ */
+class FlapStallSimulationTest
+{
+    private static final long ETA_NS = 25_000_000L;
+    private static final long DELTA_NS = 250_000_000L;
+
+    private static SimConfig shortCuts(final int nodes, final int minority, final long cutNs, final int flaps,
+        final long upNs, final long stallNs, final boolean randomPlacement, final long seed)
+    {
+        final SimConfig config = new SimConfig()
+            .nodes(nodes)
+            .heartbeatPeriodNs(ETA_NS)
+            .suspicionTimeoutNs(DELTA_NS)
+            .maxDelayNs(2_000_000L)
+            .seed(seed);
+        config.partition(new Partition(1_000_000_000L, cutNs, new int[]{nodes - minority, minority},
+            randomPlacement, false)).flap(flaps, upNs).stallsNearCut(stallNs);
+        return config;
+    }
+
+    @Test
+    void shouldAgreeOnEveryViewAfterAShortCutFlappingWithStallsOnItsEdges()
+    {
+        // simulate --nodes 8 --heartbeat-period 25ms --suspicion-timeout 250ms --tau 2ms --partition 5:3
+        //   --partition-at 1s --partition-for 153ms --flap 4 --flap-up 60ms --stall-near-cut 400ms --seed 11
+        for (int i = 0; i < 200; i++)
+        {
+            final long seed = Seeds.forRun(11, i);
+            final SimResult result =
+                Simulation.run(shortCuts(8, 3, 153_000_000L, 4, 60_000_000L, 400_000_000L, false, seed));
+            assertTrue(result.violations().isEmpty(), "run seed " + seed + ": " + result.violations());
+            assertEquals(0, result.splitBrainPairs(), "run seed " + seed);
+        }
+    }
+
+    @Test
+    void shouldPassASeededSwarmOfFlappingCutsWithStalls()
+    {
+        final long batchSeed = Long.getLong("ringwatch.swarm.seed", 1);
+        final SplittableRandom shapes = new SplittableRandom(batchSeed);
+        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
+        int runs = 0;
+        while (runs < 150 && System.nanoTime() < deadlineNs)
+        {
+            final int nodes = 4 + shapes.nextInt(61);
+            final int minority = 1 + shapes.nextInt((nodes - 1) / 2);
+            final long cutNs = 10_000_000L + shapes.nextLong(DELTA_NS);
+            final int flaps = 1 + shapes.nextInt(5);
+            // up for at least two heartbeat periods: a link up for less never really heals (see README "Partitions")
+            final long upNs = 2 * ETA_NS + shapes.nextLong(DELTA_NS / 2);
+            final long stallNs = shapes.nextBoolean() ? 0 : 10_000_000L + shapes.nextLong(2 * DELTA_NS);
+            final boolean randomPlacement = shapes.nextInt(4) == 0;
+            final SimConfig config =
+                shortCuts(nodes, minority, cutNs, flaps, upNs, stallNs, randomPlacement, shapes.nextLong());
+            final SimResult result = Simulation.run(config);
+            final String shape = "batch seed " + batchSeed + " (rerun with -Dringwatch.swarm.seed=" + batchSeed +
+                "), run " + runs + ", run seed " + config.seed() + ", nodes " + nodes + ", cut " + (nodes - minority) +
+                ":" + minority + (randomPlacement ? " scattered" : "") + " for " + cutNs + "ns x" + flaps + " up " +
+                upNs + "ns, stalls " + stallNs + "ns";
+            assertTrue(result.violations().isEmpty(), shape + ": " + result.violations());
+            assertEquals(0, result.splitBrainPairs(), shape);
+            runs++;
+        }
+        System.out.println("flap swarm: " + runs + " runs, batch seed " + batchSeed);
+        assertTrue(runs >= 20, "batch seed " + batchSeed + ": only " + runs + " runs in the time budget");
+    }
+}
