@@ -42,7 +42,8 @@ final class FloodCommand implements Command
             "  --seed X               random bytes and ids (default: time)",
             "Loopback only. Prints, per kind, the datagrams sent and the rate reached, the largest gap between two",
             "heartbeats the node saw from its emitter and its observer saw from it (upper bounds: sampled every",
-            "200 µs from this process), and the ranks any node holds dead afterwards (a false positive if any).");
+            "200 µs from this process), the publication images the shared media driver created (each a log buffer",
+            "in /dev/shm) and the CPU time it used, and the ranks any node holds dead afterwards (a false positive).");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
@@ -82,8 +83,8 @@ final class FloodCommand implements Command
             }
             final HostileTraffic traffic = new HostileTraffic(cluster, target, seed, ports);
             out.println("| kind | sent | rate (/s) | largest gap into the node (ms) | largest gap out of it (ms) | " +
-                "held dead afterwards |");
-            out.println("| --- | ---: | ---: | ---: | ---: | --- |");
+                "driver images created | image log buffers (MiB) | driver CPU (ms) | held dead afterwards |");
+            out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
             boolean falsePositive = false;
             for (final HostileTraffic.Kind kind : HostileTraffic.Kind.values())
             {
@@ -91,8 +92,9 @@ final class FloodCommand implements Command
                 Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * timeoutNs));
                 final String dead = deadRanks(cluster, nodes);
                 falsePositive |= !dead.isEmpty();
-                out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.1f | %.1f | %s |%n", kind, r.sent(), r.rate(),
-                    r.maxGapInNs() / 1e6, r.maxGapOutNs() / 1e6, dead.isEmpty() ? "nobody" : dead);
+                out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.1f | %.1f | %d | %.1f | %.0f | %s |%n", kind,
+                    r.sent(), r.rate(), r.maxGapInNs() / 1e6, r.maxGapOutNs() / 1e6, r.imagesCreated(),
+                    r.maxImageBytes() / (1024.0 * 1024.0), r.driverCpuNs() / 1e6, dead.isEmpty() ? "nobody" : dead);
             }
             return falsePositive || !cluster.awaitViews(Set.of(), 1) ? 1 : 0;
         }
