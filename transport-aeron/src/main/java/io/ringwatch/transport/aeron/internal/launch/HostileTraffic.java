@@ -15,6 +15,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -34,11 +36,11 @@ public final class HostileTraffic
     {
         /** 1 to 1,400 random bytes. */
         RANDOM,
-        /** An Aeron DATA frame (version 0, begin and end flags) of the node's stream id, random session, term and
-         * payload of 0 to 1,024 bytes. */
+        /** An Aeron DATA frame (version 0, begin and end flags) of the chosen stream id ({@link #streamId(int)}),
+         * random session, term and payload of 0 to 1,024 bytes. */
         AERON_DATA,
-        /** An Aeron SETUP frame of the node's stream id for a random new session (valid term length and MTU): each
-         * asks the node's media driver to create an image. */
+        /** An Aeron SETUP frame of the chosen stream id for a random new session (valid term length and MTU): on a
+         * stream the driver has a subscription for, each makes it create an image. */
         AERON_SETUP
     }
 
@@ -65,10 +67,12 @@ public final class HostileTraffic
      * @param imagesBefore      publication images in the shared media driver's directory before the flood.
      * @param maxImages         most images seen there during the flood (sampled about every 5 ms).
      * @param maxImageBytes     most bytes of image log buffers there during the flood (file lengths).
+     * @param maxShmGrowthBytes most the file system of the driver's directory ({@code /dev/shm}) grew during the
+     *                          flood, in bytes of pages in use (other processes' use included: an upper bound).
      * @param driverCpuNs       CPU time the media driver's process used while the flood was sent, or -1 if unknown.
      */
     public record Result(Kind kind, long sent, long elapsedNs, long maxGapInNs, long maxGapOutNs, long progressIn,
-        int imagesBefore, int maxImages, long maxImageBytes, long driverCpuNs)
+        int imagesBefore, int maxImages, long maxImageBytes, long maxShmGrowthBytes, long driverCpuNs)
     {
         /**
          * @return images the flood made the driver create, at least (an image that came and went between two
@@ -92,8 +96,9 @@ public final class HostileTraffic
         {
             return String.format("%-11s sent=%,d rate=%,.0f/s largest heartbeat gap: into the node %.1f ms, " +
                 "out of it %.1f ms; progress seen %d; driver images %d before, at most %d (%.1f MiB of log " +
-                "buffers); driver CPU %.0f ms", kind, sent, rate(), maxGapInNs / 1e6, maxGapOutNs / 1e6,
-                progressIn, imagesBefore, maxImages, maxImageBytes / (1024.0 * 1024.0), driverCpuNs / 1e6);
+                "buffers, /dev/shm grew %.1f MiB); driver CPU %.0f ms", kind, sent, rate(), maxGapInNs / 1e6,
+                maxGapOutNs / 1e6, progressIn, imagesBefore, maxImages, maxImageBytes / (1024.0 * 1024.0),
+                maxShmGrowthBytes / (1024.0 * 1024.0), driverCpuNs / 1e6);
         }
     }
 
@@ -110,6 +115,7 @@ public final class HostileTraffic
     private final UnsafeBuffer view = new UnsafeBuffer(datagram);
     private final DataHeaderFlyweight data = new DataHeaderFlyweight();
     private final SetupFlyweight setup = new SetupFlyweight();
+    private int streamId = RingwatchConfiguration.controlStreamId();
 
     /**
      * @param cluster a running UDP cluster.
@@ -135,6 +141,20 @@ public final class HostileTraffic
         this.random = new Random(seed);
         data.wrap(view);
         setup.wrap(view);
+    }
+
+    /**
+     * The stream id DATA and SETUP frames carry: by default the configured control stream id, which anyone knows and
+     * which the nodes no longer use over UDP (a blind attacker's guess); the id the nodes do use models an attacker
+     * who has sniffed it.
+     *
+     * @param streamId the id to put in Aeron frames.
+     * @return this.
+     */
+    public HostileTraffic streamId(final int streamId)
+    {
+        this.streamId = streamId;
+        return this;
     }
 
     /**
@@ -193,8 +213,7 @@ public final class HostileTraffic
                     LockSupport.parkNanos(Math.min(dueNs - nowNs, MAX_SLEEP_NS));
                     continue;
                 }
-                // the control stream's id: the one stream the node's driver has a subscription for
-                final int length = fill(kind, RingwatchConfiguration.controlStreamId());
+                final int length = fill(kind, streamId);
                 datagram.clear().limit(length);
                 channel.send(datagram, ports[(int)(sent % ports.length)]);
                 sent++;
@@ -211,7 +230,7 @@ public final class HostileTraffic
         sampling.set(false);
         sampler.join();
         return new Result(kind, sent, elapsedNs, into.maxGapNs, outOf.maxGapNs, into.progress - into.firstProgress,
-            images.first, images.max, images.maxBytes,
+            images.first, images.max, images.maxBytes, images.maxUsed - images.firstUsed,
             driverCpuBeforeNs < 0 || driverCpuAfterNs < 0 ? -1 : driverCpuAfterNs - driverCpuBeforeNs);
     }
 
@@ -293,6 +312,8 @@ public final class HostileTraffic
         private int first = -1;
         private int max;
         private long maxBytes;
+        private long firstUsed;
+        private long maxUsed;
 
         ImageProbe(final File directory)
         {
@@ -308,12 +329,29 @@ public final class HostileTraffic
             {
                 bytes += files[i].length();
             }
+            final long used = usedBytes();
             if (first < 0)
             {
                 first = count;
+                firstUsed = used;
+                maxUsed = used;
             }
             max = Math.max(max, count);
             maxBytes = Math.max(maxBytes, bytes);
+            maxUsed = Math.max(maxUsed, used);
+        }
+
+        private long usedBytes()
+        {
+            try
+            {
+                final FileStore store = Files.getFileStore(directory.getParentFile().toPath());
+                return store.getTotalSpace() - store.getUnallocatedSpace();
+            }
+            catch (final IOException ex)
+            {
+                return 0;
+            }
         }
     }
 
