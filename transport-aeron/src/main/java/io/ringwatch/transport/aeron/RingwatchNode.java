@@ -188,8 +188,14 @@ public final class RingwatchNode implements AutoCloseable
                     // the protocol's clock starts when everything is in place, so set-up is not a missed heartbeat
                     final long startNs = ctx.nanoClock().nanoTime();
                     cachedClock.update(startNs);
-                    return new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats,
-                        control, listener, startNs);
+                    final DetectorNode detector = new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
+                        schedule, heartbeats, control, listener, startNs);
+                    if (datagrams != null)
+                    {
+                        // the heartbeat socket takes datagrams from the emitter the protocol watches, nobody else
+                        datagrams.watch(detector::emitter);
+                    }
+                    return detector;
                 },
                 cachedClock, aeron.conductorAgentInvoker(), controlPoller, udp ? datagrams::poll : null, control,
                 udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed())
