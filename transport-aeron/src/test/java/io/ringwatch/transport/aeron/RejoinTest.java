@@ -15,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -45,10 +47,15 @@ class RejoinTest
         }
     }
 
-    @Test
-    void shouldReadmitACrashedRankUnderANewIncarnationEverywhere()
+    /**
+     * Over UDP too: the rejoined rank's heartbeat socket is new, its successor re-connects its own to it when it
+     * takes it as emitter again, and its control publications are new sessions to the others' drivers.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"})
+    void shouldReadmitACrashedRankUnderANewIncarnationEverywhere(final TransportMode transport)
     {
-        cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS);
+        cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS, transport);
         cluster.run(300, 0, 1, 2, 3);
         // the startup grace (1 s) has to end before anyone is suspected
         cluster.run(2000, 0, 1, 3);
