@@ -112,6 +112,52 @@ class DatagramHeartbeatsTest
         assertEquals(1, nodes[1].emitterChanges());
     }
 
+    /**
+     * With two nodes the emitter is also the observer: once it dies, this node's heartbeats to it draw ICMP port
+     * unreachable, which Linux reports on the socket connected to that address. Polling reads past the error, and
+     * heartbeats from the emitter's next life at the same address arrive again.
+     */
+    @Test
+    void shouldReadPastPortUnreachableWhenTheEmitterDiesAndHearItsNextLife() throws Exception
+    {
+        final ClusterConfig pair = new ClusterConfig(CLUSTER_ID, TimeUnit.MILLISECONDS.toNanos(10),
+            TimeUnit.MILLISECONDS.toNanos(100), FreePorts.localhostMembers(2));
+        nodes[0] = new DatagramHeartbeats(pair, 0, 1, 0, new FrameStamper(2, FrameAuthenticator.NONE), 1 << 16);
+        nodes[1] = new DatagramHeartbeats(pair, 1, 1, 0, new FrameStamper(2, FrameAuthenticator.NONE), 1 << 16);
+        nodes[1].watch(() -> 0);
+        final int[] read = new int[1];
+        final FragmentHandler count = (buffer, offset, length, header) -> read[0]++;
+        assertTrue(nodes[0].send(1, 1, System.nanoTime()));
+        awaitRead(nodes[1], count, read, 1);
+
+        nodes[0].close();
+        for (int i = 0; i < 20; i++)
+        {
+            nodes[1].send(0, i + 1, System.nanoTime());
+            nodes[1].poll(count, 16);
+            Thread.sleep(1);
+        }
+        assertTrue(nodes[1].peerErrors() > 0, "ICMP port unreachable was reported on the connected socket");
+
+        nodes[0] = new DatagramHeartbeats(pair, 0, 2, 0, new FrameStamper(2, FrameAuthenticator.NONE), 1 << 16);
+        final int before = read[0];
+        assertTrue(nodes[0].send(1, 1, System.nanoTime()));
+        awaitRead(nodes[1], count, read, before + 1);
+    }
+
+    private static void awaitRead(
+        final DatagramHeartbeats node, final FragmentHandler handler, final int[] read, final int atLeast)
+        throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (read[0] < atLeast)
+        {
+            assertTrue(System.nanoTime() - deadline < 0, "read " + read[0] + " of " + atLeast);
+            node.poll(handler, 16);
+            Thread.sleep(1);
+        }
+    }
+
     @Test
     void shouldRefuseAHeartbeatPortAnotherSocketHolds() throws Exception
     {
