@@ -1,6 +1,8 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.auth.KeyFile;
+import io.ringwatch.transport.aeron.internal.ControlStreams;
 import io.ringwatch.transport.aeron.internal.cli.Args;
 import io.ringwatch.transport.aeron.internal.cli.UsageException;
 import io.ringwatch.transport.aeron.internal.launch.HostileTraffic;
@@ -40,14 +42,17 @@ final class FloodCommand implements Command
             "  --driver-nice K        niceness of the shared media driver (default 10; 0 to leave it)",
             "  --ports P              all (default: control and heartbeat alternately), control or heartbeat",
             "  --seed X               random bytes and ids (default: time)",
+            "  --informed             Aeron frames carry the control stream id the nodes use (derived from the",
+            "                         cluster key), as from an attacker who sniffed it; default: the configured id",
             "Loopback only. Prints, per kind, the datagrams sent and the rate reached, the largest gap between two",
             "heartbeats the node saw from its emitter and its observer saw from it (upper bounds: sampled every",
-            "200 µs from this process), and the ranks any node holds dead afterwards (a false positive if any).");
+            "200 µs from this process), the publication images the shared media driver created (each a log buffer",
+            "in /dev/shm) and the CPU time it used, and the ranks any node holds dead afterwards (a false positive).");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0);
+        final Args flags = new Args(args, 0, "--informed");
         final int rate = (int)flags.longValue("--rate", 60_000, 1, 1_000_000);
         final int seconds = (int)flags.longValue("--seconds", 3, 1, 60);
         final int nodes = (int)flags.longValue("--nodes", 4, 2, 16);
@@ -64,12 +69,14 @@ final class FloodCommand implements Command
             throw new UsageException("--ports must be all, control or heartbeat");
         }
         final long seed = flags.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
+        final boolean informed = flags.switchOn("--informed");
         flags.finish();
 
         final int target = 1;
         err.printf(Locale.ROOT, "flood: %d UDP nodes, eta %.0f ms, delta %.0f ms, driver nice %d; rank %d takes %,d " +
-            "datagrams/s for %d s of each kind on %s ports, seed %d%n", nodes, periodNs / 1e6, timeoutNs / 1e6, nice,
-            target, rate, seconds, ports.name().toLowerCase(Locale.ROOT), seed);
+            "datagrams/s for %d s of each kind on %s ports, seed %d, %s%n", nodes, periodNs / 1e6, timeoutNs / 1e6,
+            nice, target, rate, seconds, ports.name().toLowerCase(Locale.ROOT), seed,
+            informed ? "Aeron frames under the nodes' control stream id" : "Aeron frames under the configured id");
         try (LocalCluster cluster = new LocalCluster(new LocalCluster.Options().nodes(nodes)
             .transport(TransportMode.UDP).heartbeatPeriodNs(periodNs).suspicionTimeoutNs(timeoutNs)
             .graceNs(TimeUnit.SECONDS.toNanos(30)).driverNice(nice)))
@@ -81,9 +88,15 @@ final class FloodCommand implements Command
                 return 1;
             }
             final HostileTraffic traffic = new HostileTraffic(cluster, target, seed, ports);
+            if (informed)
+            {
+                traffic.streamId(ControlStreams.streamIds(KeyFile.load(cluster.keyFile().toPath()),
+                    cluster.options().clusterId())[0]);
+            }
             out.println("| kind | sent | rate (/s) | largest gap into the node (ms) | largest gap out of it (ms) | " +
+                "driver images created | image log buffers (MiB) | /dev/shm growth (MiB) | driver CPU (ms) | " +
                 "held dead afterwards |");
-            out.println("| --- | ---: | ---: | ---: | ---: | --- |");
+            out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
             boolean falsePositive = false;
             for (final HostileTraffic.Kind kind : HostileTraffic.Kind.values())
             {
@@ -91,8 +104,10 @@ final class FloodCommand implements Command
                 Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * timeoutNs));
                 final String dead = deadRanks(cluster, nodes);
                 falsePositive |= !dead.isEmpty();
-                out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.1f | %.1f | %s |%n", kind, r.sent(), r.rate(),
-                    r.maxGapInNs() / 1e6, r.maxGapOutNs() / 1e6, dead.isEmpty() ? "nobody" : dead);
+                out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %.1f | %.1f | %d | %.1f | %.1f | %.0f | %s |%n",
+                    kind, r.sent(), r.rate(), r.maxGapInNs() / 1e6, r.maxGapOutNs() / 1e6, r.imagesCreated(),
+                    r.maxImageBytes() / (1024.0 * 1024.0), r.maxShmGrowthBytes() / (1024.0 * 1024.0),
+                    r.driverCpuNs() / 1e6, dead.isEmpty() ? "nobody" : dead);
             }
             return falsePositive || !cluster.awaitViews(Set.of(), 1) ? 1 : 0;
         }

@@ -127,7 +127,8 @@ public final class RingwatchConfiguration
      */
     public static final String FILES_GROUP_PROP_NAME = "ringwatch.files.group";
 
-    /** Stream id of control/notice traffic (UDP); IPC uses this plus the destination rank. */
+    /** Base stream id of control/notice traffic over IPC (plus the destination rank); over UDP the id is derived
+     * from the cluster key instead ({@link io.ringwatch.transport.aeron.internal.ControlStreams}). */
     public static final String CONTROL_STREAM_ID_PROP_NAME = "ringwatch.control.stream.id";
     /** Default control stream id. */
     public static final int CONTROL_STREAM_ID_DEFAULT = 0x52570000;

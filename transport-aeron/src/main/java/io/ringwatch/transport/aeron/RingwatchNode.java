@@ -18,8 +18,10 @@ import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.AeronControlChannel;
 import io.ringwatch.transport.aeron.internal.ClassPreloader;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.ControlStreams;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.DriverWatch;
+import io.ringwatch.transport.aeron.internal.FramePoller;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.PeerPublications;
@@ -86,6 +88,7 @@ public final class RingwatchNode implements AutoCloseable
     private final List<PeerPublications> peerPublications = new ArrayList<>(2);
     private final Aeron aeron;
     private final RingwatchAgent agent;
+    private final ControlStreams controlStreams;
     private final Agent dutyCycleAgent;
     private AgentRunner runner;
     private AgentInvoker invoker;
@@ -130,8 +133,20 @@ public final class RingwatchNode implements AutoCloseable
 
             final boolean udp = transport == TransportMode.UDP;
             final ClusterChannels channels = new ClusterChannels(ctx);
-            final Subscription controlSubscription = own(subscribe(channels.controlChannel(rank),
-                channels.controlStream(rank), transport.controlOverUdp() ? member.controlPort() : 0));
+            final PeerPublications controlPublications = new PeerPublications(
+                aeron, channels.controlChannels(), channels.controlStreams());
+            final FramePoller controlPoller;
+            if (transport.controlOverUdp())
+            {
+                checkPortFree(member.controlPort());
+                controlStreams = own(subscribeUdpControl(channels, controlPublications));
+                controlPoller = controlStreams::poll;
+            }
+            else
+            {
+                controlStreams = null;
+                controlPoller = own(subscribe(channels.controlChannel(rank), channels.controlStream(rank)))::poll;
+            }
 
             final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
             if (ctx.authMode() == AuthMode.OFF)
@@ -150,8 +165,6 @@ public final class RingwatchNode implements AutoCloseable
                     datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
                     ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
             }
-            final PeerPublications controlPublications = new PeerPublications(
-                aeron, channels.controlChannels(), channels.controlStreams());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
                 ctx.incarnation(), n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(),
                 ctx.sendRetryTimeoutNs()));
@@ -175,10 +188,16 @@ public final class RingwatchNode implements AutoCloseable
                     // the protocol's clock starts when everything is in place, so set-up is not a missed heartbeat
                     final long startNs = ctx.nanoClock().nanoTime();
                     cachedClock.update(startNs);
-                    return new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(), schedule, heartbeats,
-                        control, listener, startNs);
+                    final DetectorNode detector = new DetectorNode(rank, ctx.incarnation(), ctx.protocolSettings(),
+                        schedule, heartbeats, control, listener, startNs);
+                    if (datagrams != null)
+                    {
+                        // the heartbeat socket takes datagrams from the emitter the protocol watches, nobody else
+                        datagrams.watch(detector::emitter);
+                    }
+                    return detector;
                 },
-                cachedClock, aeron.conductorAgentInvoker(), controlSubscription, udp ? datagrams::poll : null, control,
+                cachedClock, aeron.conductorAgentInvoker(), controlPoller, udp ? datagrams::poll : null, control,
                 udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed())
                 .driverWatch(driverWatch, SystemEpochClock.INSTANCE);
             // with a jitter file, the recorder wraps the agent and is what runs
@@ -376,6 +395,10 @@ public final class RingwatchNode implements AutoCloseable
         }
         final java.util.List<byte[]> keys = KeyFile.load(ctx.authKeyFile());
         agent.rekey(FrameAuthenticator.withKeys(keys));
+        if (controlStreams != null)
+        {
+            controlStreams.rekey(ControlStreams.streamIds(keys, ctx.cluster().clusterId()));
+        }
         final StringBuilder fingerprints = new StringBuilder();
         for (final byte[] key : keys)
         {
@@ -566,21 +589,22 @@ public final class RingwatchNode implements AutoCloseable
         return driverLost;
     }
 
-    private Subscription subscribe(final String channel, final int streamId, final int port)
+    private void checkPortFree(final int port)
     {
-        if (port > 0)
+        final String host = ctx.cluster().member(ctx.rank()).host();
+        try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
         {
-            final String host = ctx.cluster().member(ctx.rank()).host();
-            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
-            {
-                probe.getLocalPort();
-            }
-            catch (final IOException ex)
-            {
-                throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() +
-                    " (" + ex.getMessage() + "); fix the cluster file or stop the process holding it", ex);
-            }
+            probe.getLocalPort();
         }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() +
+                " (" + ex.getMessage() + "); fix the cluster file or stop the process holding it", ex);
+        }
+    }
+
+    private Subscription subscribe(final String channel, final int streamId)
+    {
         try
         {
             return aeron.addSubscription(channel, streamId);
@@ -589,6 +613,20 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("cannot subscribe to " + channel + " stream " + streamId + " for rank " +
                 ctx.rank() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private ControlStreams subscribeUdpControl(final ClusterChannels channels, final PeerPublications publications)
+    {
+        final String channel = channels.controlChannel(ctx.rank());
+        try
+        {
+            return new ControlStreams(aeron, channel, channels.udpControlStreams(), publications);
+        }
+        catch (final AeronException ex)
+        {
+            throw new IllegalStateException("cannot subscribe to " + channel + " for rank " + ctx.rank() + ": " +
+                ex.getMessage(), ex);
         }
     }
 }

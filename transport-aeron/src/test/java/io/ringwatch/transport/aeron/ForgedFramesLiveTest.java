@@ -14,6 +14,7 @@ import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -69,12 +70,14 @@ class ForgedFramesLiveTest
                 wire.rejected(victim, RejectReason.STALE_SEQUENCE);
             for (int i = 0; i < 2; i++)
             {
-                attacker.sendDatagram(wire.host(victim), wire.heartbeatPort(victim), genuine, genuine.capacity());
+                attacker.sendDatagramFrom(wire.heartbeatAddress(wire.emitterOf(victim)), wire.host(victim),
+                    wire.heartbeatPort(victim), genuine, genuine.capacity());
             }
             wire.awaitRejected(victim, () -> wire.rejected(victim, RejectReason.REPLAYED) +
                 wire.rejected(victim, RejectReason.STALE_SEQUENCE), staleBefore + 1, "replayed genuine heartbeat");
             final long misdirectedBefore = wire.rejected(0, RejectReason.WRONG_DESTINATION);
-            attacker.sendDatagram(wire.host(0), wire.heartbeatPort(0), genuine, genuine.capacity());
+            attacker.sendDatagramFrom(wire.heartbeatAddress(wire.emitterOf(0)), wire.host(0), wire.heartbeatPort(0),
+                genuine, genuine.capacity());
             wire.awaitRejected(0, RejectReason.WRONG_DESTINATION, misdirectedBefore + 1,
                 "genuine heartbeat replayed to another node");
 
@@ -94,7 +97,8 @@ class ForgedFramesLiveTest
 
                 // and a heartbeat in a live emitter's name: harmless alone, but it must not count as progress
                 before = wire.rejected(victimObserver, reasonOf(seal));
-                attacker.sendDatagram(wire.host(victimObserver), wire.heartbeatPort(victimObserver),
+                attacker.sendDatagramFrom(wire.heartbeatAddress(victim), wire.host(victimObserver),
+                    wire.heartbeatPort(victimObserver),
                     attacker.heartbeat(victim, wire.incarnation(victim), victimObserver, Long.MAX_VALUE / 2, seal));
                 wire.awaitRejected(victimObserver, reasonOf(seal), before + 1, "forged HEARTBEAT " + seal);
             }
@@ -115,13 +119,14 @@ class ForgedFramesLiveTest
                 wire.rejected(deadObserver, RejectReason.BAD_MAC) + wire.rejected(deadObserver, RejectReason.REPLAYED) +
                 wire.rejected(deadObserver, RejectReason.STALE_SEQUENCE);
             final long[] spoofed = new long[1];
+            final List<Long> spoofedAtNs = new ArrayList<>();
             final long[] spoofEndNs = new long[1];
             final Throwable[] spoofError = new Throwable[1];
             final Thread spoofer = new Thread(() ->
             {
                 try
                 {
-                    spoofed[0] = spoofHeartbeats(attacker, wire, dead, deadObserver, recorded);
+                    spoofed[0] = spoofHeartbeats(attacker, wire, dead, deadObserver, recorded, spoofedAtNs);
                     spoofEndNs[0] = System.nanoTime();
                 }
                 catch (final RuntimeException ex)
@@ -143,11 +148,15 @@ class ForgedFramesLiveTest
                 "%d spoofed heartbeats stopped%n", dead, TimeUnit.NANOSECONDS.toMillis(detectedAtNs - killedAtNs),
                 TimeUnit.NANOSECONDS.toMillis(spoofEndNs[0] - detectedAtNs), spoofed[0]);
             assertTrue(detectedAtNs - spoofEndNs[0] < 0, "declared dead while the spoofing went on");
+            // every one that reached the decoder is refused and counted: those sent while the observer still watched
+            // the dead rank; once it watches the next, the kernel drops the rest (not from its emitter's address)
+            final long whileWatched = 3 * spoofedAtNs.stream().filter((t) -> t - detectedAtNs < 0).count();
+            assertTrue(whileWatched > 0, "spoofed heartbeats were sent before the detection");
             wire.awaitRejected(deadObserver, () -> wire.rejected(deadObserver, RejectReason.UNSIGNED) +
                 wire.rejected(deadObserver, RejectReason.BAD_MAC) +
                 wire.rejected(deadObserver, RejectReason.REPLAYED) +
-                wire.rejected(deadObserver, RejectReason.STALE_SEQUENCE), spoofedBefore + spoofed[0],
-                "spoofed heartbeats of a dead rank");
+                wire.rejected(deadObserver, RejectReason.STALE_SEQUENCE), spoofedBefore + whileWatched,
+                "spoofed heartbeats of a dead rank, " + whileWatched + " of them sent while it was watched");
             LocalClusters.awaitExactly(cluster, Set.of(dead), "after the spoofed heartbeats", 0);
         }
     }
@@ -190,27 +199,31 @@ class ForgedFramesLiveTest
     }
 
     /**
-     * For {@link #SPOOF_NS}, every 5 ms: a heartbeat in the dead rank's name unsigned, one under a foreign key, and
-     * one of its genuine early heartbeats (sequences 1 to 16) again.
+     * For {@link #SPOOF_NS}, every 5 ms, from the dead rank's heartbeat address: a heartbeat in its name unsigned, one
+     * under a foreign key, and one of its genuine early heartbeats (sequences 1 to 16) again; each round's start time
+     * goes into {@code sentAtNs}.
      *
      * @return frames sent.
      */
     private static long spoofHeartbeats(
         final NetworkAttacker attacker, final Wire wire, final int dead, final int observer,
-        final List<UnsafeBuffer> recorded)
+        final List<UnsafeBuffer> recorded, final List<Long> sentAtNs)
     {
         long sent = 0;
         long counter = 1L << 40;
         final long endNs = System.nanoTime() + SPOOF_NS;
         while (System.nanoTime() - endNs < 0)
         {
+            sentAtNs.add(System.nanoTime());
             for (final Seal seal : Seal.values())
             {
-                attacker.sendDatagram(wire.host(observer), wire.heartbeatPort(observer),
-                    attacker.heartbeat(dead, wire.incarnation(dead), observer, counter++, seal));
+                attacker.sendDatagramFrom(wire.heartbeatAddress(dead), wire.host(observer),
+                    wire.heartbeatPort(observer), attacker.heartbeat(dead, wire.incarnation(dead), observer, counter++,
+                    seal));
             }
             final UnsafeBuffer replay = recorded.get((int)(sent % recorded.size()));
-            attacker.sendDatagram(wire.host(observer), wire.heartbeatPort(observer), replay, replay.capacity());
+            attacker.sendDatagramFrom(wire.heartbeatAddress(dead), wire.host(observer), wire.heartbeatPort(observer),
+                replay, replay.capacity());
             sent += 3;
             sleepQuietly(5);
         }
@@ -299,6 +312,18 @@ class ForgedFramesLiveTest
         int controlPort(final int rank)
         {
             return ctx.cluster().member(rank).controlPort();
+        }
+
+        /** The heartbeat address of {@code rank}: where its heartbeats come from. */
+        InetSocketAddress heartbeatAddress(final int rank)
+        {
+            return new InetSocketAddress(host(rank), heartbeatPort(rank));
+        }
+
+        /** Whom {@code rank} watches while every rank lives: its predecessor. */
+        int emitterOf(final int rank)
+        {
+            return Math.floorMod(rank - 1, N);
         }
 
         int heartbeatPort(final int rank)

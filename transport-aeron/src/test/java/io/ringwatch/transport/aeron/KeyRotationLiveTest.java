@@ -74,7 +74,9 @@ class KeyRotationLiveTest
                 ctx.configDigest(), 1L << 40, System.nanoTime());
             new FrameHeaderFlyweight().wrap(frame, 0).frameSequence(1L << 40);
             FrameAuthenticator.withKey(oldKey).sign(frame, 0, frame.capacity());
-            try (DatagramChannel channel = DatagramChannel.open())
+            // from rank 0's heartbeat address: rank 1's socket takes datagrams from its emitter's address only
+            try (DatagramChannel channel = NetworkAttacker.bindSpoofed(new InetSocketAddress(
+                ctx.cluster().member(0).host(), ctx.cluster().member(0).heartbeatPort())))
             {
                 channel.send(ByteBuffer.wrap(frame.byteArray()), new InetSocketAddress(
                     ctx.cluster().member(1).host(), ctx.cluster().member(1).heartbeatPort()));

@@ -20,6 +20,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.security.SecureRandom;
@@ -49,6 +50,7 @@ final class NetworkAttacker implements AutoCloseable
     private final int configDigest;
     private long frameSequence = 1L << 32;
     private DatagramChannel datagrams;
+    private final Map<InetSocketAddress, DatagramChannel> spoofed = new HashMap<>();
 
     /**
      * @param clusterId    from the cluster file.
@@ -199,10 +201,70 @@ final class NetworkAttacker implements AutoCloseable
     }
 
     /**
+     * Send {@code length} bytes at offset 0 of {@code bytes} as one UDP datagram to {@code host:port} from the
+     * spoofed source {@code from}. A node's heartbeat socket takes datagrams from its emitter's address only (the
+     * kernel drops the rest), so frames meant to reach its decoder must look as if they came from there: an attacker
+     * on the path forges the source with a raw socket; on loopback, binding the emitter's address with
+     * {@code SO_REUSEPORT} (allowed to a process of the node's own user) has the same effect.
+     */
+    void sendDatagramFrom(
+        final InetSocketAddress from, final String host, final int port, final UnsafeBuffer bytes, final int length)
+    {
+        try
+        {
+            spoofedSource(from).send(ByteBuffer.wrap(bytes.byteArray(), 0, length), new InetSocketAddress(host, port));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot send to " + host + ":" + port + " from " + from, ex);
+        }
+    }
+
+    void sendDatagramFrom(final InetSocketAddress from, final String host, final int port, final int length)
+    {
+        sendDatagramFrom(from, host, port, buffer, length);
+    }
+
+    private DatagramChannel spoofedSource(final InetSocketAddress from) throws IOException
+    {
+        DatagramChannel channel = spoofed.get(from);
+        if (channel == null)
+        {
+            channel = bindSpoofed(from);
+            spoofed.put(from, channel);
+        }
+        return channel;
+    }
+
+    /**
+     * @param from a node's heartbeat address.
+     * @return a channel sending from it (SO_REUSEPORT next to the node's own sockets).
+     * @throws IOException if it cannot be bound.
+     */
+    static DatagramChannel bindSpoofed(final InetSocketAddress from) throws IOException
+    {
+        final DatagramChannel channel = DatagramChannel.open();
+        try
+        {
+            channel.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            // it is never read: keep what the kernel may hash to it small
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+            channel.bind(from);
+            return channel;
+        }
+        catch (final IOException ex)
+        {
+            channel.close();
+            throw ex;
+        }
+    }
+
+    /**
      * {@inheritDoc}
      */
     public void close()
     {
+        CloseHelper.quietCloseAll(spoofed.values());
         CloseHelper.quietClose(datagrams);
         CloseHelper.quietCloseAll(publications.values());
         CloseHelper.quietClose(aeron);

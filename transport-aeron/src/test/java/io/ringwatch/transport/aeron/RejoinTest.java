@@ -15,7 +15,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
@@ -45,10 +50,15 @@ class RejoinTest
         }
     }
 
-    @Test
-    void shouldReadmitACrashedRankUnderANewIncarnationEverywhere()
+    /**
+     * Over UDP too: the rejoined rank's heartbeat socket is new, its successor re-connects its own to it when it
+     * takes it as emitter again, and its control publications are new sessions to the others' drivers.
+     */
+    @ParameterizedTest
+    @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"})
+    void shouldReadmitACrashedRankUnderANewIncarnationEverywhere(final TransportMode transport)
     {
-        cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS);
+        cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS, transport);
         cluster.run(300, 0, 1, 2, 3);
         // the startup grace (1 s) has to end before anyone is suspected
         cluster.run(2000, 0, 1, 3);
@@ -58,6 +68,12 @@ class RejoinTest
         }
 
         cluster.nodes[2].close();
+        if (transport == TransportMode.UDP)
+        {
+            // the shared driver closes the dead node's receive endpoint on its own time: a restarted process on
+            // another host would not wait, one on this driver must
+            awaitPortFree(cluster.cluster.member(2).host(), cluster.cluster.member(2).controlPort());
+        }
         cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
         final int incarnation = cluster.nodes[2].context().incarnation();
         assertTrue(incarnation > 0);
@@ -95,6 +111,35 @@ class RejoinTest
             final ViewSnapshot view = reader.read(new ViewSnapshot());
             assertEquals(NodeState.ACTIVE, view.state());
             assertEquals(incarnation, view.incarnation(2));
+        }
+    }
+
+    private static void awaitPortFree(final String host, final int port)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true)
+        {
+            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
+            {
+                return;
+            }
+            catch (final IOException ex)
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the driver released " + host + ":" + port);
+                sleepBriefly();
+            }
+        }
+    }
+
+    private static void sleepBriefly()
+    {
+        try
+        {
+            Thread.sleep(10);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 

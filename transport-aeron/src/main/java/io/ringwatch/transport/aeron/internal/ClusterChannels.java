@@ -9,9 +9,12 @@ import io.ringwatch.core.spi.RankSet;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import org.agrona.BitUtil;
 
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * Where each rank listens, as Aeron channels and stream ids, and which peers a node talks to often enough that
@@ -19,7 +22,8 @@ import java.util.BitSet;
  * <ul>
  *     <li>IPC: control on {@code aeron:ipc?term-length=...}, stream {@code controlStreamId + rank}: one stream per
  *     node on the host's shared driver. Heartbeats do not use Aeron at all (shared slot file).</li>
- *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, one stream id; the endpoint tells nodes apart.
+ *     <li>UDP: control on {@code aeron:udp?endpoint=host:controlPort}, one stream id derived from the cluster key
+ *     ({@link ControlStreams}); the endpoint tells nodes apart.
  *     Heartbeats are plain datagrams to {@code host:heartbeatPort}, not an Aeron stream
  *     ({@link io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats}).</li>
  * </ul>
@@ -27,10 +31,18 @@ import java.util.BitSet;
 public final class ClusterChannels
 {
     private final RingwatchContext ctx;
+    private final int[] udpControlStreams;
 
+    /**
+     * @param ctx concluded configuration; over UDP its key file (if authentication is required) is read to derive
+     *            the control stream ids ({@link ControlStreams}).
+     */
     public ClusterChannels(final RingwatchContext ctx)
     {
         this.ctx = ctx;
+        this.udpControlStreams = ctx.transport().controlOverUdp() ? ControlStreams.streamIds(
+            ctx.authMode() == AuthMode.REQUIRED ? KeyFile.load(ctx.authKeyFile()) : List.of(),
+            ctx.cluster().clusterId()) : null;
     }
 
     public String controlChannel(final int rank)
@@ -56,9 +68,23 @@ public final class ClusterChannels
         return Math.max(termLength, BitUtil.findNextPositivePowerOfTwo(8 * FailureNoticeFlyweight.MAX_LENGTH));
     }
 
+    /**
+     * @param rank a node.
+     * @return the stream id frames to {@code rank} are published under: over IPC the configured id plus the rank,
+     * over UDP the id derived from the primary key ({@link ControlStreams}).
+     */
     public int controlStream(final int rank)
     {
-        return ctx.transport() == TransportMode.IPC ? ctx.controlStreamId() + rank : ctx.controlStreamId();
+        return udpControlStreams == null ? ctx.controlStreamId() + rank : udpControlStreams[0];
+    }
+
+    /**
+     * @return over UDP, the ids a node subscribes under, one per key of its keyring (the primary's first); over IPC,
+     * null.
+     */
+    public int[] udpControlStreams()
+    {
+        return udpControlStreams == null ? null : udpControlStreams.clone();
     }
 
     public String[] controlChannels()

@@ -86,6 +86,36 @@ public final class PeerPublications implements AutoCloseable
     }
 
     /**
+     * Move every peer to {@code streamId} (UDP control, after the primary key changed): each publication made so far
+     * is removed (the driver still sends what it holds) and re-registered asynchronously under the new id; until it
+     * is ready {@link #get(int)} returns null and frames wait in the caller's queue. Agent thread only.
+     *
+     * @param streamId the new stream id of every peer.
+     */
+    public void retarget(final int streamId)
+    {
+        for (int rank = 0; rank < channels.length; rank++)
+        {
+            if (streamIds[rank] == streamId)
+            {
+                continue;
+            }
+            streamIds[rank] = streamId;
+            final boolean inUse = publications[rank] != null || pendingRegistrations[rank] != 0;
+            if (publications[rank] != null)
+            {
+                aeron.asyncRemovePublication(publications[rank].registrationId());
+                publications[rank] = null;
+            }
+            else if (pendingRegistrations[rank] != 0)
+            {
+                aeron.asyncRemovePublication(pendingRegistrations[rank]);
+            }
+            pendingRegistrations[rank] = inUse ? aeron.asyncAddPublication(channels[rank], streamId) : 0;
+        }
+    }
+
+    /**
      * @return true when every publication made so far has a connected subscriber.
      */
     public boolean allConnected()

@@ -1,7 +1,6 @@
 package io.ringwatch.transport.aeron.internal;
 
 import io.aeron.FragmentAssembler;
-import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
@@ -61,7 +60,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final int fragmentLimit;
     private final NanoClock clock;
     private final CachedNanoClock cachedClock;
-    private final Subscription controlSubscription;
+    private final FramePoller controlSubscription;
     private final FramePoller heartbeatSubscription;
     private final AeronControlChannel control;
     private final ViewFile viewFile;
@@ -122,7 +121,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         final Function<MembershipListener, DetectorNode> protocol,
         final CachedNanoClock cachedClock,
         final AgentInvoker clientConductor,
-        final Subscription controlSubscription,
+        final FramePoller controlSubscription,
         final FramePoller heartbeatSubscription,
         final AeronControlChannel control,
         final RemoteHeartbeatChannel remoteHeartbeats,

@@ -8,12 +8,16 @@ import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,11 +36,11 @@ public final class HostileTraffic
     {
         /** 1 to 1,400 random bytes. */
         RANDOM,
-        /** An Aeron DATA frame (version 0, begin and end flags) of the node's stream id, random session, term and
-         * payload of 0 to 1,024 bytes. */
+        /** An Aeron DATA frame (version 0, begin and end flags) of the chosen stream id ({@link #streamId(int)}),
+         * random session, term and payload of 0 to 1,024 bytes. */
         AERON_DATA,
-        /** An Aeron SETUP frame of the node's stream id for a random new session (valid term length and MTU): each
-         * asks the node's media driver to create an image. */
+        /** An Aeron SETUP frame of the chosen stream id for a random new session (valid term length and MTU): on a
+         * stream the driver has a subscription for, each makes it create an image. */
         AERON_SETUP
     }
 
@@ -60,9 +64,25 @@ public final class HostileTraffic
      * @param maxGapInNs        largest gap between heartbeat progress the flooded node saw from its emitter.
      * @param maxGapOutNs       largest gap between heartbeat progress its observer saw from it.
      * @param progressIn        heartbeat progress the flooded node saw during the flood.
+     * @param imagesBefore      publication images in the shared media driver's directory before the flood.
+     * @param maxImages         most images seen there during the flood (sampled about every 5 ms).
+     * @param maxImageBytes     most bytes of image log buffers there during the flood (file lengths).
+     * @param maxShmGrowthBytes most the file system of the driver's directory ({@code /dev/shm}) grew during the
+     *                          flood, in bytes of pages in use (other processes' use included: an upper bound).
+     * @param driverCpuNs       CPU time the media driver's process used while the flood was sent, or -1 if unknown.
      */
-    public record Result(Kind kind, long sent, long elapsedNs, long maxGapInNs, long maxGapOutNs, long progressIn)
+    public record Result(Kind kind, long sent, long elapsedNs, long maxGapInNs, long maxGapOutNs, long progressIn,
+        int imagesBefore, int maxImages, long maxImageBytes, long maxShmGrowthBytes, long driverCpuNs)
     {
+        /**
+         * @return images the flood made the driver create, at least (an image that came and went between two
+         * samples is not counted).
+         */
+        public int imagesCreated()
+        {
+            return Math.max(0, maxImages - imagesBefore);
+        }
+
         /**
          * @return datagrams per second actually sent.
          */
@@ -75,13 +95,17 @@ public final class HostileTraffic
         public String toString()
         {
             return String.format("%-11s sent=%,d rate=%,.0f/s largest heartbeat gap: into the node %.1f ms, " +
-                "out of it %.1f ms; progress seen %d", kind, sent, rate(), maxGapInNs / 1e6, maxGapOutNs / 1e6,
-                progressIn);
+                "out of it %.1f ms; progress seen %d; driver images %d before, at most %d (%.1f MiB of log " +
+                "buffers, /dev/shm grew %.1f MiB); driver CPU %.0f ms", kind, sent, rate(), maxGapInNs / 1e6,
+                maxGapOutNs / 1e6, progressIn, imagesBefore, maxImages, maxImageBytes / (1024.0 * 1024.0),
+                maxShmGrowthBytes / (1024.0 * 1024.0), driverCpuNs / 1e6);
         }
     }
 
     private static final long SAMPLE_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final long MAX_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Images are counted every this many gap samples (a directory listing costs more than a view read). */
+    private static final int IMAGE_SAMPLE_EVERY = 25;
 
     private final LocalCluster cluster;
     private final int target;
@@ -91,6 +115,7 @@ public final class HostileTraffic
     private final UnsafeBuffer view = new UnsafeBuffer(datagram);
     private final DataHeaderFlyweight data = new DataHeaderFlyweight();
     private final SetupFlyweight setup = new SetupFlyweight();
+    private int streamId = RingwatchConfiguration.controlStreamId();
 
     /**
      * @param cluster a running UDP cluster.
@@ -119,6 +144,20 @@ public final class HostileTraffic
     }
 
     /**
+     * The stream id DATA and SETUP frames carry: by default the configured control stream id, which anyone knows and
+     * which the nodes no longer use over UDP (a blind attacker's guess); the id the nodes do use models an attacker
+     * who has sniffed it.
+     *
+     * @param streamId the id to put in Aeron frames.
+     * @return this.
+     */
+    public HostileTraffic streamId(final int streamId)
+    {
+        this.streamId = streamId;
+        return this;
+    }
+
+    /**
      * Send {@code count} datagrams of {@code kind}, spread over the node's ports, at {@code ratePerSecond}, sampling
      * heartbeat gaps meanwhile.
      *
@@ -138,21 +177,28 @@ public final class HostileTraffic
         final int n = cluster.options().nodes();
         final GapProbe into = new GapProbe(target);
         final GapProbe outOf = new GapProbe((target + 1) % n);
+        final ImageProbe images = new ImageProbe(new File(cluster.aeronDir(), "images"));
         final AtomicBoolean sampling = new AtomicBoolean(true);
         final Thread sampler = new Thread(() ->
         {
             final ViewSnapshot snapshot = new ViewSnapshot();
-            while (sampling.get())
+            for (long i = 0; sampling.get(); i++)
             {
                 into.sample(snapshot);
                 outOf.sample(snapshot);
+                if (i % IMAGE_SAMPLE_EVERY == 0)
+                {
+                    images.sample();
+                }
                 LockSupport.parkNanos(SAMPLE_PERIOD_NS);
             }
+            images.sample();
         }, "heartbeat-gap-sampler");
         sampler.setDaemon(true);
         sampler.start();
 
         final long periodNs = TimeUnit.SECONDS.toNanos(1) / ratePerSecond;
+        final long driverCpuBeforeNs = driverCpuNs();
         long sent = 0;
         final long startNs = System.nanoTime();
         try (DatagramChannel channel = DatagramChannel.open())
@@ -167,8 +213,7 @@ public final class HostileTraffic
                     LockSupport.parkNanos(Math.min(dueNs - nowNs, MAX_SLEEP_NS));
                     continue;
                 }
-                // the control stream's id: the one stream the node's driver has a subscription for
-                final int length = fill(kind, RingwatchConfiguration.controlStreamId());
+                final int length = fill(kind, streamId);
                 datagram.clear().limit(length);
                 channel.send(datagram, ports[(int)(sent % ports.length)]);
                 sent++;
@@ -181,9 +226,20 @@ public final class HostileTraffic
         final long elapsedNs = System.nanoTime() - startNs;
         // one more heartbeat period, so a gap that began during the flood is measured to its end
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * cluster.options().heartbeatPeriodNs()) + 1);
+        final long driverCpuAfterNs = driverCpuNs();
         sampling.set(false);
         sampler.join();
-        return new Result(kind, sent, elapsedNs, into.maxGapNs, outOf.maxGapNs, into.progress - into.firstProgress);
+        return new Result(kind, sent, elapsedNs, into.maxGapNs, outOf.maxGapNs, into.progress - into.firstProgress,
+            images.first, images.max, images.maxBytes, images.maxUsed - images.firstUsed,
+            driverCpuBeforeNs < 0 || driverCpuAfterNs < 0 ? -1 : driverCpuAfterNs - driverCpuBeforeNs);
+    }
+
+    private long driverCpuNs()
+    {
+        return ProcessHandle.of(cluster.driverPid())
+            .flatMap((handle) -> handle.info().totalCpuDuration())
+            .map(Duration::toNanos)
+            .orElse(-1L);
     }
 
     private int fill(final Kind kind, final int streamId)
@@ -242,6 +298,59 @@ public final class HostileTraffic
             for (int b = 0; b < 8 && i + b < length; b++)
             {
                 view.putByte(offset + i + b, (byte)(bits >>> (8 * b)));
+            }
+        }
+    }
+
+    /**
+     * Publication images of the media driver: one log buffer file each in its {@code images} directory, made for
+     * every new session a SETUP frame announces on a stream the driver has a subscription for.
+     */
+    private static final class ImageProbe
+    {
+        private final File directory;
+        private int first = -1;
+        private int max;
+        private long maxBytes;
+        private long firstUsed;
+        private long maxUsed;
+
+        ImageProbe(final File directory)
+        {
+            this.directory = directory;
+        }
+
+        void sample()
+        {
+            final File[] files = directory.listFiles();
+            final int count = files == null ? 0 : files.length;
+            long bytes = 0;
+            for (int i = 0; i < count; i++)
+            {
+                bytes += files[i].length();
+            }
+            final long used = usedBytes();
+            if (first < 0)
+            {
+                first = count;
+                firstUsed = used;
+                maxUsed = used;
+            }
+            max = Math.max(max, count);
+            maxBytes = Math.max(maxBytes, bytes);
+            maxUsed = Math.max(maxUsed, used);
+        }
+
+        private long usedBytes()
+        {
+            try
+            {
+                final FileStore store = Files.getFileStore(directory.getParentFile().toPath());
+                return store.getTotalSpace() - store.getUnallocatedSpace();
+            }
+            catch (final IOException ex)
+            {
+                return 0;
             }
         }
     }

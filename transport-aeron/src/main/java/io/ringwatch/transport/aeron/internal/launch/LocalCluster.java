@@ -569,6 +569,22 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
+     * @return the pid of the cluster's media driver process.
+     * @throws IllegalStateException if the cluster is closed.
+     */
+    public long driverPid()
+    {
+        synchronized (lifecycleLock)
+        {
+            if (driver == null)
+            {
+                throw new IllegalStateException("no driver: the cluster is closed");
+            }
+            return driver.process().pid();
+        }
+    }
+
+    /**
      * SIGTERM a node: its shutdown hook sends LEAVE, so the others learn of it without waiting δ.
      *
      * @param rank node.

@@ -12,26 +12,43 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.function.IntSupplier;
 
 /**
  * UDP heartbeats as plain datagrams, one frame each, on the node's heartbeat port: no Aeron stream, so nothing to
  * retransmit and nothing to wait for. A lost heartbeat is simply superseded by the next one, where a reliable,
- * in-order stream held every later heartbeat back until the lost one was re-sent. Whatever else arrives on the port
- * (random bytes, Aeron-shaped DATA or SETUP frames) costs one {@code recv} and the decoder's length and MAC checks:
- * no image, no log buffer, no driver conductor work.
+ * in-order stream held every later heartbeat back until the lost one was re-sent.
  * <p>
- * The agent drains the socket every duty cycle, up to {@link #DRAIN_LIMIT} datagrams, so a flood between two cycles
- * waits in the socket's receive buffer ({@code SO_RCVBUF}, asked for at {@link #receiveBufferRequested()}; the kernel
- * caps it at {@code net.core.rmem_max}) instead of displacing the heartbeats.
+ * <b>Two sockets on the port.</b> Both are bound to the node's heartbeat address with {@code SO_REUSEPORT}. The
+ * sending socket is unconnected and sends every heartbeat, so they leave from the heartbeat address the cluster
+ * file gives for this rank. The receiving socket is connected to the heartbeat address of the emitter this node
+ * watches, re-connected when the ring mends and the emitter changes ({@link #watch(IntSupplier)}). The kernel
+ * delivers a datagram to the connected socket only when its source is that address (a connected socket matches
+ * the 4-tuple, which outranks the unconnected one; connected sockets are never picked by the reuseport hash), and
+ * everything else to the sending socket, which is never read: its small receive buffer fills and the kernel drops
+ * the rest. So datagrams from anyone but the emitter (random bytes, Aeron DATA or SETUP frames, forged heartbeats
+ * from other addresses) cost a kernel lookup and never reach Java, and {@code read} on the connected socket returns
+ * no sender address, so a flood from many addresses allocates nothing (an unconnected {@code receive} allocates an
+ * {@code InetSocketAddress} whenever the sender changes). A datagram that does come from the emitter's address,
+ * forged or not, is still read and must pass the decoder's length, MAC and freshness checks.
+ * <p>
+ * What the filter costs the protocol: a heartbeat from a rank other than the current emitter no longer reaches the
+ * slot, so a zombie (a node held dead that resumes from a pause) is fenced when its first control frame (the probe
+ * or notice it sends once its own emitter has fallen silent) reaches a node, not by its first heartbeat.
+ * <p>
+ * The agent drains the receiving socket every duty cycle, up to {@link #DRAIN_LIMIT} datagrams, so a burst from the
+ * emitter's address between two cycles waits in the socket's receive buffer ({@code SO_RCVBUF}, asked for at
+ * {@link #receiveBufferRequested()}; the kernel caps it at {@code net.core.rmem_max}).
  * <p>
  * Peers' addresses are resolved once, at start: an unresolvable host fails the start with its name. Steady state
- * allocates nothing: direct buffers, one socket, addresses resolved up front (the JDK caches the sender address of
- * consecutive datagrams from the same peer). Agent thread only.
+ * allocates nothing: direct buffers, addresses resolved up front, and a connected receiving socket. Agent thread
+ * only.
  */
 public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
 {
@@ -42,7 +59,11 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
      */
     public static final int DRAIN_LIMIT = 256;
 
+    /** The sending socket's receive buffer: it only ever holds foreign datagrams, which nobody reads. */
+    private static final int FOREIGN_RECEIVE_BUFFER_BYTES = 4096;
+
     private final DatagramChannel channel;
+    private final DatagramChannel receiver;
     private final InetSocketAddress[] peers;
     private final int clusterId;
     private final int rank;
@@ -57,6 +78,10 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     // a full UDP payload, so an oversized datagram is read whole (and rejected by length), not truncated to a frame
     private final ByteBuffer receiveBytes = BufferUtil.allocateDirectAligned(64 * 1024, 64);
     private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(receiveBytes);
+    private IntSupplier emitter;
+    private int connectedTo = -1;
+    private long emitterChanges;
+    private long peerErrors;
 
     /**
      * Bind the node's heartbeat port and resolve every peer's.
@@ -86,23 +111,75 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
         this.peers = resolve(cluster);
 
         final InetSocketAddress local = peers[rank];
-        DatagramChannel opened = null;
+        DatagramChannel sending = null;
+        DatagramChannel receiving = null;
         try
         {
-            opened = DatagramChannel.open(local.getAddress() instanceof Inet4Address ?
-                StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
-            opened.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
-            opened.bind(local);
-            opened.configureBlocking(false);
-            receiveBufferGranted = opened.getOption(StandardSocketOptions.SO_RCVBUF);
+            // one plain bind first: a port some other socket holds (with or without SO_REUSEPORT) fails here, as
+            // before, rather than being shared
+            try (DatagramChannel probe = DatagramChannel.open(family(local)))
+            {
+                probe.bind(local);
+            }
+            sending = DatagramChannel.open(family(local));
+            sending.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            sending.setOption(StandardSocketOptions.SO_RCVBUF, FOREIGN_RECEIVE_BUFFER_BYTES);
+            sending.bind(local);
+            sending.configureBlocking(false);
+
+            receiving = DatagramChannel.open(family(local));
+            receiving.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            receiving.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
+            receiving.bind(local);
+            receiving.configureBlocking(false);
+            receiveBufferGranted = receiving.getOption(StandardSocketOptions.SO_RCVBUF);
         }
-        catch (final IOException ex)
+        catch (final IOException | UnsupportedOperationException ex)
         {
-            CloseHelper.quietClose(opened);
+            CloseHelper.quietCloseAll(sending, receiving);
             throw new IllegalStateException("cannot bind the heartbeat port " + local + " of rank " + rank + " (" +
                 ex.getMessage() + "); fix the cluster file or stop the process holding it", ex);
         }
-        this.channel = opened;
+        this.channel = sending;
+        this.receiver = receiving;
+        // until the protocol says otherwise, the emitter is the predecessor, as the ring starts
+        connect(Math.floorMod(rank - 1, peers.length));
+    }
+
+    private static StandardProtocolFamily family(final InetSocketAddress address)
+    {
+        return address.getAddress() instanceof Inet4Address ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
+    }
+
+    /**
+     * Follow the protocol's emitter: before each {@link #poll}, the receiving socket is re-connected if it changed.
+     * Set once, before the agent runs.
+     *
+     * @param emitter the rank this node watches (itself while it has no emitter).
+     */
+    public void watch(final IntSupplier emitter)
+    {
+        this.emitter = emitter;
+    }
+
+    private void connect(final int emitterRank)
+    {
+        try
+        {
+            if (receiver.isConnected())
+            {
+                receiver.disconnect();
+            }
+            // to itself while alone or joining: no datagram comes from there, the sending socket never sends to it
+            receiver.connect(peers[emitterRank]);
+            connectedTo = emitterRank;
+        }
+        catch (final IOException ex)
+        {
+            // left unconnected: poll reads nothing until the next attempt, one per duty cycle
+            connectedTo = -1;
+            peerErrors++;
+        }
     }
 
     private static InetSocketAddress[] resolve(final ClusterConfig cluster)
@@ -150,8 +227,9 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     }
 
     /**
-     * Hand every datagram waiting on the heartbeat port to {@code handler}, up to
-     * {@code max(fragmentLimit, DRAIN_LIMIT)}; the {@code Header} argument is null.
+     * Hand every datagram from the watched emitter's address to {@code handler}, up to
+     * {@code max(fragmentLimit, DRAIN_LIMIT)}; the {@code Header} argument is null. Re-connects first if the emitter
+     * changed.
      *
      * @param handler       the agent's frame handler.
      * @param fragmentLimit the agent's per-poll limit.
@@ -159,26 +237,76 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
      */
     public int poll(final FragmentHandler handler, final int fragmentLimit)
     {
+        if (emitter != null)
+        {
+            final int current = emitter.getAsInt();
+            if (current != connectedTo && current >= 0 && current < peers.length)
+            {
+                emitterChanges++;
+                connect(current);
+            }
+        }
+        if (connectedTo < 0)
+        {
+            return 0;
+        }
         final int limit = Math.max(fragmentLimit, DRAIN_LIMIT);
         int count = 0;
-        try
+        int errors = 0;
+        while (count < limit)
         {
-            while (count < limit)
+            try
             {
                 receiveBytes.clear();
-                if (channel.receive(receiveBytes) == null)
+                if (receiver.read(receiveBytes) <= 0)
                 {
                     break;
                 }
                 count++;
                 handler.onFragment(receiveBuffer, 0, receiveBytes.position(), null);
             }
-        }
-        catch (final IOException ex)
-        {
-            // an unconnected UDP socket reports no peer errors: nothing to do but read again next cycle
+            catch (final PortUnreachableException ex)
+            {
+                // ICMP port unreachable for the connected address (it dies; with two live nodes it is also the
+                // observer this node sends to): one error per read, reported and cleared; read on
+                peerErrors++;
+                if (++errors > 1)
+                {
+                    break;
+                }
+            }
+            catch (final IOException ex)
+            {
+                peerErrors++;
+                break;
+            }
         }
         return count;
+    }
+
+    /**
+     * @return the rank the receiving socket is connected to, or -1 if it is not connected.
+     */
+    public int connectedEmitter()
+    {
+        return connectedTo;
+    }
+
+    /**
+     * @return times the receiving socket was re-connected to a new emitter.
+     */
+    public long emitterChanges()
+    {
+        return emitterChanges;
+    }
+
+    /**
+     * @return socket errors seen on the receiving socket (ICMP port unreachable from the emitter's address, failed
+     * re-connects).
+     */
+    public long peerErrors()
+    {
+        return peerErrors;
     }
 
     /**
@@ -202,6 +330,6 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
      */
     public void close()
     {
-        CloseHelper.quietClose(channel);
+        CloseHelper.quietCloseAll(receiver, channel);
     }
 }
