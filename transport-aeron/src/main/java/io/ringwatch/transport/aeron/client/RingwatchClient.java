@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringwatch.core.process.JobLayout;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
@@ -51,7 +52,7 @@ public final class RingwatchClient implements AutoCloseable
     private final int localIndex;
     private final int nodeRank;
     private final int processCount;
-    private final int processesPerNode;
+    private final JobLayout job;
     private final int bitmapOffset;
     private final int slotOffset;
     private final long[] known;
@@ -86,7 +87,14 @@ public final class RingwatchClient implements AutoCloseable
         this.localIndex = localIndex;
         this.processCount = view.getInt(PROCESS_COUNT_OFFSET, LITTLE_ENDIAN);
         final int nodeCount = view.getInt(NODE_COUNT_OFFSET, LITTLE_ENDIAN);
-        this.processesPerNode = processCount % nodeCount == 0 ? processCount / nodeCount : 0;
+        final int table = ProcessViewLayout.jobTableOffset(localCount, processCount);
+        final int[] counts = new int[nodeCount];
+        for (int node = 0; node < nodeCount; node++)
+        {
+            counts[node] = view.getInt(table + (node + 1) * Integer.BYTES, LITTLE_ENDIAN) -
+                view.getInt(table + node * Integer.BYTES, LITTLE_ENDIAN);
+        }
+        this.job = JobLayout.of(counts);
         this.rank = view.getInt(FIRST_LOCAL_OFFSET, LITTLE_ENDIAN) + localIndex;
         this.bitmapOffset = ProcessViewLayout.bitmapOffset(localCount);
         this.slotOffset = ProcessViewLayout.slotOffset(localIndex);
@@ -326,15 +334,19 @@ public final class RingwatchClient implements AutoCloseable
 
     /**
      * @param process an application rank.
-     * @return its node rank (jobs with the same number of processes on every node).
+     * @return its node rank.
      */
     public int nodeOf(final int process)
     {
-        if (processesPerNode == 0)
-        {
-            throw new UnsupportedOperationException("nodeOf needs the same number of processes on every node");
-        }
-        return process / processesPerNode;
+        return job.nodeOf(process);
+    }
+
+    /**
+     * @return the job: which node hosts which application ranks, as the daemon's view describes it.
+     */
+    public JobLayout job()
+    {
+        return job;
     }
 
     /**
