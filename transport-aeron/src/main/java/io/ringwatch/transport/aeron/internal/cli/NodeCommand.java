@@ -40,8 +40,9 @@ final class NodeCommand
         {
             throw new UsageException("--cluster FILE and --rank R are required");
         }
+        final Path clusterFile = Path.of(args.string("--cluster", null));
         final RingwatchContext ctx = new RingwatchContext()
-            .clusterFile(Path.of(args.string("--cluster", null)))
+            .clusterFile(clusterFile)
             .rank(args.intValue("--rank", -1, Integer.MIN_VALUE, Integer.MAX_VALUE));
         if (args.isSet("--transport"))
         {
@@ -97,7 +98,7 @@ final class NodeCommand
         final boolean processLevel = procs > 0 || jobFile != null;
         if (processLevel)
         {
-            ctx.jobLayout(ProcessLevels.layout(Path.of(args.string("--cluster", null)), procs, jobFile));
+            ctx.jobLayout(ProcessLevels.layout(clusterFile, procs, jobFile));
         }
         ctx.join(join);
         final TuningProfile profile = TuningProfile.fromName(profileName);
