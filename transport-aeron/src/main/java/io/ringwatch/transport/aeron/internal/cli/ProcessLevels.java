@@ -64,7 +64,9 @@ final class ProcessLevels
                 RingwatchClient.ENV_AERON_DIR, ctx.aeronDirectoryName(),
                 RingwatchClient.ENV_CLUSTER_ID, Integer.toString(ctx.cluster().clusterId()),
                 RingwatchClient.ENV_NODE, Integer.toString(ctx.rank()),
-                RingwatchClient.ENV_LOCAL_INDEX, Integer.toString(localIndex)));
+                RingwatchClient.ENV_LOCAL_INDEX, Integer.toString(localIndex)),
+                // the exit watchers wake as promptly as the agent they wake
+                Math.max(0, ctx.realtimePriority()));
         }
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "ringwatch-processes"));

@@ -1,5 +1,7 @@
 package io.ringwatch.transport.aeron.internal.process;
 
+import io.ringwatch.nativeconfig.RealtimePriority;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -16,6 +18,10 @@ import java.util.function.IntFunction;
  * ({@link #exitsReported()}). That is SIGCHLD's moment plus one thread wake-up. Not {@link Process#onExit()}: its
  * completion hops to the common fork-join pool, measured at 5 ms p50 under load; not pidfd: the JDK offers none, and
  * the reaper is already blocked on the child.
+ * <p>
+ * On a loaded host the watcher's wake-up waits for a core like any thread; given a real-time priority (the daemon's
+ * agent's, {@code node --rt-priority}) the watchers run {@code SCHED_FIFO} and go first. The JDK's reaper thread,
+ * the hop before, stays in the ordinary class.
  */
 public final class LocalProcesses implements AutoCloseable
 {
@@ -27,6 +33,7 @@ public final class LocalProcesses implements AutoCloseable
     private final AtomicLongArray exitCodes;
     private final AtomicInteger exitsReported = new AtomicInteger();
     private volatile Runnable onExit = () -> {};
+    private volatile String watcherScheduling = "";
 
     private LocalProcesses(final int count)
     {
@@ -51,6 +58,30 @@ public final class LocalProcesses implements AutoCloseable
     public static LocalProcesses launch(
         final String command, final int count, final IntFunction<Map<String, String>> environment)
     {
+        return launch(command, count, environment, 0);
+    }
+
+    /**
+     * Launch {@code count} copies of {@code command} through {@code /bin/sh -c "exec ..."}, so the shell's quoting
+     * applies and the pid watched is the program's own.
+     *
+     * @param command          the command line.
+     * @param count            K.
+     * @param environment      per local index, variables to add (who the process is, where its daemon is).
+     * @param watcherPriority  {@code SCHED_FIFO} priority of the exit watchers, 0 for the ordinary scheduler; where
+     *                         the host refuses it they stay ordinary ({@link #watcherScheduling()} says why).
+     * @return the launched processes, watched.
+     */
+    public static LocalProcesses launch(
+        final String command,
+        final int count,
+        final IntFunction<Map<String, String>> environment,
+        final int watcherPriority)
+    {
+        if (watcherPriority != 0)
+        {
+            RealtimePriority.validate(watcherPriority);
+        }
         final LocalProcesses launched = new LocalProcesses(count);
         try
         {
@@ -61,7 +92,14 @@ public final class LocalProcesses implements AutoCloseable
                 final Process process = builder.start();
                 launched.processes[i] = process;
                 final int index = i;
-                final Thread watcher = new Thread(() -> launched.watch(index), "ringwatch-exit-" + i);
+                final Thread watcher = new Thread(() ->
+                {
+                    if (watcherPriority > 0)
+                    {
+                        launched.watcherScheduling = RealtimePriority.raiseCurrentThread(watcherPriority).toString();
+                    }
+                    launched.watch(index);
+                }, "ringwatch-exit-" + i);
                 watcher.setDaemon(true);
                 watcher.start();
             }
@@ -103,6 +141,14 @@ public final class LocalProcesses implements AutoCloseable
     {
         this.onExit = action;
         return this;
+    }
+
+    /**
+     * @return how the last watcher started was scheduled ("" for the ordinary scheduler as asked).
+     */
+    public String watcherScheduling()
+    {
+        return watcherScheduling;
     }
 
     /**

@@ -117,11 +117,25 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
      */
     public void launch(final String command, final IntFunction<Map<String, String>> environment)
     {
+        launch(command, environment, 0);
+    }
+
+    /**
+     * Launch this node's processes ({@code node --exec}), once the view they attach to exists. Call before the
+     * hook is handed to the agent.
+     *
+     * @param command         command line, run by {@code /bin/sh -c "exec ..."}.
+     * @param environment     per local index, what to add to the environment.
+     * @param watcherPriority {@code SCHED_FIFO} priority of the exit watchers, 0 for none.
+     */
+    public void launch(
+        final String command, final IntFunction<Map<String, String>> environment, final int watcherPriority)
+    {
         if (local != null)
         {
             throw new IllegalStateException("processes already launched");
         }
-        local = LocalProcesses.launch(command, handled.length, environment);
+        local = LocalProcesses.launch(command, handled.length, environment, watcherPriority);
         // an idle agent sleeps until its next protocol deadline: wake it at once so the exit is announced at once
         local.onExit(() ->
         {

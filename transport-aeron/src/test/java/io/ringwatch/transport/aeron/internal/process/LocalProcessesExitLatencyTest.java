@@ -1,7 +1,10 @@
 package io.ringwatch.transport.aeron.internal.process;
 
+import io.ringwatch.nativeconfig.RealtimePriority;
 import org.HdrHistogram.Histogram;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -11,20 +14,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * How fast a daemon learns that a process it launched died: from SIGKILL sent (by another handle, as an outside
- * killer would) to the watcher recording the exit. Prints p50/p99; asserts only that every exit
- * was reported with the right status, the latency being the number to read.
+ * killer would) to the watcher recording the exit, with the watcher in the ordinary scheduler (priority 0) and
+ * {@code SCHED_FIFO} 1 (skipped where the host refuses real-time). Prints p50/p99 and the load; asserts only that
+ * every exit was reported with the right status, the latency being the number to read.
  */
 class LocalProcessesExitLatencyTest
 {
-    private static final int ROUNDS = 40;
+    private static final int ROUNDS = Integer.getInteger("ringwatch.test.exitRounds", 40);
 
-    @Test
-    void shouldReportEveryKilledChildWithItsStatusAndPrintTheLatency() throws InterruptedException
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1})
+    void shouldReportEveryKilledChildWithItsStatusAndPrintTheLatency(final int watcherPriority)
+        throws InterruptedException
     {
+        if (watcherPriority > 0)
+        {
+            final RealtimePriority.Result probe = RealtimePriority.probe();
+            Assumptions.assumeTrue(probe.applied(), "no SCHED_FIFO here: " + probe.reason());
+        }
         final Histogram latency = new Histogram(3);
+        final double loadBefore = load();
         for (int round = 0; round < ROUNDS; round++)
         {
-            try (LocalProcesses local = LocalProcesses.launch("sleep 60", 1, i -> Map.of()))
+            try (LocalProcesses local = LocalProcesses.launch("sleep 60", 1, i -> Map.of(), watcherPriority))
             {
                 // let the shell exec into sleep, so the kill hits the program itself
                 Thread.sleep(20);
@@ -38,11 +50,20 @@ class LocalProcessesExitLatencyTest
                 }
                 assertEquals(1, local.exitsReported(), "round " + round);
                 assertEquals(128 + 9, local.exitCode(0), "SIGKILL reported as 128 + 9, round " + round);
+                assertEquals(watcherPriority > 0 ? "SCHED_FIFO priority " + watcherPriority : "",
+                    local.watcherScheduling());
                 latency.recordValue(Math.max(0, local.exitedAtNs(0) - killedAtNs));
             }
         }
-        System.out.printf("local process exit -> daemon (watcher thread in Process.waitFor, SIGKILL from outside): " +
-            "p50 %.1f us, p99 %.1f us, max %.1f us over %d kills%n", latency.getValueAtPercentile(50) / 1e3,
-            latency.getValueAtPercentile(99) / 1e3, latency.getMaxValue() / 1e3, latency.getTotalCount());
+        System.out.printf("local process exit -> daemon (watcher thread in Process.waitFor, %s, SIGKILL from " +
+            "outside): p50 %.1f us, p99 %.1f us, max %.1f us over %d kills; load average %.1f -> %.1f%n",
+            watcherPriority > 0 ? "SCHED_FIFO " + watcherPriority : "ordinary scheduler",
+            latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
+            latency.getMaxValue() / 1e3, latency.getTotalCount(), loadBefore, load());
+    }
+
+    private static double load()
+    {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 }
