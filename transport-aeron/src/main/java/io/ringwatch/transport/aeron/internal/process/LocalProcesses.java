@@ -1,9 +1,11 @@
 package io.ringwatch.transport.aeron.internal.process;
 
+import io.ringwatch.nativeconfig.PidFd;
 import io.ringwatch.nativeconfig.RealtimePriority;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,19 +14,25 @@ import java.util.function.IntFunction;
 
 /**
  * The application processes a daemon launched ({@code node --exec CMD --procs K}), and how it learns of their exit.
- * For a child of this JVM the JDK's process reaper thread sits in {@code waitpid} on it and, once the kernel reaps
- * it, stores the status and wakes {@link Process#waitFor()}: one watcher thread per child waits there, records the
- * status and time, and unparks the daemon's agent ({@link #onExit(Runnable)}), whose next duty cycle picks it up
- * ({@link #exitsReported()}). That is SIGCHLD's moment plus one thread wake-up. Not {@link Process#onExit()}: its
- * completion hops to the common fork-join pool, measured at 5 ms p50 under load; not pidfd: the JDK offers none, and
- * the reaper is already blocked on the child.
+ * Where Linux pidfds work ({@link PidFd}), one watcher thread blocks in {@code poll(2)} on the children's pidfds: the
+ * kernel wakes it the moment one exits, it reads the status with {@code waitid(WNOWAIT)} (leaving the reaping to the
+ * JDK), records status and time, and unparks the daemon's agent ({@link #onExit(Runnable)}), whose next duty cycle
+ * picks it up ({@link #exitsReported()}). Elsewhere, one watcher thread per child waits in {@link Process#waitFor()},
+ * which the JDK's reaper thread wakes after its {@code waitpid}: one thread wake-up more, and the one that made the
+ * tail under load. Not {@link Process#onExit()}: its completion hops to the common fork-join pool, measured at 5 ms
+ * p50 under load.
  * <p>
- * On a loaded host the watcher's wake-up waits for a core like any thread; given a real-time priority (the daemon's
- * agent's, {@code node --rt-priority}) the watchers run {@code SCHED_FIFO} and go first. The JDK's reaper thread,
- * the hop before, stays in the ordinary class.
+ * Given a real-time priority (the daemon's agent's, {@code node --rt-priority}) the watchers run {@code SCHED_FIFO},
+ * so on a loaded host their wake-up does not wait for a core.
  */
 public final class LocalProcesses implements AutoCloseable
 {
+    /**
+     * {@code -Dringwatch.process.pidfd=false} makes the daemon learn exits through {@link Process#waitFor()} even where
+     * pidfds work (to compare, or to step around a kernel that misbehaves).
+     */
+    public static final String PIDFD_PROP_NAME = "ringwatch.process.pidfd";
+
     /** Stored in {@link #exitCode(int)} while the process runs. */
     public static final int RUNNING = Integer.MIN_VALUE;
 
@@ -34,6 +42,8 @@ public final class LocalProcesses implements AutoCloseable
     private final AtomicInteger exitsReported = new AtomicInteger();
     private volatile Runnable onExit = () -> {};
     private volatile String watcherScheduling = "";
+    private volatile boolean closed;
+    private String mechanism = "Process.waitFor";
 
     private LocalProcesses(final int count)
     {
@@ -78,6 +88,25 @@ public final class LocalProcesses implements AutoCloseable
         final IntFunction<Map<String, String>> environment,
         final int watcherPriority)
     {
+        return launch(command, count, environment, watcherPriority,
+            !"false".equals(System.getProperty(PIDFD_PROP_NAME)));
+    }
+
+    /**
+     * @param command          the command line.
+     * @param count            K.
+     * @param environment      per local index, variables to add.
+     * @param watcherPriority  {@code SCHED_FIFO} priority of the exit watchers, 0 for the ordinary scheduler.
+     * @param usePidFd         learn exits from pidfds where they work; false for {@link Process#waitFor()} threads.
+     * @return the launched processes, watched.
+     */
+    public static LocalProcesses launch(
+        final String command,
+        final int count,
+        final IntFunction<Map<String, String>> environment,
+        final int watcherPriority,
+        final boolean usePidFd)
+    {
         if (watcherPriority != 0)
         {
             RealtimePriority.validate(watcherPriority);
@@ -85,23 +114,25 @@ public final class LocalProcesses implements AutoCloseable
         final LocalProcesses launched = new LocalProcesses(count);
         try
         {
+            final int[] pidfds = new int[count];
             for (int i = 0; i < count; i++)
             {
                 final ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", "exec " + command).inheritIO();
                 builder.environment().putAll(environment.apply(i));
                 final Process process = builder.start();
                 launched.processes[i] = process;
-                final int index = i;
-                final Thread watcher = new Thread(() ->
+                pidfds[i] = usePidFd ? PidFd.open(process.pid()) : -1;
+                if (pidfds[i] < 0)
                 {
-                    if (watcherPriority > 0)
-                    {
-                        launched.watcherScheduling = RealtimePriority.raiseCurrentThread(watcherPriority).toString();
-                    }
-                    launched.watch(index);
-                }, "ringwatch-exit-" + i);
-                watcher.setDaemon(true);
-                watcher.start();
+                    // no pidfd (none here, or the child is gone already): the JDK's reaper tells its watcher
+                    final int index = i;
+                    launched.startWatcher(() -> launched.watch(index), "ringwatch-exit-" + i, watcherPriority);
+                }
+            }
+            if (Arrays.stream(pidfds).anyMatch(fd -> fd >= 0))
+            {
+                launched.mechanism = "pidfd";
+                launched.startWatcher(() -> launched.watchPidFds(pidfds), "ringwatch-exits", watcherPriority);
             }
         }
         catch (final IOException ex)
@@ -112,6 +143,82 @@ public final class LocalProcesses implements AutoCloseable
         return launched;
     }
 
+    private void startWatcher(final Runnable body, final String name, final int priority)
+    {
+        final Thread watcher = new Thread(() ->
+        {
+            if (priority > 0)
+            {
+                watcherScheduling = RealtimePriority.raiseCurrentThread(priority).toString();
+            }
+            body.run();
+        }, name);
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    private void watchPidFds(final int[] pidfds)
+    {
+        final PidFd.PollSet set = new PidFd.PollSet(pidfds);
+        int watching = 0;
+        for (final int fd : pidfds)
+        {
+            watching += fd >= 0 ? 1 : 0;
+        }
+        try
+        {
+            while (watching > 0 && !closed)
+            {
+                if (set.await(100) <= 0)
+                {
+                    continue;
+                }
+                final long nowNs = System.nanoTime();
+                for (int i = 0; i < pidfds.length; i++)
+                {
+                    if (pidfds[i] >= 0 && set.exited(i))
+                    {
+                        set.remove(i);
+                        watching--;
+                        final int status = PidFd.exitStatus(pidfds[i]);
+                        // UNKNOWN: the JDK reaped it first, so waitFor returns its status at once
+                        record(i, status != PidFd.UNKNOWN ? status : waitForUninterruptibly(processes[i]), nowNs);
+                    }
+                }
+            }
+        }
+        finally
+        {
+            for (final int fd : pidfds)
+            {
+                PidFd.close(fd);
+            }
+        }
+    }
+
+    private static int waitForUninterruptibly(final Process process)
+    {
+        while (true)
+        {
+            try
+            {
+                return process.waitFor();
+            }
+            catch (final InterruptedException ignore)
+            {
+                // only an exit ends the watch
+            }
+        }
+    }
+
+    private void record(final int index, final int status, final long atNs)
+    {
+        exitedAtNs.set(index, atNs);
+        exitCodes.set(index, status);
+        exitsReported.incrementAndGet();
+        onExit.run();
+    }
+
     private void watch(final int index)
     {
         final Process process = processes[index];
@@ -120,10 +227,7 @@ public final class LocalProcesses implements AutoCloseable
             try
             {
                 final int status = process.waitFor();
-                exitedAtNs.set(index, System.nanoTime());
-                exitCodes.set(index, status);
-                exitsReported.incrementAndGet();
-                onExit.run();
+                record(index, status, System.nanoTime());
                 return;
             }
             catch (final InterruptedException ignore)
@@ -141,6 +245,14 @@ public final class LocalProcesses implements AutoCloseable
     {
         this.onExit = action;
         return this;
+    }
+
+    /**
+     * @return how exits are learned: "pidfd" or "Process.waitFor".
+     */
+    public String mechanism()
+    {
+        return mechanism;
     }
 
     /**
@@ -199,6 +311,7 @@ public final class LocalProcesses implements AutoCloseable
      */
     public void close()
     {
+        closed = true;
         for (final Process process : processes)
         {
             if (process != null)
