@@ -293,7 +293,8 @@ final class TwoLevelDemo
             victimProcess, ms(processLatency.getValueAtPercentile(50)), ms(processLatency.getValueAtPercentile(99)),
             ms(processLatency.getMaxValue()), processLatency.getTotalCount()));
         System.out.println(String.format(Locale.ROOT,
-            "  of which SIGKILL -> exit seen by its daemon (the killed JVM's teardown, then waitpid): %.3f ms; " +
+            "  of which SIGKILL -> exit seen by its daemon (the killed JVM's teardown, then the exit watcher): " +
+            "%.3f ms; " +
             "exit seen -> every surviving process knew: p50 %.3f ms, p99 %.3f ms, max %.3f ms",
             exitSeenNs == 0 ? Double.NaN : ms(exitSeenNs - processKilledNs),
             ms(afterExitLatency.getValueAtPercentile(50)), ms(afterExitLatency.getValueAtPercentile(99)),
