@@ -38,6 +38,7 @@ class LocalProcessesExitLatencyTest
         }
         final Histogram latency = new Histogram(3);
         final double loadBefore = load();
+        long statusesFromPidFd = 0;
         for (int round = 0; round < ROUNDS; round++)
         {
             try (LocalProcesses local = LocalProcesses.launch("sleep 60", 1, i -> Map.of(), watcherPriority, pidfd))
@@ -59,13 +60,16 @@ class LocalProcessesExitLatencyTest
                     local.watcherScheduling());
                 assertEquals(pidfd ? "pidfd" : "Process.waitFor", local.mechanism());
                 latency.recordValue(Math.max(0, local.exitedAtNs(0) - killedAtNs));
+                statusesFromPidFd += local.statusesFromPidFd();
             }
         }
         System.out.printf("local process exit -> daemon (watcher in %s, %s, SIGKILL from " +
-            "outside): p50 %.1f us, p99 %.1f us, max %.1f us over %d kills; load average %.1f -> %.1f%n",
-            pidfd ? "poll on pidfds" : "Process.waitFor", watcherPriority > 0 ? "SCHED_FIFO " + watcherPriority : "ordinary scheduler",
+            "outside): p50 %.1f us, p99 %.1f us, max %.1f us over %d kills (status read from the pidfd before the " +
+            "JDK reaped: %d); load average %.1f -> %.1f%n",
+            pidfd ? "poll on pidfds" : "Process.waitFor",
+            watcherPriority > 0 ? "SCHED_FIFO " + watcherPriority : "ordinary scheduler",
             latency.getValueAtPercentile(50) / 1e3, latency.getValueAtPercentile(99) / 1e3,
-            latency.getMaxValue() / 1e3, latency.getTotalCount(), loadBefore, load());
+            latency.getMaxValue() / 1e3, latency.getTotalCount(), statusesFromPidFd, loadBefore, load());
     }
 
     private static double load()
