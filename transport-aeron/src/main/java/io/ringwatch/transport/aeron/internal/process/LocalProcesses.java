@@ -20,7 +20,8 @@ import java.util.function.IntFunction;
  * picks it up ({@link #exitsReported()}). The JDK's reaper thread is woken by the same exit, and when it runs first
  * it reaps the child and the status is only the JDK's: the watcher then takes it from {@link Process#waitFor()}. On
  * an idle host the reaper always wins that race; what the pidfd buys is the loaded host, where the reaper waits for
- * a core and a real-time watcher does not. Elsewhere, one watcher thread per child waits in {@link Process#waitFor()},
+ * a core and a real-time watcher does not: so pidfds are used by default only for real-time watchers
+ * ({@link #PIDFD_PROP_NAME}). Elsewhere, one watcher thread per child waits in {@link Process#waitFor()},
  * which the JDK's reaper thread wakes after its {@code waitpid}: one thread wake-up more, and the one that made the
  * tail under load. Not {@link Process#onExit()}: its completion hops to the common fork-join pool, measured at 5 ms
  * p50 under load.
@@ -31,8 +32,9 @@ import java.util.function.IntFunction;
 public final class LocalProcesses implements AutoCloseable
 {
     /**
-     * {@code -Dringwatch.process.pidfd=false} makes the daemon learn exits through {@link Process#waitFor()} even where
-     * pidfds work (to compare, or to step around a kernel that misbehaves).
+     * {@code -Dringwatch.process.pidfd=true|false}: learn exits from pidfds where they work, or through
+     * {@link Process#waitFor()}. Unset: pidfds only for real-time watchers, the one case where they measured faster
+     * (an ordinary watcher mostly loses the race to the JDK's reaper and then waits for it anyway).
      */
     public static final String PIDFD_PROP_NAME = "ringwatch.process.pidfd";
 
@@ -93,8 +95,9 @@ public final class LocalProcesses implements AutoCloseable
         final IntFunction<Map<String, String>> environment,
         final int watcherPriority)
     {
+        final String pidfd = System.getProperty(PIDFD_PROP_NAME);
         return launch(command, count, environment, watcherPriority,
-            !"false".equals(System.getProperty(PIDFD_PROP_NAME)));
+            pidfd == null ? watcherPriority > 0 : Boolean.parseBoolean(pidfd));
     }
 
     /**
