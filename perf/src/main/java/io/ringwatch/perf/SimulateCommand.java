@@ -2,6 +2,8 @@ package io.ringwatch.perf;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.codec.ProcessFailureFlyweight;
+import io.ringwatch.core.process.JobFile;
+import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
@@ -17,6 +19,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -73,6 +76,7 @@ final class SimulateCommand implements Command
             "  --probe-timeout D      probe round timeout (default min(eta, delta/4)); 0 skips the ear check",
             "                         (a broken rule, for negative controls)",
             "  --procs-per-node K     two levels: K application processes per daemon (default 0: nodes only)",
+            "  --job FILE             two levels, any count per daemon: a job file (processes P; node R ranks A-B)",
             "  --process-failures F   crash F random processes within the crash window, mixed with the node",
             "                         failures; checks every surviving daemon learns exactly the dead processes",
             "  --restart-after D      restart every node that stops (crash, leave, exclusion) D later under a new",
@@ -126,6 +130,21 @@ final class SimulateCommand implements Command
         final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
         final int procsPerNode = (int)flags.longValue("--procs-per-node", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final int processFailures = (int)flags.longValue("--process-failures", 0, 0, Integer.MAX_VALUE);
+        final String jobFile = flags.string("--job", null);
+        if (jobFile != null && procsPerNode > 0)
+        {
+            throw new UsageException("give --procs-per-node K or --job FILE, not both");
+        }
+        final JobLayout job;
+        try
+        {
+            job = jobFile == null ? null : JobFile.load(Path.of(jobFile), nodes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad --job: " + ex.getMessage());
+        }
+        final boolean twoLevels = procsPerNode > 0 || job != null;
         final Partition partition = partition(flags, nodes, suspicionTimeoutNs + heartbeatPeriodNs, suspicionTimeoutNs);
         final PartitionPolicy policy;
         try
@@ -177,7 +196,11 @@ final class SimulateCommand implements Command
         {
             template.randomPauses(pauses, pauseNs);
         }
-        if (procsPerNode > 0 || processFailures > 0)
+        if (job != null)
+        {
+            template.processes(job, processFailures);
+        }
+        else if (procsPerNode > 0 || processFailures > 0)
         {
             template.processes(procsPerNode, processFailures);
         }
@@ -215,18 +238,18 @@ final class SimulateCommand implements Command
 
         final long startNs = System.nanoTime();
         final ProcessSpread spread = new ProcessSpread();
-        final SimResult[] results = SimulationBatch.run(template, runs, threads, err, procsPerNode > 0 ? spread : null);
+        final SimResult[] results = SimulationBatch.run(template, runs, threads, err, twoLevels ? spread : null);
         final long wallMs = Math.max(1, (System.nanoTime() - startNs) / 1_000_000);
         final BatchSummary summary = new BatchSummary(results);
         final long heapMb = peakHeapBytes() >> 20;
 
         printHuman(out, summary, runs, wallMs, heapMb);
-        if (procsPerNode > 0)
+        if (twoLevels)
         {
             final long[] ns = spread.sorted();
-            out.printf(Locale.ROOT, "processes: %d per node, %d crashed per run; crash to every daemon knowing it: " +
+            out.printf(Locale.ROOT, "processes: %s, %d crashed per run; crash to every daemon knowing it: " +
                 "p50 %s, p99 %s, max %s (%d crashes on surviving nodes); process notices per run %.1f%n",
-                procsPerNode, processFailures, human(BatchSummary.percentile(ns, 50)),
+                job != null ? job.processCount() + " from " + jobFile : procsPerNode + " per node", processFailures, human(BatchSummary.percentile(ns, 50)),
                 human(BatchSummary.percentile(ns, 99)), human(BatchSummary.max(ns)), ns.length,
                 (double)spread.messages() / runs);
         }

@@ -9,7 +9,8 @@ import java.util.zip.CRC32C;
 
 /**
  * The digest every frame carries of what all nodes of a cluster must agree on: cluster id, number of ranks N,
- * heartbeat period η, suspicion timeout δ, broadcast schedule, partition policy and protocol version (two schedules
+ * heartbeat period η, suspicion timeout δ, broadcast schedule, partition policy, protocol version and, on daemons
+ * with a process level, the job layout (daemons with different jobs name different processes by one rank; two schedules
  * reach different participants, so nodes that disagree on it lose notices without a word; a node that would go on as a
  * minority beside nodes that stop as one is a split brain). A node started from a different cluster file, or
  * with η or δ overridden, disagrees, and its frames are refused with
@@ -99,15 +100,45 @@ public final class ConfigDigest
         final BroadcastKind broadcast,
         final PartitionPolicy policy)
     {
-        final ByteBuffer fields = ByteBuffer.allocate(LAYOUT_LENGTH).order(ByteOrder.LITTLE_ENDIAN)
+        return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0);
+    }
+
+    /**
+     * @param version            protocol version.
+     * @param clusterId          cluster id.
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
+     * @param jobDigest          {@link io.ringwatch.core.process.JobLayout#digest()} of the job, 0 for a node
+     *                           without a process level (which then digests exactly as before jobs existed).
+     * @return the digest.
+     */
+    public static int of(
+        final int version,
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy,
+        final int jobDigest)
+    {
+        final ByteBuffer fields = ByteBuffer.allocate(LAYOUT_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN)
             .putInt(version)
             .putInt(clusterId)
             .putInt(clusterSize)
             .putLong(heartbeatPeriodNs)
             .putLong(suspicionTimeoutNs)
             .putInt(broadcast.ordinal())
-            .putInt(policy.ordinal())
-            .flip();
+            .putInt(policy.ordinal());
+        if (jobDigest != 0)
+        {
+            // two daemons with different jobs name different processes by the same rank
+            fields.putInt(jobDigest);
+        }
+        fields.flip();
         final CRC32C crc = new CRC32C();
         crc.update(fields);
         return (int)crc.getValue();
@@ -130,10 +161,33 @@ public final class ConfigDigest
         final BroadcastKind broadcast,
         final PartitionPolicy policy)
     {
+        return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0);
+    }
+
+    /**
+     * @param clusterId          cluster id.
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
+     * @param jobDigest          the job's digest, 0 for none.
+     * @return the inputs and their digest, for a log line that lets an operator see which setting differs.
+     */
+    public static String describe(
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy,
+        final int jobDigest)
+    {
         return String.format("config digest %08x (version %d, cluster id %d, N %d, heartbeat period %dns, " +
-            "suspicion timeout %dns, broadcast %s, partition policy %s)",
-            of(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy),
+            "suspicion timeout %dns, broadcast %s, partition policy %s, job %s)",
+            of(FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast,
+            policy, jobDigest),
             FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast,
-            policy);
+            policy, jobDigest == 0 ? "none" : String.format("%08x", jobDigest));
     }
 }

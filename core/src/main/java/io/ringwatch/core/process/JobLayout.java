@@ -1,6 +1,9 @@
 package io.ringwatch.core.process;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 
 /**
  * The job's global process identity: application ranks {@code 0..P-1} laid out in blocks over the node ranks, node
@@ -152,6 +155,24 @@ public final class JobLayout
     public boolean isProcess(final int process)
     {
         return process >= 0 && process < processCount();
+    }
+
+    /**
+     * @return CRC32C of the node count and each node's process count, never 0: what daemons of one job must agree
+     * on, folded into the {@link io.ringwatch.core.codec.ConfigDigest} (0 there means no process level).
+     */
+    public int digest()
+    {
+        final ByteBuffer fields = ByteBuffer.allocate(4 * firstProcess.length).order(ByteOrder.LITTLE_ENDIAN);
+        fields.putInt(nodeCount());
+        for (int node = 0; node < nodeCount(); node++)
+        {
+            fields.putInt(processesOn(node));
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(fields.flip());
+        final int digest = (int)crc.getValue();
+        return digest != 0 ? digest : 1;
     }
 
     public boolean equals(final Object o)

@@ -42,6 +42,7 @@ public final class ProcessNoticeRelay
     private long sequence;
 
     private long noticesOriginated;
+    private long noticesReceived;
     private long noticesForwarded;
     private long noticesDuplicate;
     private long noticesRefused;
@@ -137,6 +138,7 @@ public final class ProcessNoticeRelay
      */
     public void onNotice(final ProcessNotice notice, final int fromRank, final long nowNs)
     {
+        noticesReceived++;
         final int source = notice.sourceRank();
         final RankSet excluded = notice.excludedNodes();
         if (node.state() != NodeState.ACTIVE || !isNode(fromRank) || !isNode(source) || !node.isAlive(fromRank) ||
@@ -221,6 +223,14 @@ public final class ProcessNoticeRelay
     public long noticesOriginated()
     {
         return noticesOriginated;
+    }
+
+    /**
+     * @return PROCESS_FAILURE copies received from other daemons, whatever became of them.
+     */
+    public long noticesReceived()
+    {
+        return noticesReceived;
     }
 
     /**

@@ -40,11 +40,11 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
     ProcessLevel(
         final Simulation simulation,
         final DetectorNode[] nodes,
-        final int processesPerNode,
+        final JobLayout layout,
         final BroadcastSchedule schedule)
     {
         this.simulation = simulation;
-        this.layout = JobLayout.uniform(nodes.length, processesPerNode);
+        this.layout = layout;
         relays = new ProcessNoticeRelay[nodes.length];
         for (int r = 0; r < nodes.length; r++)
         {

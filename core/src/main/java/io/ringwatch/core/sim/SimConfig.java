@@ -55,6 +55,7 @@ public final class SimConfig
     private final List<Partition> partitions = new ArrayList<>();
     private int processesPerNode;
     private int processFailures;
+    private JobLayout job;
     private boolean concluded;
 
     /**
@@ -97,6 +98,7 @@ public final class SimConfig
         copy.partitions.addAll(partitions);
         copy.processesPerNode = processesPerNode;
         copy.processFailures = processFailures;
+        copy.job = job;
         return copy;
     }
 
@@ -124,8 +126,11 @@ public final class SimConfig
 
         require(processesPerNode >= 0 && (long)processesPerNode * nodes <= JobLayout.MAX_PROCESSES,
             "processes per node must be in [0, " + JobLayout.MAX_PROCESSES / nodes + "]: " + processesPerNode);
-        require(processFailures >= 0 && processFailures <= (long)processesPerNode * nodes,
-            "process failures must be in [0, nodes x processes per node]: " + processFailures);
+        require(job == null || job.nodeCount() == nodes,
+            "the job places processes on " + (job == null ? 0 : job.nodeCount()) + " nodes, not " + nodes);
+        require(processFailures >= 0 && processFailures <= (job != null ? job.processCount() :
+            (long)processesPerNode * nodes), "process failures must be in [0, processes of the job]: " +
+            processFailures);
         if (pauseThresholdNs < 0)
         {
             pauseThresholdNs = suspicionTimeoutNs / 2;
@@ -762,6 +767,28 @@ public final class SimConfig
     public int processesPerNode()
     {
         return processesPerNode;
+    }
+
+    /**
+     * @param job      the job: any number of processes per daemon (a job file's); replaces a count per node.
+     * @param failures processes crashed at random, anywhere in the job, within the crash window.
+     * @return this.
+     */
+    public SimConfig processes(final JobLayout job, final int failures)
+    {
+        checkMutable();
+        this.job = job;
+        this.processesPerNode = 0;
+        this.processFailures = failures;
+        return this;
+    }
+
+    /**
+     * @return the job of the process level, or null for the node level only.
+     */
+    public JobLayout jobLayout()
+    {
+        return job != null ? job : processesPerNode > 0 ? JobLayout.uniform(nodes, processesPerNode) : null;
     }
 
     public int processFailures()

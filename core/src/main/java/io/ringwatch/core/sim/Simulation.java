@@ -187,8 +187,7 @@ public final class Simulation implements ClusterState
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
         }
-        processes = config.processesPerNode() > 0 ?
-            new ProcessLevel(this, nodes, config.processesPerNode(), schedule) : null;
+        processes = config.jobLayout() != null ? new ProcessLevel(this, nodes, config.jobLayout(), schedule) : null;
     }
 
     /**

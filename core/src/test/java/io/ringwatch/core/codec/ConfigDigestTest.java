@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +39,30 @@ class ConfigDigestTest
         digests.add(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS, BroadcastKind.BINOMIAL_GRAPH));
         // η and δ swapped must not collide: fields have fixed places
         digests.add(ConfigDigest.of(7, 16, DELTA_NS, ETA_NS));
+        // daemons of different jobs (same N, other process counts) must not agree, nor with a node without a job
+        digests.add(withJob(JobLayout.uniform(16, 4)));
+        digests.add(withJob(JobLayout.uniform(16, 2)));
+        final int[] uneven = new int[16];
+        java.util.Arrays.fill(uneven, 4);
+        uneven[3] = 3;
+        uneven[4] = 5;
+        digests.add(withJob(JobLayout.of(uneven)));
 
-        assertEquals(9, digests.size());
+        assertEquals(12, digests.size());
+    }
+
+    @Test
+    void shouldDigestAsBeforeWithoutAJob()
+    {
+        assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16,
+            ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0));
+        assertEquals(withJob(JobLayout.of(4, 4)), withJob(JobLayout.uniform(2, 4)));
+    }
+
+    private static int withJob(final JobLayout job)
+    {
+        return ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE,
+            PartitionPolicy.MAJORITY, job.digest());
     }
 
     @Test

@@ -74,6 +74,40 @@ class TwoLevelSimulationTest
         assertTrue(spread[spread.length - 1] < 100 * MS, "seed=" + seed + " spread " + spread[spread.length - 1]);
     }
 
+    @ParameterizedTest
+    @CsvSource({"DOUBLE_HYPERCUBE, 111", "BINOMIAL_GRAPH, 112"})
+    void shouldHoldBothLevelsWithUnevenProcessCounts(final BroadcastKind broadcast, final long seed)
+    {
+        // 0 to 6 processes per daemon, some daemons hosting none
+        final int[] counts = new int[50];
+        for (int node = 0; node < counts.length; node++)
+        {
+            counts[node] = (node * 5 + 3) % 7;
+        }
+        final JobLayout job = JobLayout.of(counts);
+        final Simulation sim = new Simulation(twoLevel(counts.length, 1, 4, 25, seed)
+            .processes(job, 25).broadcast(broadcast));
+        final SimResult result = sim.run();
+        assertTrue(result.passed(), () -> "seed=" + seed + " violations: " + result.violations());
+        assertEquals(job, sim.processLevel().layout());
+        assertEquals(0, job.processesOn(5));
+        assertEquals(6, job.processesOn(2));
+        assertEquals(25, sim.processLevel().crashed(), "seed=" + seed);
+        int survivor = 0;
+        while (sim.isStopped(survivor))
+        {
+            survivor++;
+        }
+        for (int p = 0; p < job.processCount(); p++)
+        {
+            if (sim.isStopped(job.nodeOf(p)))
+            {
+                assertTrue(sim.processLevel().relay(survivor).isDead(p), "seed=" + seed + " process " + p);
+            }
+        }
+        assertTrue(sim.processLevel().spreadNs().length > 0, "seed=" + seed);
+    }
+
     @Test
     void shouldHoldBothLevelsAcrossSeedChosenShapesWithPauses()
     {

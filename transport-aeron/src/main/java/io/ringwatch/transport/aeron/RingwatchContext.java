@@ -4,9 +4,11 @@ import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.codec.ConfigDigest;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
@@ -75,6 +77,7 @@ public final class RingwatchContext
         Path.of(RingwatchConfiguration.authKeyFile());
     private FrameAuthenticator frameAuthenticator;
     private int configDigest;
+    private JobLayout jobLayout;
 
     /**
      * Fill defaults and validate, once: {@link RingwatchNode#launch(RingwatchContext)} calls it.
@@ -136,8 +139,13 @@ public final class RingwatchContext
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
             .withPartitionPolicy(partitionPolicy);
 
-        configDigest = ConfigDigest.of(
-            cluster.clusterId(), cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy);
+        if (jobLayout != null && jobLayout.nodeCount() != cluster.size())
+        {
+            throw new IllegalArgumentException("the job places processes on " + jobLayout.nodeCount() +
+                " node ranks, the cluster has " + cluster.size());
+        }
+        configDigest = ConfigDigest.of(FrameHeaderFlyweight.VERSION, cluster.clusterId(), cluster.size(),
+            heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy, jobDigest());
         if (authMode == null && authProperty != null)
         {
             authMode = AuthMode.parse(authProperty);
@@ -378,6 +386,34 @@ public final class RingwatchContext
         requireOpen("partitionPolicy");
         this.partitionPolicy = policy;
         return this;
+    }
+
+    /**
+     * @param layout the job this node is the daemon of (its process level), or null for none; every daemon of the
+     *               cluster must run the same job: it is part of the {@link #configDigest()}.
+     * @return this.
+     */
+    public RingwatchContext jobLayout(final JobLayout layout)
+    {
+        requireOpen("jobLayout");
+        this.jobLayout = layout;
+        return this;
+    }
+
+    /**
+     * @return the job, or null for a node without a process level.
+     */
+    public JobLayout jobLayout()
+    {
+        return jobLayout;
+    }
+
+    /**
+     * @return {@link JobLayout#digest()} of the job, 0 without one.
+     */
+    public int jobDigest()
+    {
+        return jobLayout == null ? 0 : jobLayout.digest();
     }
 
     /**

@@ -16,6 +16,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *                      its process (ATTACHED, FINISHED) and by the daemon (LAUNCHED, DEPARTED, DEAD); the heartbeat
  *                      counter by its process on every poll, watched by the daemon's watchdog
  *   bitmap: P bits, bit p set when application rank p is dead in the daemon's view
+ *   job table: N + 1 ints, the first application rank of each node rank then P (the job, for nodeOf)
  * </pre>
  * Readers use plain loads bracketed by the sequence, like the node view file.
  */
@@ -24,7 +25,7 @@ public final class ProcessViewLayout
     /** File magic, "RWPROCS1". */
     public static final long MAGIC = 0x3153434F52505752L;
     /** Layout version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_LONG;
@@ -82,11 +83,22 @@ public final class ProcessViewLayout
     /**
      * @param localCount   K.
      * @param processCount P.
-     * @return file length.
+     * @return offset of the job table.
      */
-    public static int fileLength(final int localCount, final int processCount)
+    public static int jobTableOffset(final int localCount, final int processCount)
     {
         return bitmapOffset(localCount) + ((processCount + 63) >>> 6) * SIZE_OF_LONG;
+    }
+
+    /**
+     * @param localCount   K.
+     * @param processCount P.
+     * @param nodeCount    N.
+     * @return file length.
+     */
+    public static int fileLength(final int localCount, final int processCount, final int nodeCount)
+    {
+        return jobTableOffset(localCount, processCount) + (nodeCount + 1) * SIZE_OF_INT;
     }
 
     /**

@@ -4,9 +4,11 @@ import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.ringwatch.core.process.JobLayout;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
@@ -31,10 +33,26 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  * A process the daemon did not launch attaches the same way, into a free slot of the node; the daemon then watches
  * it only through the beats {@link #poll()} leaves in its slot (its watchdog), so it must keep polling.
  * <p>
+ * The Aeron client runs without a conductor thread by default ({@link ConductorMode#INVOKER}): {@link #poll()}
+ * invokes its conductor, so an attached process adds no thread of its own to the application's cores. The price is
+ * the same rule as the watchdog's: a process that stops polling for longer than Aeron's client liveness timeout
+ * (10 s) loses its connection to the driver, and by then the daemon has long declared it dead.
+ * <p>
  * Not thread safe: one application thread polls. {@link #poll()} allocates nothing.
  */
 public final class RingwatchClient implements AutoCloseable
 {
+    /**
+     * Who runs the Aeron client's conductor (keepalives to the driver, image and error events).
+     */
+    public enum ConductorMode
+    {
+        /** {@link #poll()} invokes it: no extra thread. The default. */
+        INVOKER,
+        /** Aeron's own conductor thread, which wakes every few milliseconds on whatever core it lands on. */
+        THREAD
+    }
+
     /** Environment variables a daemon sets for the processes it launches. */
     public static final String ENV_AERON_DIR = "RINGWATCH_AERON_DIR";
     public static final String ENV_CLUSTER_ID = "RINGWATCH_CLUSTER_ID";
@@ -42,6 +60,7 @@ public final class RingwatchClient implements AutoCloseable
     public static final String ENV_LOCAL_INDEX = "RINGWATCH_LOCAL_INDEX";
 
     private final Aeron aeron;
+    private final AgentInvoker conductor;
     private final Subscription notifications;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer view;
@@ -51,7 +70,7 @@ public final class RingwatchClient implements AutoCloseable
     private final int localIndex;
     private final int nodeRank;
     private final int processCount;
-    private final int processesPerNode;
+    private final JobLayout job;
     private final int bitmapOffset;
     private final int slotOffset;
     private final long[] known;
@@ -64,7 +83,7 @@ public final class RingwatchClient implements AutoCloseable
 
     private RingwatchClient(
         final String aeronDir, final int clusterId, final int nodeRank, final int localIndex,
-        final FailureHandler handler)
+        final FailureHandler handler, final ConductorMode conductorMode)
     {
         final File file = ProcessViewLayout.fileFor(aeronDir, clusterId, nodeRank);
         this.mapped = IoUtil.mapExistingFile(file, "ringwatch process view");
@@ -86,7 +105,14 @@ public final class RingwatchClient implements AutoCloseable
         this.localIndex = localIndex;
         this.processCount = view.getInt(PROCESS_COUNT_OFFSET, LITTLE_ENDIAN);
         final int nodeCount = view.getInt(NODE_COUNT_OFFSET, LITTLE_ENDIAN);
-        this.processesPerNode = processCount % nodeCount == 0 ? processCount / nodeCount : 0;
+        final int table = ProcessViewLayout.jobTableOffset(localCount, processCount);
+        final int[] counts = new int[nodeCount];
+        for (int node = 0; node < nodeCount; node++)
+        {
+            counts[node] = view.getInt(table + (node + 1) * Integer.BYTES, LITTLE_ENDIAN) -
+                view.getInt(table + node * Integer.BYTES, LITTLE_ENDIAN);
+        }
+        this.job = JobLayout.of(counts);
         this.rank = view.getInt(FIRST_LOCAL_OFFSET, LITTLE_ENDIAN) + localIndex;
         this.bitmapOffset = ProcessViewLayout.bitmapOffset(localCount);
         this.slotOffset = ProcessViewLayout.slotOffset(localIndex);
@@ -96,7 +122,8 @@ public final class RingwatchClient implements AutoCloseable
         Aeron connected = null;
         try
         {
-            connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)
+                .useConductorAgentInvoker(conductorMode == ConductorMode.INVOKER));
             this.notifications = connected.addSubscription(
                 NOTIFICATION_CHANNEL, ProcessViewLayout.notificationStreamId(clusterId, nodeRank));
         }
@@ -107,6 +134,7 @@ public final class RingwatchClient implements AutoCloseable
             throw ex;
         }
         this.aeron = connected;
+        this.conductor = connected.conductorAgentInvoker();
         final long state = view.getLongVolatile(slotOffset + SLOT_STATE_OFFSET);
         if (state != SLOT_EMPTY && state != SLOT_LAUNCHED)
         {
@@ -134,7 +162,25 @@ public final class RingwatchClient implements AutoCloseable
         final String aeronDir, final int clusterId, final int nodeRank, final int localIndex,
         final FailureHandler handler)
     {
-        return new RingwatchClient(aeronDir, clusterId, nodeRank, localIndex, handler);
+        return attach(aeronDir, clusterId, nodeRank, localIndex, handler, ConductorMode.INVOKER);
+    }
+
+    /**
+     * Attach to the daemon of node {@code nodeRank} as its local process {@code localIndex}.
+     *
+     * @param aeronDir      the Aeron directory of the daemon.
+     * @param clusterId     the cluster.
+     * @param nodeRank      the daemon's node rank.
+     * @param localIndex    this process's index on the node.
+     * @param handler       failure callbacks, called from {@link #poll()}.
+     * @param conductorMode who runs the Aeron client's conductor.
+     * @return the attached client.
+     */
+    public static RingwatchClient attach(
+        final String aeronDir, final int clusterId, final int nodeRank, final int localIndex,
+        final FailureHandler handler, final ConductorMode conductorMode)
+    {
+        return new RingwatchClient(aeronDir, clusterId, nodeRank, localIndex, handler, conductorMode);
     }
 
     /**
@@ -166,6 +212,11 @@ public final class RingwatchClient implements AutoCloseable
     {
         view.putLongOrdered(slotOffset + SLOT_HEARTBEAT_OFFSET, ++beats);
         final int before = learnedCount;
+        if (conductor != null)
+        {
+            // keepalives, and the image of the daemon's stream when it appears
+            conductor.invoke();
+        }
         notifications.poll(fragmentHandler, 16);
         final long sequence = view.getLongVolatile(SEQUENCE_OFFSET);
         if (sequence != lastViewSequence && (sequence & 1) == 0)
@@ -326,15 +377,19 @@ public final class RingwatchClient implements AutoCloseable
 
     /**
      * @param process an application rank.
-     * @return its node rank (jobs with the same number of processes on every node).
+     * @return its node rank.
      */
     public int nodeOf(final int process)
     {
-        if (processesPerNode == 0)
-        {
-            throw new UnsupportedOperationException("nodeOf needs the same number of processes on every node");
-        }
-        return process / processesPerNode;
+        return job.nodeOf(process);
+    }
+
+    /**
+     * @return the job: which node hosts which application ranks, as the daemon's view describes it.
+     */
+    public JobLayout job()
+    {
+        return job;
     }
 
     /**

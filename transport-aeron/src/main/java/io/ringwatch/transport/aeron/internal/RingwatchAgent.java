@@ -159,7 +159,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
             ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast(),
-            ctx.protocolSettings().partitionPolicy());
+            ctx.protocolSettings().partitionPolicy(), ctx.jobDigest());
         this.node = protocol.apply(this);
     }
 
@@ -420,7 +420,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             mismatchReported[senderRank] = true;
             System.err.printf("ringwatch rank %d: refusing frames from rank %d, whose configuration differs " +
                 "(its config digest %08x; ours: %s): check that both run the same cluster file, " +
-                "heartbeat period, suspicion timeout, broadcast and version%n",
+                "heartbeat period, suspicion timeout, broadcast, job (--procs/--job) and version%n",
                 rank, senderRank, theirDigest, configDescription);
         }
     }

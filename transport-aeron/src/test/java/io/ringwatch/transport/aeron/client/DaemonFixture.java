@@ -10,11 +10,14 @@ import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
+import io.ringwatch.transport.aeron.ProcessCounter;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.status.CountersReader;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.File;
+import java.nio.ByteOrder;
 
 /**
  * A daemon's process level on an embedded media driver, driven by the test thread as its agent would be: node 0 of a
@@ -56,6 +59,24 @@ final class DaemonFixture implements AutoCloseable
         dead.clear();
         dead.add(process);
         daemon.onProcessNotice(notice.set(source, 0, ++sequence, noneExcluded, dead), source, 0);
+    }
+
+    /**
+     * @return the daemon's counter as the driver's counters file holds it (what AeronStat and stat read); -1 if none.
+     */
+    long counter(final ProcessCounter c)
+    {
+        final CountersReader counters = driver.context().countersManager();
+        final long[] value = {-1};
+        counters.forEach((id, typeId, key, label) ->
+        {
+            if (typeId == c.typeId() && key.getInt(0, ByteOrder.LITTLE_ENDIAN) == CLUSTER_ID &&
+                key.getInt(4, ByteOrder.LITTLE_ENDIAN) == 0 && label.endsWith("cluster=" + CLUSTER_ID + " rank=0"))
+            {
+                value[0] = counters.getCounterValue(id);
+            }
+        });
+        return value[0];
     }
 
     String dir()

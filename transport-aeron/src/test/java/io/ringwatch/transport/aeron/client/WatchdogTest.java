@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.client;
 
+import io.ringwatch.transport.aeron.ProcessCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -63,6 +64,23 @@ class WatchdogTest
                 alive.poll();
                 assertEquals(1, alive.failedCount(), "the survivor heard of the hung process, not of the departed one");
                 assertEquals(0, alive.failed()[0]);
+
+                // another daemon's process dies: received, pushed; none forwarded (a silent node level has no peers)
+                fixture.processDied(1, fixture.layout.process(1, 2));
+                alive.poll();
+                nowNs += TIMEOUT_NS / 4;
+                fixture.daemon.doWork(nowNs);
+                assertEquals(1, fixture.counter(ProcessCounter.LOCAL_ALIVE));
+                assertEquals(1, fixture.counter(ProcessCounter.LOCAL_DEAD));
+                assertEquals(1, fixture.counter(ProcessCounter.LOCAL_DEPARTED));
+                assertEquals(1, fixture.counter(ProcessCounter.PROCESS_NOTICES_SENT));
+                assertEquals(1, fixture.counter(ProcessCounter.PROCESS_NOTICES_RECEIVED));
+                assertEquals(fixture.daemon.relay().noticesForwarded(),
+                    fixture.counter(ProcessCounter.PROCESS_NOTICES_FORWARDED));
+                assertEquals(2, fixture.counter(ProcessCounter.LOCAL_NOTIFICATIONS_PUSHED) +
+                    fixture.counter(ProcessCounter.LOCAL_NOTIFICATIONS_DROPPED), "one push per failure");
+                assertEquals(fixture.daemon.notificationsPushed(),
+                    fixture.counter(ProcessCounter.LOCAL_NOTIFICATIONS_PUSHED));
             }
         }
     }

@@ -40,8 +40,9 @@ final class NodeCommand
         {
             throw new UsageException("--cluster FILE and --rank R are required");
         }
+        final Path clusterFile = Path.of(args.string("--cluster", null));
         final RingwatchContext ctx = new RingwatchContext()
-            .clusterFile(Path.of(args.string("--cluster", null)))
+            .clusterFile(clusterFile)
             .rank(args.intValue("--rank", -1, Integer.MIN_VALUE, Integer.MAX_VALUE));
         if (args.isSet("--transport"))
         {
@@ -82,13 +83,23 @@ final class NodeCommand
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
         final boolean join = args.switchOn("--join");
         final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final String jobFile = args.string("--job", null);
         final String exec = args.string("--exec", null);
         final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
-        if (exec != null && procs == 0)
+        if (procs > 0 && jobFile != null)
         {
-            throw new UsageException("--exec needs --procs K (processes per node)");
+            throw new UsageException("give --procs K (K processes on every node) or --job FILE, not both");
+        }
+        if (exec != null && procs == 0 && jobFile == null)
+        {
+            throw new UsageException("--exec needs --procs K (processes per node) or --job FILE");
         }
         args.finish();
+        final boolean processLevel = procs > 0 || jobFile != null;
+        if (processLevel)
+        {
+            ctx.jobLayout(ProcessLevels.layout(clusterFile, procs, jobFile));
+        }
         ctx.join(join);
         final TuningProfile profile = TuningProfile.fromName(profileName);
         ctx.profile(profile);
@@ -97,11 +108,11 @@ final class NodeCommand
         {
             // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
             Runtime.getRuntime().addShutdownHook(shutdownHook(built));
-            if (procs > 0)
+            if (processLevel)
             {
                 // before the barrier: launching K JVMs is the noisiest thing a host does, so it happens before anyone
                 // is judged, and this node says it is ready only once its processes have attached
-                ProcessLevels.awaitAttached(built, ProcessLevels.attach(built, procs, exec, processTimeoutNs),
+                ProcessLevels.awaitAttached(built, ProcessLevels.attach(built, exec, processTimeoutNs),
                     TimeUnit.MINUTES.toMillis(2));
             }
             if (go != null && !join)

@@ -1,7 +1,9 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.process.JobFile;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.client.ProcessViewLayout;
@@ -9,12 +11,14 @@ import io.ringwatch.transport.aeron.client.RingwatchClient;
 import io.ringwatch.transport.aeron.internal.process.LocalProcesses;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code node --procs K [--exec CMD] [--process-timeout D]}: give the node a process level before its agent starts,
- * and launch its processes. The job is K processes on every node, application ranks in node order. Slots the daemon
+ * {@code node --procs K | --job FILE [--exec CMD] [--process-timeout D]}: give the node a process level before its
+ * agent starts, and launch its processes. The job is K processes on every node, or what the job file
+ * ({@link JobFile}) says, application ranks in node order. Slots the daemon
  * did not fill are open to processes that attach on their own; every attached process is watched by its beats.
  */
 final class ProcessLevels
@@ -26,11 +30,32 @@ final class ProcessLevels
     {
     }
 
-    static ProcessDaemon attach(
-        final RingwatchNode node, final int processesPerNode, final String command, final long processTimeoutNs)
+    /**
+     * The job of {@code node --procs K} or {@code node --job FILE}, for the context (and so the config digest) before
+     * the node is built.
+     */
+    static JobLayout layout(final Path clusterFile, final int processesPerNode, final String jobFile)
+    {
+        final int nodes = ClusterConfig.load(clusterFile).size();
+        if (jobFile == null)
+        {
+            return JobLayout.uniform(nodes, processesPerNode);
+        }
+        try
+        {
+            return JobFile.load(Path.of(jobFile), nodes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad --job: " + ex.getMessage());
+        }
+    }
+
+    static ProcessDaemon attach(final RingwatchNode node, final String command, final long processTimeoutNs)
     {
         final RingwatchContext ctx = node.context();
-        final JobLayout layout = JobLayout.uniform(ctx.cluster().size(), processesPerNode);
+        final JobLayout layout = ctx.jobLayout();
+        final int processesOnThisNode = layout.processesOn(ctx.rank());
         final ProcessDaemon daemon = new ProcessDaemon(node.agent().node(), layout, ctx.broadcast().newSchedule(),
             node.agent().control(), ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.nanoClock());
         if (command != null)
@@ -39,14 +64,18 @@ final class ProcessLevels
                 RingwatchClient.ENV_AERON_DIR, ctx.aeronDirectoryName(),
                 RingwatchClient.ENV_CLUSTER_ID, Integer.toString(ctx.cluster().clusterId()),
                 RingwatchClient.ENV_NODE, Integer.toString(ctx.rank()),
-                RingwatchClient.ENV_LOCAL_INDEX, Integer.toString(localIndex)));
+                RingwatchClient.ENV_LOCAL_INDEX, Integer.toString(localIndex)),
+                // the exit watchers wake as promptly as the agent they wake
+                Math.max(0, ctx.realtimePriority()));
         }
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "ringwatch-processes"));
         node.agent().processLevel(daemon);
         startLog(daemon, layout);
-        System.out.println("process level: " + processesPerNode + " processes per node, ranks " +
-            layout.firstProcess(ctx.rank()) + ".." + (layout.firstProcess(ctx.rank()) + processesPerNode - 1) +
+        final int first = layout.firstProcess(ctx.rank());
+        System.out.println("process level: " + layout + ", job digest " + String.format("%08x", layout.digest()) +
+            "; this node hosts " + processesOnThisNode +
+            (processesOnThisNode > 0 ? ", ranks " + first + ".." + (first + processesOnThisNode - 1) : "") +
             (command != null ? ", launched: " + command : ", none launched: slots open to attach") +
             "; watchdog " + (processTimeoutNs > 0 ? Durations.format(processTimeoutNs) : "off") + "; view " +
             daemon.view().file());

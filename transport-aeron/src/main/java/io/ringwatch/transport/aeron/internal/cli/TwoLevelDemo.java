@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.core.process.JobFile;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.nativeconfig.TuningProfile;
@@ -15,6 +16,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +27,8 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code demo --procs-per-node K}: two levels. N daemons, each launching K application processes ({@code app}); the
+ * {@code demo --procs-per-node K|K0,K1,..}: two levels. N daemons, each launching its application processes
+ * ({@code app}; K on every node, or one count per node passed to the daemons as a job file); the
  * demo SIGKILLs one application process, then a whole node (its daemon and its processes), and checks that every
  * surviving application process learned exactly the dead processes, printing how long each took to know.
  */
@@ -38,7 +41,7 @@ final class TwoLevelDemo
     static int run(final String[] argv) throws Exception
     {
         final Args args = new Args(argv, 1, "--spin", "--verbose");
-        final int perNode = args.intValue("--procs-per-node", 4, 1, 64);
+        final String perNodeArg = args.string("--procs-per-node", "4");
         final int nodes = args.intValue("--nodes", 4, 3, ProtocolSettings.MAX_CLUSTER_SIZE);
         final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         final long heartbeatPeriodArgNs = args.durationNs(Args.HEARTBEAT_PERIOD, -1);
@@ -54,8 +57,12 @@ final class TwoLevelDemo
             DemoCommand.SUSPICION_TIMEOUT_DEFAULT_NS : DemoCommand.SUSPICION_TIMEOUT_FAIR_DEFAULT_NS;
         ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs);
 
-        final JobLayout layout = JobLayout.uniform(nodes, perNode);
+        final JobLayout layout = layout(perNodeArg, nodes);
+        final boolean uniform = !perNodeArg.contains(",");
         final Path appDir = Files.createTempDirectory("ringwatch-apps");
+        // uneven counts travel as a job file, as an operator would write one; the same file for every daemon
+        final Path jobFile = appDir.resolve("job.txt");
+        Files.writeString(jobFile, JobFile.format(layout));
         final String java = ProcessHandle.current().info().command().orElse("java");
         final String classpath = absoluteClasspath();
         final String exec = "'" + java + "' -XX:+UseSerialGC -Xmx32m -XX:TieredStopAtLevel=1 -Xshare:auto " +
@@ -64,14 +71,15 @@ final class TwoLevelDemo
             classpath + "' " + Main.class.getName() + " app --dir '" + appDir + "'" + (spin ? " --spin" : "");
         final TuningProfile.Recommendation rec =
             TuningProfile.recommend(nodes, Math.max(0, Runtime.getRuntime().availableProcessors() - 1));
-        System.out.println("demo (two levels): nodes=" + nodes + " processes per node=" + perNode + " (ranks 0.." +
+        System.out.println("demo (two levels): nodes=" + nodes + " processes per node=" + perNodeArg + " (ranks 0.." +
             (layout.processCount() - 1) + ") clients " + (spin ? "busy-spin" : "sleep 100us") + " profile=" +
             rec.profile().cliName() + " seed=" + seed);
 
         final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(nodes).heartbeatPeriodNs(heartbeatPeriodNs).suspicionTimeoutNs(suspicionTimeoutNs)
             .profile(rec.profile().cliName())
-            .nodeArgs(List.of("--procs", Integer.toString(perNode), "--exec", exec))
+            .nodeArgs(uniform ? List.of("--procs", perNodeArg, "--exec", exec) :
+                List.of("--job", jobFile.toString(), "--exec", exec))
             .inheritOutput(verbose);
         if (rec.profile() == TuningProfile.LOW_NOISE)
         {
@@ -106,9 +114,11 @@ final class TwoLevelDemo
 
             // SplittableRandom mixes its seed: java.util.Random gives nearly the same first draws for neighbouring seeds
             final SplittableRandom random = new SplittableRandom(seed);
-            final int victimNode = random.nextInt(nodes);
-            final int otherNode = (victimNode + 1 + random.nextInt(nodes - 1)) % nodes;
-            final int victimProcess = layout.process(otherNode, random.nextInt(perNode));
+            final int[] hosting = hostingNodes(layout);
+            final int victimIndex = random.nextInt(hosting.length);
+            final int victimNode = hosting[victimIndex];
+            final int otherNode = hosting[(victimIndex + 1 + random.nextInt(hosting.length - 1)) % hosting.length];
+            final int victimProcess = layout.process(otherNode, random.nextInt(layout.processesOn(otherNode)));
 
             final long processKilledNs = System.nanoTime();
             if (verbose)
@@ -124,14 +134,15 @@ final class TwoLevelDemo
             cluster.kill(victimNode);
             final Set<Integer> expected = new TreeSet<>();
             expected.add(victimProcess);
-            for (int i = 0; i < perNode; i++)
+            for (int i = 0; i < layout.processesOn(victimNode); i++)
             {
                 final int p = layout.process(victimNode, i);
                 expected.add(p);
                 ProcessHandle.of(pids.get(p)).ifPresent(ProcessHandle::destroyForcibly);
             }
             System.out.println("SIGKILL node " + victimNode + " (daemon and its processes " +
-                layout.firstProcess(victimNode) + ".." + (layout.firstProcess(victimNode) + perNode - 1) + ")");
+                layout.firstProcess(victimNode) + ".." +
+                (layout.firstProcess(victimNode) + layout.processesOn(victimNode) - 1) + ")");
 
             try
             {
@@ -163,6 +174,58 @@ final class TwoLevelDemo
         {
             deleteQuietly(appDir.toFile());
         }
+    }
+
+    /**
+     * {@code --procs-per-node K} (K on every node) or {@code K0,K1,...} (one count per node, 0 allowed).
+     */
+    static JobLayout layout(final String perNode, final int nodes)
+    {
+        final String[] parts = perNode.split(",");
+        if (parts.length != 1 && parts.length != nodes)
+        {
+            throw new UsageException("--procs-per-node: count mismatch: " + parts.length + " counts for " + nodes +
+                " nodes (give one K for all, or one per node)");
+        }
+        final int[] counts = new int[nodes];
+        for (int node = 0; node < nodes; node++)
+        {
+            final String part = parts[parts.length == 1 ? 0 : node].trim();
+            try
+            {
+                counts[node] = Integer.parseInt(part);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new UsageException("--procs-per-node: not a number: '" + part + "'");
+            }
+            if (counts[node] < (parts.length == 1 ? 1 : 0) || counts[node] > 64)
+            {
+                throw new UsageException("--procs-per-node: " + counts[node] + " out of range (1..64 for all, " +
+                    "0..64 per node)");
+            }
+        }
+        final JobLayout layout = JobLayout.of(counts);
+        if (hostingNodes(layout).length < 2)
+        {
+            throw new UsageException("--procs-per-node: at least two nodes must host processes (one loses a " +
+                "process, another dies whole)");
+        }
+        return layout;
+    }
+
+    private static int[] hostingNodes(final JobLayout layout)
+    {
+        final int[] hosting = new int[layout.nodeCount()];
+        int count = 0;
+        for (int node = 0; node < layout.nodeCount(); node++)
+        {
+            if (layout.processesOn(node) > 0)
+            {
+                hosting[count++] = node;
+            }
+        }
+        return Arrays.copyOf(hosting, count);
     }
 
     private static int report(
@@ -230,7 +293,8 @@ final class TwoLevelDemo
             victimProcess, ms(processLatency.getValueAtPercentile(50)), ms(processLatency.getValueAtPercentile(99)),
             ms(processLatency.getMaxValue()), processLatency.getTotalCount()));
         System.out.println(String.format(Locale.ROOT,
-            "  of which SIGKILL -> exit seen by its daemon (the killed JVM's teardown, then waitpid): %.3f ms; " +
+            "  of which SIGKILL -> exit seen by its daemon (the killed JVM's teardown, then the exit watcher): " +
+            "%.3f ms; " +
             "exit seen -> every surviving process knew: p50 %.3f ms, p99 %.3f ms, max %.3f ms",
             exitSeenNs == 0 ? Double.NaN : ms(exitSeenNs - processKilledNs),
             ms(afterExitLatency.getValueAtPercentile(50)), ms(afterExitLatency.getValueAtPercentile(99)),
@@ -248,6 +312,11 @@ final class TwoLevelDemo
             ms(afterExitLatency.getValueAtPercentile(99)), ms(afterExitLatency.getMaxValue()),
             ms(nodeLatency.getValueAtPercentile(50)), ms(nodeLatency.getValueAtPercentile(99)),
             ms(nodeLatency.getMaxValue())));
+        if (survivors.isEmpty())
+        {
+            System.out.println("FAILED: no surviving process to check (give more processes per node)");
+            return 1;
+        }
         if (wrong == 0)
         {
             System.out.println("PASSED: all " + survivors.size() + " surviving processes learned exactly " + expected);

@@ -10,6 +10,7 @@ import io.ringwatch.core.process.ProcessNoticeChannel;
 import io.ringwatch.core.process.ProcessNoticeRelay;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.transport.aeron.ProcessCounter;
 import io.ringwatch.transport.aeron.client.ProcessViewLayout;
 import io.ringwatch.transport.aeron.internal.ProcessLevelHook;
 import org.agrona.BitUtil;
@@ -19,6 +20,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
@@ -35,6 +37,9 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  */
 public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, AutoCloseable
 {
+    /** The counters are published when something changed, else at this period (the alive count). */
+    private static final long COUNTERS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final ProcessNoticeRelay relay;
     private final ProcessView view;
     private LocalProcesses local;
@@ -53,6 +58,10 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     private long localFailures;
     private long departures;
     private long notificationsDropped;
+    private long notificationsPushed;
+    private final ProcessCounters counters;
+    private boolean countersDirty = true;
+    private long countersPublishedAtNs;
     private long lastExitToDutyCycleNs = -1;
     private volatile Thread agentThread;
 
@@ -88,6 +97,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
             connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
             notifications = connected.addPublication(
                 NOTIFICATION_CHANNEL, ProcessViewLayout.notificationStreamId(clusterId, node.rank()));
+            counters = new ProcessCounters(connected, clusterId, node.rank());
         }
         catch (final RuntimeException ex)
         {
@@ -107,11 +117,25 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
      */
     public void launch(final String command, final IntFunction<Map<String, String>> environment)
     {
+        launch(command, environment, 0);
+    }
+
+    /**
+     * Launch this node's processes ({@code node --exec}), once the view they attach to exists. Call before the
+     * hook is handed to the agent.
+     *
+     * @param command         command line, run by {@code /bin/sh -c "exec ..."}.
+     * @param environment     per local index, what to add to the environment.
+     * @param watcherPriority {@code SCHED_FIFO} priority of the exit watchers, 0 for none.
+     */
+    public void launch(
+        final String command, final IntFunction<Map<String, String>> environment, final int watcherPriority)
+    {
         if (local != null)
         {
             throw new IllegalStateException("processes already launched");
         }
-        local = LocalProcesses.launch(command, handled.length, environment);
+        local = LocalProcesses.launch(command, handled.length, environment, watcherPriority);
         // an idle agent sleeps until its next protocol deadline: wake it at once so the exit is announced at once
         local.onExit(() ->
         {
@@ -152,8 +176,40 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
 
     public int doWork(final long nowNs)
     {
-        final int work = watchdogTimeoutNs > 0 ? watch(nowNs) : 0;
-        return local == null ? work : work + collectExits(nowNs);
+        int work = watchdogTimeoutNs > 0 ? watch(nowNs) : 0;
+        if (local != null)
+        {
+            work += collectExits(nowNs);
+        }
+        // attaches change no daemon state, so the alive count is also refreshed on a slow period
+        if (countersDirty || nowNs - countersPublishedAtNs > COUNTERS_PERIOD_NS)
+        {
+            publishCounters(nowNs);
+        }
+        return work;
+    }
+
+    private void publishCounters(final long nowNs)
+    {
+        countersDirty = false;
+        countersPublishedAtNs = nowNs;
+        int alive = 0;
+        for (int i = 0; i < handled.length; i++)
+        {
+            final long state = view.slotState(i);
+            if (state == SLOT_LAUNCHED || state == SLOT_ATTACHED || state == SLOT_FINISHED)
+            {
+                alive++;
+            }
+        }
+        counters.set(ProcessCounter.LOCAL_ALIVE, alive);
+        counters.set(ProcessCounter.LOCAL_DEAD, localFailures);
+        counters.set(ProcessCounter.LOCAL_DEPARTED, departures);
+        counters.set(ProcessCounter.PROCESS_NOTICES_SENT, relay.noticesOriginated());
+        counters.set(ProcessCounter.PROCESS_NOTICES_RECEIVED, relay.noticesReceived());
+        counters.set(ProcessCounter.PROCESS_NOTICES_FORWARDED, relay.noticesForwarded());
+        counters.set(ProcessCounter.LOCAL_NOTIFICATIONS_PUSHED, notificationsPushed);
+        counters.set(ProcessCounter.LOCAL_NOTIFICATIONS_DROPPED, notificationsDropped);
     }
 
     private int watch(final long nowNs)
@@ -199,6 +255,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         {
             relay.announceLocalFailures();
         }
+        countersDirty |= work > 0;
         return work;
     }
 
@@ -230,6 +287,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         {
             relay.announceLocalFailures();
         }
+        countersDirty = true;
         return work;
     }
 
@@ -255,11 +313,13 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     public void onProcessNotice(final ProcessNotice notice, final int fromRank, final long nowNs)
     {
         relay.onNotice(notice, fromRank, nowNs);
+        countersDirty = true;
     }
 
     public void onNodeFailure(final int deadRank, final long nowNs, final int reporter)
     {
         relay.onNodeFailure(deadRank, nowNs, reporter);
+        countersDirty = true;
     }
 
     public void onProcessFailure(final int process, final long nowNs, final int cause, final int reporter)
@@ -273,6 +333,11 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         {
             notificationsDropped++;
         }
+        else
+        {
+            notificationsPushed++;
+        }
+        countersDirty = true;
         // after the push: a client polls its stream before it rescans the view, so it gets the cause and stamp
         view.markDead(process);
     }
@@ -324,6 +389,14 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     public long departures()
     {
         return departures;
+    }
+
+    /**
+     * @return failures pushed on the notification stream.
+     */
+    public long notificationsPushed()
+    {
+        return notificationsPushed;
     }
 
     /**

@@ -37,7 +37,8 @@ public final class ProcessView implements AutoCloseable
             throw new IllegalStateException("cannot replace stale process view " + file);
         }
         final int local = layout.processesOn(nodeRank);
-        this.mapped = IoUtil.mapNewFile(file, ProcessViewLayout.fileLength(local, layout.processCount()));
+        this.mapped = IoUtil.mapNewFile(
+            file, ProcessViewLayout.fileLength(local, layout.processCount(), layout.nodeCount()));
         this.buffer = new UnsafeBuffer(mapped);
         this.bitmapOffset = ProcessViewLayout.bitmapOffset(local);
         buffer.putInt(VERSION_OFFSET, VERSION, LITTLE_ENDIAN);
@@ -46,6 +47,12 @@ public final class ProcessView implements AutoCloseable
         buffer.putInt(LOCAL_COUNT_OFFSET, local, LITTLE_ENDIAN);
         buffer.putInt(FIRST_LOCAL_OFFSET, layout.firstProcess(nodeRank), LITTLE_ENDIAN);
         buffer.putInt(NODE_RANK_OFFSET, nodeRank, LITTLE_ENDIAN);
+        final int table = ProcessViewLayout.jobTableOffset(local, layout.processCount());
+        for (int node = 0; node < layout.nodeCount(); node++)
+        {
+            buffer.putInt(table + node * Integer.BYTES, layout.firstProcess(node), LITTLE_ENDIAN);
+        }
+        buffer.putInt(table + layout.nodeCount() * Integer.BYTES, layout.processCount(), LITTLE_ENDIAN);
         // magic last: a reader that sees it sees the rest
         buffer.putLongVolatile(MAGIC_OFFSET, MAGIC);
     }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -21,14 +22,38 @@ class TwoLevelDemoTest
     @Test
     void shouldTellEverySurvivingProcessExactlyTheDeadProcesses() throws Exception
     {
-        final long seed = 5;
+        final String output = run(5, "2");
+        assertTrue(output.contains("PASSED: all 3 surviving processes learned exactly"), output);
+    }
+
+    /**
+     * Uneven counts through a job file: 2, 0 and 3 processes; whichever node dies, some process survives to check.
+     */
+    @Test
+    void shouldTellEverySurvivingProcessOfAnUnevenJob() throws Exception
+    {
+        final String output = run(6, "2,0,3");
+        assertTrue(output.contains("processes per node=2,0,3 (ranks 0..4)"), output);
+        assertTrue(output.contains("PASSED: all "), output);
+    }
+
+    @Test
+    void shouldRefuseACountPerNodeThatDoesNotMatchTheNodes()
+    {
+        final UsageException ex = assertThrows(UsageException.class, () -> TwoLevelDemo.layout("2,2", 3));
+        assertTrue(ex.getMessage().contains("count mismatch: 2 counts for 3 nodes"), ex.getMessage());
+        assertThrows(UsageException.class, () -> TwoLevelDemo.layout("0,0,3", 3));
+    }
+
+    private static String run(final long seed, final String perNode) throws Exception
+    {
         final ByteArrayOutputStream captured = new ByteArrayOutputStream();
         final PrintStream original = System.out;
         final int exit;
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try
         {
-            exit = TwoLevelDemo.run(new String[]{"demo", "--procs-per-node", "2", "--nodes", "3", "--seed",
+            exit = TwoLevelDemo.run(new String[]{"demo", "--procs-per-node", perNode, "--nodes", "3", "--seed",
                 Long.toString(seed)});
         }
         finally
@@ -38,6 +63,6 @@ class TwoLevelDemoTest
         final String output = captured.toString(StandardCharsets.UTF_8);
         System.out.println(output);
         assertEquals(0, exit, () -> "seed=" + seed + "\n" + output);
-        assertTrue(output.contains("PASSED: all 3 surviving processes learned exactly"), output);
+        return output;
     }
 }
