@@ -233,9 +233,12 @@ final class NoiseCommand implements Command
         }
         final NoiseReport report = new NoiseReport(commandLine, settings, layout, benchmark, Instant.now().toString(),
             quick, configs.size());
-        err.printf(Locale.ROOT, "noise: %d configuration(s) x %d pair(s), %s per run, loads %s; %s; load average %.2f; " +
-            "planned about %s; scratch %s%n", configs.size(), pairs, Durations.format(settings.runNs()),
-            String.join(",", loads), layout, NoiseBenchmark.loadAverage(), minutes(benchmark.estimateNs()), workDir);
+        final long plannedNs = benchmark.estimateNs();
+        err.printf(Locale.ROOT, "noise: %d configuration(s) x %d pair(s) = %d A/B pairs, %s per run, loads %s; %s; " +
+            "load average %.2f; planned about %s, done about %s UTC; scratch %s%n", configs.size(), pairs,
+            configs.size() * pairs, Durations.format(settings.runNs()), String.join(",", loads), layout,
+            NoiseBenchmark.loadAverage(), minutes(plannedNs),
+            java.time.LocalTime.now(java.time.ZoneOffset.UTC).plusNanos(plannedNs).withNano(0), workDir);
 
         final var outcomes = benchmark.run(done ->
         {
