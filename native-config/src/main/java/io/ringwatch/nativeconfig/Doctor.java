@@ -141,7 +141,9 @@ public final class Doctor
         checkGovernor(cpus, checks);
         RdmaReadiness.examine(checks);
         checkProfile(agents, cpus, checks);
-        checkQuiet(QuietHost.probe(), checks);
+        final QuietHost quietHost = QuietHost.probe();
+        checkQuiet(quietHost, checks);
+        checkIrqbalance(irqbalanceRunning(), quietHost.quietCores(), checks);
 
         return new Report(List.copyOf(checks));
     }
@@ -484,6 +486,25 @@ public final class Doctor
                     "/proc/irq/*/smp_affinity_list; stop irqbalance or set IRQBALANCE_BANNED_CPULIST=" +
                     CpuList.format(quiet)));
         }
+    }
+
+    /**
+     * irqbalance moves device interrupts every ten seconds, onto the application's cores too, and undoes an
+     * affinity written by hand: the IRQ check above may pass at boot and no longer during the measurement.
+     */
+    static void checkIrqbalance(final boolean running, final BitSet quiet, final List<Check> checks)
+    {
+        checks.add(running ?
+            new Check("quiet", Status.WARN, "irqbalance runs: it moves interrupts onto any core every 10 s and " +
+                "rewrites hand-set affinities", "systemctl stop irqbalance, or set IRQBALANCE_BANNED_CPULIST=" +
+                CpuList.format(quiet) + " in /etc/default/irqbalance and restart it") :
+            new Check("quiet", Status.OK, "irqbalance not running", ""));
+    }
+
+    private static boolean irqbalanceRunning()
+    {
+        return ProcessHandle.allProcesses().anyMatch(p ->
+            "irqbalance".equals(HostFiles.readTrimmedOrNull(Path.of("/proc", Long.toString(p.pid()), "comm"))));
     }
 
     private interface Parser<T>

@@ -1,6 +1,5 @@
 package io.ringwatch.nativeconfig;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * How a node's agent treats the CPU. The runtime maps {@link #idleStrategyAlias()} to Agrona's idle
@@ -14,29 +13,26 @@ public enum TuningProfile
      * outright: use it only when a core the application does not use (ideally isolated with
      * {@code isolcpus}/{@code nohz_full}) is available for each agent on the host.
      */
-    LOW_LATENCY("low-latency", "spin", true, 0L),
+    LOW_LATENCY("low-latency", "spin", true),
 
     /**
-     * Sleep until the protocol's next deadline (heartbeat due, suspicion expiry), at most
-     * {@link #maxParkPeriodNs()} at a time; no pinning. The agent then shares cores with an HPC application,
-     * costing it one or two brief wake-ups per heartbeat period, at the price of up to {@link #maxParkPeriodNs()}
-     * before a notice is polled (once per hop). The only safe choice when there are fewer free cores than agents:
-     * busy-spinning agents would starve each other (and the application) and cause false suspicions.
+     * Sleep until the protocol's next deadline (heartbeat due, suspicion expiry), at most the runtime's idle cap
+     * ({@code ringwatch.idle.max.sleep}, default η) at a time; no pinning. The agent then shares cores with an HPC
+     * application, costing it one wake-up per heartbeat period, at the price of up to that cap before a notice is
+     * polled (once per hop). The only safe choice when there are fewer free cores than agents: busy-spinning agents
+     * would starve each other (and the application) and cause false suspicions.
      */
-    LOW_NOISE("low-noise", "deadline", false, TimeUnit.MILLISECONDS.toNanos(1));
+    LOW_NOISE("low-noise", "deadline", false);
 
     private final String cliName;
     private final String idleStrategyAlias;
     private final boolean pinsAgent;
-    private final long maxParkPeriodNs;
 
-    TuningProfile(final String cliName, final String idleStrategyAlias, final boolean pinsAgent,
-        final long maxParkPeriodNs)
+    TuningProfile(final String cliName, final String idleStrategyAlias, final boolean pinsAgent)
     {
         this.cliName = cliName;
         this.idleStrategyAlias = idleStrategyAlias;
         this.pinsAgent = pinsAgent;
-        this.maxParkPeriodNs = maxParkPeriodNs;
     }
 
     /**
@@ -49,7 +45,7 @@ public enum TuningProfile
 
     /**
      * @return idle strategy alias: {@code "spin"} (Agrona's BusySpinIdleStrategy) or {@code "deadline"} (the
-     * runtime's sleep-until-next-deadline strategy, capped at {@link #maxParkPeriodNs()}).
+     * runtime's sleep-until-next-deadline strategy).
      */
     public String idleStrategyAlias()
     {
@@ -62,14 +58,6 @@ public enum TuningProfile
     public boolean pinsAgent()
     {
         return pinsAgent;
-    }
-
-    /**
-     * @return longest sleep of an idle agent, the most a frame waits to be polled (0 for busy-spin).
-     */
-    public long maxParkPeriodNs()
-    {
-        return maxParkPeriodNs;
     }
 
     /**

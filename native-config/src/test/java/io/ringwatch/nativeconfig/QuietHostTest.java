@@ -99,4 +99,16 @@ class QuietHostTest
         assertNull(ProcessAffinity.setThread(0, HostCpus.probe().allowedCores()));
         assertNotNull(ProcessAffinity.ofThread(0));
     }
+
+    @Test
+    void shouldWarnWhileIrqbalanceRunsSayingHowToKeepItOffTheQuietCores()
+    {
+        final List<Doctor.Check> checks = new ArrayList<>();
+        Doctor.checkIrqbalance(true, CpuList.parse("1-3"), checks);
+        Doctor.checkIrqbalance(false, CpuList.parse("1-3"), checks);
+
+        assertEquals(Doctor.Status.WARN, checks.get(0).status());
+        assertTrue(checks.get(0).advice().contains("IRQBALANCE_BANNED_CPULIST=1-3"), checks.get(0).advice());
+        assertEquals(Doctor.Status.OK, checks.get(1).status());
+    }
 }

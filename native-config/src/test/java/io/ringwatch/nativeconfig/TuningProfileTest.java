@@ -36,10 +36,8 @@ class TuningProfileTest
     {
         assertEquals("spin", TuningProfile.LOW_LATENCY.idleStrategyAlias());
         assertTrue(TuningProfile.LOW_LATENCY.pinsAgent());
-        assertEquals(0, TuningProfile.LOW_LATENCY.maxParkPeriodNs());
         assertEquals("deadline", TuningProfile.LOW_NOISE.idleStrategyAlias());
         assertFalse(TuningProfile.LOW_NOISE.pinsAgent());
-        assertEquals(1_000_000, TuningProfile.LOW_NOISE.maxParkPeriodNs());
     }
 
     @Test

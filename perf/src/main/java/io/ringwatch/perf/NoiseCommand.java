@@ -74,6 +74,11 @@ final class NoiseCommand implements Command
             "  --settle D             wait between a detector being up and its B run (default 1s)",
             "  --start-timeout D      time for a detector to come up (default 120s)",
             "  --seed S               matrix contents and the order of the first pair (default 1)",
+            "  --budget D             fit the run into D of wall time (e.g. 45m): the default matrix (or the lists",
+            "                         given) with --pairs, startup grace 1s and settle 500ms unless given, and the",
+            "                         longest --run-time (and, where HPL runs, the largest --hpl-n) whose planned time",
+            "                         fits; refused when even 0.5 s runs do not fit. Configurations still to run when",
+            "                         2 x D has passed are skipped (\"not run: over budget\"), so the run is bounded",
             "  --dry-run              print the configurations and the planned time, run nothing",
             "  --out DIR              writes DIR/noise.md, noise.csv, noise-pairs.csv and PNG plots after every",
             "                         configuration (default results)",
@@ -87,6 +92,14 @@ final class NoiseCommand implements Command
     {
         final Args flags = new Args(args, 0, "--quick", "--dry-run");
         final boolean quick = flags.switchOn("--quick");
+        final long budgetNs = budgetNs(flags.string("--budget", null));
+        if (budgetNs < 0 || (budgetNs > 0 && quick))
+        {
+            throw new UsageException("--budget takes a positive duration and does not go with --quick");
+        }
+        final boolean budgeted = budgetNs > 0;
+        final boolean runTimeGiven = flags.isSet("--run-time");
+        final boolean hplNGiven = flags.isSet("--hpl-n");
         final boolean dryRun = flags.switchOn("--dry-run");
         final boolean listsGiven = flags.isSet("--placements") || flags.isSet("--heartbeat-periods") ||
             flags.isSet("--nodes-per-host") || flags.isSet("--transports");
@@ -145,8 +158,9 @@ final class NoiseCommand implements Command
         final String appCores = flags.string("--app-cores", null);
         final int rtDefault = RealtimePriority.probe().applied() ? 10 : 0;
         final int realtimePriority = (int)flags.longValue("--rt-priority", rtDefault, 0, 99);
-        final long graceNs = flags.durationNs("--grace", TimeUnit.SECONDS.toNanos(quick ? 1 : 2));
-        final long settleNs = flags.durationNs("--settle", TimeUnit.MILLISECONDS.toNanos(quick ? 200 : 1000));
+        final long graceNs = flags.durationNs("--grace", TimeUnit.SECONDS.toNanos(quick || budgeted ? 1 : 2));
+        final long settleNs = flags.durationNs("--settle",
+            TimeUnit.MILLISECONDS.toNanos(quick ? 200 : budgeted ? 500 : 1000));
         final long startTimeoutNs = flags.durationNs("--start-timeout", TimeUnit.SECONDS.toNanos(120));
         final long seed = flags.longValue("--seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
         final Path outDir = Path.of(flags.string("--out", "results"));
@@ -195,25 +209,36 @@ final class NoiseCommand implements Command
             }
         }
 
-        final NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
+        NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
             settleNs, startTimeoutNs, realtimePriority, null);
+        if (budgeted)
+        {
+            settings = fitBudget(budgetNs, configs, settings, layout, runTimeGiven, hplNGiven, out);
+        }
         final String commandLine = "java -jar ringwatch-perf.jar noise " + String.join(" ", args);
         if (dryRun)
         {
             final NoiseBenchmark plan = new NoiseBenchmark(configs, settings, layout, outDir, err);
             configs.forEach(c -> out.println(c.label()));
-            out.printf(Locale.ROOT, "%d configuration(s) x %d pair(s): planned about %s on %s%n", configs.size(),
-                pairs, minutes(plan.estimateNs()), layout);
+            out.printf(Locale.ROOT, "%d configuration(s) x %d pair(s), %s per run: planned about %s on %s%n",
+                configs.size(), pairs, Durations.format(settings.runNs()), minutes(plan.estimateNs()), layout);
             return 0;
         }
         // the worker's log and HPCC's files go to scratch space, kept only when something failed
         final Path workDir = java.nio.file.Files.createTempDirectory("ringwatch-noise-");
         final NoiseBenchmark benchmark = new NoiseBenchmark(configs, settings, layout, workDir, err);
+        if (budgeted)
+        {
+            benchmark.stopStartingAfter(2 * budgetNs);
+        }
         final NoiseReport report = new NoiseReport(commandLine, settings, layout, benchmark, Instant.now().toString(),
             quick, configs.size());
-        err.printf(Locale.ROOT, "noise: %d configuration(s) x %d pair(s), %s per run, loads %s; %s; load average %.2f; " +
-            "planned about %s; scratch %s%n", configs.size(), pairs, Durations.format(runNs),
-            String.join(",", loads), layout, NoiseBenchmark.loadAverage(), minutes(benchmark.estimateNs()), workDir);
+        final long plannedNs = benchmark.estimateNs();
+        err.printf(Locale.ROOT, "noise: %d configuration(s) x %d pair(s) = %d A/B pairs, %s per run, loads %s; %s; " +
+            "load average %.2f; planned about %s, done about %s UTC; scratch %s%n", configs.size(), pairs,
+            configs.size() * pairs, Durations.format(settings.runNs()), String.join(",", loads), layout,
+            NoiseBenchmark.loadAverage(), minutes(plannedNs),
+            java.time.LocalTime.now(java.time.ZoneOffset.UTC).plusNanos(plannedNs).withNano(0), workDir);
 
         final var outcomes = benchmark.run(done ->
         {
@@ -239,6 +264,72 @@ final class NoiseCommand implements Command
         }
         err.println("noise: a configuration got fewer than 2 valid pairs; worker log and HPCC files kept in " + workDir);
         return 1;
+    }
+
+    /**
+     * The longest runs (and, where HPL runs, the largest N) whose planned time fits the budget, from a ladder that
+     * shortens HPL to N = 2000 (about 3 s of HPCC), the DGEMM/FWQ runs to 2 s, HPL to N = 1000, then the runs to
+     * 0.5 s: DGEMM and FWQ are the primary measures, and HPCC spends most of its time outside HPL anyway.
+     */
+    private static NoiseSettings fitBudget(
+        final long budgetNs,
+        final List<NoiseConfig> configs,
+        final NoiseSettings asked,
+        final HostLayout layout,
+        final boolean runTimeGiven,
+        final boolean hplNGiven,
+        final PrintStream out) throws UsageException
+    {
+        final long[][] ladder = {
+            {10_000, 4000}, {5_000, 4000}, {5_000, 2000}, {3_000, 2000}, {2_000, 2000}, {2_000, 1000},
+            {1_500, 1000}, {1_000, 1000}, {500, 1000}};
+        NoiseSettings fitted = null;
+        for (final long[] step : ladder)
+        {
+            final NoiseSettings s = new NoiseSettings(asked.pairs(),
+                runTimeGiven ? asked.runNs() : TimeUnit.MILLISECONDS.toNanos(step[0]), asked.loads(), asked.dgemmN(),
+                asked.fwqQuantumNs(), hplNGiven ? asked.hplN() : (int)step[1], asked.seed(), asked.graceNs(),
+                asked.settleNs(), asked.startTimeoutNs(), asked.realtimePriority(), asked.classpath());
+            fitted = s;
+            if (new NoiseBenchmark(configs, s, layout, null, out).estimateNs() <= budgetNs)
+            {
+                out.printf(Locale.ROOT, "noise: --budget %s: %s runs%s, grace %s, settle %s%n",
+                    minutes(budgetNs), Durations.format(s.runNs()),
+                    s.loads().contains(NoiseSettings.HPL) ? ", HPL N=" + s.hplN() + " (where installed)" : "",
+                    Durations.format(s.graceNs()), Durations.format(s.settleNs()));
+                return s;
+            }
+        }
+        throw new UsageException("--budget " + minutes(budgetNs) + " is too short for " + configs.size() +
+            " configuration(s) x " + asked.pairs() + " pair(s): the shortest plan (" +
+            Durations.format(fitted.runNs()) + " runs) takes about " +
+            minutes(new NoiseBenchmark(configs, fitted, layout, null, out).estimateNs()) +
+            "; give a longer budget, fewer --pairs or narrower lists");
+    }
+
+    /**
+     * @return the budget in ns, 0 when not given; minutes and hours as {@code 45m}, {@code 1.5h}, or any duration.
+     */
+    private static long budgetNs(final String value) throws UsageException
+    {
+        if (value == null)
+        {
+            return 0;
+        }
+        final String v = value.trim().toLowerCase(Locale.ROOT);
+        try
+        {
+            if (v.endsWith("h") || (v.endsWith("m") && !v.endsWith("ms")))
+            {
+                final double n = Double.parseDouble(v.substring(0, v.length() - 1));
+                return (long)(n * (v.endsWith("h") ? 3600e9 : 60e9));
+            }
+            return Durations.parseNs("--budget", v);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad value for --budget: '" + value + "' (e.g. 45m, 1.5h, 900s)");
+        }
     }
 
     private static String minutes(final long ns)

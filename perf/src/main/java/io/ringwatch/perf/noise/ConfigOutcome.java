@@ -167,6 +167,17 @@ public final class ConfigOutcome
         return pooled;
     }
 
+    /**
+     * @return wake-ups from sleep per second of one of this host's agents, over the valid pairs' B windows.
+     */
+    double wakeUpsPerNodeSecond()
+    {
+        final double nodeSeconds = pairs.stream().filter(PairResult::valid).mapToDouble(p -> p.window().nodeSeconds())
+            .sum();
+        final long wakeUps = pairs.stream().filter(PairResult::valid).mapToLong(p -> p.window().wakeUps()).sum();
+        return nodeSeconds > 0 ? wakeUps / nodeSeconds : Double.NaN;
+    }
+
     double meanOf(final ToDoubleFunction<Measurement> value, final boolean baseline)
     {
         return pairs.stream().filter(PairResult::valid).map(p -> baseline ? p.a() : p.b()).mapToDouble(value)

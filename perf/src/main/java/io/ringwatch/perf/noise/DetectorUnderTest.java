@@ -36,16 +36,27 @@ final class DetectorUnderTest implements AutoCloseable
     private final JitterReader[] readers;
     private JitterSnapshot[] emissionBefore;
     private JitterSnapshot[] dutyBefore;
+    private JitterSnapshot[] idleBefore;
+    private long windowStartNs;
 
     /**
      * What the host's nodes recorded during a window, and whether the cluster stayed whole.
      *
      * @param emission  heartbeat emission error, ns, all of this host's nodes.
      * @param dutyCycle duty-cycle lengths, ns.
+     * @param idleGap   gaps after duty cycles that found no work (the idle strategy's sleeps), ns.
+     * @param nodeSeconds the window's length times this host's nodes, s.
      * @param health    null when every node ran and nobody was declared dead, else what went wrong.
      */
-    record Window(Histogram emission, Histogram dutyCycle, String health)
+    record Window(Histogram emission, Histogram dutyCycle, Histogram idleGap, double nodeSeconds, String health)
     {
+        /**
+         * @return idle gaps of {@link JitterLayout#WAKE_UP_MIN_NS} or more: wake-ups from sleep.
+         */
+        long wakeUps()
+        {
+            return idleGap.getTotalCount() - idleGap.getCountBetweenValues(0, JitterLayout.WAKE_UP_MIN_NS - 1);
+        }
     }
 
     private DetectorUnderTest(final NoiseConfig config, final LiveCluster cluster, final LocalCluster host)
@@ -235,10 +246,13 @@ final class DetectorUnderTest implements AutoCloseable
     {
         emissionBefore = new JitterSnapshot[readers.length];
         dutyBefore = new JitterSnapshot[readers.length];
+        idleBefore = new JitterSnapshot[readers.length];
+        windowStartNs = System.nanoTime();
         for (int r = 0; r < readers.length; r++)
         {
             emissionBefore[r] = readers[r].snapshot(JitterLayout.EMISSION_ERROR);
             dutyBefore[r] = readers[r].snapshot(JitterLayout.DUTY_CYCLE);
+            idleBefore[r] = readers[r].snapshot(JitterLayout.IDLE_GAP);
         }
     }
 
@@ -249,12 +263,15 @@ final class DetectorUnderTest implements AutoCloseable
     {
         final Histogram emission = NoiseStats.newHistogram();
         final Histogram duty = NoiseStats.newHistogram();
+        final Histogram idle = NoiseStats.newHistogram();
         for (int r = 0; r < readers.length; r++)
         {
             NoiseStats.add(emission, readers[r].snapshot(JitterLayout.EMISSION_ERROR).minus(emissionBefore[r]));
             NoiseStats.add(duty, readers[r].snapshot(JitterLayout.DUTY_CYCLE).minus(dutyBefore[r]));
+            NoiseStats.add(idle, readers[r].snapshot(JitterLayout.IDLE_GAP).minus(idleBefore[r]));
         }
-        return new Window(emission, duty, health());
+        final double nodeSeconds = (System.nanoTime() - windowStartNs) / 1e9 * readers.length;
+        return new Window(emission, duty, idle, nodeSeconds, health());
     }
 
     private String health()

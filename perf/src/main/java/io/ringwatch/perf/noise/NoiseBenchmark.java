@@ -31,8 +31,15 @@ public final class NoiseBenchmark
     /** A configuration gives up after this many failed cluster starts in a row. */
     static final int MAX_FAILED_STARTS_IN_A_ROW = 3;
 
-    /** Rough cost of starting and stopping one detector, for the first ETA only. */
-    private static final long START_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(6);
+    /**
+     * Rough cost of starting and stopping one detector, beyond its grace and settle, for the plan: a fixed part and
+     * one per node JVM. Measured: 1.5 s per pair of 2 nodes on this 2-core host when quiet, 3.3 s at load 16.
+     */
+    private static final long START_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(2_500);
+    private static final long START_PER_NODE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /** Starting the load worker and calibrating FWQ, once per run. */
+    private static final long WORKER_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
      * Rough length of one HPCC run at N = 4000 on this project's machines (its other kernels take most of it and
@@ -52,6 +59,7 @@ public final class NoiseBenchmark
     private long fwqQuantumNs;
     private Hpl hpl;
     private long timedAllocations;
+    private long stopStartingAfterNs = Long.MAX_VALUE;
 
     /**
      * @param configs  configurations, in order.
@@ -75,6 +83,18 @@ public final class NoiseBenchmark
     }
 
     /**
+     * Bound the run: a configuration not started within this long of the run's start is skipped as over budget.
+     *
+     * @param ns from {@link #run(Consumer)}'s start.
+     * @return this.
+     */
+    public NoiseBenchmark stopStartingAfter(final long ns)
+    {
+        stopStartingAfterNs = ns;
+        return this;
+    }
+
+    /**
      * @return the planned wall time, before anything ran, ns.
      */
     public long estimateNs()
@@ -84,8 +104,17 @@ public final class NoiseBenchmark
         perSide += settings.loads().contains(NoiseSettings.FWQ) ? settings.runNs() : 0;
         perSide += settings.loads().contains(NoiseSettings.HPL) && Hpl.detect(settings.hplN()).hpl() != null ?
             (long)(HPCC_4000_ESTIMATE_NS * Math.pow(settings.hplN() / 4000.0, 2)) : 0;
-        final long perPair = 2 * perSide + START_ESTIMATE_NS + settings.settleNs() + settings.graceNs();
-        return (long)configs.size() * settings.pairs() * perPair;
+        long total = WORKER_ESTIMATE_NS;
+        for (final NoiseConfig config : configs)
+        {
+            if (DetectorUnderTest.whyNotRunnable(config, layout) == null)
+            {
+                final long perPair = 2 * perSide + START_ESTIMATE_NS +
+                    START_PER_NODE_ESTIMATE_NS * config.clusterSize() + settings.settleNs() + settings.graceNs();
+                total += settings.pairs() * perPair;
+            }
+        }
+        return total;
     }
 
     /**
@@ -97,6 +126,7 @@ public final class NoiseBenchmark
     public List<ConfigOutcome> run(final Consumer<List<ConfigOutcome>> onConfigDone)
         throws IOException, InterruptedException
     {
+        final long startNs = System.nanoTime();
         Files.createDirectories(workDir);
         final long self = ProcessHandle.current().pid();
         final BitSet original = HostCpus.probe().allowedCores();
@@ -132,7 +162,21 @@ public final class NoiseBenchmark
             final Progress bar = new Progress(progress, "noise", (double)configs.size() * settings.pairs());
             for (final NoiseConfig config : configs)
             {
-                outcomes.add(runConfig(config, worker, bar));
+                if (System.nanoTime() - startNs > stopStartingAfterNs)
+                {
+                    final ConfigOutcome skipped = new ConfigOutcome(config);
+                    final double load = loadAverage();
+                    skipped.notRun("over budget: " + TimeUnit.NANOSECONDS.toMinutes(stopStartingAfterNs) +
+                        " min had passed before it could start");
+                    skipped.loads(load, load);
+                    progress.println("[" + config.label() + "] not run: over budget");
+                    bar.advance(settings.pairs(), config.label() + " not run (over budget)");
+                    outcomes.add(skipped);
+                }
+                else
+                {
+                    outcomes.add(runConfig(config, worker, bar));
+                }
                 onConfigDone.accept(outcomes);
             }
             bar.finish();

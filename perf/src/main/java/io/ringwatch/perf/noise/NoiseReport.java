@@ -108,7 +108,7 @@ public final class NoiseReport
     public String jitterTable(final List<ConfigOutcome> outcomes)
     {
         final MarkdownTable t = new MarkdownTable("configuration", "beats", "emission error p50 / p99 / p99.9 / max (µs)",
-            "duty cycles", "duty cycle p50 / p99 / p99.9 / max (µs)");
+            "duty cycles", "duty cycle p50 / p99 / p99.9 / max (µs)", "wake-ups/s per agent");
         for (final ConfigOutcome o : outcomes)
         {
             if (o.notRun() != null || o.validPairs() == 0)
@@ -118,7 +118,7 @@ public final class NoiseReport
             final Histogram e = o.emissionPooled();
             final Histogram d = o.dutyCyclePooled();
             t.row(o.label(), Long.toString(e.getTotalCount()), percentiles(e), Long.toString(d.getTotalCount()),
-                percentiles(d));
+                percentiles(d), String.format(Locale.ROOT, "%.0f", o.wakeUpsPerNodeSecond()));
         }
         return t.toString();
     }
@@ -166,7 +166,9 @@ public final class NoiseReport
         md.append("## The emitter's own jitter\n\n");
         md.append("Recorded by each of this host's nodes in its jitter file (`ringwatch.jitter.file`) during B: " +
             "emission error = start of the duty cycle that sent a scheduled heartbeat − the time it was due " +
-            "(start + k·η); duty cycle = one `doWork()` of the agent, idle ones included.\n\n");
+            "(start + k·η); duty cycle = one `doWork()` of the agent, idle ones included; wake-ups = gaps of " +
+            "≥ 20 µs after a duty cycle that found no work (sleeps, or a spinner losing its core), per second of " +
+            "one agent.\n\n");
         md.append(jitterTable(outcomes)).append('\n');
         md.append("## FWQ quanta (pooled over valid pairs)\n\n").append(fwqTable(outcomes)).append('\n');
         md.append("## Targets\n\n").append(targets(outcomes)).append('\n');
@@ -366,7 +368,8 @@ public final class NoiseReport
             "hpl_slowdown", "hpl_ci_low", "hpl_ci_high", "fwq_slowdown", "fwq_ci_low", "fwq_ci_high",
             "fwq_excess_per_core_s", "fwq_excess_ci_low", "fwq_excess_ci_high",
             "beats", "emission_p50_ns", "emission_p99_ns", "emission_p999_ns", "emission_max_ns",
-            "duty_cycles", "duty_p50_ns", "duty_p99_ns", "duty_p999_ns", "duty_max_ns", "load_start", "load_end");
+            "duty_cycles", "duty_p50_ns", "duty_p99_ns", "duty_p999_ns", "duty_max_ns", "wakeups_per_agent_s",
+            "load_start", "load_end");
         csv.comment("layout", layout).comment("pairs", settings.pairs()).comment("run_ns", settings.runNs())
             .comment("quick", quick);
         for (final ConfigOutcome o : outcomes)
@@ -382,8 +385,8 @@ public final class NoiseReport
                 o.fwq().mean(), o.fwq().low(), o.fwq().high(), o.fwqExcess().mean(), o.fwqExcess().low(),
                 o.fwqExcess().high(), e.getTotalCount(), e.getValueAtPercentile(50), e.getValueAtPercentile(99),
                 e.getValueAtPercentile(99.9), e.getMaxValue(), d.getTotalCount(), d.getValueAtPercentile(50),
-                d.getValueAtPercentile(99), d.getValueAtPercentile(99.9), d.getMaxValue(), o.loadAtStart(),
-                o.loadAtEnd());
+                d.getValueAtPercentile(99), d.getValueAtPercentile(99.9), d.getMaxValue(), o.wakeUpsPerNodeSecond(),
+                o.loadAtStart(), o.loadAtEnd());
         }
         return csv;
     }

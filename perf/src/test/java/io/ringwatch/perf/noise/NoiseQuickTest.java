@@ -81,6 +81,10 @@ class NoiseQuickTest
         assertTrue(dutyCycles >= beats, context);
         final double p999 = Double.parseDouble(row[header.indexOf("emission_p999_ns")]);
         assertTrue(p999 >= 0 && p999 < 100_000_000, "emission p99.9 " + p999 + " ns not below δ\n" + context);
+        // the low-noise agent sleeps to its next deadline, capped at η: about one wake-up per beat, not the
+        // thousand a second of a 1 ms cap (a loaded host only oversleeps, so wakes less)
+        final double wakeUps = Double.parseDouble(row[header.indexOf("wakeups_per_agent_s")]);
+        assertTrue(wakeUps > 0 && wakeUps < 300, wakeUps + " wake-ups/s at η = 10 ms\n" + context);
     }
 
     @Test

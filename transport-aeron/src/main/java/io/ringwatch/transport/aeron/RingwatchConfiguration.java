@@ -1,7 +1,6 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.config.Durations;
-import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -63,10 +62,27 @@ public final class RingwatchConfiguration
     /** Default startup grace: covers a JVM launch on a loaded host. */
     public static final long STARTUP_GRACE_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
-    /** Idle strategy: busy-spin, yield, backoff, deadline (sleep to the next protocol deadline, at most 1 ms), sleep-&lt;duration&gt; (e.g. sleep-100us). */
+    /**
+     * Idle strategy: busy-spin, yield, backoff, deadline (sleep to the next protocol deadline, at most
+     * {@link #IDLE_MAX_SLEEP_PROP_NAME}), sleep-&lt;duration&gt; (e.g. sleep-100us).
+     */
     public static final String IDLE_STRATEGY_PROP_NAME = "ringwatch.idle.strategy";
     /** Default idle strategy: the low-noise profile's. */
     public static final String IDLE_STRATEGY_DEFAULT = "sleep-100us";
+
+    /**
+     * Longest sleep of an agent with the deadline (low-noise) idle strategy: the most a control frame (notice, probe,
+     * probe answer) waits to be polled while the agent sleeps. Default η: a node beats every η, so it is woken that
+     * often anyway and the cap adds no wake-up; a notice then waits at most η per hop, δ/10 at the usual ratio, as a
+     * heartbeat already does. A smaller cap polls notices sooner at the price of a wake-up per cap (1 ms, the old
+     * fixed cap, cost DGEMM 6-9 % on a shared core at every η). At most {@link #IDLE_MAX_SLEEP_LIMIT_NS}.
+     */
+    public static final String IDLE_MAX_SLEEP_PROP_NAME = "ringwatch.idle.max.sleep";
+    /**
+     * Upper bound of the idle cap, also for η above it: the agent hosts the Aeron client's conductor, which must run
+     * well within the driver's 5 s client liveness timeout (keepalives every 500 ms).
+     */
+    public static final long IDLE_MAX_SLEEP_LIMIT_NS = TimeUnit.SECONDS.toNanos(1);
 
     /** CPU to pin the agent thread to; -1 leaves it unpinned. */
     public static final String CPU_PROP_NAME = "ringwatch.cpu";
@@ -257,6 +273,16 @@ public final class RingwatchConfiguration
     }
 
     /**
+     * @param heartbeatPeriodNs η.
+     * @return {@link #IDLE_MAX_SLEEP_PROP_NAME}, or its default for this η: η, at most
+     * {@link #IDLE_MAX_SLEEP_LIMIT_NS}.
+     */
+    public static long idleMaxSleepNs(final long heartbeatPeriodNs)
+    {
+        return Durations.propertyNs(IDLE_MAX_SLEEP_PROP_NAME, Math.min(heartbeatPeriodNs, IDLE_MAX_SLEEP_LIMIT_NS));
+    }
+
+    /**
      * @return CPU to pin to, or -1.
      */
     public static int cpu()
@@ -421,11 +447,12 @@ public final class RingwatchConfiguration
     /**
      * Build an idle strategy from its name.
      *
-     * @param name busy-spin, yield, backoff, deadline or sleep-&lt;duration&gt;.
+     * @param name         busy-spin, yield, backoff, deadline or sleep-&lt;duration&gt;.
+     * @param maxSleepNs   longest sleep of the deadline strategy, see {@link #IDLE_MAX_SLEEP_PROP_NAME}.
      * @return a new idle strategy.
      * @throws IllegalArgumentException for an unknown name.
      */
-    public static IdleStrategy newIdleStrategy(final String name)
+    public static IdleStrategy newIdleStrategy(final String name, final long maxSleepNs)
     {
         if ("busy-spin".equals(name))
         {
@@ -442,7 +469,7 @@ public final class RingwatchConfiguration
         }
         if ("deadline".equals(name))
         {
-            return new DeadlineIdleStrategy(TuningProfile.LOW_NOISE.maxParkPeriodNs());
+            return new DeadlineIdleStrategy(maxSleepNs);
         }
         if (name != null && name.startsWith("sleep-"))
         {

@@ -6,6 +6,7 @@ import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.process.JobLayout;
@@ -49,6 +50,7 @@ public final class RingwatchContext
     private long startupGraceNs = RingwatchConfiguration.startupGraceNs();
     private String idleStrategyName = RingwatchConfiguration.idleStrategy();
     private IdleStrategy idleStrategy;
+    private long idleMaxSleepNs = -1;
     private int cpu = RingwatchConfiguration.cpu();
     private ThreadPinner pinner = ThreadPinner.UNAVAILABLE;
     private int realtimePriority = RingwatchConfiguration.realtimePriority();
@@ -154,9 +156,21 @@ public final class RingwatchContext
         frameAuthenticator = authMode == AuthMode.REQUIRED ?
             KeyFile.authenticator(authKeyFile) : FrameAuthenticator.NONE;
 
+        if (idleMaxSleepNs < 0)
+        {
+            idleMaxSleepNs = RingwatchConfiguration.idleMaxSleepNs(heartbeatPeriodNs);
+        }
+        if (idleMaxSleepNs < DeadlineIdleStrategy.MIN_PARK_NS ||
+            idleMaxSleepNs > RingwatchConfiguration.IDLE_MAX_SLEEP_LIMIT_NS)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.IDLE_MAX_SLEEP_PROP_NAME + " must be in [" +
+                Durations.format(DeadlineIdleStrategy.MIN_PARK_NS) + ", " +
+                Durations.format(RingwatchConfiguration.IDLE_MAX_SLEEP_LIMIT_NS) + "]: " +
+                Durations.format(idleMaxSleepNs));
+        }
         if (idleStrategy == null)
         {
-            idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName);
+            idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName, idleMaxSleepNs);
         }
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         requirePositive(RingwatchConfiguration.HEARTBEAT_RCVBUF_PROP_NAME, heartbeatReceiveBufferBytes);
@@ -493,7 +507,7 @@ public final class RingwatchContext
     }
 
     /**
-     * @param name idle strategy by name, see {@link RingwatchConfiguration#newIdleStrategy(String)}.
+     * @param name idle strategy by name, see {@link RingwatchConfiguration#newIdleStrategy(String, long)}.
      * @return this.
      */
     public RingwatchContext idleStrategyName(final String name)
@@ -513,8 +527,28 @@ public final class RingwatchContext
     }
 
     /**
+     * @param ns longest sleep of the deadline (low-noise) idle strategy, the most a control frame waits to be polled;
+     *           -1 for the default, see {@link RingwatchConfiguration#IDLE_MAX_SLEEP_PROP_NAME}.
+     * @return this.
+     */
+    public RingwatchContext idleMaxSleepNs(final long ns)
+    {
+        requireOpen("idleMaxSleepNs");
+        this.idleMaxSleepNs = ns;
+        return this;
+    }
+
+    /**
+     * @return longest sleep of the deadline idle strategy; resolved by conclude().
+     */
+    public long idleMaxSleepNs()
+    {
+        return idleMaxSleepNs;
+    }
+
+    /**
      * Apply a tuning profile: the agent's idle strategy (busy spin for {@link TuningProfile#LOW_LATENCY}, sleep until
-     * the protocol's next deadline otherwise) and, for a profile that pins, CPU pinning of the agent thread through
+     * the protocol's next deadline, at most {@link #idleMaxSleepNs(long)}, otherwise) and, for a profile that pins, CPU pinning of the agent thread through
      * {@link CpuPinning} on the CPU given by {@link #cpu(int)}; a profile that does not pin clears the CPU.
      *
      * @param profile the profile.
@@ -523,8 +557,15 @@ public final class RingwatchContext
     public RingwatchContext profile(final TuningProfile profile)
     {
         requireOpen("profile");
-        idleStrategy(profile == TuningProfile.LOW_LATENCY ?
-            new BusySpinIdleStrategy() : new DeadlineIdleStrategy(profile.maxParkPeriodNs()));
+        if (profile == TuningProfile.LOW_LATENCY)
+        {
+            idleStrategy(new BusySpinIdleStrategy());
+        }
+        else
+        {
+            // built by conclude(), once η and so the default cap are known
+            idleStrategyName(profile.idleStrategyAlias());
+        }
         if (profile.pinsAgent())
         {
             pinner(RingwatchContext::pinThroughAffinity);

@@ -65,6 +65,21 @@ class JitterRecordingTest
                 final JitterSnapshot cycles = reader.snapshot(JitterLayout.DUTY_CYCLE);
                 assertEquals(101, cycles.totalCount());
                 assertEquals(0, cycles.maxNs(), "a cached clock does not move within a cycle");
+
+                // in lockstep every cycle had frames to read; alone, rank 0 runs dry, and the gap after a cycle
+                // without work (the idle strategy's sleep) is recorded, one gap per idle cycle
+                final JitterSnapshot gapsBefore = reader.snapshot(JitterLayout.IDLE_GAP);
+                int work = 1;
+                for (int i = 0; i < 100 && work > 0; i++)
+                {
+                    work = agents[0].doWork();
+                }
+                assertEquals(0, work, "rank 0 alone runs out of work");
+                clock.advance(STEP_NS);
+                agents[0].doWork();
+                final JitterSnapshot gaps = reader.snapshot(JitterLayout.IDLE_GAP).minus(gapsBefore);
+                assertEquals(1, gaps.totalCount(), gaps.toString());
+                assertEquals(1, countIn(gaps, STEP_NS - 5_000, STEP_NS + 5_000), gaps.toString());
             }
             assertSame(c.nodes[0].agent(), ((JitterRecordingAgent)agents[0]).agent());
         }

@@ -41,6 +41,19 @@ class DeadlineIdleStrategyTest
     }
 
     @Test
+    void shouldCountSleepsButNotYieldsOrBusyCycles()
+    {
+        deadline = now + 30_000;
+        idle.idle(0);
+        idle.idle(0);
+        idle.idle(5);
+        deadline = now - 5;
+        idle.idle(0);
+
+        assertEquals(2, idle.parks(), "two sleeps; a busy cycle and a yield are no wake-up from sleep");
+    }
+
+    @Test
     void shouldRejectACapTooShortToBeWorthASleep()
     {
         assertThrows(IllegalArgumentException.class, () -> new DeadlineIdleStrategy(1_000));

@@ -6,7 +6,7 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
 import static org.agrona.BitUtil.SIZE_OF_LONG;
 
 /**
- * Layout of a node's jitter file: two log-linear histograms the agent thread records into and any local process
+ * Layout of a node's jitter file: three log-linear histograms the agent thread records into and any local process
  * reads while the node runs (or after it died). All fields little-endian; counts only grow, so a reader takes a
  * snapshot before and after an interval and subtracts.
  * <pre>
@@ -19,6 +19,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *    40  reserved up to 64
  *   Histogram 0: emission error, ns a heartbeat went out after its scheduled time
  *   Histogram 1: duty-cycle length, ns from the start to the end of one doWork()
+ *   Histogram 2: idle gap, ns from the end of a duty cycle that found no work to the start of the next (the idle
+ *                strategy's sleep, yield or spin): a gap of {@link #WAKE_UP_MIN_NS} or more is one wake-up from sleep
  *   each: totalCount int64, maxValue int64, then bucketCount x int64 counts (see {@link LogLinearBuckets})
  * </pre>
  * Counts are plain stores by the single writer, the total a release store after its bucket: a reader that loads
@@ -29,14 +31,21 @@ public final class JitterLayout
     /** 'RWJT'. */
     public static final int MAGIC = 0x544A5752;
     /** Layout version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     /** Histogram of heartbeat emission error. */
     public static final int EMISSION_ERROR = 0;
     /** Histogram of duty-cycle lengths. */
     public static final int DUTY_CYCLE = 1;
+    /** Histogram of idle gaps between duty cycles. */
+    public static final int IDLE_GAP = 2;
     /** Histograms in a file. */
-    public static final int HISTOGRAMS = 2;
+    public static final int HISTOGRAMS = 3;
+    /**
+     * An idle gap this long or longer counts as a wake-up from sleep: the deadline strategy's shortest sleep; a spin
+     * or a yield is far shorter, a descheduled spinner's gap is counted too (it lost its core as a sleeper does).
+     */
+    public static final long WAKE_UP_MIN_NS = 20_000;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;

@@ -18,6 +18,9 @@ import org.agrona.concurrent.NanoClock;
  * leaves out the few polls that precede the write in that cycle; the duty-cycle histogram beside it bounds them.
  * Heartbeats sent out of schedule (to a new observer) are not counted.
  * <p>
+ * After a duty cycle that found no work, the gap to the next cycle (the idle strategy's sleep) is recorded too: its
+ * count above {@link JitterLayout#WAKE_UP_MIN_NS} per second is how often the agent wakes the core it shares.
+ * <p>
  * Costs two clock reads per duty cycle. No allocation.
  */
 public final class JitterRecordingAgent implements Agent
@@ -28,6 +31,8 @@ public final class JitterRecordingAgent implements Agent
     private final long periodNs;
     private DetectorNode node;
     private long dueNs;
+    private long idleSinceNs;
+    private boolean idle;
 
     /**
      * @param agent    the node's agent.
@@ -64,6 +69,12 @@ public final class JitterRecordingAgent implements Agent
         final int work = agent.doWork();
         final long endNs = clock.nanoTime();
         file.record(JitterLayout.DUTY_CYCLE, endNs - startNs);
+        if (idle)
+        {
+            file.record(JitterLayout.IDLE_GAP, startNs - idleSinceNs);
+        }
+        idle = work <= 0;
+        idleSinceNs = endNs;
         // a scheduled beat can only have gone out if its deadline had come by the end of the cycle
         if (node.heartbeatsSent() != sentBefore && endNs - dueNs >= 0)
         {
