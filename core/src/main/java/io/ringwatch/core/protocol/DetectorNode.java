@@ -70,6 +70,13 @@ public final class DetectorNode
      */
     public static final long MINORITY_SEQUENCE_BASE = 1L << 61;
 
+    /**
+     * Seeds when a cluster boots through joins and none are configured: the first three ranks (fewer in a smaller
+     * cluster). One seed would be a single point of failure for the boot and, under the majority rule, M is the
+     * seeds until the view settles with the joiners; three survive one seed lost at boot.
+     */
+    public static final int DEFAULT_SEEDS = 3;
+
     private final int rank;
     private final int incarnation;
     private final int clusterSize;
@@ -258,6 +265,44 @@ public final class DetectorNode
         // Ask once the startup grace is over: once admitted, this node's observer allows it 2δ to beat, which a JVM
         // still loading and compiling may miss; nobody waits on it meanwhile, it is dead in every view.
         membership.startJoin(armedAtNs);
+    }
+
+    /**
+     * Start = join: boot as a seed. The seeds, ranks below {@code seedCount} (the first ranks of the cluster file),
+     * form the initial membership and watch each other; every other rank is held dead as not yet admitted (no failure
+     * is reported) and joins through {@link #join(long, int)} once it is ready, so nobody watches it before it has
+     * been admitted and has beaten. Call instead of {@link #start(long)}, before the first duty cycle.
+     *
+     * @param seedCount the seeds, in [1, N].
+     * @param nowNs     current protocol time.
+     * @throws IllegalArgumentException if this rank is no seed.
+     */
+    public void bootAsSeed(final int seedCount, final long nowNs)
+    {
+        if (rank >= seedCount)
+        {
+            throw new IllegalArgumentException("rank " + rank + " is no seed of " + seedCount + ": it joins");
+        }
+        start(nowNs);
+        membership.seeds(seedCount, clusterSize);
+        membership.holdNotYetAdmitted(dead, clusterSize);
+        emitter = nearestLive(-1);
+        observer = nearestLive(1);
+        // the seeds are M until the view settles with the ranks that joined
+        quorum.adopt(dead);
+    }
+
+    /**
+     * {@link #join(long)} in a cluster that boots through joins: the seeds are asked right after the ring
+     * neighbours, which at boot are often joining too.
+     *
+     * @param nowNs     current protocol time.
+     * @param seedCount the seeds, in [1, N].
+     */
+    public void join(final long nowNs, final int seedCount)
+    {
+        membership.seeds(seedCount, clusterSize);
+        join(nowNs);
     }
 
     private void rebase(final long startNs)
@@ -1278,6 +1323,12 @@ public final class DetectorNode
         if (!validRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
         {
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
+            if (validRank(joiner) && emitter == joiner && joinerIncarnation == membership.incarnationOf(joiner))
+            {
+                // the joiner is still unconfirmed: it may have refused this node's NEW_OBSERVER while it still held
+                // a nearer successor alive (one that died before adopting it); say it again
+                control.sendNewObserver(joiner);
+            }
             return false;
         }
         admitJoiner(joiner, joinerIncarnation, nowNs);
