@@ -47,6 +47,7 @@ import io.ringwatch.core.spi.RankSet;
  * no majority alive is never merged: a node not named in it checks that a sample of D_msg stays silent for δ and
  * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
  * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
+ * The ear check lives in {@link ProbeSession}, the minority stop and verification in {@link MajorityRule}.
  */
 public final class DetectorNode
 {
@@ -54,14 +55,7 @@ public final class DetectorNode
     public static final long FENCE_SEQUENCE_BASE = 1L << 62;
 
     private static final int FENCE_LIMITER_CAPACITY = 16;
-    private static final int MAX_PROBE_ROUNDS = 40;
-    private static final int VERIFY_SAMPLE = 4;
-    private static final int NO_ANSWER = Integer.MAX_VALUE;
-    private static final long NOT_YET = Long.MIN_VALUE;
     private static final int SMALL_RUN = 64;
-    private static final long REPROBE = 2;
-    private static final long VERIFY = 1;
-    private static final int MAX_WITNESSES = 64;
     private static final int NO_RETELL = -1;
 
     /**
@@ -102,11 +96,8 @@ public final class DetectorNode
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
     private final Quorum quorum;
-    private final RankArray minorityDead = new RankArray(8);
-    private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
-    private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
-    private final int[] verifySample = new int[VERIFY_SAMPLE];
-    private final int[] witnesses = new int[MAX_WITNESSES];
+    private final ProbeSession probes;
+    private final MajorityRule majorityRule;
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -122,31 +113,7 @@ public final class DetectorNode
     private long broadcastSequence;
     private long viewEpoch;
 
-    // probing of a silent emitter's run of predecessors (runRounds == 0: none)
-    private long probeEpoch;
-    private long runToken;
-    private int runRounds;
-    private int runCursor;
-    private int runBatch;
-    private boolean runExhausted;
-    private int runAnswerDistance = NO_ANSWER;
-    private long runConfirmAtNs = NOT_YET;
-    private long runReprobeNs;
-    private int runFarthestDistance;
-    private int answers;
-    private boolean lowestAnswered;
-    private int witnessCount;
-    private int witnessesAnswered;
     private int retellDeadRank = NO_RETELL;
-    private long evidenceSinceNs = NOT_YET;
-
-    // checking that a notice leaving no majority comes from this node's side (a sample of its D stays silent)
-    private boolean verifying;
-    private long verifyToken;
-    private int verifySampleSize;
-    private int verifySource;
-    private long verifyUntilNs;
-    private long verifyReprobeNs;
 
     private long heartbeatsSent;
     private long heartbeatProgressSeen;
@@ -169,7 +136,6 @@ public final class DetectorNode
     private long joinRequestsSent;
     private long joinsRefused;
     private long catchUpsForwarded;
-    private long probesSent;
     private long noticesRefused;
 
     /**
@@ -217,6 +183,8 @@ public final class DetectorNode
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
+        this.probes = new ProbeSession(this, dead, quorum, control, settings);
+        this.majorityRule = new MajorityRule(this, dead, quorum, probes, settings);
         rebase(startNs);
     }
 
@@ -318,7 +286,7 @@ public final class DetectorNode
      * A suspicion deadline, but never before the startup grace ends: while the cluster is still coming up (JVMs
      * starting, compiling, mapping memory on the same cores) stalls are expected and nobody is declared dead.
      */
-    private long armed(final long deadlineNs)
+    long armed(final long deadlineNs)
     {
         return deadlineNs - armedAtNs < 0 ? armedAtNs : deadlineNs;
     }
@@ -351,7 +319,7 @@ public final class DetectorNode
         work += checkEmitter(nowNs, late);
         work += fenceSlotWriterIfDead(nowNs);
         work += askToJoin(nowNs);
-        work += checkVerification(nowNs);
+        work += state == NodeState.ACTIVE ? majorityRule.checkVerification(nowNs) : 0;
         work += retellIfSettled(nowNs);
         expectedWakeNs = nextDeadlineNs();
         return work;
@@ -438,7 +406,7 @@ public final class DetectorNode
             lastSeenCounter = counter;
             heartbeatProgressSeen++;
             membership.emitterHeard();
-            runRounds = 0;
+            probes.cancel();
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
@@ -447,7 +415,7 @@ public final class DetectorNode
         {
             pausesDetected++;
             // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
-            runRounds = 0;
+            probes.cancel();
             if (suspicionDeadlineNs - (nowNs + suspicionTimeoutNs) < 0)
             {
                 suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
@@ -463,17 +431,26 @@ public final class DetectorNode
             }
             else if (probeTimeoutNs == 0)
             {
-                runAnswerDistance = distance(emitter) + 1;
-                resolveRun(nowNs);
+                probes.resolveEmitterAlone(nowNs);
             }
             else
             {
-                stepRun(nowNs);
+                probes.step(nowNs);
             }
             return 1;
         }
 
         return 0;
+    }
+
+    /**
+     * The ear check found a run to declare: as {@link #declareRun(long, int, int)}, and if some witness did not
+     * answer (a cut may swallow parts of the broadcast) retell the view once it has settled.
+     */
+    void declareRun(final long nowNs, final int endDistance, final int runLength, final boolean retell)
+    {
+        retellDeadRank = retell ? emitter : NO_RETELL;
+        declareRun(nowNs, endDistance, runLength);
     }
 
     /**
@@ -513,260 +490,6 @@ public final class DetectorNode
     }
 
     /**
-     * The emitter's suspicion deadline passed with probing on: start probing, send the next round (to find where
-     * the run of silent predecessors ends, or to count a majority when a witness did not answer), re-probe the run
-     * while its silence is being confirmed, and declare it or stop once the evidence is in.
-     */
-    private void stepRun(final long nowNs)
-    {
-        if (runRounds == 0)
-        {
-            startRun(nowNs);
-            return;
-        }
-        final boolean evidence = hasMajorityEvidence();
-        if (evidence && evidenceSinceNs == NOT_YET)
-        {
-            // proof of a working ear came now (perhaps a cut just healed): the run gets a heartbeat period from now
-            evidenceSinceNs = nowNs;
-            if (runConfirmAtNs != NOT_YET && runConfirmAtNs - (nowNs + heartbeatPeriodNs) < 0)
-            {
-                runConfirmAtNs = nowNs + heartbeatPeriodNs;
-            }
-        }
-        final long roundDueNs = roundSentNs[runRounds - 1] + probeTimeoutNs;
-        final boolean lookFurther = !runExhausted && (runConfirmAtNs == NOT_YET || !evidence);
-        if (lookFurther && nowNs - roundDueNs >= 0)
-        {
-            sendRound(nowNs);
-        }
-        final long allAskedSilentNs = roundSentNs[runRounds - 1] + suspicionTimeoutNs;
-        if (runConfirmAtNs == NOT_YET && runExhausted && nowNs - (roundSentNs[runRounds - 1] + probeTimeoutNs) >= 0)
-        {
-            // everyone was asked and no predecessor answered: they must stay silent for δ from the last round
-            startConfirming(nowNs, allAskedSilentNs);
-        }
-        if (runConfirmAtNs != NOT_YET && nowNs - runConfirmAtNs >= 0)
-        {
-            if (evidence)
-            {
-                resolveRun(nowNs);
-                return;
-            }
-            if (runExhausted && nowNs - allAskedSilentNs >= 0)
-            {
-                // everyone was asked, δ ago, and fewer than a majority answered: this side is a minority
-                stopUncounted(nowNs);
-                return;
-            }
-        }
-        if (runConfirmAtNs != NOT_YET && nowNs - runReprobeNs >= 0)
-        {
-            // a lost probe or answer must not make a live node look silent: ask the run again
-            for (int r = emitter; r != rank && distance(r) < runAnswerDistance; r = previousAlive(r))
-            {
-                probe(r, runToken | REPROBE);
-            }
-            runReprobeNs = nowNs + reprobeIntervalNs();
-        }
-        long nextNs = nowNs + reprobeIntervalNs();
-        if (!runExhausted && (runConfirmAtNs == NOT_YET || !hasMajorityEvidence()))
-        {
-            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
-        }
-        if (runConfirmAtNs == NOT_YET && runExhausted)
-        {
-            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
-        }
-        if (runConfirmAtNs != NOT_YET)
-        {
-            nextNs = earlier(nextNs, runReprobeNs);
-            nextNs = earlier(nextNs, runConfirmAtNs - nowNs > 0 ? runConfirmAtNs :
-                roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
-        }
-        suspicionDeadlineNs = nextNs - nowNs > 0 ? nextNs : nowNs + 1;
-    }
-
-    private static long earlier(final long a, final long b)
-    {
-        return a - b <= 0 ? a : b;
-    }
-
-    /**
-     * Probe the witnesses (the observer and the ranks 2^i away on either side: a sample of the whole ring) and the
-     * first round of predecessors: the emitter and its own predecessor.
-     */
-    private void startRun(final long nowNs)
-    {
-        runToken = ++probeEpoch << 2;
-        runCursor = emitter;
-        runBatch = 2;
-        runExhausted = false;
-        runAnswerDistance = NO_ANSWER;
-        runConfirmAtNs = NOT_YET;
-        runFarthestDistance = 0;
-        evidenceSinceNs = NOT_YET;
-        answers = 0;
-        lowestAnswered = rank == quorum.lowestMember();
-        witnessCount = 0;
-        witnessesAnswered = 0;
-        for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
-        {
-            addWitness((int)((rank + d) % clusterSize));
-            addWitness((int)Math.floorMod(rank - d, (long)clusterSize));
-        }
-        for (int i = 0; i < witnessCount; i++)
-        {
-            probe(witnesses[i], runToken);
-        }
-        sendRound(nowNs);
-        suspicionDeadlineNs = nowNs + probeTimeoutNs;
-    }
-
-    private void addWitness(final int r)
-    {
-        if (r == rank || r == emitter || dead.contains(r) || isWitness(r))
-        {
-            return;
-        }
-        witnesses[witnessCount++] = r;
-    }
-
-    private boolean isWitness(final int r)
-    {
-        for (int i = 0; i < witnessCount; i++)
-        {
-            if (witnesses[i] == r)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
-     * sample shows no cut), or the answers it counted (each rank asked once) make a majority of M with itself.
-     */
-    private boolean hasMajorityEvidence()
-    {
-        return witnessesAnswered == witnessCount || quorum.holds(answers + 1, lowestAnswered);
-    }
-
-    private void startConfirming(final long nowNs, final long confirmAtNs)
-    {
-        final long earliestNs = evidenceSinceNs == NOT_YET ? confirmAtNs : evidenceSinceNs + heartbeatPeriodNs;
-        runConfirmAtNs = earliestNs - confirmAtNs > 0 ? earliestNs : confirmAtNs;
-        runReprobeNs = nowNs + reprobeIntervalNs();
-        suspicionDeadlineNs = nowNs;
-    }
-
-    private long reprobeIntervalNs()
-    {
-        return Math.max(1, suspicionTimeoutNs / 8);
-    }
-
-    private void sendRound(final long nowNs)
-    {
-        roundFirstDistance[runRounds] = distance(runCursor);
-        roundSentNs[runRounds] = nowNs;
-        runRounds++;
-        for (int i = 0; i < runBatch && !runExhausted; i++)
-        {
-            // a witness was asked (and counted) when probing began; asked again here, its answer places the run's end
-            probe(runCursor, isWitness(runCursor) ? runToken | REPROBE : runToken);
-            runFarthestDistance = distance(runCursor);
-            runCursor = previousAlive(runCursor);
-            runExhausted = runCursor == rank;
-        }
-        runBatch = runRounds + 1 >= MAX_PROBE_ROUNDS ? clusterSize : Math.min(clusterSize, 2 * runBatch);
-    }
-
-    /**
-     * Everyone was asked, δ ago, and fewer than a majority of M answered: stop without declaring anyone, telling
-     * this side first (if anyone answered) with a minority notice naming the run it could not hear.
-     */
-    private void stopUncounted(final long nowNs)
-    {
-        runRounds = 0;
-        if (answers == 0)
-        {
-            exclude(nowNs, ExclusionCause.ISOLATED, rank);
-            return;
-        }
-        stopAsMinority(nowNs, runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance, emitter);
-    }
-
-    private void probe(final int to, final long token)
-    {
-        probesSent++;
-        control.sendProbe(to, token);
-    }
-
-    /**
-     * Probing ended: the run is what stayed silent before the nearest predecessor that answered (all others if none
-     * did). Declare it if a majority is left, else stop: this node's side is the minority, or this node is deaf.
-     */
-    private void resolveRun(final long nowNs)
-    {
-        runRounds = 0;
-        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
-        int runLength = 0;
-        boolean lowestInRun = false;
-        final int lowest = quorum.lowestMember();
-        for (int r = emitter; r != rank && distance(r) < endDistance; r = previousAlive(r))
-        {
-            runLength++;
-            lowestInRun |= r == lowest;
-        }
-        quorum.settleIfDue(dead, nowNs);
-        final int aliveMembers = clusterSize - dead.size() - runLength;
-        if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
-        {
-            // declared without every witness answering: a cut may have swallowed parts of this broadcast
-            retellDeadRank = witnessesAnswered < witnessCount ? emitter : NO_RETELL;
-            declareRun(nowNs, endDistance, runLength);
-        }
-        else if (runAnswerDistance == NO_ANSWER)
-        {
-            exclude(nowNs, ExclusionCause.ISOLATED, rank);
-        }
-        else
-        {
-            stopAsMinority(nowNs, endDistance, emitter);
-        }
-    }
-
-    /**
-     * Tell this node's side (every rank outside D ∪ run, by the usual schedule) that it holds no majority, then stop.
-     * The notice names the emitter; its D_msg leaves no majority, so no receiver merges it: each checks for itself.
-     */
-    private void stopAsMinority(final long nowNs, final int endDistance, final int deadRank)
-    {
-        minorityDead.clear();
-        for (int r = 0; r < clusterSize; r++)
-        {
-            if (dead.contains(r) || (r != rank && distance(r) < endDistance))
-            {
-                minorityDead.add(r);
-            }
-        }
-        ownNotice.set(deadRank, rank, incarnation, MINORITY_SEQUENCE_BASE + ++broadcastSequence, minorityDead)
-            .subject(membership.incarnationOf(deadRank), false);
-        seenBroadcasts.addIfAbsent(rank, incarnation, ownNotice.sequence());
-        noticesOriginated++;
-        final int count = schedule.neighbours(rank, rank, minorityDead, clusterSize, targets);
-        for (int i = 0; i < count; i++)
-        {
-            if (targets[i] != rank)
-            {
-                control.sendNotice(targets[i], ownNotice);
-            }
-        }
-        exclude(nowNs, ExclusionCause.MINORITY, rank);
-    }
-
-    /**
      * A node that declared a death while part of the ring did not answer (a cut) tells its whole view once more when
      * the view has been quiet for 2δ: by then its dead set holds the other side too, so the schedule routes around
      * it and the nodes that missed the first broadcast learn it.
@@ -791,70 +514,6 @@ public final class DetectorNode
     private long retellAtNs()
     {
         return quorum.lastChangeNs() + 2 * suspicionTimeoutNs;
-    }
-
-    private int checkVerification(final long nowNs)
-    {
-        if (!verifying || state != NodeState.ACTIVE)
-        {
-            return 0;
-        }
-        if (nowNs - verifyUntilNs >= 0)
-        {
-            verifying = false;
-            exclude(nowNs, ExclusionCause.MINORITY, verifySource);
-            return 1;
-        }
-        if (nowNs - verifyReprobeNs >= 0)
-        {
-            for (int i = 0; i < verifySampleSize; i++)
-            {
-                probe(verifySample[i], verifyToken);
-            }
-            verifyReprobeNs = nowNs + reprobeIntervalNs();
-            return 1;
-        }
-        return 0;
-    }
-
-    /**
-     * A notice whose D_msg leaves no majority came from a live node of this node's view: its sender's side is a
-     * minority. This node is on that side iff it cannot hear D_msg either, so it probes a sample of D_msg and stops
-     * if none answers within δ; one answer refutes the notice.
-     */
-    private void verifyMinority(final RankSet deadInMsg, final int sourceRank, final long nowNs)
-    {
-        if (verifying)
-        {
-            return;
-        }
-        verifySampleSize = 0;
-        final int size = deadInMsg.size();
-        for (int k = 0; k < VERIFY_SAMPLE && k < size; k++)
-        {
-            final int r = deadInMsg.rankAt((int)((long)k * size / Math.min(VERIFY_SAMPLE, size)));
-            if (validRank(r) && r != rank && !dead.contains(r) &&
-                (verifySampleSize == 0 || verifySample[verifySampleSize - 1] != r))
-            {
-                verifySample[verifySampleSize++] = r;
-            }
-        }
-        verifySource = sourceRank;
-        if (verifySampleSize == 0)
-        {
-            // every member of D_msg is dead in this view too, which then leaves no majority either
-            exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
-            return;
-        }
-        verifying = true;
-        verifyToken = (++probeEpoch << 2) | VERIFY;
-        verifyUntilNs = nowNs + suspicionTimeoutNs;
-        verifyReprobeNs = nowNs + reprobeIntervalNs();
-        for (int i = 0; i < verifySampleSize; i++)
-        {
-            probe(verifySample[i], verifyToken);
-        }
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -913,74 +572,29 @@ public final class DetectorNode
         {
             return;
         }
-        if (verifying && token == verifyToken)
+        if (majorityRule.refutedBy(token))
         {
             // someone the notice held dead answered: its sender's side is not ours
-            verifying = false;
             noticesRefused++;
             expectedWakeNs = nextDeadlineNs();
             return;
         }
-        if (runRounds == 0 || (token & ~REPROBE) != runToken)
+        if (probes.onAck(fromRank, token, nowNs))
         {
-            return;
-        }
-        if (fromRank == emitter)
-        {
-            // the emitter lives and reaches us; its beats will tell the rest
-            runRounds = 0;
-            suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             expectedWakeNs = nextDeadlineNs();
-            return;
         }
-        if ((token & REPROBE) == 0)
-        {
-            // each rank is asked once per session with this token, so each answer counts once
-            answers++;
-            lowestAnswered |= fromRank == quorum.lowestMember();
-            witnessesAnswered += isWitness(fromRank) ? 1 : 0;
-        }
-        final int d = distance(fromRank);
-        if (d < runAnswerDistance && d <= runFarthestDistance)
-        {
-            runAnswerDistance = d;
-            if (previousAlive(emitter) == fromRank)
-            {
-                // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
-                // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
-                // gets one heartbeat period more, and one more probe, to show it lives.
-                if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
-                {
-                    probe(emitter, runToken | REPROBE);
-                    startConfirming(nowNs, nowNs + heartbeatPeriodNs);
-                    runReprobeNs = runConfirmAtNs;
-                }
-            }
-            else if (runConfirmAtNs == NOT_YET)
-            {
-                int round = runRounds - 1;
-                while (round > 0 && roundFirstDistance[round] > d)
-                {
-                    round--;
-                }
-                startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
-            }
-        }
-        // weigh the evidence in the next duty cycle
-        suspicionDeadlineNs = nowNs;
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
      * @return ring distance from {@code r} forward to this node: 1 for the initial emitter.
      */
-    private int distance(final int r)
+    int distance(final int r)
     {
         final int d = rank - r;
         return d < 0 ? d + clusterSize : d;
     }
 
-    private int previousAlive(final int from)
+    int previousAlive(final int from)
     {
         int candidate = from;
         for (int i = 0; i < clusterSize; i++)
@@ -992,6 +606,31 @@ public final class DetectorNode
             }
         }
         return rank;
+    }
+
+    /**
+     * Set when {@link #checkEmitter} next looks at the emitter (the probe session's next step while it runs).
+     */
+    void suspicionDeadline(final long deadlineNs)
+    {
+        suspicionDeadlineNs = deadlineNs;
+    }
+
+    /**
+     * The ear check found this node on a minority side: stop, telling the side first.
+     */
+    void stopAsMinority(final long nowNs, final int endDistance, final int deadRank)
+    {
+        majorityRule.stopAsMinority(nowNs, endDistance, deadRank);
+    }
+
+    /**
+     * Broadcast a minority notice: sequences from {@link #MINORITY_SEQUENCE_BASE} up, so no receiver merges it.
+     */
+    void announceMinority(final int deadRank, final RankSet minorityDead)
+    {
+        originate(ownNotice.set(deadRank, rank, incarnation, MINORITY_SEQUENCE_BASE + ++broadcastSequence, minorityDead)
+            .subject(membership.incarnationOf(deadRank), false));
     }
 
     private void viewChanged(final long nowNs)
@@ -1215,7 +854,10 @@ public final class DetectorNode
                 return;
             }
             forward(notice, fromRank);
-            verifyMinority(deadInMsg, notice.sourceRank(), nowNs);
+            if (majorityRule.verifyMinority(deadInMsg, notice.sourceRank(), nowNs))
+            {
+                expectedWakeNs = nextDeadlineNs();
+            }
             return;
         }
 
@@ -1226,10 +868,10 @@ public final class DetectorNode
         if (changed)
         {
             viewChanged(nowNs);
-            if (majority && !quorum.holds(quorum.aliveMembers(dead), !dead.contains(quorum.lowestMember())))
+            if (majority && !majorityRule.viewHoldsMajority())
             {
                 // what this side learned leaves it no majority (scattered groups learn it piece by piece)
-                stopAsMinority(nowNs, 0, dead.rankAt(0));
+                majorityRule.stopAsMinority(nowNs, 0, dead.rankAt(0));
                 return;
             }
             adjustNeighboursAfterLearning(nowNs);
@@ -1339,12 +981,12 @@ public final class DetectorNode
     {
         dead.remove(joiner);
         joinsLearned++;
-        if (runRounds != 0)
+        if (probes.active())
         {
             // A run of silent predecessors being probed may hold the joiner's old life (silent, but never asked again
             // since the JOIN) or now skip its new one: its evidence is void. Probe afresh; a new emitter (the
             // joiner) gets its 2δ below instead.
-            runRounds = 0;
+            probes.cancel();
             suspicionDeadlineNs = nowNs;
         }
         listener.onJoin(joiner, joinerIncarnation, nowNs);
@@ -1477,9 +1119,7 @@ public final class DetectorNode
         {
             return true;
         }
-        quorum.settleIfDue(dead, nowNs);
-        return !verifying && (runRounds == 0 || hasMajorityEvidence()) &&
-            quorum.holds(quorum.aliveMembers(dead), !dead.contains(quorum.lowestMember()));
+        return majorityRule.admitsJoin(nowNs);
     }
 
     /**
@@ -1645,13 +1285,29 @@ public final class DetectorNode
      */
     public void onTransportLost(final long nowNs)
     {
+        stopOnOwnFault(nowNs, ExclusionCause.DRIVER_LOST);
+    }
+
+    /**
+     * The heartbeat transport found a fault on this node's side (live: its RDMA port went down). As for a lost driver,
+     * the silence that follows is this node's own: it stops at once, with its own cause, and blames nobody.
+     *
+     * @param nowNs protocol time.
+     */
+    public void onLocalTransportFault(final long nowNs)
+    {
+        stopOnOwnFault(nowNs, ExclusionCause.TRANSPORT_FAULT);
+    }
+
+    private void stopOnOwnFault(final long nowNs, final ExclusionCause cause)
+    {
         if (state == NodeState.ACTIVE)
         {
-            exclude(nowNs, ExclusionCause.DRIVER_LOST, rank);
+            exclude(nowNs, cause, rank);
         }
     }
 
-    private void exclude(final long nowNs, final ExclusionCause cause, final int reporterRank)
+    void exclude(final long nowNs, final ExclusionCause cause, final int reporterRank)
     {
         state = cause == ExclusionCause.LEFT ? NodeState.LEFT : NodeState.EXCLUDED;
         listener.onExcluded(nowNs, cause, reporterRank);
@@ -1734,7 +1390,7 @@ public final class DetectorNode
 
     private void mendRing(final long nowNs)
     {
-        runRounds = 0;
+        probes.cancel();
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
@@ -1822,9 +1478,9 @@ public final class DetectorNode
         long nextNs = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
         final long joinNs = membership.nextAttemptNs();
         nextNs = joinNs - nextNs < 0 ? joinNs : nextNs;
-        if (verifying)
+        if (majorityRule.verifying())
         {
-            final long verifyNs = verifyReprobeNs - verifyUntilNs < 0 ? verifyReprobeNs : verifyUntilNs;
+            final long verifyNs = majorityRule.verifyDeadlineNs();
             nextNs = verifyNs - nextNs < 0 ? verifyNs : nextNs;
         }
         if (retellDeadRank != NO_RETELL)
@@ -2082,7 +1738,7 @@ public final class DetectorNode
      */
     public long probesSent()
     {
-        return probesSent;
+        return probes.probesSent();
     }
 
     /**

@@ -26,7 +26,12 @@ public enum ExclusionCause
      * This node lost its own transport (live: its media driver): it could neither hear nor be heard, so it stopped
      * before blaming anyone for the silence. The others detect it as a crash.
      */
-    DRIVER_LOST(6);
+    DRIVER_LOST(6),
+    /**
+     * This node's heartbeat transport reported a local fault (RDMA: its HCA port went down): it can no longer hear its
+     * emitter, so it stopped before blaming anyone for the silence. The others detect it as a crash.
+     */
+    TRANSPORT_FAULT(7);
 
     private final int code;
 

@@ -23,6 +23,17 @@ class DetectorNodeTransportLostTest
     @Test
     void shouldStopWithoutSuspectingAnyoneAfterTransportLost()
     {
+        assertStopsSilently(() -> node.onTransportLost(START + 2 * DELTA + 1), "DRIVER_LOST");
+    }
+
+    @Test
+    void shouldStopWithoutSuspectingAnyoneAfterALocalTransportFault()
+    {
+        assertStopsSilently(() -> node.onLocalTransportFault(START + 2 * DELTA + 1), "TRANSPORT_FAULT");
+    }
+
+    private void assertStopsSilently(final Runnable fault, final String cause)
+    {
         for (long t = START, counter = 1; t <= START + 2 * DELTA; t += ETA, counter++)
         {
             io.deposit(2, counter);
@@ -30,10 +41,10 @@ class DetectorNodeTransportLostTest
         }
         final int beatsBefore = io.sentOfType("heartbeat").size();
 
-        node.onTransportLost(START + 2 * DELTA + 1);
+        fault.run();
 
         assertEquals(NodeState.EXCLUDED, node.state());
-        assertTrue(io.events.contains("exclusion cause DRIVER_LOST"), io.events.toString());
+        assertTrue(io.events.contains("exclusion cause " + cause), io.events.toString());
         assertTrue(io.events.contains("excluded by 3 at " + (START + 2 * DELTA + 1)), io.events.toString());
         // the emitter falls silent for 10δ: a node that could still judge would suspect it after δ
         for (long t = START + 2 * DELTA + 2; t <= START + 12 * DELTA; t += ETA)

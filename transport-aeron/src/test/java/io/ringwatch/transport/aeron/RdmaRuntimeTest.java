@@ -7,12 +7,17 @@ import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.aeron.internal.slot.RdmaHeartbeatTransport;
+import io.ringwatch.transport.aeron.view.ViewLayout;
+import io.ringwatch.transport.aeron.view.ViewReader;
+import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import io.ringwatch.transport.rdma.RdmaDevices;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RemoteSlot;
@@ -122,6 +127,12 @@ class RdmaRuntimeTest
         final String fault = agent(1).localFault();
         assertTrue(fault != null && fault.startsWith("HCA port down: local RDMA port is down"), fault);
         assertEquals(0, node(1).suspicions(), "the deaf node suspected nobody");
+        try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 52, 1)))
+        {
+            final ViewSnapshot view = reader.read(new ViewSnapshot());
+            assertEquals(NodeState.EXCLUDED, view.state(), "the core stopped it, so its view file says why");
+            assertEquals(ExclusionCause.TRANSPORT_FAULT, view.exclusionCause());
+        }
         assertEquals(0, node(1).deadSet().size());
         for (final int r : new int[]{0, 2, 3})
         {

@@ -227,7 +227,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         int work = heartbeatTransport.poll(now);
         if (!heartbeatTransport.localPortActive())
         {
-            haltOnLocalFault();
+            haltOnLocalFault(now);
         }
         if (leaveRequested && node.state() == NodeState.ACTIVE)
         {
@@ -379,12 +379,15 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
-     * A node that can no longer hear its emitter is the faulty one: stop it as on driver loss, once, without running
-     * the protocol again. Its observer stops hearing it and reports it; it reports nobody.
+     * A node that can no longer hear its emitter is the faulty one: the core stops it as on driver loss (excluded,
+     * cause TRANSPORT_FAULT, in the view file), once, without running the protocol again. Its observer stops hearing
+     * it and reports it; it reports nobody.
      */
-    private void haltOnLocalFault()
+    private void haltOnLocalFault(final long nowNs)
     {
         final String why = heartbeatTransport.describeLocalFault();
+        node.onLocalTransportFault(nowNs);
+        viewFile.endUpdateIfOpen();
         heartbeatTransport.publish(counters);
         localFault = why;
         halted = true;

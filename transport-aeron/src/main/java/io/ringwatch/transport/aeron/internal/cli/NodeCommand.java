@@ -247,7 +247,7 @@ final class NodeCommand
                 }
                 if (node.agent().localFault() != null)
                 {
-                    // the view file has no state for it: it still says ACTIVE, as it does after a driver loss
+                    // the view file says EXCLUDED (TRANSPORT_FAULT); exit 4 as for any loss of the node's own transport
                     System.out.println(node.agent().localFault() + "; stopping, exit " +
                         RingwatchConfiguration.EXIT_DRIVER_LOST);
                     System.out.flush();

@@ -1,0 +1,209 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.RankSet;
+
+/**
+ * What {@link PartitionPolicy#MAJORITY} makes a node do with the settled membership M ({@link Quorum}): stop when
+ * its view leaves no majority, telling its side with a minority notice, and check a minority notice it receives.
+ * <p>
+ * A minority notice (D_msg leaving no majority of M) is never merged. Its sender's side is a minority; a receiver is
+ * on that side iff it cannot hear D_msg either, so it probes a sample of D_msg and stops if none answers within δ,
+ * while one answer refutes the notice. Part of one {@link DetectorNode}, driven by its thread alone; allocation free.
+ */
+final class MajorityRule
+{
+    private static final int VERIFY_SAMPLE = 4;
+
+    private final DetectorNode node;
+    private final int rank;
+    private final int clusterSize;
+    private final RankSet dead;
+    private final Quorum quorum;
+    private final ProbeSession probes;
+    private final long suspicionTimeoutNs;
+    private final RankArray minorityDead = new RankArray(8);
+    private final int[] verifySample = new int[VERIFY_SAMPLE];
+
+    private boolean verifying;
+    private long verifyToken;
+    private int verifySampleSize;
+    private int verifySource;
+    private long verifyUntilNs;
+    private long verifyReprobeNs;
+
+    MajorityRule(
+        final DetectorNode node,
+        final RankSet dead,
+        final Quorum quorum,
+        final ProbeSession probes,
+        final ProtocolSettings settings)
+    {
+        this.node = node;
+        this.rank = node.rank();
+        this.clusterSize = settings.clusterSize();
+        this.dead = dead;
+        this.quorum = quorum;
+        this.probes = probes;
+        this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
+    }
+
+    /**
+     * @return the settled membership.
+     */
+    Quorum quorum()
+    {
+        return quorum;
+    }
+
+    /**
+     * @return true if this node's view leaves a majority of M alive (M as it stands, not settled afresh).
+     */
+    boolean viewHoldsMajority()
+    {
+        return quorum.holds(quorum.aliveMembers(dead), !dead.contains(quorum.lowestMember()));
+    }
+
+    /**
+     * A contact admits a joiner only while it is sure to be on a majority side: not while it verifies a minority
+     * notice, nor while it probes a silent run without a majority heard, and only if its view leaves a majority.
+     *
+     * @param nowNs protocol time.
+     * @return true if a join may be admitted now.
+     */
+    boolean admitsJoin(final long nowNs)
+    {
+        quorum.settleIfDue(dead, nowNs);
+        return !verifying && (!probes.active() || probes.hasMajorityEvidence()) && viewHoldsMajority();
+    }
+
+    /**
+     * Tell this node's side (every rank outside D ∪ run, by the usual schedule) that it holds no majority, then stop.
+     * The notice names {@code deadRank}; its D_msg leaves no majority, so no receiver merges it: each checks for
+     * itself.
+     *
+     * @param nowNs       protocol time.
+     * @param endDistance ranks closer than this behind this node are the run it could not hear.
+     * @param deadRank    the rank the notice names.
+     */
+    void stopAsMinority(final long nowNs, final int endDistance, final int deadRank)
+    {
+        minorityDead.clear();
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (dead.contains(r) || (r != rank && node.distance(r) < endDistance))
+            {
+                minorityDead.add(r);
+            }
+        }
+        node.announceMinority(deadRank, minorityDead);
+        node.exclude(nowNs, ExclusionCause.MINORITY, rank);
+    }
+
+    /**
+     * @return true while a minority notice is being checked.
+     */
+    boolean verifying()
+    {
+        return verifying;
+    }
+
+    /**
+     * @return when the verification next needs a duty cycle; only meaningful while {@link #verifying()}.
+     */
+    long verifyDeadlineNs()
+    {
+        return verifyReprobeNs - verifyUntilNs < 0 ? verifyReprobeNs : verifyUntilNs;
+    }
+
+    /**
+     * Re-probe the sample, or stop once it stayed silent for δ.
+     *
+     * @param nowNs protocol time.
+     * @return work done.
+     */
+    int checkVerification(final long nowNs)
+    {
+        if (!verifying)
+        {
+            return 0;
+        }
+        if (nowNs - verifyUntilNs >= 0)
+        {
+            verifying = false;
+            node.exclude(nowNs, ExclusionCause.MINORITY, verifySource);
+            return 1;
+        }
+        if (nowNs - verifyReprobeNs >= 0)
+        {
+            for (int i = 0; i < verifySampleSize; i++)
+            {
+                probes.probe(verifySample[i], verifyToken);
+            }
+            verifyReprobeNs = nowNs + probes.reprobeIntervalNs();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * A notice whose D_msg leaves no majority came from a live node of this node's view: probe a sample of D_msg.
+     *
+     * @param deadInMsg  the notice's D_msg.
+     * @param sourceRank its originator.
+     * @param nowNs      protocol time.
+     * @return true if a verification started (the node has a new deadline).
+     */
+    boolean verifyMinority(final RankSet deadInMsg, final int sourceRank, final long nowNs)
+    {
+        if (verifying)
+        {
+            return false;
+        }
+        verifySampleSize = 0;
+        final int size = deadInMsg.size();
+        for (int k = 0; k < VERIFY_SAMPLE && k < size; k++)
+        {
+            final int r = deadInMsg.rankAt((int)((long)k * size / Math.min(VERIFY_SAMPLE, size)));
+            if (r >= 0 && r < clusterSize && r != rank && !dead.contains(r) &&
+                (verifySampleSize == 0 || verifySample[verifySampleSize - 1] != r))
+            {
+                verifySample[verifySampleSize++] = r;
+            }
+        }
+        verifySource = sourceRank;
+        if (verifySampleSize == 0)
+        {
+            // every member of D_msg is dead in this view too, which then leaves no majority either
+            node.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
+            return false;
+        }
+        verifying = true;
+        verifyToken = probes.nextToken() | ProbeSession.VERIFY;
+        verifyUntilNs = nowNs + suspicionTimeoutNs;
+        verifyReprobeNs = nowNs + probes.reprobeIntervalNs();
+        for (int i = 0; i < verifySampleSize; i++)
+        {
+            probes.probe(verifySample[i], verifyToken);
+        }
+        return true;
+    }
+
+    /**
+     * A PROBE_ACK: if it answers the verification, someone the notice held dead answered, so its sender's side is
+     * not this node's and the notice is refused.
+     *
+     * @param token the answer's token.
+     * @return true if it refuted the notice being verified.
+     */
+    boolean refutedBy(final long token)
+    {
+        if (verifying && token == verifyToken)
+        {
+            verifying = false;
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,408 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.RankSet;
+
+/**
+ * The ear check of {@link PartitionPolicy#MAJORITY}: what a node does between its emitter's suspicion deadline and a
+ * notice, so that a node that cannot hear accuses nobody.
+ * <p>
+ * A session probes a set of witnesses (the observer and the ranks 2^i away on either side: a sample of the whole
+ * ring) and the emitter's predecessors, the emitter and the next one first, then batches twice as large every probe
+ * timeout, until one beyond the emitter answers. The run of predecessors before it that stayed silent for δ more
+ * (re-probed meanwhile, so a lost probe or answer does not make a live node look silent) is declared in one notice
+ * if what is left alive is a majority of the settled membership; otherwise the node stops as
+ * {@link ExclusionCause#MINORITY}, or as {@link ExclusionCause#ISOLATED} without a word if nobody answered.
+ * <p>
+ * Part of one {@link DetectorNode}, driven by its thread alone; it owns the probe tokens, so the node's minority
+ * verification ({@link MajorityRule}) draws its tokens here too. Allocation free.
+ */
+final class ProbeSession
+{
+    /** Token bit of a probe asked again: its answer places the run's end but is not counted twice. */
+    static final long REPROBE = 2;
+    /** Token bit of a probe checking a minority notice. */
+    static final long VERIFY = 1;
+
+    private static final int MAX_PROBE_ROUNDS = 40;
+    private static final int MAX_WITNESSES = 64;
+    private static final int NO_ANSWER = Integer.MAX_VALUE;
+    private static final long NOT_YET = Long.MIN_VALUE;
+
+    private final DetectorNode node;
+    private final int rank;
+    private final int clusterSize;
+    private final RankSet dead;
+    private final Quorum quorum;
+    private final ControlChannel control;
+    private final long heartbeatPeriodNs;
+    private final long suspicionTimeoutNs;
+    private final long probeTimeoutNs;
+    private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
+    private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
+    private final int[] witnesses = new int[MAX_WITNESSES];
+
+    // runRounds == 0: no session
+    private long probeEpoch;
+    private long runToken;
+    private int runRounds;
+    private int runCursor;
+    private int runBatch;
+    private boolean runExhausted;
+    private int runAnswerDistance = NO_ANSWER;
+    private long runConfirmAtNs = NOT_YET;
+    private long runReprobeNs;
+    private int runFarthestDistance;
+    private int answers;
+    private boolean lowestAnswered;
+    private int witnessCount;
+    private int witnessesAnswered;
+    private long evidenceSinceNs = NOT_YET;
+    private long probesSent;
+
+    ProbeSession(
+        final DetectorNode node,
+        final RankSet dead,
+        final Quorum quorum,
+        final ControlChannel control,
+        final ProtocolSettings settings)
+    {
+        this.node = node;
+        this.rank = node.rank();
+        this.clusterSize = settings.clusterSize();
+        this.dead = dead;
+        this.quorum = quorum;
+        this.control = control;
+        this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
+        this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
+        this.probeTimeoutNs = settings.probeTimeoutNs();
+    }
+
+    /**
+     * @return true while a silent emitter's run is being probed.
+     */
+    boolean active()
+    {
+        return runRounds != 0;
+    }
+
+    /**
+     * Drop the session: the emitter was heard, the ring changed, or this node's own stall voided the evidence.
+     */
+    void cancel()
+    {
+        runRounds = 0;
+    }
+
+    /**
+     * @return a fresh probe epoch, shifted left by two to leave room for {@link #REPROBE} and {@link #VERIFY}.
+     */
+    long nextToken()
+    {
+        return ++probeEpoch << 2;
+    }
+
+    /**
+     * @return PROBE frames sent, by sessions and verifications.
+     */
+    long probesSent()
+    {
+        return probesSent;
+    }
+
+    /**
+     * Interval at which silent ranks are asked again while their silence is confirmed.
+     */
+    long reprobeIntervalNs()
+    {
+        return Math.max(1, suspicionTimeoutNs / 8);
+    }
+
+    void probe(final int to, final long token)
+    {
+        probesSent++;
+        control.sendProbe(to, token);
+    }
+
+    /**
+     * The emitter's suspicion deadline passed without probing (probe timeout 0): the run is the emitter alone.
+     */
+    void resolveEmitterAlone(final long nowNs)
+    {
+        runAnswerDistance = node.distance(node.emitter()) + 1;
+        resolve(nowNs);
+    }
+
+    /**
+     * The emitter's suspicion deadline passed with probing on: start probing, send the next round (to find where
+     * the run of silent predecessors ends, or to count a majority when a witness did not answer), re-probe the run
+     * while its silence is being confirmed, and declare it or stop once the evidence is in.
+     */
+    void step(final long nowNs)
+    {
+        if (runRounds == 0)
+        {
+            start(nowNs);
+            return;
+        }
+        final boolean evidence = hasMajorityEvidence();
+        if (evidence && evidenceSinceNs == NOT_YET)
+        {
+            // proof of a working ear came now (perhaps a cut just healed): the run gets a heartbeat period from now
+            evidenceSinceNs = nowNs;
+            if (runConfirmAtNs != NOT_YET && runConfirmAtNs - (nowNs + heartbeatPeriodNs) < 0)
+            {
+                runConfirmAtNs = nowNs + heartbeatPeriodNs;
+            }
+        }
+        final long roundDueNs = roundSentNs[runRounds - 1] + probeTimeoutNs;
+        final boolean lookFurther = !runExhausted && (runConfirmAtNs == NOT_YET || !evidence);
+        if (lookFurther && nowNs - roundDueNs >= 0)
+        {
+            sendRound(nowNs);
+        }
+        final long allAskedSilentNs = roundSentNs[runRounds - 1] + suspicionTimeoutNs;
+        if (runConfirmAtNs == NOT_YET && runExhausted && nowNs - (roundSentNs[runRounds - 1] + probeTimeoutNs) >= 0)
+        {
+            // everyone was asked and no predecessor answered: they must stay silent for δ from the last round
+            startConfirming(nowNs, allAskedSilentNs);
+        }
+        if (runConfirmAtNs != NOT_YET && nowNs - runConfirmAtNs >= 0)
+        {
+            if (evidence)
+            {
+                resolve(nowNs);
+                return;
+            }
+            if (runExhausted && nowNs - allAskedSilentNs >= 0)
+            {
+                // everyone was asked, δ ago, and fewer than a majority answered: this side is a minority
+                stopUncounted(nowNs);
+                return;
+            }
+        }
+        final int emitter = node.emitter();
+        if (runConfirmAtNs != NOT_YET && nowNs - runReprobeNs >= 0)
+        {
+            // a lost probe or answer must not make a live node look silent: ask the run again
+            for (int r = emitter; r != rank && node.distance(r) < runAnswerDistance; r = node.previousAlive(r))
+            {
+                probe(r, runToken | REPROBE);
+            }
+            runReprobeNs = nowNs + reprobeIntervalNs();
+        }
+        long nextNs = nowNs + reprobeIntervalNs();
+        if (!runExhausted && (runConfirmAtNs == NOT_YET || !hasMajorityEvidence()))
+        {
+            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
+        }
+        if (runConfirmAtNs == NOT_YET && runExhausted)
+        {
+            nextNs = earlier(nextNs, roundSentNs[runRounds - 1] + probeTimeoutNs);
+        }
+        if (runConfirmAtNs != NOT_YET)
+        {
+            nextNs = earlier(nextNs, runReprobeNs);
+            nextNs = earlier(nextNs, runConfirmAtNs - nowNs > 0 ? runConfirmAtNs :
+                roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
+        }
+        node.suspicionDeadline(nextNs - nowNs > 0 ? nextNs : nowNs + 1);
+    }
+
+    /**
+     * A PROBE_ACK with this session's token (either bit pattern): count it and place the run's end.
+     *
+     * @return false if the token is not this session's (the answer is stale).
+     */
+    boolean onAck(final int fromRank, final long token, final long nowNs)
+    {
+        if (runRounds == 0 || (token & ~REPROBE) != runToken)
+        {
+            return false;
+        }
+        final int emitter = node.emitter();
+        if (fromRank == emitter)
+        {
+            // the emitter lives and reaches us; its beats will tell the rest
+            runRounds = 0;
+            node.suspicionDeadline(node.armed(nowNs + suspicionTimeoutNs));
+            return true;
+        }
+        if ((token & REPROBE) == 0)
+        {
+            // each rank is asked once per session with this token, so each answer counts once
+            answers++;
+            lowestAnswered |= fromRank == quorum.lowestMember();
+            witnessesAnswered += isWitness(fromRank) ? 1 : 0;
+        }
+        final int d = node.distance(fromRank);
+        if (d < runAnswerDistance && d <= runFarthestDistance)
+        {
+            runAnswerDistance = d;
+            if (node.previousAlive(emitter) == fromRank)
+            {
+                // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
+                // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
+                // gets one heartbeat period more, and one more probe, to show it lives.
+                if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
+                {
+                    probe(emitter, runToken | REPROBE);
+                    startConfirming(nowNs, nowNs + heartbeatPeriodNs);
+                    runReprobeNs = runConfirmAtNs;
+                }
+            }
+            else if (runConfirmAtNs == NOT_YET)
+            {
+                int round = runRounds - 1;
+                while (round > 0 && roundFirstDistance[round] > d)
+                {
+                    round--;
+                }
+                startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
+            }
+        }
+        // weigh the evidence in the next duty cycle
+        node.suspicionDeadline(nowNs);
+        return true;
+    }
+
+    /**
+     * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
+     * sample shows no cut), or the answers it counted (each rank asked once) make a majority of M with itself.
+     */
+    boolean hasMajorityEvidence()
+    {
+        return witnessesAnswered == witnessCount || quorum.holds(answers + 1, lowestAnswered);
+    }
+
+    private static long earlier(final long a, final long b)
+    {
+        return a - b <= 0 ? a : b;
+    }
+
+    /**
+     * Probe the witnesses and the first round of predecessors: the emitter and its own predecessor.
+     */
+    private void start(final long nowNs)
+    {
+        final int emitter = node.emitter();
+        runToken = nextToken();
+        runCursor = emitter;
+        runBatch = 2;
+        runExhausted = false;
+        runAnswerDistance = NO_ANSWER;
+        runConfirmAtNs = NOT_YET;
+        runFarthestDistance = 0;
+        evidenceSinceNs = NOT_YET;
+        answers = 0;
+        lowestAnswered = rank == quorum.lowestMember();
+        witnessCount = 0;
+        witnessesAnswered = 0;
+        for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
+        {
+            addWitness((int)((rank + d) % clusterSize), emitter);
+            addWitness((int)Math.floorMod(rank - d, (long)clusterSize), emitter);
+        }
+        for (int i = 0; i < witnessCount; i++)
+        {
+            probe(witnesses[i], runToken);
+        }
+        sendRound(nowNs);
+        node.suspicionDeadline(nowNs + probeTimeoutNs);
+    }
+
+    private void addWitness(final int r, final int emitter)
+    {
+        if (r == rank || r == emitter || dead.contains(r) || isWitness(r))
+        {
+            return;
+        }
+        witnesses[witnessCount++] = r;
+    }
+
+    private boolean isWitness(final int r)
+    {
+        for (int i = 0; i < witnessCount; i++)
+        {
+            if (witnesses[i] == r)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void startConfirming(final long nowNs, final long confirmAtNs)
+    {
+        final long earliestNs = evidenceSinceNs == NOT_YET ? confirmAtNs : evidenceSinceNs + heartbeatPeriodNs;
+        runConfirmAtNs = earliestNs - confirmAtNs > 0 ? earliestNs : confirmAtNs;
+        runReprobeNs = nowNs + reprobeIntervalNs();
+        node.suspicionDeadline(nowNs);
+    }
+
+    private void sendRound(final long nowNs)
+    {
+        roundFirstDistance[runRounds] = node.distance(runCursor);
+        roundSentNs[runRounds] = nowNs;
+        runRounds++;
+        for (int i = 0; i < runBatch && !runExhausted; i++)
+        {
+            // a witness was asked (and counted) when probing began; asked again here, its answer places the run's end
+            probe(runCursor, isWitness(runCursor) ? runToken | REPROBE : runToken);
+            runFarthestDistance = node.distance(runCursor);
+            runCursor = node.previousAlive(runCursor);
+            runExhausted = runCursor == rank;
+        }
+        runBatch = runRounds + 1 >= MAX_PROBE_ROUNDS ? clusterSize : Math.min(clusterSize, 2 * runBatch);
+    }
+
+    /**
+     * Everyone was asked, δ ago, and fewer than a majority of M answered: stop without declaring anyone, telling
+     * this side first (if anyone answered) with a minority notice naming the run it could not hear.
+     */
+    private void stopUncounted(final long nowNs)
+    {
+        runRounds = 0;
+        if (answers == 0)
+        {
+            node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
+            return;
+        }
+        node.stopAsMinority(nowNs, runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance, node.emitter());
+    }
+
+    /**
+     * Probing ended: the run is what stayed silent before the nearest predecessor that answered (all others if none
+     * did). Declare it if a majority is left, else stop: this node's side is the minority, or this node is deaf.
+     */
+    private void resolve(final long nowNs)
+    {
+        runRounds = 0;
+        final int emitter = node.emitter();
+        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+        int runLength = 0;
+        boolean lowestInRun = false;
+        final int lowest = quorum.lowestMember();
+        for (int r = emitter; r != rank && node.distance(r) < endDistance; r = node.previousAlive(r))
+        {
+            runLength++;
+            lowestInRun |= r == lowest;
+        }
+        quorum.settleIfDue(dead, nowNs);
+        final int aliveMembers = clusterSize - dead.size() - runLength;
+        if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
+        {
+            // declared without every witness answering: a cut may have swallowed parts of this broadcast
+            node.declareRun(nowNs, endDistance, runLength, witnessesAnswered < witnessCount);
+        }
+        else if (runAnswerDistance == NO_ANSWER)
+        {
+            node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
+        }
+        else
+        {
+            node.stopAsMinority(nowNs, endDistance, emitter);
+        }
+    }
+}
