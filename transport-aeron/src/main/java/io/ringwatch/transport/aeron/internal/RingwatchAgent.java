@@ -70,6 +70,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final FrameDecoder decoder;
     private final ReplayGuard replayGuard;
     private final boolean join;
+    private final int seeds;
+    private final boolean seedBoot;
     private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = this::onFrame;
     // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
@@ -152,6 +154,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
             ctx.configDigest(), keyring, replayGuard);
         this.join = ctx.join();
+        this.seeds = ctx.seeds();
+        this.seedBoot = ctx.seedBoot();
         if (join)
         {
             replayGuard.admitNewestUntilSettled();
@@ -177,7 +181,12 @@ public final class RingwatchAgent implements Agent, MembershipListener
         {
             // a restarted rank asks to be admitted under its new incarnation before it takes part
             viewFile.joining(node.incarnation());
-            node.join(now);
+            node.join(now, seeds);
+        }
+        else if (seedBoot)
+        {
+            // start = join: the seeds form the membership, every other rank is held not yet admitted until it joins
+            node.bootAsSeed(seeds, now);
         }
         else
         {
