@@ -92,6 +92,7 @@ public final class DetectorNode
     private final ReusableNotice joinNotice = new ReusableNotice();
     private final Membership membership;
     private final RankArray mergedDead = new RankArray(8);
+    private final RankArray runDeclared = new RankArray(8);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
@@ -461,11 +462,13 @@ public final class DetectorNode
     {
         suspicions++;
         final int deadRank = emitter;
+        runDeclared.clear();
         if (runLength <= SMALL_RUN)
         {
             for (int r = emitter, i = 0; i < runLength; r = previousAlive(r), i++)
             {
                 learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                runDeclared.add(r);
             }
         }
         else
@@ -476,6 +479,7 @@ public final class DetectorNode
                 if (r != rank && !dead.contains(r) && distance(r) < endDistance)
                 {
                     learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                    runDeclared.add(r);
                 }
             }
         }
@@ -487,6 +491,16 @@ public final class DetectorNode
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
         fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
         control.sendNotice(deadRank, ownNotice);
+        // D_msg carries no incarnations, so receivers merge from it only ranks at the boot incarnation: a rank of the
+        // run that joined (at boot through start = join, or rejoined) needs a notice naming its incarnation
+        for (int i = 0, size = runDeclared.size(); i < size; i++)
+        {
+            final int r = runDeclared.rankAt(i);
+            if (r != deadRank && membership.incarnationOf(r) > 0)
+            {
+                originateNotice(r);
+            }
+        }
     }
 
     /**
