@@ -331,6 +331,13 @@ public final class DetectorNode
      */
     private int askToJoin(final long nowNs)
     {
+        if (membership.takeReask() && state == NodeState.ACTIVE && emitter != rank)
+        {
+            // the emitter knows of this life: it beats it
+            joinRequestsSent++;
+            control.sendJoinRequest(emitter);
+            return 1;
+        }
         final int contact = membership.nextContact(rank, clusterSize, nowNs);
         if (contact < 0)
         {
@@ -1381,6 +1388,7 @@ public final class DetectorNode
         {
             return false;
         }
+        membership.deathLearned(nowNs, 4 * suspicionTimeoutNs);
         listener.onFailure(deadRank, nowNs, cause, reporter);
         return true;
     }

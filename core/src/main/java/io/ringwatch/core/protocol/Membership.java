@@ -42,6 +42,9 @@ final class Membership
     private boolean emitterHeard;
     private int attempts;
     private long nextAttemptNs = Long.MAX_VALUE;
+    private long viewAtNs;
+    private boolean viewSeen;
+    private boolean reaskPending;
 
     Membership(final long retryNs)
     {
@@ -224,9 +227,38 @@ final class Membership
      */
     void viewReceived(final long nowNs)
     {
+        viewAtNs = nowNs;
+        viewSeen = true;
         joining = false;
         nextAttemptNs = nowNs + retryNs;
         checkConfirmed();
+    }
+
+    /**
+     * A death was learned. A JOIN broadcast is not repaired by later broadcasts as a failure notice is (through
+     * D_msg): one cut short by a forwarder's death leaves part of the cluster without it. So a joined node that learns
+     * a death within {@code windowNs} of its view (the death may have struck while its JOIN spread) asks once more;
+     * the contact re-broadcasts the JOIN around the dead.
+     *
+     * @param nowNs    protocol time.
+     * @param windowNs how long after the view a death may still have cut the JOIN short.
+     */
+    void deathLearned(final long nowNs, final long windowNs)
+    {
+        if (viewSeen && nowNs - viewAtNs <= windowNs)
+        {
+            reaskPending = true;
+        }
+    }
+
+    /**
+     * @return true once for each {@link #deathLearned} that asked for a re-broadcast.
+     */
+    boolean takeReask()
+    {
+        final boolean pending = reaskPending;
+        reaskPending = false;
+        return pending;
     }
 
     void observerConfirmed()
