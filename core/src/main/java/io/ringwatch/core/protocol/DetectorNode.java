@@ -274,6 +274,20 @@ public final class DetectorNode
         join(nowNs);
     }
 
+    /**
+     * {@link #join(long, int)} for a rank's first start, launched with the seeds: it asks at once instead of after its
+     * startup grace, while every node (the seeds included) is still within its own grace and nobody is judged, so
+     * the joins and the warm-up of their code paths are over before anyone is armed.
+     *
+     * @param nowNs     current protocol time.
+     * @param seedCount the seeds, in [1, N].
+     */
+    public void joinAtBoot(final long nowNs, final int seedCount)
+    {
+        join(nowNs, seedCount);
+        membership.startJoin(nowNs);
+    }
+
     private void rebase(final long startNs)
     {
         nextHeartbeatNs = startNs;

@@ -42,6 +42,7 @@ public final class RingwatchContext
     private boolean join;
     private int seeds = RingwatchConfiguration.seeds();
     private boolean seedBoot;
+    private boolean firstBootJoin;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private PartitionPolicy partitionPolicy = PartitionPolicy.parse(RingwatchConfiguration.partitionPolicy());
@@ -130,6 +131,7 @@ public final class RingwatchContext
         }
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
         // a rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here
+        firstBootJoin = !join && seeds < cluster.size() && rank >= seeds && !Files.exists(incarnationFile);
         join = join || seeds < cluster.size() && (rank >= seeds || Files.exists(incarnationFile));
         seedBoot = !join && seeds < cluster.size();
         if (!incarnationSet && !join)
@@ -394,6 +396,15 @@ public final class RingwatchContext
     public int seeds()
     {
         return seeds;
+    }
+
+    /**
+     * @return true, once concluded, if this node is no seed and starts for the first time under this cluster and
+     * aeron.dir (no incarnation file): it then asks to join at once, within everyone's startup grace.
+     */
+    public boolean firstBootJoin()
+    {
+        return firstBootJoin;
     }
 
     /**

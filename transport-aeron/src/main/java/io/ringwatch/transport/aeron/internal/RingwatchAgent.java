@@ -72,6 +72,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final boolean join;
     private final int seeds;
     private final boolean seedBoot;
+    private final boolean firstBootJoin;
     private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = this::onFrame;
     // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
@@ -156,6 +157,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.join = ctx.join();
         this.seeds = ctx.seeds();
         this.seedBoot = ctx.seedBoot();
+        this.firstBootJoin = ctx.firstBootJoin();
         if (join)
         {
             replayGuard.admitNewestUntilSettled();
@@ -181,7 +183,14 @@ public final class RingwatchAgent implements Agent, MembershipListener
         {
             // a restarted rank asks to be admitted under its new incarnation before it takes part
             viewFile.joining(node.incarnation());
-            node.join(now, seeds);
+            if (firstBootJoin)
+            {
+                node.joinAtBoot(now, seeds);
+            }
+            else
+            {
+                node.join(now, seeds);
+            }
         }
         else if (seedBoot)
         {
