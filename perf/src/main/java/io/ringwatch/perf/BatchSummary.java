@@ -37,6 +37,7 @@ final class BatchSummary
     final long majorityLost;
     final long restarts;
     final long rejoined;
+    final long boots;
     final long joinSpreadMaxNs;
     final long[] minorityFenceNs;
     final long probes;
@@ -70,6 +71,7 @@ final class BatchSummary
         long lostFromMajority = 0;
         long restarted = 0;
         long admitted = 0;
+        long booted = 0;
         long spreadMaxNs = -1;
         final long[] minorityFence = new long[runs];
         int fenced = 0;
@@ -122,6 +124,7 @@ final class BatchSummary
             lostFromMajority += result.majorityLost();
             restarted += result.restarts();
             admitted += result.rejoined();
+            booted += result.boots();
             spreadMaxNs = Math.max(spreadMaxNs, result.joinSpreadMaxNs());
             if (result.minorityFenceNs() >= 0)
             {
@@ -155,6 +158,7 @@ final class BatchSummary
         majorityLost = lostFromMajority;
         restarts = restarted;
         rejoined = admitted;
+        boots = booted;
         joinSpreadMaxNs = spreadMaxNs;
         minorityFenceNs = Arrays.copyOf(minorityFence, fenced);
         Arrays.sort(minorityFenceNs);

@@ -9,6 +9,7 @@ import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.Partition;
+import io.ringwatch.core.sim.BootMode;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.core.sim.Simulation;
@@ -81,6 +82,12 @@ final class SimulateCommand implements Command
             "                         failures; checks every surviving daemon learns exactly the dead processes",
             "  --restart-after D      restart every node that stops (crash, leave, exclusion) D later under a new",
             "                         incarnation, through the join protocol (default: no restarts)",
+            "  --boot B               members (default: every rank a member from the start) | join (start = join:",
+            "                         the seeds start at once, every other rank joins when it starts) |",
+            "                         late-members (a broken rule, for negative controls: the others start late",
+            "                         as members, without joining)",
+            "  --seeds S              the seeds, ranks 0..S-1 (default 3)",
+            "  --start-spread D       under --boot join|late-members the others start at random within D (default 0)",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -165,6 +172,15 @@ final class SimulateCommand implements Command
         final boolean probeTimeoutSet = flags.isSet("--probe-timeout");
         final long probeTimeoutNs = flags.durationNs("--probe-timeout", 0);
         final long restartAfterNs = flags.isSet("--restart-after") ? flags.durationNs("--restart-after", 0) : -1;
+        final BootMode boot = switch (flags.string("--boot", "members"))
+        {
+            case "members" -> BootMode.MEMBERS;
+            case "join" -> BootMode.JOIN;
+            case "late-members" -> BootMode.LATE_MEMBERS;
+            default -> throw new UsageException("--boot must be members, join or late-members");
+        };
+        final int seeds = (int)flags.longValue("--seeds", -1, 1, nodes);
+        final long startSpreadNs = flags.durationNs("--start-spread", 0);
         flags.finish();
         if (flags.isSet("--restart-after") && restartAfterNs <= 0)
         {
@@ -204,7 +220,7 @@ final class SimulateCommand implements Command
         {
             template.processes(procsPerNode, processFailures);
         }
-        template.restartAfterNs(restartAfterNs);
+        template.restartAfterNs(restartAfterNs).boot(boot).seeds(seeds).startSpreadNs(startSpreadNs);
         if (partition != null)
         {
             template.partition(partition).flap(flaps, flapUpNs).stallsNearCut(stallNs);
@@ -358,6 +374,10 @@ final class SimulateCommand implements Command
             "p50 %s, max %s (%d runs), probes per run %.1f%n", s.runsWithSplitBrain, s.majorityLost,
             human(BatchSummary.percentile(s.minorityFenceNs, 50)), human(BatchSummary.max(s.minorityFenceNs)),
             s.minorityFenceNs.length, (double)s.probes / runs);
+        if (s.boots > 0)
+        {
+            out.printf(Locale.ROOT, "boot: %d ranks started after the seeds%n", s.boots);
+        }
         if (s.restarts > 0)
         {
             out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s%n",
@@ -429,6 +449,7 @@ final class SimulateCommand implements Command
             ",\"policy\":\"" + policy + "\"" +
             ",\"restarts\":" + s.restarts +
             ",\"rejoined\":" + s.rejoined +
+            ",\"boots\":" + s.boots +
             ",\"joinSpreadMaxMs\":" + (s.joinSpreadMaxNs >= 0 ? BatchSummary.ms(s.joinSpreadMaxNs) : "null") +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +

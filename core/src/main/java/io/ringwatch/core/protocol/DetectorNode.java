@@ -76,6 +76,13 @@ public final class DetectorNode
      */
     public static final long HEAL_SEQUENCE_BASE = 1L << 60;
 
+    /**
+     * Seeds when a cluster boots through joins and none are configured: the first three ranks (fewer in a smaller
+     * cluster). One seed would be a single point of failure for the boot and, under the majority rule, M is the
+     * seeds until the view settles with the joiners; three survive one seed lost at boot.
+     */
+    public static final int DEFAULT_SEEDS = 3;
+
     private final int rank;
     private final int incarnation;
     private final int clusterSize;
@@ -102,6 +109,7 @@ public final class DetectorNode
     private final ReusableNotice healNotice = new ReusableNotice();
     private final Membership membership;
     private final RankArray mergedDead = new RankArray(8);
+    private final RankArray runDeclared = new RankArray(8);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
@@ -254,6 +262,58 @@ public final class DetectorNode
         membership.startJoin(armedAtNs);
     }
 
+    /**
+     * Start = join: boot as a seed. The seeds, ranks below {@code seedCount} (the first ranks of the cluster file),
+     * form the initial membership and watch each other; every other rank is held dead as not yet admitted (no failure
+     * is reported) and joins through {@link #join(long, int)} once it is ready, so nobody watches it before it has
+     * been admitted and has beaten. Call instead of {@link #start(long)}, before the first duty cycle.
+     *
+     * @param seedCount the seeds, in [1, N].
+     * @param nowNs     current protocol time.
+     * @throws IllegalArgumentException if this rank is no seed.
+     */
+    public void bootAsSeed(final int seedCount, final long nowNs)
+    {
+        if (rank >= seedCount)
+        {
+            throw new IllegalArgumentException("rank " + rank + " is no seed of " + seedCount + ": it joins");
+        }
+        start(nowNs);
+        membership.seeds(seedCount, clusterSize);
+        membership.holdNotYetAdmitted(dead, clusterSize);
+        emitter = nearestLive(-1);
+        observer = nearestLive(1);
+        // the seeds are M until the view settles with the ranks that joined
+        quorum.adopt(dead);
+    }
+
+    /**
+     * {@link #join(long)} in a cluster that boots through joins: the seeds are asked right after the ring
+     * neighbours, which at boot are often joining too.
+     *
+     * @param nowNs     current protocol time.
+     * @param seedCount the seeds, in [1, N].
+     */
+    public void join(final long nowNs, final int seedCount)
+    {
+        membership.seeds(seedCount, clusterSize);
+        join(nowNs);
+    }
+
+    /**
+     * {@link #join(long, int)} for a rank's first start, launched with the seeds: it asks at once instead of after its
+     * startup grace, while every node (the seeds included) is still within its own grace and nobody is judged, so
+     * the joins and the warm-up of their code paths are over before anyone is armed.
+     *
+     * @param nowNs     current protocol time.
+     * @param seedCount the seeds, in [1, N].
+     */
+    public void joinAtBoot(final long nowNs, final int seedCount)
+    {
+        join(nowNs, seedCount);
+        membership.startJoin(nowNs);
+    }
+
     private void rebase(final long startNs)
     {
         nextHeartbeatNs = startNs;
@@ -312,6 +372,13 @@ public final class DetectorNode
      */
     private int askToJoin(final long nowNs)
     {
+        if (membership.takeReask() && state == NodeState.ACTIVE && emitter != rank)
+        {
+            // the emitter knows of this life: it beats it
+            joinRequestsSent++;
+            control.sendJoinRequest(emitter);
+            return 1;
+        }
         final int contact = membership.nextContact(rank, clusterSize, nowNs);
         if (contact < 0)
         {
@@ -444,11 +511,13 @@ public final class DetectorNode
     {
         suspicions++;
         final int deadRank = emitter;
+        runDeclared.clear();
         if (runLength <= SMALL_RUN)
         {
             for (int r = emitter, i = 0; i < runLength; r = previousAlive(r), i++)
             {
                 learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                runDeclared.add(r);
             }
         }
         else
@@ -459,6 +528,7 @@ public final class DetectorNode
                 if (r != rank && !dead.contains(r) && distance(r) < endDistance)
                 {
                     learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                    runDeclared.add(r);
                 }
             }
         }
@@ -471,6 +541,16 @@ public final class DetectorNode
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
         fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
         control.sendNotice(deadRank, ownNotice);
+        // D_msg carries no incarnations, so receivers merge from it only ranks at the boot incarnation: a rank of the
+        // run that joined (at boot through start = join, or rejoined) needs a notice naming its incarnation
+        for (int i = 0, size = runDeclared.size(); i < size; i++)
+        {
+            final int r = runDeclared.rankAt(i);
+            if (r != deadRank && membership.incarnationOf(r) > 0)
+            {
+                originateNotice(r);
+            }
+        }
     }
 
     /**
@@ -1060,6 +1140,12 @@ public final class DetectorNode
         if (!validRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
         {
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
+            if (validRank(joiner) && emitter == joiner && joinerIncarnation == membership.incarnationOf(joiner))
+            {
+                // the joiner is still unconfirmed: it may have refused this node's NEW_OBSERVER while it still held
+                // a nearer successor alive (one that died before adopting it); say it again
+                control.sendNewObserver(joiner);
+            }
             return false;
         }
         admitJoiner(joiner, joinerIncarnation, nowNs, notice.sourceRank());
@@ -1460,6 +1546,7 @@ public final class DetectorNode
         {
             return false;
         }
+        membership.deathLearned(nowNs, 4 * suspicionTimeoutNs);
         listener.onFailure(deadRank, nowNs, cause, reporter);
         return true;
     }

@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.RankArray;
 
 import java.util.Arrays;
 
@@ -33,6 +34,7 @@ final class Membership
     private final int[] admitted = new int[ADMITTED_CAPACITY];
     private final long retryNs;
     private int admittedNext;
+    private int seedCount = Integer.MAX_VALUE;
 
     private boolean joining;
     private boolean confirmed = true;
@@ -40,6 +42,9 @@ final class Membership
     private boolean emitterHeard;
     private int attempts;
     private long nextAttemptNs = Long.MAX_VALUE;
+    private long viewAtNs;
+    private boolean viewSeen;
+    private boolean reaskPending;
 
     Membership(final long retryNs)
     {
@@ -120,7 +125,85 @@ final class Membership
             return NONE;
         }
         nextAttemptNs = nowNs + retryNs;
-        return contact(rank, clusterSize, attempts++);
+        return contact(rank, clusterSize, seedCount, attempts++);
+    }
+
+    /**
+     * Start = join: ranks below {@code seedCount} form the initial membership and every other rank joins. A joiner
+     * then asks the seeds right after its ring neighbours: at boot its neighbours are often joining too.
+     *
+     * @param seedCount   the seeds, the first ranks of the cluster file.
+     * @param clusterSize N.
+     */
+    void seeds(final int seedCount, final int clusterSize)
+    {
+        if (seedCount < 1 || seedCount > clusterSize)
+        {
+            throw new IllegalArgumentException("seeds must be in [1, " + clusterSize + "]: " + seedCount);
+        }
+        this.seedCount = seedCount;
+    }
+
+    /**
+     * A seed's view at boot: every rank that is no seed is dead, not yet admitted, at the boot incarnation 0, so its
+     * first life joins under a higher one. Nobody is told: no failure happened.
+     *
+     * @param dead        the seed's dead set, empty.
+     * @param clusterSize N.
+     */
+    void holdNotYetAdmitted(final RankArray dead, final int clusterSize)
+    {
+        for (int r = seedCount; r < clusterSize; r++)
+        {
+            dead.add(r);
+        }
+    }
+
+    /**
+     * Contacts in the order they are asked when the cluster boots through joins: successor, predecessor, the seeds
+     * in rank order, then every other rank in cluster-file order from the successor's successor on. Without seeds
+     * ({@code seedCount >= clusterSize}) as {@link #contact(int, int, int)}.
+     *
+     * @param rank        the joiner.
+     * @param clusterSize N, at least 2.
+     * @param seedCount   the seeds, ranks below it.
+     * @param attempt     from 0.
+     * @return the rank to ask.
+     */
+    static int contact(final int rank, final int clusterSize, final int seedCount, final int attempt)
+    {
+        if (seedCount >= clusterSize)
+        {
+            return contact(rank, clusterSize, attempt);
+        }
+        final int k = attempt % (clusterSize - 1);
+        final int successor = (rank + 1) % clusterSize;
+        final int predecessor = Math.floorMod(rank - 1, clusterSize);
+        if (k == 0)
+        {
+            return successor;
+        }
+        if (k == 1)
+        {
+            return predecessor;
+        }
+        int index = 2;
+        for (int s = 0; s < seedCount; s++)
+        {
+            if (s != rank && s != successor && s != predecessor && index++ == k)
+            {
+                return s;
+            }
+        }
+        for (int step = 2; step <= clusterSize - 2; step++)
+        {
+            final int r = (rank + step) % clusterSize;
+            if (r >= seedCount && index++ == k)
+            {
+                return r;
+            }
+        }
+        return successor;
     }
 
     /**
@@ -144,9 +227,38 @@ final class Membership
      */
     void viewReceived(final long nowNs)
     {
+        viewAtNs = nowNs;
+        viewSeen = true;
         joining = false;
         nextAttemptNs = nowNs + retryNs;
         checkConfirmed();
+    }
+
+    /**
+     * A death was learned. A JOIN broadcast is not repaired by later broadcasts as a failure notice is (through
+     * D_msg): one cut short by a forwarder's death leaves part of the cluster without it. So a joined node that learns
+     * a death within {@code windowNs} of its view (the death may have struck while its JOIN spread) asks once more;
+     * the contact re-broadcasts the JOIN around the dead.
+     *
+     * @param nowNs    protocol time.
+     * @param windowNs how long after the view a death may still have cut the JOIN short.
+     */
+    void deathLearned(final long nowNs, final long windowNs)
+    {
+        if (viewSeen && nowNs - viewAtNs <= windowNs)
+        {
+            reaskPending = true;
+        }
+    }
+
+    /**
+     * @return true once for each {@link #deathLearned} that asked for a re-broadcast.
+     */
+    boolean takeReask()
+    {
+        final boolean pending = reaskPending;
+        reaskPending = false;
+        return pending;
     }
 
     void observerConfirmed()

@@ -2,6 +2,7 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
@@ -49,6 +50,9 @@ public final class SimConfig
     private boolean authentication = true;
     private long restartAfterNs = -1;
     private int restartIncarnationStep = 1;
+    private BootMode boot = BootMode.MEMBERS;
+    private int seeds = -1;
+    private long startSpreadNs;
     private PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
     private long probeTimeoutNs = -1;
     private final List<Injection> injections = new ArrayList<>();
@@ -92,6 +96,9 @@ public final class SimConfig
         copy.authentication = authentication;
         copy.restartAfterNs = restartAfterNs;
         copy.restartIncarnationStep = restartIncarnationStep;
+        copy.boot = boot;
+        copy.seeds = seeds;
+        copy.startSpreadNs = startSpreadNs;
         copy.partitionPolicy = partitionPolicy;
         copy.probeTimeoutNs = probeTimeoutNs;
         copy.injections.addAll(injections);
@@ -170,7 +177,19 @@ public final class SimConfig
         {
             quietMarginNs = 2 * suspicionTimeoutNs;
         }
+        require(boot != null, "boot mode must be set");
+        if (seeds < 0)
+        {
+            seeds = Math.min(DetectorNode.DEFAULT_SEEDS, nodes);
+        }
+        require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
+        require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");
         long lastInjectionNs = firstFailureNs + crashWindowNs + (randomPauses > 0 ? randomPauseNs : 0);
+        if (boot != BootMode.MEMBERS)
+        {
+            // the last rank starts within the spread, then asks every δ/2 and is admitted within a broadcast
+            lastInjectionNs = Math.max(lastInjectionNs, startSpreadNs + 4 * suspicionTimeoutNs);
+        }
         for (final Injection injection : injections)
         {
             require(injection.rank() >= 0 && injection.rank() < nodes,
@@ -243,6 +262,67 @@ public final class SimConfig
         checkMutable();
         this.restartIncarnationStep = step;
         return this;
+    }
+
+    /**
+     * How the cluster starts: {@link BootMode#MEMBERS} (the default), {@link BootMode#JOIN} (start = join) or the
+     * broken {@link BootMode#LATE_MEMBERS}, for negative controls.
+     *
+     * @param mode boot mode.
+     * @return this.
+     */
+    public SimConfig boot(final BootMode mode)
+    {
+        checkMutable();
+        this.boot = mode;
+        return this;
+    }
+
+    /**
+     * @param count the seeds, the first ranks: they start at once; default {@link DetectorNode#DEFAULT_SEEDS}.
+     * @return this.
+     */
+    public SimConfig seeds(final int count)
+    {
+        checkMutable();
+        this.seeds = count;
+        return this;
+    }
+
+    /**
+     * @param ns the ranks that are no seeds start at uniform random moments in [0, ns) (boot modes other than
+     *           {@link BootMode#MEMBERS}).
+     * @return this.
+     */
+    public SimConfig startSpreadNs(final long ns)
+    {
+        checkMutable();
+        this.startSpreadNs = ns;
+        return this;
+    }
+
+    /**
+     * @return how the cluster starts.
+     */
+    public BootMode boot()
+    {
+        return boot;
+    }
+
+    /**
+     * @return the seeds, once concluded.
+     */
+    public int seeds()
+    {
+        return seeds;
+    }
+
+    /**
+     * @return the spread of the start times of the ranks that are no seeds.
+     */
+    public long startSpreadNs()
+    {
+        return startSpreadNs;
     }
 
     /**

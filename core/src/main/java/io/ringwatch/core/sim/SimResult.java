@@ -40,6 +40,8 @@ import java.util.List;
  *                                    their latest incarnation.
  * @param joinSpreadMaxNs             longest time a JOIN took from its contact to the last node that applied it,
  *                                    -1 without joins.
+ * @param boots                       ranks that started after the seeds ({@link BootMode}); under
+ *                                    {@link BootMode#JOIN} they are also counted in {@code rejoined} once admitted.
  */
 public record SimResult(
     long seed,
@@ -70,7 +72,8 @@ public record SimResult(
     long probeMessages,
     int restarts,
     int rejoined,
-    long joinSpreadMaxNs)
+    long joinSpreadMaxNs,
+    int boots)
 {
     /**
      * Copies the lists.

@@ -59,6 +59,7 @@ public final class Simulation implements ClusterState
 
     private static final long NONE = -1;
     private static final long GENERATED = 1;
+    private static final long BOOT = 1;
 
     private final SimConfig config;
     private final int n;
@@ -99,6 +100,11 @@ public final class Simulation implements ClusterState
     // ranks restarted at least once, in order: a node is stable only once it knows each one's current life
     private final RankArray restarted = new RankArray(8);
     private int joinViolations;
+    // boot through joins: when each rank that is no seed starts (NONE for ranks that start with the cluster)
+    private final long[] bootStartNs;
+    private int boots;
+    private int notStarted;
+    private int bootViolations;
     private final long[] stoppedAtNs;
     private int[] firstPartitionGroups;
     private boolean[] losing;
@@ -186,6 +192,22 @@ public final class Simulation implements ClusterState
         {
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
+            if (config.boot() == BootMode.JOIN && rank < config.seeds())
+            {
+                nodes[rank].bootAsSeed(config.seeds(), startNs);
+            }
+        }
+        bootStartNs = new long[n];
+        Arrays.fill(bootStartNs, NONE);
+        if (config.boot() != BootMode.MEMBERS)
+        {
+            // drawn only in these modes, so runs booting as members keep their seeds' outcomes
+            for (int rank = config.seeds(); rank < n; rank++)
+            {
+                bootStartNs[rank] = config.startSpreadNs() > 0 ? random.nextLong(config.startSpreadNs()) : 0;
+                cells[rank * CELL + STATUS] = STOPPED;
+                notStarted++;
+            }
         }
         processes = config.jobLayout() != null ? new ProcessLevel(this, nodes, config.jobLayout(), schedule) : null;
     }
@@ -274,11 +296,16 @@ public final class Simulation implements ClusterState
         }
         ran = true;
 
-        liveCount = n;
+        liveCount = n - notStarted;
+        stoppedCount = notStarted;
         for (int rank = 0; rank < n; rank++)
         {
             refreshStable(rank);
             scheduleWake(rank);
+            if (bootStartNs[rank] != NONE)
+            {
+                queue.schedule(bootStartNs[rank], EventQueue.RESTART, -1, rank, BOOT, null);
+            }
         }
         planInjections();
         endNs = config.timeCapNs();
@@ -341,6 +368,12 @@ public final class Simulation implements ClusterState
     private void planInjections()
     {
         lastInjectionNs = 0;
+        if (config.boot() != BootMode.MEMBERS)
+        {
+            // the boot is what the cluster stabilizes from: every started rank admitted everywhere
+            firstFailureNs = 0;
+            lastInjectionNs = config.startSpreadNs();
+        }
         for (final Partition partition : config.partitions())
         {
             // a partition is a failure of the network: stabilization counts from its start
@@ -522,7 +555,7 @@ public final class Simulation implements ClusterState
             case EventQueue.PAUSE -> pause(to, queue.value(slot));
             case EventQueue.RESUME -> resume(to);
             case EventQueue.LEAVE_NODE -> leave(to);
-            case EventQueue.RESTART -> restart(to);
+            case EventQueue.RESTART -> restart(to, queue.value(slot) == BOOT);
             default -> throw new IllegalStateException("unknown event type " + queue.type(slot));
         }
         return false;
@@ -636,15 +669,29 @@ public final class Simulation implements ClusterState
      * A stopped rank comes back as a new process: a fresh node under the next incarnation that joins. Its slot
      * starts empty, as a restarted process's memory does.
      */
-    private void restart(final int rank)
+    private void restart(final int rank, final boolean boot)
     {
         if (!isStopped(rank))
         {
             return;
         }
-        incarnations[rank] += config.restartIncarnationStep();
-        restarts++;
-        restarted.add(rank);
+        if (boot)
+        {
+            // a first start: under start = join the first life of a rank that is no seed is incarnation 1
+            boots++;
+            notStarted--;
+            if (config.boot() == BootMode.JOIN)
+            {
+                incarnations[rank] = 1;
+                restarted.add(rank);
+            }
+        }
+        else
+        {
+            incarnations[rank] += config.restartIncarnationStep();
+            restarts++;
+            restarted.add(rank);
+        }
         final int cell = rank * CELL;
         cells[cell + STATUS] = RUNNING;
         cells[cell + SLOT_COUNTER] = 0;
@@ -663,7 +710,14 @@ public final class Simulation implements ClusterState
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
         if (incarnations[rank] > 0)
         {
-            enter(rank).join(nowNs);
+            if (config.boot() == BootMode.JOIN)
+            {
+                enter(rank).join(nowNs, config.seeds());
+            }
+            else
+            {
+                enter(rank).join(nowNs);
+            }
         }
         afterCall(rank);
         refreshStable(rank);
@@ -963,6 +1017,7 @@ public final class Simulation implements ClusterState
         }
         final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
         Checks.reportRest(found, seed, "join", joinViolations);
+        Checks.reportRest(found, seed, "boot", bootViolations);
         final int rejoined = Checks.checkRejoined(this, seed, found);
         final long joinSpreadMaxNs = checkJoinSpread(found);
         int majorityLost = 0;
@@ -1031,7 +1086,8 @@ public final class Simulation implements ClusterState
             probeMessages,
             restarts,
             rejoined,
-            joinSpreadMaxNs);
+            joinSpreadMaxNs,
+            boots);
     }
 
     /**
@@ -1355,6 +1411,15 @@ public final class Simulation implements ClusterState
             if (deadRank == firstFailureRank)
             {
                 firstLearnedNs[rank] = timeNs;
+            }
+            if (bootStartNs[deadRank] != NONE && (timeNs < bootStartNs[deadRank] ||
+                config.boot() == BootMode.JOIN && nodes[rank].incarnationOf(deadRank) == 0) &&
+                bootViolations++ < Checks.MAX_REPORTED)
+            {
+                // nobody may watch, let alone declare, a rank before it has been admitted and has beaten
+                violations.add("seed=" + seed + ": boot: node " + rank + " declared " + deadRank + " dead at " +
+                    timeNs + "ns (" + cause + ", reporter " + reporter + ") before it was admitted (it starts at " +
+                    bootStartNs[deadRank] + "ns)");
             }
             if (nodes[rank].incarnationOf(deadRank) < incarnations[deadRank])
             {

@@ -7,6 +7,7 @@ import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
 import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -165,6 +166,9 @@ public final class SharedThreadCluster implements LiveCluster
     {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         final ViewSnapshot snapshot = new ViewSnapshot();
+        // booted through joins, M holds every rank only once the view has settled (see ClusterStart)
+        final long settleNs = ClusterStart.settleAfterJoinsNs(n, host.options().suspicionTimeoutNs());
+        long allUpSinceNs = 0;
         while (System.nanoTime() - deadline < 0)
         {
             int up = 0;
@@ -181,8 +185,10 @@ public final class SharedThreadCluster implements LiveCluster
                 }
             }
             final long started = startedAtNs;
-            if (up == n && started != 0 &&
-                System.nanoTime() - (started + graceNs + LocalCluster.ARM_MARGIN_NS) >= 0)
+            final long nowNs = System.nanoTime();
+            allUpSinceNs = up < n ? 0 : allUpSinceNs == 0 ? nowNs : allUpSinceNs;
+            if (up == n && started != 0 && nowNs - allUpSinceNs >= settleNs &&
+                nowNs - (started + graceNs + LocalCluster.ARM_MARGIN_NS) >= 0)
             {
                 return true;
             }

@@ -63,6 +63,12 @@ public final class RingwatchConfiguration
     public static final long STARTUP_GRACE_DEFAULT_NS = TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * Start = join: the seeds, ranks 0..S-1, form the initial membership and every other rank joins when it is ready;
+     * the same on every node. S = N boots every rank as a member, as before the join protocol.
+     */
+    public static final String SEEDS_PROP_NAME = "ringwatch.seeds";
+
+    /**
      * Idle strategy: busy-spin, yield, backoff, deadline (sleep to the next protocol deadline, at most
      * {@link #IDLE_MAX_SLEEP_PROP_NAME}), sleep-&lt;duration&gt; (e.g. sleep-100us).
      */
@@ -254,6 +260,23 @@ public final class RingwatchConfiguration
     public static long pauseThresholdNs(final long fallbackNs)
     {
         return Durations.propertyNs(PAUSE_THRESHOLD_PROP_NAME, fallbackNs);
+    }
+
+    /**
+     * @return the seeds from {@link #SEEDS_PROP_NAME}, or -1 for the default
+     * ({@link io.ringwatch.core.protocol.DetectorNode#DEFAULT_SEEDS}, at most N).
+     */
+    public static int seeds()
+    {
+        final String value = System.getProperty(SEEDS_PROP_NAME);
+        try
+        {
+            return value == null ? -1 : Integer.parseInt(value.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(SEEDS_PROP_NAME + " must be an integer: " + value, ex);
+        }
     }
 
     /**

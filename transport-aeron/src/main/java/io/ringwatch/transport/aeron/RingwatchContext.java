@@ -7,6 +7,7 @@ import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.process.JobLayout;
@@ -24,6 +25,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -41,6 +43,9 @@ public final class RingwatchContext
     private int incarnation;
     private boolean incarnationSet;
     private boolean join;
+    private int seeds = RingwatchConfiguration.seeds();
+    private boolean seedBoot;
+    private boolean firstBootJoin;
     private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private PartitionPolicy partitionPolicy = PartitionPolicy.parse(RingwatchConfiguration.partitionPolicy());
@@ -116,10 +121,33 @@ public final class RingwatchContext
         {
             requireRdmaEndpoints(cluster);
         }
+        if (seeds < 0)
+        {
+            seeds = Math.min(DetectorNode.DEFAULT_SEEDS, cluster.size());
+        }
+        if (seeds < 1 || seeds > cluster.size())
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.SEEDS_PROP_NAME + " must be in [1, " +
+                cluster.size() + "]: " + seeds);
+        }
+        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
+        {
+            throw new IllegalArgumentException("aeron.dir is empty");
+        }
+        final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
+        // a rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here
+        firstBootJoin = !join && seeds < cluster.size() && rank >= seeds && !Files.exists(incarnationFile);
+        join = join || seeds < cluster.size() && (rank >= seeds || Files.exists(incarnationFile));
+        seedBoot = !join && seeds < cluster.size();
         if (!incarnationSet && !join)
         {
             // distinct per process start; the pid is unique among live processes of a host
             incarnation = (int)ProcessHandle.current().pid();
+            if (seedBoot)
+            {
+                // recorded so that this seed's next start knows it is a restart and joins
+                IncarnationFile.record(incarnationFile, incarnation);
+            }
         }
 
         if (heartbeatPeriodNs < 0)
@@ -361,11 +389,52 @@ public final class RingwatchContext
     }
 
     /**
-     * @return true if the node starts by joining.
+     * @return true if the node starts by joining: once concluded, also a rank that is no seed, and a seed that has
+     * run under this cluster and aeron.dir before (its incarnation file exists).
      */
     public boolean join()
     {
         return join;
+    }
+
+    /**
+     * Start = join: ranks below {@code seeds} form the initial membership and every other rank joins once ready.
+     * Every node of a cluster must be given the same value; {@code seeds} = N boots every rank as a member.
+     *
+     * @param seeds in [1, N]; default {@link RingwatchConfiguration#SEEDS_PROP_NAME} or
+     *              {@link DetectorNode#DEFAULT_SEEDS} (at most N).
+     * @return this.
+     */
+    public RingwatchContext seeds(final int seeds)
+    {
+        requireOpen("seeds");
+        this.seeds = seeds;
+        return this;
+    }
+
+    /**
+     * @return the seeds, once concluded.
+     */
+    public int seeds()
+    {
+        return seeds;
+    }
+
+    /**
+     * @return true, once concluded, if this node is no seed and starts for the first time under this cluster and
+     * aeron.dir (no incarnation file): it then asks to join at once, within everyone's startup grace.
+     */
+    public boolean firstBootJoin()
+    {
+        return firstBootJoin;
+    }
+
+    /**
+     * @return true, once concluded, if this node boots as a seed of a cluster that boots through joins.
+     */
+    public boolean seedBoot()
+    {
+        return seedBoot;
     }
 
     /**

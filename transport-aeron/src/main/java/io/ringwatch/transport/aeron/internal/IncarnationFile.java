@@ -56,6 +56,17 @@ public final class IncarnationFile
     }
 
     /**
+     * Record a seed's boot incarnation (its pid), so its next start is known for a restart and takes a greater one.
+     *
+     * @param file        incarnation file.
+     * @param incarnation the boot incarnation.
+     */
+    public static void record(final Path file, final int incarnation)
+    {
+        write(file, incarnation);
+    }
+
+    /**
      * Take the next incarnation and record it before it is used.
      *
      * @param file         incarnation file.
@@ -65,6 +76,12 @@ public final class IncarnationFile
     public static int next(final Path file, final long epochSeconds)
     {
         final int incarnation = (int)Math.min(Integer.MAX_VALUE, Math.max(last(file) + 1L, epochSeconds));
+        write(file, incarnation);
+        return incarnation;
+    }
+
+    private static void write(final Path file, final int incarnation)
+    {
         try
         {
             final Path parent = file.toAbsolutePath().getParent();
@@ -77,6 +94,5 @@ public final class IncarnationFile
         {
             throw new UncheckedIOException("cannot record incarnation " + incarnation + " in " + file, ex);
         }
-        return incarnation;
     }
 }

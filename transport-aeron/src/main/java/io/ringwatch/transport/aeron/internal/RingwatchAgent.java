@@ -69,6 +69,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final FrameDecoder decoder;
     private final ReplayGuard replayGuard;
     private final boolean join;
+    private final int seeds;
+    private final boolean seedBoot;
+    private final boolean firstBootJoin;
     private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = this::onFrame;
     // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
@@ -151,6 +154,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
             ctx.configDigest(), keyring, replayGuard);
         this.join = ctx.join();
+        this.seeds = ctx.seeds();
+        this.seedBoot = ctx.seedBoot();
+        this.firstBootJoin = ctx.firstBootJoin();
         if (join)
         {
             replayGuard.admitNewestUntilSettled();
@@ -176,7 +182,19 @@ public final class RingwatchAgent implements Agent, MembershipListener
         {
             // a restarted rank asks to be admitted under its new incarnation before it takes part
             viewFile.joining(node.incarnation());
-            node.join(now);
+            if (firstBootJoin)
+            {
+                node.joinAtBoot(now, seeds);
+            }
+            else
+            {
+                node.join(now, seeds);
+            }
+        }
+        else if (seedBoot)
+        {
+            // start = join: the seeds form the membership, every other rank is held not yet admitted until it joins
+            node.bootAsSeed(seeds, now);
         }
         else
         {

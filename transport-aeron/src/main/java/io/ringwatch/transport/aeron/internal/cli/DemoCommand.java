@@ -92,6 +92,7 @@ final class DemoCommand
         final long suspicionTimeoutArgNs = args.durationNs(Args.SUSPICION_TIMEOUT, -1);
         final String profileName = args.string("--profile", null);
         final long graceNs = args.durationNs("--grace", -1);
+        final int seeds = args.intValue("--seeds", -1, 1, Integer.MAX_VALUE);
         final Integer requestedPriority = args.isSet("--rt-priority") ?
             args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE) : null;
         args.finish();
@@ -140,6 +141,10 @@ final class DemoCommand
         if (graceNs >= 0)
         {
             options.graceNs(graceNs);
+        }
+        if (seeds > 0)
+        {
+            options.nodeArgs(List.of("--seeds", Integer.toString(seeds)));
         }
         if (profile == TuningProfile.LOW_NOISE)
         {

@@ -83,6 +83,7 @@ public final class Main
             "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
             "         [--key-file FILE] [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
             "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
+            "         [--seeds S]   ranks 0..S-1 boot the cluster, the others join (default 3; S = N: all boot)",
             "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",
             "         [--procs K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
             "         daemon of K application processes (or of those the job file gives it), launched by --exec",

@@ -75,6 +75,10 @@ final class NodeCommand
         {
             ctx.startupGraceNs(args.durationNs("--grace", 0));
         }
+        if (args.isSet("--seeds"))
+        {
+            ctx.seeds(args.intValue("--seeds", -1, 1, Integer.MAX_VALUE));
+        }
         if (args.isSet("--rt-priority"))
         {
             ctx.realtimePriority(args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE));
@@ -115,8 +119,9 @@ final class NodeCommand
                 ProcessLevels.awaitAttached(built, ProcessLevels.attach(built, exec, processTimeoutNs),
                     TimeUnit.MINUTES.toMillis(2));
             }
-            if (go != null && !join)
+            if (go != null)
             {
+                // a launcher holds joiners too: their JVMs then start before the seeds watch each other
                 holdAtBarrier(built, built.context().rank(), go);
             }
         });
@@ -128,7 +133,7 @@ final class NodeCommand
             profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
             " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
-            (join ? " joining" : ""));
+            (ctx.join() ? " joining" : ctx.seedBoot() ? " seed" : ""));
         System.out.flush();
 
         return logUntilStopped(node, ctx);

@@ -1,5 +1,8 @@
 package io.ringwatch.transport.aeron.internal.launch;
 
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolSettings;
+
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.IOException;
@@ -54,6 +57,21 @@ public final class ClusterStart
     }
 
     /**
+     * The settle period a launcher waits once every node is up when the cluster boots through joins (more ranks than
+     * seeds): until the view has been unchanged that long, the majority rule counts only the seeds and the ranks each
+     * joiner saw admitted, so killing two seeds at once would stop the third.
+     *
+     * @param nodes              N.
+     * @param suspicionTimeoutNs δ.
+     * @return the settle period, 0 if every rank boots as a seed.
+     */
+    public static long settleAfterJoinsNs(final int nodes, final long suspicionTimeoutNs)
+    {
+        return nodes > DetectorNode.DEFAULT_SEEDS ?
+            ProtocolSettings.defaultSettlePeriodNs(nodes, suspicionTimeoutNs) : 0;
+    }
+
+    /**
      * Wait until every node has seen its emitter beat twice and {@code armedAtNs} has passed.
      *
      * @param nodes     the node processes, checked alive on every poll.
@@ -73,7 +91,34 @@ public final class ClusterStart
         final LongSupplier armedAtNs,
         final long timeoutMs) throws InterruptedException
     {
+        return awaitAllUp(nodes, views, nodeCount, armedAtNs, 0, timeoutMs);
+    }
+
+    /**
+     * As {@link #awaitAllUp(NodeProcesses, ClusterViews, int, LongSupplier, long)}, and every node up for
+     * {@code settleNs} without a break: the membership the majority rule counts then holds every rank.
+     *
+     * @param nodes     the node processes, checked alive on every poll.
+     * @param views     their view files.
+     * @param nodeCount how many ranks.
+     * @param armedAtNs {@code System.nanoTime()} from which a kill is judged at once.
+     * @param settleNs  how long all must have been up.
+     * @param timeoutMs how long to wait.
+     * @return true if all are up in time.
+     * @throws IllegalStateException if a node exited.
+     * @throws InterruptedException  if interrupted.
+     */
+    public static boolean awaitAllUp(
+        final NodeProcesses nodes,
+        final ClusterViews views,
+        final int nodeCount,
+        final LongSupplier armedAtNs,
+        final long settleNs,
+        final long timeoutMs) throws InterruptedException
+    {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long allUpSinceNs = 0;
+        boolean allUp = false;
         final ViewSnapshot snapshot = new ViewSnapshot();
         while (System.nanoTime() - deadline < 0)
         {
@@ -86,7 +131,14 @@ public final class ClusterStart
                     up++;
                 }
             }
-            if (up == nodeCount && System.nanoTime() - armedAtNs.getAsLong() >= 0)
+            final long nowNs = System.nanoTime();
+            if (up == nodeCount && !allUp)
+            {
+                allUp = true;
+                allUpSinceNs = nowNs;
+            }
+            allUp &= up == nodeCount;
+            if (allUp && nowNs - allUpSinceNs >= settleNs && nowNs - armedAtNs.getAsLong() >= 0)
             {
                 return true;
             }

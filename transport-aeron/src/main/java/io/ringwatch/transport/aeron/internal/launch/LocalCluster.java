@@ -489,8 +489,9 @@ public final class LocalCluster implements AutoCloseable
      */
     public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
     {
-        return ClusterStart.awaitAllUp(
-            nodes, views, options.nodes(), () -> releasedAtNs + options.graceNs() + ARM_MARGIN_NS, timeoutMs);
+        return ClusterStart.awaitAllUp(nodes, views, options.nodes(),
+            () -> releasedAtNs + options.graceNs() + ARM_MARGIN_NS,
+            ClusterStart.settleAfterJoinsNs(options.nodes(), options.suspicionTimeoutNs()), timeoutMs);
     }
 
     /**

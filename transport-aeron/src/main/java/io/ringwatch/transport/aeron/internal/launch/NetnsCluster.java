@@ -193,7 +193,8 @@ public final class NetnsCluster implements AutoCloseable
     public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
     {
         return ClusterStart.awaitAllUp(nodes, views, options.nodes(),
-            () -> releasedAtNs + options.graceNs() + LocalCluster.ARM_MARGIN_NS, timeoutMs);
+            () -> releasedAtNs + options.graceNs() + LocalCluster.ARM_MARGIN_NS,
+            ClusterStart.settleAfterJoinsNs(options.nodes(), options.suspicionTimeoutNs()), timeoutMs);
     }
 
     /**
