@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -661,7 +662,7 @@ public final class FrameDecoder
         // Ranges are disjoint and inside [0, clusterSize), so they hold at most clusterSize ranks: the notice fits.
         noticeRanks.setRuns(flyweight);
         final int subjectIncarnation = flyweight.subjectIncarnation();
-        if (subjectIncarnation < (join ? 1 : 0))
+        if (subjectIncarnation < 0 || (join && subjectIncarnation == 0 && !NoticeSequences.isHeal(sequence)))
         {
             return RejectReason.BAD_INCARNATION;
         }

@@ -46,7 +46,7 @@ public enum RejectReason
     DEAD_RANK_NOT_IN_SET("the dead rank is missing from the notice's dead set"),
     SOURCE_IN_SET("the notice's source rank is in its own dead set"),
 
-    BAD_INCARNATION("subject incarnation negative, or not above 0 in a JOIN or a VIEW entry"),
+    BAD_INCARNATION("subject incarnation negative, or not above 0 in a VIEW entry or a JOIN other than a heal notice"),
     STALE_INCARNATION("sender incarnation older than the one admitted for its rank"),
     UNKNOWN_INCARNATION("sender incarnation newer than the one admitted for its rank, not (yet) admitted"),
     STALE_SEQUENCE("frame sequence below the replay window of its sender"),

@@ -8,6 +8,7 @@ import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -56,7 +57,7 @@ import io.ringwatch.core.spi.RankSet;
 public final class DetectorNode
 {
     /** Sequence numbers of fencing notices start here, far above any broadcast's. */
-    public static final long FENCE_SEQUENCE_BASE = 1L << 62;
+    public static final long FENCE_SEQUENCE_BASE = NoticeSequences.FENCE_BASE;
 
     private static final int FENCE_LIMITER_CAPACITY = 16;
     private static final int SMALL_RUN = 64;
@@ -67,14 +68,14 @@ public final class DetectorNode
      * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
      * {@link #FENCE_SEQUENCE_BASE}: a receiver checks them and never merges them.
      */
-    public static final long MINORITY_SEQUENCE_BASE = 1L << 61;
+    public static final long MINORITY_SEQUENCE_BASE = NoticeSequences.MINORITY_BASE;
 
     /**
      * Sequence numbers of heal notices start here, below {@link #MINORITY_SEQUENCE_BASE}: a node whose emitter came
      * back after a silence broadcasts a JOIN of that emitter at the incarnation its view holds (which changes no view
      * that knows it) so that every node retells the changes it originated lately.
      */
-    public static final long HEAL_SEQUENCE_BASE = 1L << 60;
+    public static final long HEAL_SEQUENCE_BASE = NoticeSequences.HEAL_BASE;
 
     /**
      * Seeds when a cluster boots through joins and none are configured: the first three ranks (fewer in a smaller
@@ -672,7 +673,7 @@ public final class DetectorNode
 
     private static boolean isHeal(final Notice notice)
     {
-        return notice.isJoin() && notice.sequence() >= HEAL_SEQUENCE_BASE && notice.sequence() < MINORITY_SEQUENCE_BASE;
+        return notice.isJoin() && NoticeSequences.isHeal(notice.sequence());
     }
 
     private void retellJoin(final int joiner, final int joinerIncarnation)

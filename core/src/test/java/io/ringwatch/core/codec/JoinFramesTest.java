@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -70,6 +71,20 @@ class JoinFramesTest
         assertEquals(RejectReason.BAD_INCARNATION, decoder.decode(buffer, 0,
             seal(new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 0, 5, DIGEST, bootJoin), 3)),
             "nobody joins under the boot incarnation");
+
+        final ReusableNotice heal = new ReusableNotice()
+            .set(6, 9, 0, NoticeSequences.HEAL_BASE + 1, RankArray.of(6)).subject(0, true);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0,
+            seal(new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 0, 5, DIGEST, heal), 4)),
+            "a heal notice names its announcer's emitter as held, a boot member's 0 included");
+        assertTrue(decoder.notice().isJoin());
+        assertEquals(0, decoder.notice().subjectIncarnation());
+
+        final ReusableNotice minorityJoin = new ReusableNotice()
+            .set(6, 9, 0, NoticeSequences.MINORITY_BASE + 1, RankArray.of(6)).subject(0, true);
+        assertEquals(RejectReason.BAD_INCARNATION, decoder.decode(buffer, 0,
+            seal(new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 0, 5, DIGEST, minorityJoin), 5)),
+            "only the heal band may name the boot incarnation");
     }
 
     @Test

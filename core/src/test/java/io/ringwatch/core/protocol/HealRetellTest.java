@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.Test;
@@ -73,8 +74,8 @@ class HealRetellTest
         assertTrue(healNotices().stream().allMatch((n) -> n.join() && n.deadRank() == 4 && n.sourceRank() == 5 &&
             n.subjectIncarnation() == 0), "a JOIN of the emitter at the incarnation held: a no-op wherever it lands");
         assertTrue(healNotices().stream().anyMatch((n) -> n.to() == 4), "the emitter is told too");
-        assertTrue(io.encodedLengths.stream().allMatch((length) -> length > 0), "every notice sent fits the wire: " +
-            io.encodedLengths);
+        assertTrue(io.wireVerdicts.stream().allMatch((verdict) -> verdict == RejectReason.NONE),
+            "every notice sent passes a receiver's codec: " + io.wireVerdicts);
         final List<RecordingChannels.SentNotice> retold = joinsOf(9);
         assertTrue(!retold.isEmpty(), "the JOIN the far side may have missed is told again");
         assertTrue(retold.stream().allMatch((n) -> n.subjectIncarnation() == 1 && n.sourceRank() == 5));

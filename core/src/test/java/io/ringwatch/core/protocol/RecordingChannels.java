@@ -1,5 +1,8 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.codec.FailureNoticeFlyweight;
+import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
@@ -10,6 +13,8 @@ import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
 import io.ringwatch.core.spi.Notice;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +24,9 @@ import java.util.List;
  */
 final class RecordingChannels implements HeartbeatChannel, ControlChannel, MembershipListener
 {
+    private static final int WIRE_CLUSTER_ID = 7;
+    private static final int WIRE_CLUSTER_SIZE = 1 << 16;
+
     record Sent(String type, int to, long value) {}
 
     record SentNotice(int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation) {}
@@ -26,8 +34,11 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     final List<Sent> sent = new ArrayList<>();
     final List<SentNotice> notices = new ArrayList<>();
     final List<String> events = new ArrayList<>();
-    /** What each sent notice would take on the wire ({@code FailureNoticeFlyweight.encodedLength}): < 0 if invalid. */
-    final List<Integer> encodedLengths = new ArrayList<>();
+    /** What a receiver's codec says of each sent notice once encoded: anything but NONE would be dropped live. */
+    final List<RejectReason> wireVerdicts = new ArrayList<>();
+    private final UnsafeBuffer wire = new UnsafeBuffer(new byte[FailureNoticeFlyweight.MAX_LENGTH]);
+    private final FailureNoticeFlyweight noticeCodec = new FailureNoticeFlyweight();
+    private final FrameDecoder structure = new FrameDecoder(WIRE_CLUSTER_ID, WIRE_CLUSTER_SIZE);
     int slotWriter = -1;
     boolean acceptsFrames = true;
     boolean acceptsObservers = true;
@@ -103,7 +114,8 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         sent.add(new Sent("notice", toRank, notice.deadRank()));
         notices.add(new SentNotice(toRank, notice.deadRank(), notice.sourceRank(), notice.sequence(), notice.isJoin(),
             notice.subjectIncarnation()));
-        encodedLengths.add(io.ringwatch.core.codec.FailureNoticeFlyweight.encodedLength(notice));
+        final int length = noticeCodec.encode(wire, 0, WIRE_CLUSTER_ID, notice.sourceRank(), 0, toRank, 0, notice);
+        wireVerdicts.add(length < 0 ? RejectReason.WRONG_LENGTH : structure.decode(wire, 0, length));
     }
 
     RankArray lastViewDead;

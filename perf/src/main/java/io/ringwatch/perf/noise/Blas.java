@@ -37,7 +37,9 @@ public final class Blas
             }
             catch (final UnsatisfiedLinkError | RuntimeException ex)
             {
-                reason = (reason == null ? "" : reason + "; ") + name + ": " + ex.getMessage();
+                // JNA's message spans lines; the reason travels on one line of the worker protocol
+                reason = (reason == null ? "" : reason + "; ") + name + ": " +
+                    String.valueOf(ex.getMessage()).replaceAll("\\s+", " ");
             }
         }
         LIBRARY = loaded;

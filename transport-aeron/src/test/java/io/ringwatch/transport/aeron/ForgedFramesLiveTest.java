@@ -7,6 +7,7 @@ import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.NetworkAttacker.Seal;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -277,7 +278,9 @@ class ForgedFramesLiveTest
                 .clusterFile(cluster.clusterFile().toPath())
                 .rank(0)
                 .transport(TransportMode.UDP)
-                .aeronDirectoryName(cluster.aeronDir().getAbsolutePath());
+                .aeronDirectoryName(cluster.aeronDir().getAbsolutePath())
+                // set, so that concluding this reader's context takes no new incarnation for rank 0
+                .incarnation(1);
             if (cluster.options().authenticated())
             {
                 ctx.authKeyFile(cluster.keyFile().toPath());
@@ -291,7 +294,11 @@ class ForgedFramesLiveTest
 
         int incarnation(final int rank)
         {
-            return (int)cluster.process(rank).pid();
+            // seeds boot under their pid, joiners under a clock-based one: both recorded in the incarnation file
+            final int incarnation = IncarnationFile.last(
+                IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(), ctx.cluster().clusterId(), rank));
+            assertTrue(incarnation > 0, () -> "no incarnation recorded for rank " + rank);
+            return incarnation;
         }
 
         UnsafeBuffer genuineHeartbeat(final int sender, final int destination, final long frameSequence)
