@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.PartitionPolicy;
 
 import java.nio.ByteBuffer;
@@ -9,8 +10,8 @@ import java.util.zip.CRC32C;
 
 /**
  * The digest every frame carries of what all nodes of a cluster must agree on: cluster id, number of ranks N,
- * heartbeat period η, suspicion timeout δ, broadcast schedule, partition policy, protocol version and, on daemons
- * with a process level, the job layout (daemons with different jobs name different processes by one rank; two schedules
+ * heartbeat period η, suspicion timeout δ, broadcast schedule, partition policy, protocol version, the seeds (ranks
+ * that boot as members; the default count digests as before) and, on daemons with a process level, the job layout (daemons with different jobs name different processes by one rank; two schedules
  * reach different participants, so nodes that disagree on it lose notices without a word; a node that would go on as a
  * minority beside nodes that stop as one is a split brain). A node started from a different cluster file, or
  * with η or δ overridden, disagrees, and its frames are refused with
@@ -125,7 +126,35 @@ public final class ConfigDigest
         final PartitionPolicy policy,
         final int jobDigest)
     {
-        final ByteBuffer fields = ByteBuffer.allocate(LAYOUT_LENGTH + 4).order(ByteOrder.LITTLE_ENDIAN)
+        return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, jobDigest,
+            defaultSeeds(clusterSize));
+    }
+
+    /**
+     * @param version            protocol version.
+     * @param clusterId          cluster id.
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
+     * @param jobDigest          {@link io.ringwatch.core.process.JobLayout#digest()} of the job, 0 for none.
+     * @param seeds              ranks that boot as members (start = join); {@link #defaultSeeds(int)} digests
+     *                           exactly as before seeds existed.
+     * @return the digest.
+     */
+    public static int of(
+        final int version,
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy,
+        final int jobDigest,
+        final int seeds)
+    {
+        final ByteBuffer fields = ByteBuffer.allocate(LAYOUT_LENGTH + 8).order(ByteOrder.LITTLE_ENDIAN)
             .putInt(version)
             .putInt(clusterId)
             .putInt(clusterSize)
@@ -137,6 +166,11 @@ public final class ConfigDigest
         {
             // two daemons with different jobs name different processes by the same rank
             fields.putInt(jobDigest);
+        }
+        if (seeds != defaultSeeds(clusterSize))
+        {
+            // nodes that disagree on the seeds disagree on who is a member at boot and who must join
+            fields.putInt(seeds);
         }
         fields.flip();
         final CRC32C crc = new CRC32C();
@@ -183,11 +217,45 @@ public final class ConfigDigest
         final PartitionPolicy policy,
         final int jobDigest)
     {
+        return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, jobDigest,
+            defaultSeeds(clusterSize));
+    }
+
+    /**
+     * @param clusterId          cluster id.
+     * @param clusterSize        N.
+     * @param heartbeatPeriodNs  η.
+     * @param suspicionTimeoutNs δ.
+     * @param broadcast          the broadcast schedule.
+     * @param policy             the partition policy.
+     * @param jobDigest          the job's digest, 0 for none.
+     * @param seeds              ranks that boot as members.
+     * @return the inputs and their digest, for a log line that lets an operator see which setting differs.
+     */
+    public static String describe(
+        final int clusterId,
+        final int clusterSize,
+        final long heartbeatPeriodNs,
+        final long suspicionTimeoutNs,
+        final BroadcastKind broadcast,
+        final PartitionPolicy policy,
+        final int jobDigest,
+        final int seeds)
+    {
         return String.format("config digest %08x (version %d, cluster id %d, N %d, heartbeat period %dns, " +
-            "suspicion timeout %dns, broadcast %s, partition policy %s, job %s)",
+            "suspicion timeout %dns, broadcast %s, partition policy %s, job %s, seeds %d)",
             of(FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast,
-            policy, jobDigest),
+            policy, jobDigest, seeds),
             FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast,
-            policy, jobDigest == 0 ? "none" : String.format("%08x", jobDigest));
+            policy, jobDigest == 0 ? "none" : String.format("%08x", jobDigest), seeds);
+    }
+
+    /**
+     * @param clusterSize N.
+     * @return the seeds a node takes when none are configured: {@link DetectorNode#DEFAULT_SEEDS}, at most N.
+     */
+    public static int defaultSeeds(final int clusterSize)
+    {
+        return Math.min(DetectorNode.DEFAULT_SEEDS, clusterSize);
     }
 }

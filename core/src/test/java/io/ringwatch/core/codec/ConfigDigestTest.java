@@ -66,6 +66,27 @@ class ConfigDigestTest
     }
 
     @Test
+    void shouldDifferWhenNodesDisagreeOnTheSeedsAndDigestAsBeforeWithTheDefault()
+    {
+        assertEquals(3, ConfigDigest.defaultSeeds(16));
+        assertEquals(2, ConfigDigest.defaultSeeds(2));
+        assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), withSeeds(16, 3));
+        final Set<Integer> digests = new HashSet<>();
+        for (int seeds = 1; seeds <= 16; seeds++)
+        {
+            digests.add(withSeeds(16, seeds));
+        }
+        assertEquals(16, digests.size(), "every seed count a distinct digest");
+        assertEquals(ConfigDigest.of(7, 2, ETA_NS, DELTA_NS), withSeeds(2, 2), "N below the default count");
+    }
+
+    private static int withSeeds(final int clusterSize, final int seeds)
+    {
+        return ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, clusterSize, ETA_NS, DELTA_NS,
+            BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0, seeds);
+    }
+
+    @Test
     void shouldDescribeTheInputsForTheLog()
     {
         final String line = ConfigDigest.describe(7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE,

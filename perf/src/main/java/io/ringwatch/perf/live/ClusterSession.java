@@ -1,6 +1,7 @@
 package io.ringwatch.perf.live;
 
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
@@ -130,13 +131,16 @@ final class ClusterSession
     }
 
     /**
-     * A random moment: two timeouts for the mended ring to settle, then a random part of max(δ, 10 ms) so kills
-     * land at every phase of the heartbeat period.
+     * A random moment: the majority rule's settle period and one timeout more, so the membership a majority is counted
+     * of holds only the survivors (a kill before that may leave exactly half of the old membership, which correctly
+     * stops as a minority: at δ = 10 ms the former pause of 2δ stopped the survivors of n = 4 after their second
+     * kill), then a random part of max(δ, 10 ms) so kills land at every phase of the heartbeat period.
      */
     private long pauseBeforeKillNs()
     {
         final long spread = Math.max(config.suspicionTimeoutNs(), TimeUnit.MILLISECONDS.toNanos(10));
-        return 2 * config.suspicionTimeoutNs() + (long)(random.nextDouble() * spread);
+        final long settle = ProtocolSettings.defaultSettlePeriodNs(config.nodes(), config.suspicionTimeoutNs());
+        return settle + config.suspicionTimeoutNs() + (long)(random.nextDouble() * spread);
     }
 
     private void watch(final long durationNs) throws InterruptedException

@@ -85,7 +85,7 @@ public final class SharedThreadCluster implements LiveCluster
     {
         for (int r = 0; r < n; r++)
         {
-            nodes[r] = RingwatchNode.launch(new RingwatchContext()
+            final RingwatchContext ctx = new RingwatchContext()
                 .threadingMode(ThreadingMode.UNSTARTED)
                 .clusterFile(host.clusterFile().toPath())
                 .rank(r)
@@ -93,7 +93,13 @@ public final class SharedThreadCluster implements LiveCluster
                 .embeddedDriver(false)
                 .aeronDirectoryName(host.aeronDir().getAbsolutePath())
                 .startupGraceNs(graceNs)
-                .jitterFile(jitterFiles));
+                .jitterFile(jitterFiles);
+            if (host.options().authenticated())
+            {
+                // signed frames, as the node processes of the other rows and a deployment run them
+                ctx.authKeyFile(host.keyFile().toPath());
+            }
+            nodes[r] = RingwatchNode.launch(ctx);
         }
         thread.start();
     }

@@ -175,7 +175,7 @@ public final class RingwatchContext
                 " node ranks, the cluster has " + cluster.size());
         }
         configDigest = ConfigDigest.of(FrameHeaderFlyweight.VERSION, cluster.clusterId(), cluster.size(),
-            heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy, jobDigest());
+            heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy, jobDigest(), seeds);
         if (authMode == null && authProperty != null)
         {
             authMode = AuthMode.parse(authProperty);

@@ -165,7 +165,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.mismatchReported = new boolean[ctx.cluster().size()];
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
             ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast(),
-            ctx.protocolSettings().partitionPolicy(), ctx.jobDigest());
+            ctx.protocolSettings().partitionPolicy(), ctx.jobDigest(), ctx.seeds());
         this.node = protocol.apply(this);
     }
 
@@ -438,7 +438,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             mismatchReported[senderRank] = true;
             System.err.printf("ringwatch rank %d: refusing frames from rank %d, whose configuration differs " +
                 "(its config digest %08x; ours: %s): check that both run the same cluster file, " +
-                "heartbeat period, suspicion timeout, broadcast, job (--procs/--job) and version%n",
+                "heartbeat period, suspicion timeout, broadcast, job (--procs/--job), seeds (--seeds) and version%n",
                 rank, senderRank, theirDigest, configDescription);
         }
     }

@@ -125,7 +125,7 @@ public final class ClusterStart
             int up = 0;
             for (int r = 0; r < nodeCount; r++)
             {
-                nodes.requireAlive(r, "during start");
+                requireAliveDuringStart(nodes, views, nodeCount, r);
                 if (ClusterViews.isUp(views.tryView(r, snapshot)))
                 {
                     up++;
@@ -169,5 +169,30 @@ public final class ClusterStart
             // already shutting down: the hook is running or has run
         }
         return true;
+    }
+
+    /**
+     * A node that exits during the start fails it; the message then gives every node's process state and view, since
+     * the first node to go is seldom the one that explains why (a seed stopping as ISOLATED names nobody).
+     */
+    private static void requireAliveDuringStart(
+        final NodeProcesses nodes, final ClusterViews views, final int nodeCount, final int rank)
+    {
+        try
+        {
+            nodes.requireAlive(rank, "during start");
+        }
+        catch (final IllegalStateException ex)
+        {
+            final StringBuilder sb = new StringBuilder(ex.getMessage()).append("\nevery node then:");
+            final ViewSnapshot snapshot = new ViewSnapshot();
+            for (int r = 0; r < nodeCount; r++)
+            {
+                final ViewSnapshot view = views.tryView(r, snapshot);
+                sb.append("\n  node ").append(r).append(nodes.isAlive(r) ? " running: " : " exited: ")
+                    .append(view == null ? "no view file" : view.toString());
+            }
+            throw new IllegalStateException(sb.toString(), ex);
+        }
     }
 }

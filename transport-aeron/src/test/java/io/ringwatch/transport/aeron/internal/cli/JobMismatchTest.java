@@ -70,7 +70,7 @@ class JobMismatchTest
         System.out.println(log);
         System.out.println(stat);
         assertTrue(log.contains("ringwatch rank 0: refusing frames from rank 2, whose configuration differs"), log);
-        assertTrue(log.contains(String.format("job %08x)", job.digest())), log);
+        assertTrue(log.contains(String.format("job %08x, seeds", job.digest())), log);
         assertTrue(log.contains("ringwatch rank 2: refusing frames from rank 0") ||
             log.contains("ringwatch rank 2: refusing frames from rank 1"), log);
         assertTrue(stat.matches("(?s).*[1-9][0-9,]* - ringwatch frames rejected CONFIG_MISMATCH: cluster=" +
