@@ -101,7 +101,8 @@ public final class ConfigDigest
         final BroadcastKind broadcast,
         final PartitionPolicy policy)
     {
-        return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0);
+        return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0,
+            defaultSeeds(clusterSize));
     }
 
     /**
@@ -114,31 +115,6 @@ public final class ConfigDigest
      * @param policy             the partition policy.
      * @param jobDigest          {@link io.ringwatch.core.process.JobLayout#digest()} of the job, 0 for a node
      *                           without a process level (which then digests exactly as before jobs existed).
-     * @return the digest.
-     */
-    public static int of(
-        final int version,
-        final int clusterId,
-        final int clusterSize,
-        final long heartbeatPeriodNs,
-        final long suspicionTimeoutNs,
-        final BroadcastKind broadcast,
-        final PartitionPolicy policy,
-        final int jobDigest)
-    {
-        return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, jobDigest,
-            defaultSeeds(clusterSize));
-    }
-
-    /**
-     * @param version            protocol version.
-     * @param clusterId          cluster id.
-     * @param clusterSize        N.
-     * @param heartbeatPeriodNs  η.
-     * @param suspicionTimeoutNs δ.
-     * @param broadcast          the broadcast schedule.
-     * @param policy             the partition policy.
-     * @param jobDigest          {@link io.ringwatch.core.process.JobLayout#digest()} of the job, 0 for none.
      * @param seeds              ranks that boot as members (start = join); {@link #defaultSeeds(int)} digests
      *                           exactly as before seeds existed.
      * @return the digest.
@@ -195,29 +171,7 @@ public final class ConfigDigest
         final BroadcastKind broadcast,
         final PartitionPolicy policy)
     {
-        return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0);
-    }
-
-    /**
-     * @param clusterId          cluster id.
-     * @param clusterSize        N.
-     * @param heartbeatPeriodNs  η.
-     * @param suspicionTimeoutNs δ.
-     * @param broadcast          the broadcast schedule.
-     * @param policy             the partition policy.
-     * @param jobDigest          the job's digest, 0 for none.
-     * @return the inputs and their digest, for a log line that lets an operator see which setting differs.
-     */
-    public static String describe(
-        final int clusterId,
-        final int clusterSize,
-        final long heartbeatPeriodNs,
-        final long suspicionTimeoutNs,
-        final BroadcastKind broadcast,
-        final PartitionPolicy policy,
-        final int jobDigest)
-    {
-        return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, jobDigest,
+        return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0,
             defaultSeeds(clusterSize));
     }
 

@@ -55,14 +55,14 @@ class ConfigDigestTest
     void shouldDigestAsBeforeWithoutAJob()
     {
         assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16,
-            ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0));
+            ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0, ConfigDigest.defaultSeeds(16)));
         assertEquals(withJob(JobLayout.of(4, 4)), withJob(JobLayout.uniform(2, 4)));
     }
 
     private static int withJob(final JobLayout job)
     {
         return ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE,
-            PartitionPolicy.MAJORITY, job.digest());
+            PartitionPolicy.MAJORITY, job.digest(), ConfigDigest.defaultSeeds(16));
     }
 
     @Test
