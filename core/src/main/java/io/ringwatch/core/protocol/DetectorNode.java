@@ -286,7 +286,6 @@ public final class DetectorNode
         observer = nearestLive(1);
         // the seeds are M until the view settles with the ranks that joined
         quorum.adopt(dead);
-        quorum.awaitFirstSettle(nowNs);
     }
 
     /**
@@ -590,11 +589,8 @@ public final class DetectorNode
         final long silentSinceNs = emitterHeardNs;
         emitterHeardNs = nowNs;
         if (nowNs - silentSinceNs <= healSilenceNs || state != NodeState.ACTIVE || policy != PartitionPolicy.MAJORITY ||
-            nowNs - healHeardNs <= healSilenceNs || !quorum.settledSinceBoot())
+            nowNs - healHeardNs <= healSilenceNs)
         {
-            // Not before the view first settles: while a cluster boots through joins, silences are cold JVMs and
-            // the join storm, not cuts, and each heal's retells (a broadcast per recent change) fed that storm until
-            // every node stopped (16 nodes at δ = 10 ms on 2 cores). The joins repair themselves meanwhile.
             return;
         }
         healsAnnounced++;
@@ -1406,7 +1402,6 @@ public final class DetectorNode
         }
         // the contact counted a majority in this view when it admitted this node: it is M until the view settles
         quorum.adopt(dead);
-        quorum.awaitFirstSettle(nowNs);
         listener.onJoin(rank, incarnation, nowNs);
         viewChanged(nowNs);
         expectedWakeNs = nextDeadlineNs();

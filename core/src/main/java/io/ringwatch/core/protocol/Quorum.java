@@ -24,7 +24,6 @@ final class Quorum
     private int lowestMember;
     private long lastChangeNs;
     private boolean changedSinceSettled;
-    private boolean settledSinceBoot = true;
 
     Quorum(final int clusterSize, final long settlePeriodNs, final long startNs)
     {
@@ -54,30 +53,7 @@ final class Quorum
         if (changedSinceSettled && nowNs - lastChangeNs >= settlePeriodNs)
         {
             adopt(dead);
-            settledSinceBoot = true;
         }
-    }
-
-    /**
-     * This node boots through joins (a seed holding the rest not yet admitted, or a joiner that took its contact's
-     * view): M is provisional until the view has stayed unchanged for a settle period. A node that boots as a member
-     * of the whole cluster never calls this: its M is settled from the start.
-     *
-     * @param nowNs protocol time.
-     */
-    void awaitFirstSettle(final long nowNs)
-    {
-        settledSinceBoot = false;
-        changedSinceSettled = true;
-        lastChangeNs = nowNs;
-    }
-
-    /**
-     * @return true once M has settled since this node booted or joined (at once for a member from the start).
-     */
-    boolean settledSinceBoot()
-    {
-        return settledSinceBoot;
     }
 
     /**

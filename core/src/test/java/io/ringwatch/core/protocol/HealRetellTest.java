@@ -82,40 +82,6 @@ class HealRetellTest
     }
 
     @Test
-    void shouldHoldHealsUntilTheViewFirstSettlesWhenBootingThroughJoins()
-    {
-        // seed 1 of 3: its emitter is seed 0, the other ranks are not admitted yet
-        final RecordingChannels seedIo = new RecordingChannels();
-        final DetectorNode seed = new DetectorNode(1, 0, SETTINGS, new DoubleHypercubeSchedule(), seedIo, seedIo, seedIo,
-            START);
-        seed.bootAsSeed(3, START);
-        long now = START;
-        long counter = 0;
-        seedIo.deposit(0, ++counter);
-        seed.doWork(now);
-
-        // a silence of more than δ/2 while the boot has not settled: a cold JVM, not a cut
-        now += DELTA / 2 + ETA;
-        seedIo.deposit(0, ++counter);
-        seed.doWork(now);
-        assertEquals(0, seed.healsAnnounced(), "no heal before the view first settles");
-
-        // the view stays unchanged for the settle period: M settles, and the same silence is now a heal
-        final long settledAt = START + SETTINGS.settlePeriodNs();
-        while (now - settledAt < 0)
-        {
-            now += ETA;
-            seedIo.deposit(0, ++counter);
-            seed.doWork(now);
-        }
-        now += DELTA / 2 + ETA;
-        seedIo.deposit(0, ++counter);
-        seed.doWork(now);
-        assertEquals(1, seed.healsAnnounced(), "a settled node announces the heal");
-        assertEquals(NodeState.ACTIVE, seed.state());
-    }
-
-    @Test
     void shouldNotAnnounceAHealAnotherNodeAnnouncedJustBefore()
     {
         beat(1, START);

@@ -71,7 +71,14 @@ class MultiProcessRejoinTest
     }
 
     private static int assertAdmittedEverywhere(final LocalCluster cluster, final int n, final int rank)
+        throws InterruptedException
     {
+        // empty dead sets everywhere can come a moment before the joiner has both neighbours' confirmation
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (cluster.view(rank).state() != NodeState.ACTIVE && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(10);
+        }
         final ViewSnapshot own = cluster.view(rank);
         assertEquals(NodeState.ACTIVE, own.state(), () -> "logs: " + logs(cluster, n));
         final int incarnation = own.incarnation(rank);
@@ -80,8 +87,13 @@ class MultiProcessRejoinTest
         {
             if (r != rank)
             {
-                final ViewSnapshot view = cluster.view(r);
-                assertEquals(incarnation, view.incarnation(rank), "rank " + r + "'s view of " + rank);
+                ViewSnapshot view = cluster.view(r);
+                while (view.incarnation(rank) != incarnation && System.nanoTime() - deadline < 0)
+                {
+                    Thread.sleep(10);
+                    view = cluster.view(r);
+                }
+                assertEquals(incarnation, view.incarnation(rank), "rank " + r + "'s view of " + rank + ": " + view);
                 // a node that joined after it learned it from its contact's view: alive, without a join record
                 assertTrue(view.cause(rank) == ViewLayout.CAUSE_JOINED || view.cause(rank) == ViewLayout.CAUSE_NONE,
                     "rank " + r + " cause " + view.cause(rank));

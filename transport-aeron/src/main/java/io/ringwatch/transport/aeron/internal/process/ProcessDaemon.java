@@ -298,7 +298,8 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
     {
         final long state = view.slotState(index);
         view.slotProcess(index, view.slotPid(index), exitCode, exitedAtNs);
-        lastExitToDutyCycleNs = nowNs - exitedAtNs;
+        // the watcher may stamp the exit after this duty cycle sampled its clock: handled in the same cycle, 0
+        lastExitToDutyCycleNs = Math.max(0, nowNs - exitedAtNs);
         if (state == SLOT_FINISHED && exitCode == 0)
         {
             view.slotState(index, SLOT_DEPARTED);
