@@ -11,9 +11,10 @@ import java.util.zip.CRC32C;
 /**
  * The digest every frame carries of what all nodes of a cluster must agree on: cluster id, number of ranks N,
  * heartbeat period η, suspicion timeout δ, broadcast schedule, partition policy, protocol version, the seeds (ranks
- * that boot as members; the default count digests as before) and, on daemons with a process level, the job layout (daemons with different jobs name different processes by one rank; two schedules
- * reach different participants, so nodes that disagree on it lose notices without a word; a node that would go on as a
- * minority beside nodes that stop as one is a split brain). A node started from a different cluster file, or
+ * that boot as members; the default count digests as before) and, on daemons with a process level, the job layout
+ * (daemons with different jobs name different processes by one rank; two schedules reach different participants,
+ * so nodes that disagree on it lose notices without a word; a node that would go on as a minority beside nodes that
+ * stop as one is a split brain). A node started from a different cluster file, or
  * with η or δ overridden, disagrees, and its frames are refused with
  * {@link RejectReason#CONFIG_MISMATCH} instead of quietly skewing the failure detector (an observer with a shorter δ
  * than its emitter's η suspects it on every beat).
@@ -102,7 +103,7 @@ public final class ConfigDigest
         final PartitionPolicy policy)
     {
         return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0,
-            defaultSeeds(clusterSize));
+            DetectorNode.defaultSeeds(clusterSize));
     }
 
     /**
@@ -115,8 +116,8 @@ public final class ConfigDigest
      * @param policy             the partition policy.
      * @param jobDigest          {@link io.ringwatch.core.process.JobLayout#digest()} of the job, 0 for a node
      *                           without a process level (which then digests exactly as before jobs existed).
-     * @param seeds              ranks that boot as members (start = join); {@link #defaultSeeds(int)} digests
-     *                           exactly as before seeds existed.
+     * @param seeds              ranks that boot as members (start = join);
+     *                           {@link DetectorNode#defaultSeeds(int)} digests exactly as before seeds existed.
      * @return the digest.
      */
     public static int of(
@@ -143,7 +144,7 @@ public final class ConfigDigest
             // two daemons with different jobs name different processes by the same rank
             fields.putInt(jobDigest);
         }
-        if (seeds != defaultSeeds(clusterSize))
+        if (seeds != DetectorNode.defaultSeeds(clusterSize))
         {
             // nodes that disagree on the seeds disagree on who is a member at boot and who must join
             fields.putInt(seeds);
@@ -172,7 +173,7 @@ public final class ConfigDigest
         final PartitionPolicy policy)
     {
         return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0,
-            defaultSeeds(clusterSize));
+            DetectorNode.defaultSeeds(clusterSize));
     }
 
     /**
@@ -202,14 +203,5 @@ public final class ConfigDigest
             policy, jobDigest, seeds),
             FrameHeaderFlyweight.VERSION, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast,
             policy, jobDigest == 0 ? "none" : String.format("%08x", jobDigest), seeds);
-    }
-
-    /**
-     * @param clusterSize N.
-     * @return the seeds a node takes when none are configured: {@link DetectorNode#DEFAULT_SEEDS}, at most N.
-     */
-    public static int defaultSeeds(final int clusterSize)
-    {
-        return Math.min(DetectorNode.DEFAULT_SEEDS, clusterSize);
     }
 }

@@ -84,6 +84,15 @@ public final class DetectorNode
      */
     public static final int DEFAULT_SEEDS = 3;
 
+    /**
+     * @param clusterSize N.
+     * @return the seeds a node takes when none are configured: {@link #DEFAULT_SEEDS}, at most N.
+     */
+    public static int defaultSeeds(final int clusterSize)
+    {
+        return Math.min(DEFAULT_SEEDS, clusterSize);
+    }
+
     private final int rank;
     private final int incarnation;
     private final int clusterSize;

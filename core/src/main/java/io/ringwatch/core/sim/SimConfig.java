@@ -180,7 +180,7 @@ public final class SimConfig
         require(boot != null, "boot mode must be set");
         if (seeds < 0)
         {
-            seeds = Math.min(DetectorNode.DEFAULT_SEEDS, nodes);
+            seeds = DetectorNode.defaultSeeds(nodes);
         }
         require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
         require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");

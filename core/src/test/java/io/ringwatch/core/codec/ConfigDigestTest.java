@@ -2,6 +2,7 @@ package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.PartitionPolicy;
 import org.junit.jupiter.api.Test;
 
@@ -55,21 +56,22 @@ class ConfigDigestTest
     void shouldDigestAsBeforeWithoutAJob()
     {
         assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16,
-            ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0, ConfigDigest.defaultSeeds(16)));
+            ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0,
+            DetectorNode.defaultSeeds(16)));
         assertEquals(withJob(JobLayout.of(4, 4)), withJob(JobLayout.uniform(2, 4)));
     }
 
     private static int withJob(final JobLayout job)
     {
         return ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE,
-            PartitionPolicy.MAJORITY, job.digest(), ConfigDigest.defaultSeeds(16));
+            PartitionPolicy.MAJORITY, job.digest(), DetectorNode.defaultSeeds(16));
     }
 
     @Test
     void shouldDifferWhenNodesDisagreeOnTheSeedsAndDigestAsBeforeWithTheDefault()
     {
-        assertEquals(3, ConfigDigest.defaultSeeds(16));
-        assertEquals(2, ConfigDigest.defaultSeeds(2));
+        assertEquals(3, DetectorNode.defaultSeeds(16));
+        assertEquals(2, DetectorNode.defaultSeeds(2));
         assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), withSeeds(16, 3));
         final Set<Integer> digests = new HashSet<>();
         for (int seeds = 1; seeds <= 16; seeds++)

@@ -125,7 +125,8 @@ public final class LoadWorker
         fwqLoop(warm, fwqIterations, System.nanoTime() + 500_000_000L);
         out.printf(Locale.ROOT, "init dgemm=%s fwqIterations=%d fwqQuantumNs=%d%s%n",
             dgemmUnavailable == null ? "ok" : "unavailable", fwqIterations, warm.getValueAtPercentile(50),
-            dgemmUnavailable == null ? " blas=" + Blas.library() : " reason=" + dgemmUnavailable.replaceAll("\\s", "_"));
+            dgemmUnavailable == null ? " blas=" + Blas.library() :
+            " reason=" + dgemmUnavailable.replaceAll("\\s", "_"));
     }
 
     /**

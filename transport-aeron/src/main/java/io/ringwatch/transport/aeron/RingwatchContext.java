@@ -123,7 +123,7 @@ public final class RingwatchContext
         }
         if (seeds < 0)
         {
-            seeds = Math.min(DetectorNode.DEFAULT_SEEDS, cluster.size());
+            seeds = DetectorNode.defaultSeeds(cluster.size());
         }
         if (seeds < 1 || seeds > cluster.size())
         {

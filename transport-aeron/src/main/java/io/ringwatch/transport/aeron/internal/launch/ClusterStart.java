@@ -125,7 +125,7 @@ public final class ClusterStart
             int up = 0;
             for (int r = 0; r < nodeCount; r++)
             {
-                requireAliveDuringStart(nodes, views, nodeCount, r);
+                requireAliveDuringStart(nodes, views, nodeCount, r, snapshot);
                 if (ClusterViews.isUp(views.tryView(r, snapshot)))
                 {
                     up++;
@@ -176,7 +176,11 @@ public final class ClusterStart
      * the first node to go is seldom the one that explains why (a seed stopping as ISOLATED names nobody).
      */
     private static void requireAliveDuringStart(
-        final NodeProcesses nodes, final ClusterViews views, final int nodeCount, final int rank)
+        final NodeProcesses nodes,
+        final ClusterViews views,
+        final int nodeCount,
+        final int rank,
+        final ViewSnapshot snapshot)
     {
         try
         {
@@ -185,7 +189,6 @@ public final class ClusterStart
         catch (final IllegalStateException ex)
         {
             final StringBuilder sb = new StringBuilder(ex.getMessage()).append("\nevery node then:");
-            final ViewSnapshot snapshot = new ViewSnapshot();
             for (int r = 0; r < nodeCount; r++)
             {
                 final ViewSnapshot view = views.tryView(r, snapshot);
