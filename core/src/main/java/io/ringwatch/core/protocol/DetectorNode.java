@@ -137,6 +137,8 @@ public final class DetectorNode
     private long lastEmittedNs;
     private long lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
     private long emitterHeardNs;
+    // this node's duty cycle ran late since the emitter was last heard: it cannot tell a cut from its own stall
+    private boolean stalledSinceHeard;
     private long healHeardNs = Long.MIN_VALUE / 2;
     private long suspicionDeadlineNs;
     private long armedAtNs;
@@ -462,17 +464,20 @@ public final class DetectorNode
         final long counter = heartbeats.readHeartbeat(emitter);
         if (counter != HeartbeatChannel.NO_HEARTBEAT && counter != lastSeenCounter)
         {
+            final long beats = lastSeenCounter == HeartbeatChannel.NO_HEARTBEAT ? 0 : counter - lastSeenCounter;
             lastSeenCounter = counter;
             heartbeatProgressSeen++;
             membership.emitterHeard();
             probes.cancel();
-            retellAfterSilence(nowNs);
+            retellAfterSilence(nowNs, beats, late || stalledSinceHeard);
+            stalledSinceHeard = false;
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
         }
 
         if (late)
         {
+            stalledSinceHeard = true;
             pausesDetected++;
             // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
             probes.cancel();
@@ -592,13 +597,20 @@ public final class DetectorNode
      * lately, unless another node's heal notice came within δ/2: every node on a cut's edge sees the same heal, and
      * one announcement is enough (each is a broadcast, and too many at once would overrun the broadcast-id memory).
      * Under the majority rule only, like the re-announcement of deaths: the paper's rule repairs nothing.
+     * <p>
+     * A stall is not a cut, and heals cost a broadcast per recent change: at a boot through joins, with JVMs
+     * compiling on shared cores, treating every stall as a heal flooded the cluster with retold JOINs. So the silence
+     * must have been watched (no late duty cycle of this node's since the emitter was last heard) and the emitter must
+     * have gone on beating through it: its counter advanced by at least half the beats the silence spans, beats the
+     * cut swallowed; an emitter that stood still resumes one beat on (it skips the beats it missed). A new emitter's
+     * first beat carries no count to compare; it must come more than δ late, later than any boot stall measured.
      */
-    private void retellAfterSilence(final long nowNs)
+    private void retellAfterSilence(final long nowNs, final long beats, final boolean stalled)
     {
-        final long silentSinceNs = emitterHeardNs;
+        final long silenceNs = nowNs - emitterHeardNs;
         emitterHeardNs = nowNs;
-        if (nowNs - silentSinceNs <= healSilenceNs || state != NodeState.ACTIVE || policy != PartitionPolicy.MAJORITY ||
-            nowNs - healHeardNs <= healSilenceNs)
+        if (!cutHealed(silenceNs, beats, stalled) || state != NodeState.ACTIVE ||
+            policy != PartitionPolicy.MAJORITY || nowNs - healHeardNs <= healSilenceNs)
         {
             return;
         }
@@ -614,6 +626,15 @@ public final class DetectorNode
         control.sendNotice(subject, healNotice);
         dead.remove(subject);
         retellRecent(nowNs);
+    }
+
+    private boolean cutHealed(final long silenceNs, final long beats, final boolean stalled)
+    {
+        if (stalled || silenceNs <= healSilenceNs)
+        {
+            return false;
+        }
+        return beats == 0 ? silenceNs > suspicionTimeoutNs : 2 * beats * heartbeatPeriodNs >= silenceNs;
     }
 
     /**
@@ -1190,6 +1211,7 @@ public final class DetectorNode
             emitter = joiner;
             lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
             emitterHeardNs = nowNs;
+            stalledSinceHeard = false;
             suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
             control.sendNewObserver(joiner);
         }
@@ -1400,6 +1422,7 @@ public final class DetectorNode
         }
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         emitterHeardNs = nowNs;
+        stalledSinceHeard = false;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         membership.viewReceived(nowNs);
         if (emitter != rank)
@@ -1584,6 +1607,7 @@ public final class DetectorNode
         emitter = findEmitter();
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         emitterHeardNs = nowNs;
+        stalledSinceHeard = false;
         suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         if (emitter != rank)
         {

@@ -42,6 +42,7 @@ import java.util.List;
  *                                    -1 without joins.
  * @param boots                       ranks that started after the seeds ({@link BootMode}); under
  *                                    {@link BootMode#JOIN} they are also counted in {@code rejoined} once admitted.
+ * @param healsAnnounced              heal notices announced: emitters heard again after a silence judged a cut.
  */
 public record SimResult(
     long seed,
@@ -73,7 +74,8 @@ public record SimResult(
     int restarts,
     int rejoined,
     long joinSpreadMaxNs,
-    int boots)
+    int boots,
+    long healsAnnounced)
 {
     /**
      * Copies the lists.

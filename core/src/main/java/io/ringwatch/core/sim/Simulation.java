@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToLongFunction;
 
 /**
  * A seeded discrete-event simulation of a whole cluster running the real {@link DetectorNode}s in virtual time.
@@ -1087,7 +1088,8 @@ public final class Simulation implements ClusterState
             restarts,
             rejoined,
             joinSpreadMaxNs,
-            boots);
+            boots,
+            healsAnnounced());
     }
 
     /**
@@ -1187,10 +1189,20 @@ public final class Simulation implements ClusterState
 
     private long fencesSent()
     {
+        return sum(DetectorNode::fencesSent);
+    }
+
+    private long healsAnnounced()
+    {
+        return sum(DetectorNode::healsAnnounced);
+    }
+
+    private long sum(final ToLongFunction<DetectorNode> counter)
+    {
         long total = 0;
         for (final DetectorNode node : nodes)
         {
-            total += node.fencesSent();
+            total += counter.applyAsLong(node);
         }
         return total;
     }

@@ -29,6 +29,8 @@ class DetectorNodeAllocationTest
     private static final class Slot implements HeartbeatChannel
     {
         long emitterCounter;
+        // beats the emitter sent, delivered or not
+        long emitterBeats;
         long written;
 
         public void writeHeartbeat(final int observerRank, final long counter)
@@ -107,8 +109,9 @@ class DetectorNodeAllocationTest
     }
 
     /**
-     * The majority rule's probes allocate nothing either: the emitter falls silent for longer than δ again and again,
-     * the node probes it and its predecessor, and the emitter answers (as one back from a pause would).
+     * The majority rule's probes and heals allocate nothing either: the emitter's beats are lost for longer than δ again
+     * and again (it goes on beating), the node probes it and its predecessor, the emitter answers, its beats come
+     * through again and the node announces the heal.
      */
     @Test
     void shouldNotAllocateWhileProbingASilentEmitterThatAnswers()
@@ -163,10 +166,14 @@ class DetectorNodeAllocationTest
         for (int i = 0; i < cycles; i++)
         {
             now += ETA_NS / 2;
-            if (beats < 8 && (i & 1) == 0)
+            if ((i & 1) == 0)
             {
-                slot.emitterCounter++;
-                beats++;
+                slot.emitterBeats++;
+                if (beats < 8)
+                {
+                    slot.emitterCounter = slot.emitterBeats;
+                    beats++;
+                }
             }
             node.doWork(now);
             if (control.probedEmitter == 0)

@@ -52,6 +52,15 @@ class HealRetellTest
             n.sequence() < DetectorNode.HEAL_SEQUENCE_BASE).toList();
     }
 
+    /** This node's duty cycle runs on time through a silence of its emitter. */
+    private void watch(final long fromNs, final long untilNs)
+    {
+        for (long t = fromNs; t < untilNs; t += ETA)
+        {
+            node.doWork(t);
+        }
+    }
+
     private void beat(final long counter, final long nowNs)
     {
         io.deposit(4, counter);
@@ -67,7 +76,9 @@ class HealRetellTest
         assertEquals(1, node.incarnationOf(9));
         io.notices.clear();
 
-        beat(2, START + DELTA / 2 + ETA);
+        watch(START + ETA, START + DELTA / 2 + ETA);
+        // the emitter went on beating through the cut: its counter moved on by the beats the cut swallowed
+        beat(2 + (DELTA / 2 + ETA) / ETA, START + DELTA / 2 + ETA);
 
         assertEquals(1, node.healsAnnounced());
         assertEquals(1, healNotices().stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
@@ -82,12 +93,43 @@ class HealRetellTest
     }
 
     @Test
+    void shouldNotTakeAnEmitterThatStoodStillForACut()
+    {
+        beat(1, START);
+        node.onJoinRequest(9, 1, START + 2 * ETA);
+        io.notices.clear();
+
+        watch(START + ETA, START + DELTA / 2 + 3 * ETA);
+        // a stalled emitter skips the beats it missed: one beat on after the whole silence
+        beat(2, START + DELTA / 2 + 3 * ETA);
+
+        assertEquals(0, node.healsAnnounced(), "a stall of the emitter lost nothing on the wire");
+        assertTrue(healNotices().isEmpty());
+        assertTrue(joinsOf(9).isEmpty(), "nothing retold: " + io.notices);
+    }
+
+    @Test
+    void shouldNotTakeItsOwnStallForACut()
+    {
+        beat(1, START);
+        node.onJoinRequest(9, 1, START + 2 * ETA);
+        io.notices.clear();
+
+        // this node's duty cycle stood still past its deadlines while the emitter went on beating
+        beat(2 + (DELTA / 2 + 3 * ETA) / ETA, START + DELTA / 2 + 3 * ETA);
+
+        assertEquals(0, node.healsAnnounced(), "a node that was not watching cannot tell a cut from its own stall");
+        assertTrue(joinsOf(9).isEmpty(), "nothing retold: " + io.notices);
+    }
+
+    @Test
     void shouldNotAnnounceAHealAnotherNodeAnnouncedJustBefore()
     {
         beat(1, START);
+        watch(START + ETA, START + DELTA / 2);
         node.onNotice(heal(3, 1), 3, START + DELTA / 2);
 
-        beat(2, START + DELTA / 2 + ETA);
+        beat(2 + (DELTA / 2 + ETA) / ETA, START + DELTA / 2 + ETA);
 
         assertEquals(0, node.healsAnnounced(), "one announcement per heal is enough");
     }

@@ -81,4 +81,41 @@ class HealRepairSimulationTest
         System.out.println("heal swarm: " + runs + " runs, batch seed " + batchSeed);
         assertTrue(runs >= 10, "batch seed " + batchSeed + ": only " + runs + " runs in the time budget");
     }
+
+    /**
+     * A stall is not a cut: pauses shorter than δ, of emitters and observers alike, lose nothing on the wire, and
+     * under the heal rule they announce no heal (each would cost a broadcast per recent change); the same silences
+     * as cuts of the network do announce heals, which shows the count can fail. Under the rule before (any silence
+     * over δ/2 a heal) seed 1 announced 7 heals from the pauses alone.
+     */
+    @Test
+    void shouldAnnounceHealsForShortCutsButNotForShortStalls()
+    {
+        for (long seed = 1; seed <= 5; seed++)
+        {
+            final SimConfig stalls = new SimConfig()
+                .nodes(32)
+                .failures(1)
+                .heartbeatPeriodNs(ETA_NS)
+                .suspicionTimeoutNs(DELTA_NS)
+                .maxDelayNs(1_000_000L)
+                .seed(seed)
+                .randomPauses(8, DELTA_NS * 4 / 5);
+            final SimResult stalled = Simulation.run(stalls);
+            assertTrue(stalled.violations().isEmpty(), "seed " + seed + ": " + stalled.violations());
+            assertEquals(0, stalled.healsAnnounced(), "seed " + seed + ": pauses of 0.8δ announced heals");
+
+            final SimConfig cuts = new SimConfig()
+                .nodes(32)
+                .failures(1)
+                .heartbeatPeriodNs(ETA_NS)
+                .suspicionTimeoutNs(DELTA_NS)
+                .maxDelayNs(1_000_000L)
+                .seed(seed);
+            cuts.partition(new Partition(2 * DELTA_NS, DELTA_NS * 4 / 5, new int[]{20, 12}, false, false));
+            final SimResult cut = Simulation.run(cuts);
+            assertTrue(cut.violations().isEmpty(), "seed " + seed + ": " + cut.violations());
+            assertTrue(cut.healsAnnounced() > 0, "seed " + seed + ": a cut of 0.8δ announced no heal");
+        }
+    }
 }

@@ -185,10 +185,18 @@ public final class DetectionBenchmark
         }
         catch (final IllegalStateException ex)
         {
-            // LocalCluster appends the node's whole log; the first clause says what happened
+            // LocalCluster appends the node's whole log; the first clause says what happened, the node's EXCLUDED
+            // line why it stopped
             final String message = String.valueOf(ex.getMessage());
             final int log = message.indexOf("; log:");
-            return "start failed: " + (log > 0 ? message.substring(0, log) : message);
+            if (log < 0)
+            {
+                return "start failed: " + message;
+            }
+            final int excluded = message.indexOf("EXCLUDED: ", log);
+            final int end = excluded < 0 ? -1 : message.indexOf('\n', excluded);
+            return "start failed: " + message.substring(0, log) +
+                (excluded < 0 ? "" : " (" + message.substring(excluded, end < 0 ? message.length() : end).trim() + ")");
         }
     }
 

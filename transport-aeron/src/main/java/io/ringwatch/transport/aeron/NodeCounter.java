@@ -68,7 +68,11 @@ public enum NodeCounter
     /** NEW_OBSERVER frames whose observer was not connected yet: beats waited for rdma_cm. */
     RDMA_MENDS_AWAITING_CONNECTION(29, "rdma mends awaiting connection", true),
     /** Exceptions thrown by the application's listener; the protocol carries on (the first of each kind is logged). */
-    LISTENER_EXCEPTIONS(30, "listener exceptions");
+    LISTENER_EXCEPTIONS(30, "listener exceptions"),
+    /** Heal notices this node announced: its emitter beat again after a silence taken for a cut. */
+    HEALS_ANNOUNCED(31, "heals announced"),
+    /** Deaths and JOINs this node told again after a heal. */
+    HEAL_RETELLS(32, "heal retells");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

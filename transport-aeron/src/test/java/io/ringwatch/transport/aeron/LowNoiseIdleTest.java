@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -90,7 +89,7 @@ class LowNoiseIdleTest
         {
             final ViewSnapshot view0 = new ViewSnapshot();
             final ViewSnapshot view1 = new ViewSnapshot();
-            awaitTrue(() -> reader0.read(view0).heartbeatProgress() > 10, "rank 0 hears rank 2");
+            Await.until(() -> reader0.read(view0).heartbeatProgress() > 10, "rank 0 hears rank 2");
 
             final long parksBefore = idle.parks();
             final long startNs = System.nanoTime();
@@ -99,7 +98,7 @@ class LowNoiseIdleTest
 
             final long killedNs = System.nanoTime();
             cluster.nodes[2].close();
-            awaitTrue(() -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
+            Await.until(() -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
                 "ranks 0 and 1 learn that rank 2 stopped");
             System.out.printf("cap %s: rank 2 closed, both survivors knew within %.1f ms (delta %s)%n",
                 capNs < 0 ? "eta" : Durations.format(capNs), (System.nanoTime() - killedNs) / 1e6,
@@ -126,15 +125,5 @@ class LowNoiseIdleTest
         return List.of(
             new ClusterConfig.Member(0, "localhost", 20100, 20101),
             new ClusterConfig.Member(1, "localhost", 20102, 20103));
-    }
-
-    private static void awaitTrue(final BooleanSupplier condition, final String what) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean())
-        {
-            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);
-            Thread.sleep(5);
-        }
     }
 }

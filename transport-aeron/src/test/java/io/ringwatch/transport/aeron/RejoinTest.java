@@ -8,6 +8,7 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -18,9 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
@@ -57,6 +55,7 @@ class RejoinTest
     @ParameterizedTest
     @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"})
     void shouldReadmitACrashedRankUnderANewIncarnationEverywhere(final TransportMode transport)
+        throws InterruptedException
     {
         cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS, transport);
         cluster.run(300, 0, 1, 2, 3);
@@ -72,7 +71,8 @@ class RejoinTest
         {
             // the shared driver closes the dead node's receive endpoint on its own time: a restarted process on
             // another host would not wait, one on this driver must
-            awaitPortFree(cluster.cluster.member(2).host(), cluster.cluster.member(2).controlPort());
+            FreePorts.awaitFree(cluster.cluster.member(2).host(), cluster.cluster.member(2).controlPort(),
+                TimeUnit.SECONDS.toNanos(10));
         }
         cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
         final int incarnation = cluster.nodes[2].context().incarnation();
@@ -111,35 +111,6 @@ class RejoinTest
             final ViewSnapshot view = reader.read(new ViewSnapshot());
             assertEquals(NodeState.ACTIVE, view.state());
             assertEquals(incarnation, view.incarnation(2));
-        }
-    }
-
-    private static void awaitPortFree(final String host, final int port)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true)
-        {
-            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
-            {
-                return;
-            }
-            catch (final IOException ex)
-            {
-                assertTrue(System.nanoTime() - deadline < 0, "the driver released " + host + ":" + port);
-                sleepBriefly();
-            }
-        }
-    }
-
-    private static void sleepBriefly()
-    {
-        try
-        {
-            Thread.sleep(10);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -157,6 +157,8 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.SENDS_RETRIED, sendsRetried);
         set(NodeCounter.FRAMES_FROM_DEAD, node.framesFromDead());
         set(NodeCounter.FENCES_SENT, node.fencesSent());
+        set(NodeCounter.HEALS_ANNOUNCED, node.healsAnnounced());
+        set(NodeCounter.HEAL_RETELLS, node.healRetells());
         set(NodeCounter.MISADDRESSED, node.misaddressed());
         set(NodeCounter.NEW_OBSERVER_REFUSED, node.newObserverRefused());
         set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);

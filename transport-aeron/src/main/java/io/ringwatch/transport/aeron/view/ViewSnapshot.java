@@ -3,6 +3,8 @@ package io.ringwatch.transport.aeron.view;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * A consistent copy of a node's view file, filled by {@link ViewReader#read(ViewSnapshot)}; reusable.
  */
@@ -211,8 +213,14 @@ public final class ViewSnapshot
         final StringBuilder sb = new StringBuilder();
         sb.append("rank=").append(rank).append(" pid=").append(pid)
             .append(" incarnation=").append(rank >= 0 && rank < clusterSize ? incarnation[rank] : 0)
-            .append(" state=").append(stateName())
-            .append(" epoch=").append(viewEpoch).append(" dead=").append(deadCount).append(" {");
+            .append(" state=").append(stateName());
+        if (excludedAtNs != 0)
+        {
+            // when and by whom, against this node's own start: lines up a cascade across nodes of one host
+            sb.append(" by ").append(excludedBy).append(" at +")
+                .append(TimeUnit.NANOSECONDS.toMillis(excludedAtNs - startNs)).append("ms");
+        }
+        sb.append(" epoch=").append(viewEpoch).append(" dead=").append(deadCount).append(" {");
         String sep = "";
         for (int r = 0; r < clusterSize; r++)
         {

@@ -5,6 +5,7 @@ import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.transport.aeron.Await;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
@@ -19,13 +20,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Control stream ids derived from the cluster key, and a key rotation carried out on a live UDP endpoint: at every
@@ -122,27 +121,17 @@ class ControlStreamsTest
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[message.length()]);
         buffer.putStringWithoutLengthAscii(0, message);
         received.clear();
-        awaitTrue(() ->
+        Await.until(() ->
         {
             receiver.poll(collect, 10);
             final Publication publication = sender.get(0);
             return publication != null && publication.offer(buffer, 0, message.length()) > 0;
         }, "offered: " + step);
-        awaitTrue(() ->
+        Await.until(() ->
         {
             receiver.poll(collect, 10);
             return received.contains(message);
         }, "received: " + step);
-    }
-
-    private static void awaitTrue(final BooleanSupplier condition, final String what)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            assertTrue(System.nanoTime() - deadline < 0, what);
-            Thread.onSpinWait();
-        }
     }
 
     private static int idOf(final byte[] key)

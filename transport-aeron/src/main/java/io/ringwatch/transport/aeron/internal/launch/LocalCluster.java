@@ -38,6 +38,9 @@ public final class LocalCluster implements AutoCloseable
     /** Nodes poll the barrier file every millisecond; this covers them all having started their agents. */
     public static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
+    // the media driver releases a killed client's ports when it times the client out (~10 s)
+    private static final long PORT_RELEASE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+
     /**
      * What to launch.
      */
@@ -518,37 +521,13 @@ public final class LocalCluster implements AutoCloseable
         {
             // the media driver holds a killed client's subscriptions until it times the client out (~10 s)
             final ClusterConfig.Member member = clusterConfig.member(rank);
-            awaitPortFree(member.host(), member.controlPort());
-            awaitPortFree(member.host(), member.heartbeatPort());
+            FreePorts.awaitFree(member.host(), member.controlPort(), PORT_RELEASE_TIMEOUT_NS);
+            FreePorts.awaitFree(member.host(), member.heartbeatPort(), PORT_RELEASE_TIMEOUT_NS);
         }
         views.forget(rank);
         final long nowNs = System.nanoTime();
         nodes.relaunch(rank);
         return nowNs;
-    }
-
-    private static void awaitPortFree(final String host, final int port) throws InterruptedException
-    {
-        if (port <= 0)
-        {
-            return;
-        }
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true)
-        {
-            try (java.net.DatagramSocket probe = new java.net.DatagramSocket(new java.net.InetSocketAddress(host, port)))
-            {
-                return;
-            }
-            catch (final java.io.IOException ex)
-            {
-                if (System.nanoTime() - deadlineNs >= 0)
-                {
-                    throw new IllegalStateException("port " + host + ":" + port + " still in use after 30 s", ex);
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 
     /**
