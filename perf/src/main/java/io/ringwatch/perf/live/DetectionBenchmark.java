@@ -185,19 +185,33 @@ public final class DetectionBenchmark
         }
         catch (final IllegalStateException ex)
         {
-            // LocalCluster appends the node's whole log; the first clause says what happened, the node's EXCLUDED
-            // line why it stopped
+            // LocalCluster appends the node's whole log; the first clause says what happened, and the node's EXCLUDED
+            // line why it stopped (or, if it never stopped, its last line: where a node that never got ready stood)
             final String message = String.valueOf(ex.getMessage());
             final int log = message.indexOf("; log:");
             if (log < 0)
             {
                 return "start failed: " + message;
             }
-            final int excluded = message.indexOf("EXCLUDED: ", log);
-            final int end = excluded < 0 ? -1 : message.indexOf('\n', excluded);
-            return "start failed: " + message.substring(0, log) +
-                (excluded < 0 ? "" : " (" + message.substring(excluded, end < 0 ? message.length() : end).trim() + ")");
+            return "start failed: " + message.substring(0, log) + " (" + telling(message.substring(log + 6)) + ")";
         }
+    }
+
+    /**
+     * @param log a node's log.
+     * @return its line that tells most about a failed start.
+     */
+    private static String telling(final String log)
+    {
+        final int excluded = log.indexOf("EXCLUDED: ");
+        if (excluded >= 0)
+        {
+            final int end = log.indexOf('\n', excluded);
+            return log.substring(excluded, end < 0 ? log.length() : end).trim();
+        }
+        final String trimmed = log.trim();
+        final int lastLine = trimmed.lastIndexOf('\n');
+        return "last log line: " + (lastLine < 0 ? trimmed : trimmed.substring(lastLine + 1).trim());
     }
 
     /**

@@ -373,8 +373,15 @@ public final class RingwatchNode implements AutoCloseable
         // Real time only once the startup grace is over: started together, agents run interpreted for a while, and
         // as SCHED_FIFO threads they then kept the JIT compiler threads (ordinary class) and the driver from the
         // cores, so they stayed slow and heartbeats stalled.
-        return () -> pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " +
-            (realtime ? RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() : "ordinary scheduling");
+        return () ->
+        {
+            // timed: this runs inside a duty cycle, when every observer is already armed
+            final long startNs = System.nanoTime();
+            final String scheduling = realtime ?
+                RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() : "ordinary scheduling";
+            pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " + scheduling + " (set in " +
+                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - startNs) + " us)";
+        };
     }
 
     /**
