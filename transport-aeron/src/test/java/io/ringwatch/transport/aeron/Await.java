@@ -7,12 +7,10 @@ import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The one polling wait of the live tests: a condition that must come true within a generous bound (these machines
- * are shared; the bound only decides when a test that is failing anyway gives up).
+ * The polling wait of the live tests: a condition that must come true within a bound, or the test fails naming it.
  */
 public final class Await
 {
-    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private Await()
@@ -20,12 +18,13 @@ public final class Await
     }
 
     /**
-     * @param condition polled every millisecond or so.
-     * @param what      what is awaited, for the failure message.
+     * @param timeoutSeconds how long it may take.
+     * @param condition      polled every millisecond or so.
+     * @param what           what is awaited, for the failure message.
      */
-    public static void until(final BooleanSupplier condition, final String what)
+    public static void until(final long timeoutSeconds, final BooleanSupplier condition, final String what)
     {
-        final long deadline = System.nanoTime() + TIMEOUT_NS;
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (!condition.getAsBoolean())
         {
             assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);

@@ -81,12 +81,8 @@ class KeyRotationLiveTest
                 channel.send(ByteBuffer.wrap(frame.byteArray()), new InetSocketAddress(
                     ctx.cluster().member(1).host(), ctx.cluster().member(1).heartbeatPort()));
             }
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (rejected(aeron.countersReader(), cluster, 1, RejectReason.BAD_MAC) < 1)
-            {
-                assertTrue(System.nanoTime() - deadline < 0, "a frame under the retired key is refused");
-                Thread.sleep(5);
-            }
+            Await.until(10, () -> rejected(aeron.countersReader(), cluster, 1, RejectReason.BAD_MAC) >= 1,
+                "a frame under the retired key is refused");
         }
     }
 

@@ -89,7 +89,7 @@ class LowNoiseIdleTest
         {
             final ViewSnapshot view0 = new ViewSnapshot();
             final ViewSnapshot view1 = new ViewSnapshot();
-            Await.until(() -> reader0.read(view0).heartbeatProgress() > 10, "rank 0 hears rank 2");
+            Await.until(30, () -> reader0.read(view0).heartbeatProgress() > 10, "rank 0 hears rank 2");
 
             final long parksBefore = idle.parks();
             final long startNs = System.nanoTime();
@@ -98,7 +98,7 @@ class LowNoiseIdleTest
 
             final long killedNs = System.nanoTime();
             cluster.nodes[2].close();
-            Await.until(() -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
+            Await.until(30, () -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
                 "ranks 0 and 1 learn that rank 2 stopped");
             System.out.printf("cap %s: rank 2 closed, both survivors knew within %.1f ms (delta %s)%n",
                 capNs < 0 ? "eta" : Durations.format(capNs), (System.nanoTime() - killedNs) / 1e6,

@@ -249,14 +249,14 @@ class RingwatchNodeTest
         {
             final ViewSnapshot view0 = new ViewSnapshot();
             final ViewSnapshot view1 = new ViewSnapshot();
-            Await.until(() -> reader0.read(view0).heartbeatProgress() > 100, "rank 0 sees rank 2's heartbeats");
+            Await.until(20, () -> reader0.read(view0).heartbeatProgress() > 100, "rank 0 sees rank 2's heartbeats");
             assertTrue(idle[0].parkNs() <= HEARTBEAT_NS, "the deadline idle strategy reads the protocol's " +
                 "deadlines: a heartbeat is due within η, not after the 50 ms cap: " + idle[0].parkNs());
             assertThrows(IllegalStateException.class, () -> cluster.nodes[0].holdUntil(() -> true, 1));
 
             cluster.nodes[2].close();
 
-            Await.until(() -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
+            Await.until(20, () -> reader0.read(view0).isDead(2) && reader1.read(view1).isDead(2),
                 "ranks 0 and 1 learn that rank 2 stopped");
             assertEquals(NodeState.ACTIVE, view0.state(), "rank 0 is still active");
         }
@@ -290,7 +290,7 @@ class RingwatchNodeTest
         try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 17, 1)))
         {
             final ViewSnapshot view = new ViewSnapshot();
-            Await.until(() -> reader.read(view).heartbeatProgress() > 100, "rank 1 sees rank 0's heartbeats");
+            Await.until(20, () -> reader.read(view).heartbeatProgress() > 100, "rank 1 sees rank 0's heartbeats");
             assertEquals(0, view.deadCount());
         }
         finally

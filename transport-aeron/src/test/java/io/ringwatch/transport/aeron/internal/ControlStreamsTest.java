@@ -121,13 +121,13 @@ class ControlStreamsTest
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[message.length()]);
         buffer.putStringWithoutLengthAscii(0, message);
         received.clear();
-        Await.until(() ->
+        Await.until(10, () ->
         {
             receiver.poll(collect, 10);
             final Publication publication = sender.get(0);
             return publication != null && publication.offer(buffer, 0, message.length()) > 0;
         }, "offered: " + step);
-        Await.until(() ->
+        Await.until(10, () ->
         {
             receiver.poll(collect, 10);
             return received.contains(message);
