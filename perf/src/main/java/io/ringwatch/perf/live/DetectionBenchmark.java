@@ -1,7 +1,9 @@
 package io.ringwatch.perf.live;
 
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.internal.launch.NodeProcesses;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;
@@ -188,12 +190,16 @@ public final class DetectionBenchmark
             // LocalCluster appends the node's whole log; the first clause says what happened, and the node's EXCLUDED
             // line why it stopped (or, if it never stopped, its last line: where a node that never got ready stood)
             final String message = String.valueOf(ex.getMessage());
-            final int log = message.indexOf("; log:");
+            final int log = message.indexOf(NodeProcesses.LOG_MARK);
             if (log < 0)
             {
                 return "start failed: " + message;
             }
-            return "start failed: " + message.substring(0, log) + " (" + telling(message.substring(log + 6)) + ")";
+            // the report of every node's view after the log is not the failing node's own words
+            final int report = message.indexOf(ClusterStart.EVERY_NODE_REPORT, log);
+            final String nodeLog = message.substring(
+                log + NodeProcesses.LOG_MARK.length(), report < 0 ? message.length() : report);
+            return "start failed: " + message.substring(0, log) + " (" + telling(nodeLog) + ")";
         }
     }
 

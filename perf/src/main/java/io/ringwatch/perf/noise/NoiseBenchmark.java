@@ -4,6 +4,7 @@ import io.ringwatch.nativeconfig.CpuList;
 import io.ringwatch.nativeconfig.HostCpus;
 import io.ringwatch.nativeconfig.ProcessAffinity;
 import io.ringwatch.perf.reproduce.Progress;
+import io.ringwatch.transport.aeron.internal.launch.NodeProcesses;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -231,7 +232,7 @@ public final class NoiseBenchmark
                 catch (final IllegalStateException ex)
                 {
                     final String message = String.valueOf(ex.getMessage());
-                    final int log = message.indexOf("; log:");
+                    final int log = message.indexOf(NodeProcesses.LOG_MARK);
                     invalid = "detector did not start: " + (log > 0 ? message.substring(0, log) : message);
                     failedInARow++;
                 }

@@ -216,7 +216,7 @@ public final class ViewSnapshot
             .append(" state=").append(stateName());
         if (excludedAtNs != 0)
         {
-            // when and by whom, against this node's own start: lines up a cascade across nodes of one host
+            // when (since this node's own start) and by whom: orders a cascade of exclusions
             sb.append(" by ").append(excludedBy).append(" at +")
                 .append(TimeUnit.NANOSECONDS.toMillis(excludedAtNs - startNs)).append("ms");
         }

@@ -17,6 +17,9 @@ import java.util.function.LongSupplier;
  */
 public final class ClusterStart
 {
+    /** Heads the report of every node's state and view that a start failure's message ends with. */
+    public static final String EVERY_NODE_REPORT = "\nevery node then:";
+
     private ClusterStart()
     {
     }
@@ -188,7 +191,7 @@ public final class ClusterStart
         }
         catch (final IllegalStateException ex)
         {
-            final StringBuilder sb = new StringBuilder(ex.getMessage()).append("\nevery node then:");
+            final StringBuilder sb = new StringBuilder(ex.getMessage()).append(EVERY_NODE_REPORT);
             for (int r = 0; r < nodeCount; r++)
             {
                 final ViewSnapshot view = views.tryView(r, snapshot);

@@ -79,12 +79,12 @@ final class DriverProcess
             if (!process.isAlive())
             {
                 throw new IllegalStateException("the media driver exited with " + process.exitValue() +
-                    " during start; log: " + ClusterDirectory.read(log));
+                    " during start" + NodeProcesses.LOG_MARK + ClusterDirectory.read(log));
             }
             if (System.nanoTime() - deadline >= 0)
             {
-                throw new IllegalStateException("the media driver was not ready within 60s; log: " +
-                    ClusterDirectory.read(log));
+                throw new IllegalStateException("the media driver was not ready within 60s" +
+                    NodeProcesses.LOG_MARK + ClusterDirectory.read(log));
             }
             Thread.sleep(5);
         }

@@ -16,6 +16,9 @@ import java.util.function.IntFunction;
  */
 public final class NodeProcesses
 {
+    /** Separates what went wrong in a start failure's message from the process log appended to it. */
+    public static final String LOG_MARK = "; log: ";
+
     private static final long READY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(120);
 
     private final LocalCluster.Options options;
@@ -131,7 +134,7 @@ public final class NodeProcesses
             requireAlive(rank, "during start");
             if (System.nanoTime() - deadline >= 0)
             {
-                throw new IllegalStateException("node " + rank + " not ready within 120s; log: " + log(rank));
+                throw new IllegalStateException("node " + rank + " not ready within 120s" + LOG_MARK + log(rank));
             }
             Thread.sleep(5);
         }
@@ -147,7 +150,7 @@ public final class NodeProcesses
         if (!processes[rank].isAlive())
         {
             throw new IllegalStateException("node " + rank + " exited with " + processes[rank].exitValue() + " " +
-                when + "; log: " + log(rank));
+                when + LOG_MARK + log(rank));
         }
     }
 
