@@ -76,6 +76,8 @@ final class SimulateCommand implements Command
             "  --policy P             partition policy: majority (default) | none (the paper's: every side goes on)",
             "  --probe-timeout D      probe round timeout (default min(eta, delta/4)); 0 skips the ear check",
             "                         (a broken rule, for negative controls)",
+            "  --view-digest-period D how often a node sends its neighbours a digest of its view (default 4 delta);",
+            "                         0 turns view repair off (a negative control)",
             "  --procs-per-node K     two levels: K application processes per daemon (default 0: nodes only)",
             "  --job FILE             two levels, any count per daemon: a job file (processes P; node R ranks A-B)",
             "  --process-failures F   crash F random processes within the crash window, mixed with the node",
@@ -171,6 +173,8 @@ final class SimulateCommand implements Command
         }
         final boolean probeTimeoutSet = flags.isSet("--probe-timeout");
         final long probeTimeoutNs = flags.durationNs("--probe-timeout", 0);
+        final boolean viewDigestPeriodSet = flags.isSet("--view-digest-period");
+        final long viewDigestPeriodNs = flags.durationNs("--view-digest-period", 0);
         final long restartAfterNs = flags.isSet("--restart-after") ? flags.durationNs("--restart-after", 0) : -1;
         final BootMode boot = switch (flags.string("--boot", "members"))
         {
@@ -203,6 +207,10 @@ final class SimulateCommand implements Command
         if (probeTimeoutSet)
         {
             template.probeTimeoutNs(probeTimeoutNs);
+        }
+        if (viewDigestPeriodSet)
+        {
+            template.viewDigestPeriodNs(viewDigestPeriodNs);
         }
         if (windowSet)
         {

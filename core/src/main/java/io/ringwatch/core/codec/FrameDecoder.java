@@ -19,6 +19,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_ACK_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROCESS_FAILURE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_DIGEST_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
 
 /**
@@ -286,6 +287,7 @@ public final class FrameDecoder
 
             case PROBE_TYPE:
             case PROBE_ACK_TYPE:
+            case VIEW_DIGEST_TYPE:
                 probeToken = probe.wrap(frame, 0).token();
                 body = RejectReason.NONE;
                 break;
@@ -403,7 +405,7 @@ public final class FrameDecoder
     }
 
     /**
-     * @return token of the last accepted probe or probe-ack frame.
+     * @return token of the last accepted probe or probe-ack frame, or the digest of the last VIEW_DIGEST.
      */
     public long probeToken()
     {
@@ -559,6 +561,7 @@ public final class FrameDecoder
             }
             case PROBE_TYPE:
             case PROBE_ACK_TYPE:
+            case VIEW_DIGEST_TYPE:
                 return length == ProbeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
             case FAILURE_NOTICE_TYPE:

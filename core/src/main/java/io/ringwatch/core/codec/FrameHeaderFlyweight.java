@@ -75,6 +75,8 @@ public class FrameHeaderFlyweight
     public static final int JOIN_REQUEST_TYPE = 17;
     /** {@link ViewFlyweight}. */
     public static final int VIEW_TYPE = 18;
+    /** {@link ProbeFlyweight}'s layout: the token field holds the digest of the sender's view. */
+    public static final int VIEW_DIGEST_TYPE = 19;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;

@@ -9,12 +9,13 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
 /**
  * PROBE and PROBE_ACK: a node that suspects its emitter asks predecessors to answer before it accuses anyone (the
  * answer proves it can still hear, and finds how far a run of silent nodes reaches); a PROBE_ACK returns the probe's
- * token to the prober. Same layout for both, told apart by the type.
+ * token to the prober. VIEW_DIGEST, a node telling a ring neighbour the digest of its view, carries the digest in the
+ * token field. Same layout for all three, told apart by the type.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |             Frame Header (32 bytes, type 5 or 6)              |
+ *  |           Frame Header (32 bytes, type 5, 6 or 19)            |
  *  +---------------------------------------------------------------+
  *  |                             Token                             |
  *  |                                                               |
@@ -44,13 +45,13 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
      *
      * @param buffer            destination.
      * @param offset            at which the frame begins.
-     * @param type              {@link #PROBE_TYPE} or {@link #PROBE_ACK_TYPE}.
+     * @param type              {@link #PROBE_TYPE}, {@link #PROBE_ACK_TYPE} or {@link #VIEW_DIGEST_TYPE}.
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        the prober, or the answering node.
      * @param senderIncarnation its incarnation.
      * @param destinationRank   the node asked, or the prober.
      * @param configDigest      the sender's {@link ConfigDigest}.
-     * @param token             the probe's token.
+     * @param token             the probe's token, or the view digest.
      * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
      */
     public int encode(
@@ -64,7 +65,7 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
         final int configDigest,
         final long token)
     {
-        if (type != PROBE_TYPE && type != PROBE_ACK_TYPE)
+        if (type != PROBE_TYPE && type != PROBE_ACK_TYPE && type != VIEW_DIGEST_TYPE)
         {
             throw new IllegalArgumentException("not a probe type: " + type);
         }

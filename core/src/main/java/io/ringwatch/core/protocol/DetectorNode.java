@@ -127,6 +127,8 @@ public final class DetectorNode
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
     private final RecentChanges recentChanges = new RecentChanges(RECENT_CHANGES);
+    private final ViewRepair viewRepair;
+    private final RankArray repairDead = new RankArray(8);
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -224,6 +226,7 @@ public final class DetectorNode
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
         this.probes = new ProbeSession(this, dead, quorum, control, settings);
         this.majorityRule = new MajorityRule(this, dead, quorum, probes, settings);
+        this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs());
         rebase(startNs);
     }
 
@@ -334,6 +337,7 @@ public final class DetectorNode
         armedAtNs = startNs + startupGraceNs;
         suspicionDeadlineNs = armedAtNs + suspicionTimeoutNs;
         expectedWakeNs = startNs;
+        viewRepair.rebase(startNs);
     }
 
     /**
@@ -375,6 +379,11 @@ public final class DetectorNode
         work += askToJoin(nowNs);
         work += state == NodeState.ACTIVE ? majorityRule.checkVerification(nowNs) : 0;
         work += retellIfSettled(nowNs);
+        if (state == NodeState.ACTIVE)
+        {
+            // no deadline of its own: a node that beats wakes every η anyway, and a lone node has nobody to tell
+            work += viewRepair.sendIfDue(nowNs, rank, emitter, observer, dead, membership.incarnations(), control);
+        }
         expectedWakeNs = nextDeadlineNs();
         return work;
     }
@@ -1408,6 +1417,11 @@ public final class DetectorNode
         final RankIncarnations incarnations,
         final long nowNs)
     {
+        if (state == NodeState.ACTIVE)
+        {
+            repairView(fromRank, fromIncarnation, viewDead, incarnations, nowNs);
+            return;
+        }
         if (state != NodeState.JOINING || !validRank(fromRank) || incarnations.incarnationOf(rank) != incarnation)
         {
             staleFrames++;
@@ -1436,6 +1450,104 @@ public final class DetectorNode
         quorum.adopt(dead);
         listener.onJoin(rank, incarnation, nowNs);
         viewChanged(nowNs);
+        expectedWakeNs = nextDeadlineNs();
+    }
+
+    /**
+     * VIEW_DIGEST from a ring neighbour ({@link ViewRepair}): answer with this node's view if it hashes differently.
+     *
+     * @param fromRank        the neighbour.
+     * @param fromIncarnation its incarnation.
+     * @param digest          the digest of its view.
+     * @param nowNs           protocol time.
+     */
+    public void onViewDigest(final int fromRank, final int fromIncarnation, final long digest, final long nowNs)
+    {
+        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        {
+            return;
+        }
+        if (viewRepair.differs(digest, dead, membership.incarnations()))
+        {
+            control.sendView(fromRank, dead, membership.incarnations());
+        }
+    }
+
+    /**
+     * A live member's view, sent because this node's digest differed from its own: merge it as a joiner merges the
+     * view it is admitted with, through the paths a JOIN or a notice takes (listener, ring, majority rule). Per rank,
+     * a newer incarnation wins: alive in the view, the rank is admitted (its older life, if held alive here, ended
+     * unnoticed); dead there, its newer life is dead. At equal incarnations a death wins. Under {@code majority} the
+     * deaths are merged only if what they leave alive is a majority of M, as for a notice's D_msg: a minority's view
+     * is never merged. This node's own entry is never taken from another's view.
+     */
+    private void repairView(
+        final int fromRank,
+        final int fromIncarnation,
+        final RankSet viewDead,
+        final RankIncarnations viewIncarnations,
+        final long nowNs)
+    {
+        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        {
+            return;
+        }
+        repairDead.clear();
+        for (int i = 0, size = viewDead.size(); i < size; i++)
+        {
+            final int r = viewDead.rankAt(i);
+            if (r != rank && validRank(r) && !dead.contains(r) &&
+                viewIncarnations.incarnationOf(r) >= membership.incarnationOf(r))
+            {
+                repairDead.add(r);
+            }
+        }
+        final boolean takeDeaths = repairDead.size() == 0 || policy != PartitionPolicy.MAJORITY ||
+            quorum.leftAliveByUnion(dead, repairDead);
+        if (!takeDeaths)
+        {
+            viewRepair.countRefused();
+        }
+        boolean changed = false;
+        for (int i = 0, size = viewIncarnations.size(); i < size; i++)
+        {
+            final int r = viewIncarnations.rankAt(i);
+            final int newer = viewIncarnations.incarnationAt(i);
+            if (r == rank || !validRank(r) || newer <= membership.incarnationOf(r))
+            {
+                continue;
+            }
+            if (viewDead.contains(r))
+            {
+                if (takeDeaths)
+                {
+                    membership.incarnations().raise(r, newer);
+                    changed |= learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
+                }
+                continue;
+            }
+            // the life held alive here ended unnoticed: the application sees it go before the new one comes
+            changed |= learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
+            membership.incarnations().raise(r, newer);
+            admitJoiner(r, newer, nowNs, fromRank);
+            changed = true;
+        }
+        for (int i = 0, size = takeDeaths ? repairDead.size() : 0; i < size; i++)
+        {
+            changed |= learnDead(repairDead.rankAt(i), nowNs, FailureCause.NOTICE, fromRank);
+        }
+        if (!changed)
+        {
+            return;
+        }
+        viewRepair.countMerged();
+        viewChanged(nowNs);
+        if (policy == PartitionPolicy.MAJORITY && !majorityRule.viewHoldsMajority())
+        {
+            majorityRule.stopAsMinority(nowNs, 0, dead.rankAt(0));
+            return;
+        }
+        adjustNeighboursAfterLearning(nowNs);
         expectedWakeNs = nextDeadlineNs();
     }
 
@@ -1970,6 +2082,38 @@ public final class DetectorNode
     public long healRetells()
     {
         return healRetells;
+    }
+
+    /**
+     * @return VIEW_DIGEST frames sent to ring neighbours.
+     */
+    public long viewDigestsSent()
+    {
+        return viewRepair.digestsSent();
+    }
+
+    /**
+     * @return neighbours' digests that differed from this view, each answered with the view.
+     */
+    public long viewDigestMismatches()
+    {
+        return viewRepair.mismatches();
+    }
+
+    /**
+     * @return neighbours' views merged that changed this node's view: broadcasts it had missed.
+     */
+    public long viewsRepaired()
+    {
+        return viewRepair.merged();
+    }
+
+    /**
+     * @return neighbours' views whose deaths were refused because they would leave no majority of M.
+     */
+    public long viewRepairsRefused()
+    {
+        return viewRepair.refused();
     }
 
     /**

@@ -23,6 +23,10 @@ package io.ringwatch.core.protocol;
  * @param settlePeriodNs     the membership a majority is counted of is the live set as of the last time the view had
  *                           been unchanged this long; default (⌊log₂ N⌋ + 4)·δ, longer than a minority takes to learn
  *                           it is one, so that membership never shrinks under a minority still finding out.
+ * @param viewDigestPeriodNs how often a node tells both ring neighbours a digest of its view, so that one that missed
+ *                           a broadcast (a JOIN crossing another at boot, a notice cut off by a partition) is sent
+ *                           the view and catches up; default 4δ. 0 turns this repair off (a broken rule, only for
+ *                           negative controls).
  */
 public record ProtocolSettings(
     int clusterSize,
@@ -34,7 +38,8 @@ public record ProtocolSettings(
     long fenceIntervalNs,
     PartitionPolicy partitionPolicy,
     long probeTimeoutNs,
-    long settlePeriodNs)
+    long settlePeriodNs,
+    long viewDigestPeriodNs)
 {
     /** Largest supported cluster, bounded by the notice encoding and schedule arithmetic. */
     public static final int MAX_CLUSTER_SIZE = 1 << 24;
@@ -91,6 +96,10 @@ public record ProtocolSettings(
             throw new IllegalArgumentException("settlePeriodNs (" + settlePeriodNs +
                 ") must exceed suspicionTimeoutNs (" + suspicionTimeoutNs + ")");
         }
+        if (viewDigestPeriodNs < 0)
+        {
+            throw new IllegalArgumentException("viewDigestPeriodNs must be >= 0: " + viewDigestPeriodNs);
+        }
     }
 
     /**
@@ -116,7 +125,7 @@ public record ProtocolSettings(
     {
         this(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
             fenceIntervalNs, PartitionPolicy.MAJORITY, defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs),
-            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs));
+            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs), defaultViewDigestPeriodNs(suspicionTimeoutNs));
     }
 
     /**
@@ -223,6 +232,25 @@ public record ProtocolSettings(
     }
 
     /**
+     * @param suspicionTimeoutNs δ.
+     * @return the default view digest period, 4δ: a view that missed a broadcast is mended within a few δ, for one
+     * small frame per node and neighbour every 4δ (a node beats its observer δ/η times as often).
+     */
+    public static long defaultViewDigestPeriodNs(final long suspicionTimeoutNs)
+    {
+        return 4 * suspicionTimeoutNs;
+    }
+
+    /**
+     * @param periodNs view digest period; 0 turns the view repair off (only for negative controls).
+     * @return a copy with the given view digest period.
+     */
+    public ProtocolSettings withViewDigestPeriodNs(final long periodNs)
+    {
+        return toBuilder().viewDigestPeriodNs(periodNs).build();
+    }
+
+    /**
      * @param periodNs settle period of the membership a majority is counted of.
      * @return a copy with the given settle period.
      */
@@ -255,6 +283,7 @@ public record ProtocolSettings(
         private PartitionPolicy partitionPolicy;
         private long probeTimeoutNs;
         private long settlePeriodNs;
+        private long viewDigestPeriodNs;
 
         private Builder(final ProtocolSettings settings)
         {
@@ -268,6 +297,7 @@ public record ProtocolSettings(
             partitionPolicy = settings.partitionPolicy;
             probeTimeoutNs = settings.probeTimeoutNs;
             settlePeriodNs = settings.settlePeriodNs;
+            viewDigestPeriodNs = settings.viewDigestPeriodNs;
         }
 
         /**
@@ -331,13 +361,24 @@ public record ProtocolSettings(
         }
 
         /**
+         * @param viewDigestPeriodNs see {@link ProtocolSettings#viewDigestPeriodNs()}.
+         * @return this for a fluent API.
+         */
+        public Builder viewDigestPeriodNs(final long viewDigestPeriodNs)
+        {
+            this.viewDigestPeriodNs = viewDigestPeriodNs;
+            return this;
+        }
+
+        /**
          * @return the settings, validated as by the canonical constructor.
          * @throws IllegalArgumentException naming the first bad value.
          */
         public ProtocolSettings build()
         {
             return new ProtocolSettings(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs,
-                startupGraceNs, dedupCapacity, fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs);
+                startupGraceNs, dedupCapacity, fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs,
+                viewDigestPeriodNs);
         }
     }
 }

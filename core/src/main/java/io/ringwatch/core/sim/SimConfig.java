@@ -55,6 +55,7 @@ public final class SimConfig
     private long startSpreadNs;
     private PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
     private long probeTimeoutNs = -1;
+    private long viewDigestPeriodNs = -1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private int processesPerNode;
@@ -101,6 +102,7 @@ public final class SimConfig
         copy.startSpreadNs = startSpreadNs;
         copy.partitionPolicy = partitionPolicy;
         copy.probeTimeoutNs = probeTimeoutNs;
+        copy.viewDigestPeriodNs = viewDigestPeriodNs;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         copy.processesPerNode = processesPerNode;
@@ -155,6 +157,10 @@ public final class SimConfig
             probeTimeoutNs = ProtocolSettings.defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs);
         }
         require(probeTimeoutNs < suspicionTimeoutNs, "probe timeout must be below delta: " + probeTimeoutNs + "ns");
+        if (viewDigestPeriodNs < 0)
+        {
+            viewDigestPeriodNs = ProtocolSettings.defaultViewDigestPeriodNs(suspicionTimeoutNs);
+        }
         if (crashWindowNs < 0)
         {
             crashWindowNs = suspicionTimeoutNs / 2;
@@ -685,6 +691,22 @@ public final class SimConfig
     public long probeTimeoutNs()
     {
         return probeTimeoutNs;
+    }
+
+    /**
+     * @param ns view digest period; default 4δ; 0 turns view repair off (a broken rule, for negative controls).
+     * @return this.
+     */
+    public SimConfig viewDigestPeriodNs(final long ns)
+    {
+        checkMutable();
+        this.viewDigestPeriodNs = ns;
+        return this;
+    }
+
+    public long viewDigestPeriodNs()
+    {
+        return viewDigestPeriodNs;
     }
 
     /**

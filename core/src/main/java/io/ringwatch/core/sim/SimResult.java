@@ -43,6 +43,8 @@ import java.util.List;
  * @param boots                       ranks that started after the seeds ({@link BootMode}); under
  *                                    {@link BootMode#JOIN} they are also counted in {@code rejoined} once admitted.
  * @param healsAnnounced              heal notices announced: emitters heard again after a silence judged a cut.
+ * @param viewDigestMessages          VIEW_DIGEST messages sent (view repair).
+ * @param viewsRepaired               neighbours' views merged that changed a node's view: broadcasts it had missed.
  */
 public record SimResult(
     long seed,
@@ -75,7 +77,9 @@ public record SimResult(
     int rejoined,
     long joinSpreadMaxNs,
     int boots,
-    long healsAnnounced)
+    long healsAnnounced,
+    long viewDigestMessages,
+    long viewsRepaired)
 {
     /**
      * Copies the lists.

@@ -133,6 +133,7 @@ public final class Simulation implements ClusterState
     private long noticeMessages;
     private long leaveMessages;
     private long probeMessages;
+    private long viewDigestMessages;
     private long lostMessages;
     private long vanishedMessages;
     private long eventsProcessed;
@@ -180,7 +181,8 @@ public final class Simulation implements ClusterState
             .withPauseThresholdNs(config.pauseThresholdNs())
             .withFenceIntervalNs(config.fenceIntervalNs())
             .withPartitionPolicy(config.partitionPolicy())
-            .withProbeTimeoutNs(config.probeTimeoutNs());
+            .withProbeTimeoutNs(config.probeTimeoutNs())
+            .withViewDigestPeriodNs(config.viewDigestPeriodNs());
         schedule = config.broadcast().newSchedule();
         restartAfterNs = config.restartAfterNs();
         incarnations = new int[n];
@@ -543,7 +545,7 @@ public final class Simulation implements ClusterState
             }
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
-                EventQueue.JOIN_REQUEST, EventQueue.VIEW, EventQueue.PROBE, EventQueue.PROBE_ACK,
+                EventQueue.JOIN_REQUEST, EventQueue.VIEW, EventQueue.VIEW_DIGEST, EventQueue.PROBE, EventQueue.PROBE_ACK,
                 EventQueue.PROCESS_NOTICE ->
             {
                 return deliverControl(slot, to);
@@ -603,6 +605,7 @@ public final class Simulation implements ClusterState
                 final SimView view = (SimView)queue.ref(slot);
                 enter(to).onView(from, fromIncarnation, view.dead(), view.incarnations(), nowNs);
             }
+            case EventQueue.VIEW_DIGEST -> enter(to).onViewDigest(from, fromIncarnation, (Long)queue.ref(slot), nowNs);
             case EventQueue.PROBE -> enter(to).onProbe(from, probeIncarnation(slot), probeToken(slot), nowNs);
             case EventQueue.PROBE_ACK -> enter(to).onProbeAck(from, probeIncarnation(slot), probeToken(slot), nowNs);
             case EventQueue.PROCESS_NOTICE -> processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
@@ -1089,7 +1092,9 @@ public final class Simulation implements ClusterState
             rejoined,
             joinSpreadMaxNs,
             boots,
-            healsAnnounced());
+            healsAnnounced(),
+            viewDigestMessages,
+            sum(DetectorNode::viewsRepaired));
     }
 
     /**
@@ -1381,6 +1386,12 @@ public final class Simulation implements ClusterState
         {
             sendControl(EventQueue.VIEW, joinerRank,
                 new SimView(RankArray.copyOf(deadSet), IncarnationTable.copyOf(known)));
+        }
+
+        public void sendViewDigest(final int toRank, final long digest)
+        {
+            viewDigestMessages++;
+            sendControl(EventQueue.VIEW_DIGEST, toRank, digest);
         }
 
         public void sendProbe(final int toRank, final long token)

@@ -69,4 +69,17 @@ public interface ControlChannel
     {
         throw new UnsupportedOperationException("this control channel cannot send VIEW");
     }
+
+    /**
+     * Tell a ring neighbour the digest of the caller's view ({@code VIEW_DIGEST}); a neighbour whose view differs
+     * answers with {@link #sendView}. Transports without it keep the default, which refuses: such a node must run
+     * with {@code viewDigestPeriodNs} 0.
+     *
+     * @param toRank the caller's emitter or observer.
+     * @param digest the digest of the caller's view.
+     */
+    default void sendViewDigest(final int toRank, final long digest)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send VIEW_DIGEST");
+    }
 }

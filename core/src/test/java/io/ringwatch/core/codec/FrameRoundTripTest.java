@@ -111,6 +111,18 @@ class FrameRoundTripTest
     }
 
     @Test
+    void shouldRoundTripAViewDigest()
+    {
+        final int length = stamp(0, new ProbeFlyweight().encode(
+            buffer, 0, FrameHeaderFlyweight.VIEW_DIGEST_TYPE, CLUSTER_ID, 12, 4, LOCAL_RANK, DIGEST, 0xDEAD_BEEF_CAFEL));
+
+        assertEquals(ProbeFlyweight.LENGTH, length);
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(FrameHeaderFlyweight.VIEW_DIGEST_TYPE, decoder.type());
+        assertEquals(0xDEAD_BEEF_CAFEL, decoder.probeToken());
+    }
+
+    @Test
     void shouldRejectAProbeOfTheWrongLength()
     {
         final int length = stamp(0, new ProbeFlyweight().encode(

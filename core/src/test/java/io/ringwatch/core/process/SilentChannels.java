@@ -50,6 +50,10 @@ public final class SilentChannels implements HeartbeatChannel, ControlChannel, M
     {
     }
 
+    public void sendViewDigest(final int toRank, final long digest)
+    {
+    }
+
     public void onExcluded(final long nowNs, final ExclusionCause cause, final int reporterRank)
     {
     }

@@ -52,6 +52,7 @@ class DetectorNodeAllocationTest
     private static final class NoControl implements ControlChannel
     {
         int sent;
+        int digestsSent;
         int probedEmitter = -1;
         long probeToken;
 
@@ -84,6 +85,11 @@ class DetectorNodeAllocationTest
         {
             sent++;
         }
+
+        public void sendViewDigest(final int toRank, final long digest)
+        {
+            digestsSent++;
+        }
     }
 
     @Test
@@ -98,13 +104,15 @@ class DetectorNodeAllocationTest
         runCycles(node, slot, nowNs, WARMUP_CYCLES);
         final long heartbeatsBefore = node.heartbeatsSent();
         final long progressBefore = node.heartbeatProgressSeen();
+        final int digestsBefore = control.digestsSent;
 
         final int rounds = measureUntilARoundAllocatesNothing(
             allocation, () -> runCycles(node, slot, nowNs, MEASURED_CYCLES), "duty cycles");
         final long expectedBeats = rounds * (long)MEASURED_CYCLES / 2;
         assertEquals(expectedBeats, node.heartbeatsSent() - heartbeatsBefore, "heartbeats sent");
         assertEquals(expectedBeats, node.heartbeatProgressSeen() - progressBefore, "progress seen");
-        assertEquals(0, control.sent, "no suspicion, no control traffic");
+        assertEquals(0, control.sent, "no suspicion, no control traffic but view digests");
+        assertTrue(control.digestsSent > digestsBefore, "view digests went out in the measured cycles too");
         assertEquals(0, node.deadSet().size());
     }
 

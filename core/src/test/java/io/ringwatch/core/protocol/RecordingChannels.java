@@ -32,6 +32,8 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     record SentNotice(int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation) {}
 
     final List<Sent> sent = new ArrayList<>();
+    /** VIEW_DIGEST frames, apart from {@link #sent}: they go out every period whatever else a test looks at. */
+    final List<Sent> viewDigests = new ArrayList<>();
     final List<SentNotice> notices = new ArrayList<>();
     final List<String> events = new ArrayList<>();
     /** What a receiver's codec says of each sent notice once encoded: anything but NONE would be dropped live. */
@@ -107,6 +109,11 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     public void sendProbeAck(final int toRank, final long token)
     {
         sent.add(new Sent("probeAck", toRank, token));
+    }
+
+    public void sendViewDigest(final int toRank, final long digest)
+    {
+        viewDigests.add(new Sent("viewDigest", toRank, digest));
     }
 
     public void sendNotice(final int toRank, final Notice notice)

@@ -12,6 +12,7 @@ final class CountingControlChannel implements ControlChannel
     long leavesSent;
     long noticesSent;
     long probesSent;
+    long viewDigestsSent;
 
     public void sendNewObserver(final int emitterRank)
     {
@@ -31,6 +32,11 @@ final class CountingControlChannel implements ControlChannel
     public void sendProbeAck(final int toRank, final long token)
     {
         probesSent++;
+    }
+
+    public void sendViewDigest(final int toRank, final long digest)
+    {
+        viewDigestsSent++;
     }
 
     public void sendNotice(final int toRank, final Notice notice)

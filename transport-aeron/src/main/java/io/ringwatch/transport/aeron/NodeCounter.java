@@ -72,7 +72,15 @@ public enum NodeCounter
     /** Heal notices this node announced: its emitter beat again after a silence taken for a cut. */
     HEALS_ANNOUNCED(31, "heals announced"),
     /** Deaths and JOINs this node told again after a heal. */
-    HEAL_RETELLS(32, "heal retells");
+    HEAL_RETELLS(32, "heal retells"),
+    /** Digests of this node's view sent to its ring neighbours. */
+    VIEW_DIGESTS_SENT(33, "view digests sent"),
+    /** Neighbours' digests that differed from this node's view; each was answered with the view. */
+    VIEW_DIGEST_MISMATCHES(34, "view digest mismatches"),
+    /** Neighbours' views that changed this node's view: broadcasts it had missed. */
+    VIEWS_REPAIRED(35, "views repaired"),
+    /** Neighbours' views whose deaths were refused: they would have left no majority. */
+    VIEW_REPAIRS_REFUSED(36, "view repairs refused");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

@@ -353,6 +353,10 @@ class RdmaHeartbeatsTest
             public void sendNotice(final int toRank, final Notice notice)
             {
             }
+
+            public void sendViewDigest(final int toRank, final long digest)
+            {
+            }
         };
         final DetectorNode node0 = new DetectorNode(0, 7, ProtocolSettings.of(4, STEP_NS * 10, STEP_NS * 100),
             new DoubleHypercubeSchedule(), nodes[0], noControl, MembershipListener.NO_OP, fabric.nowNs);

@@ -83,6 +83,10 @@ class RdmaPortDownTest
                     inFlight.add(new Message(1, rank, toRank, notice.deadRank(), notice.sourceRank(),
                         notice.sourceIncarnation(), notice.sequence(), RankArray.copyOf(notice.deadSet())));
                 }
+
+                public void sendViewDigest(final int toRank, final long digest)
+                {
+                }
             };
             final MembershipListener listener = new MembershipListener()
             {

@@ -147,6 +147,15 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     /**
      * {@inheritDoc}
      */
+    public void sendViewDigest(final int toRank, final long digest)
+    {
+        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.VIEW_DIGEST_TYPE, clusterId, rank,
+            incarnation, toRank, configDigest, digest));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public void sendNotice(final int toRank, final Notice notice)
     {
         send(toRank, noticeFrame.encode(sendBuffer, 0, clusterId, rank, incarnation, toRank, configDigest, notice));

@@ -159,6 +159,10 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.FENCES_SENT, node.fencesSent());
         set(NodeCounter.HEALS_ANNOUNCED, node.healsAnnounced());
         set(NodeCounter.HEAL_RETELLS, node.healRetells());
+        set(NodeCounter.VIEW_DIGESTS_SENT, node.viewDigestsSent());
+        set(NodeCounter.VIEW_DIGEST_MISMATCHES, node.viewDigestMismatches());
+        set(NodeCounter.VIEWS_REPAIRED, node.viewsRepaired());
+        set(NodeCounter.VIEW_REPAIRS_REFUSED, node.viewRepairsRefused());
         set(NodeCounter.MISADDRESSED, node.misaddressed());
         set(NodeCounter.NEW_OBSERVER_REFUSED, node.newObserverRefused());
         set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);

@@ -345,6 +345,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 node.onProbeAck(sender, incarnation, decoder.probeToken(), nowNs);
                 break;
 
+            case FrameHeaderFlyweight.VIEW_DIGEST_TYPE:
+                node.onViewDigest(sender, incarnation, decoder.probeToken(), nowNs);
+                break;
+
             case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
             {
                 final ProcessLevelHook processLevel = this.processLevel;
