@@ -1,6 +1,5 @@
 package io.ringwatch.core.protocol;
 
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -10,6 +9,9 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.ringwatch.core.protocol.SixteenNodes.DELTA;
+import static io.ringwatch.core.protocol.SixteenNodes.ETA;
+import static io.ringwatch.core.protocol.SixteenNodes.START;
 
 /**
  * Repair after a cut heals, on one node (rank 5 of 16): a node whose emitter beats again after a silence announces
@@ -17,15 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HealRetellTest
 {
-    private static final int N = 16;
-    private static final long ETA = 10;
-    private static final long DELTA = 100;
-    private static final long START = 1_000;
-    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
-
     private final RecordingChannels io = new RecordingChannels();
-    private final DetectorNode node =
-        new DetectorNode(5, 0, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+    private final DetectorNode node = SixteenNodes.node(5, 0, io);
 
     private static ReusableNotice join(final int joiner, final int incarnation, final int source, final long seq)
     {

@@ -9,6 +9,10 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.ringwatch.core.protocol.SixteenNodes.DELTA;
+import static io.ringwatch.core.protocol.SixteenNodes.ETA;
+import static io.ringwatch.core.protocol.SixteenNodes.SETTINGS;
+import static io.ringwatch.core.protocol.SixteenNodes.START;
 
 /**
  * Where the join protocol meets the majority rule, on one node (rank 5 of 16): who may admit a joiner, probes from
@@ -16,18 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JoinPartitionTest
 {
-    private static final int N = 16;
-    private static final long ETA = 10;
-    private static final long DELTA = 100;
-    private static final long START = 1_000;
-    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
-
     private final RecordingChannels io = new RecordingChannels();
     private final DetectorNode node = newNode(0);
 
     private DetectorNode newNode(final int incarnation)
     {
-        return new DetectorNode(5, incarnation, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+        return SixteenNodes.node(5, incarnation, io);
     }
 
     private static ReusableNotice failure(final int dead, final int source, final long seq, final RankArray deadSet)

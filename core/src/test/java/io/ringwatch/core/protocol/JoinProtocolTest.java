@@ -1,7 +1,6 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.spi.IncarnationTable;
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.Test;
@@ -12,21 +11,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.ringwatch.core.protocol.SixteenNodes.DELTA;
+import static io.ringwatch.core.protocol.SixteenNodes.ETA;
+import static io.ringwatch.core.protocol.SixteenNodes.START;
 
 class JoinProtocolTest
 {
-    private static final int N = 16;
-    private static final long ETA = 10;
-    private static final long DELTA = 100;
-    private static final long START = 1_000;
-    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
-
     private final RecordingChannels io = new RecordingChannels();
     private final DetectorNode node = newNode(5, 0);
 
     private DetectorNode newNode(final int rank, final int incarnation)
     {
-        return new DetectorNode(rank, incarnation, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+        return SixteenNodes.node(rank, incarnation, io);
     }
 
     private static ReusableNotice failure(final int dead, final int source, final long seq, final int subject)

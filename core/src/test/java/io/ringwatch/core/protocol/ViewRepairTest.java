@@ -1,6 +1,5 @@
 package io.ringwatch.core.protocol;
 
-import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -12,6 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.ringwatch.core.protocol.SixteenNodes.DELTA;
+import static io.ringwatch.core.protocol.SixteenNodes.ETA;
+import static io.ringwatch.core.protocol.SixteenNodes.SETTINGS;
+import static io.ringwatch.core.protocol.SixteenNodes.START;
 
 /**
  * One node's side of view repair: the digests it sends, the view it answers a differing digest with, and how it
@@ -20,14 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ViewRepairTest
 {
-    private static final int N = 16;
-    private static final long ETA = 10;
-    private static final long DELTA = 100;
-    private static final long START = 1_000;
-    private static final ProtocolSettings SETTINGS = ProtocolSettings.of(N, ETA, DELTA);
-
     private final RecordingChannels io = new RecordingChannels();
-    private final DetectorNode node = new DetectorNode(5, 0, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
+    private final DetectorNode node = SixteenNodes.node(5, 0, io);
 
     private static long digestOf(final RankArray dead, final IncarnationTable incarnations)
     {
