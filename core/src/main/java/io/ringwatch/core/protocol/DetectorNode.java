@@ -382,7 +382,7 @@ public final class DetectorNode
         if (state == NodeState.ACTIVE)
         {
             // no deadline of its own: a node that beats wakes every η anyway, and a lone node has nobody to tell
-            work += viewRepair.sendIfDue(nowNs, rank, emitter, observer, dead, membership.incarnations(), control);
+            viewRepair.sendIfDue(nowNs, rank, emitter, observer, dead, membership.incarnations(), control);
         }
         expectedWakeNs = nextDeadlineNs();
         return work;

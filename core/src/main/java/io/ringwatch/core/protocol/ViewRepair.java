@@ -46,11 +46,10 @@ final class ViewRepair
     }
 
     /**
-     * Send the digest to both ring neighbours if a period has passed since the last.
-     *
-     * @return 1 if digests were sent, else 0.
+     * Send the digest to both ring neighbours if a period has passed since the last. Not counted as duty-cycle work:
+     * it leaves nothing for the next cycle to do, so the idle strategy may sleep right after it.
      */
-    int sendIfDue(
+    void sendIfDue(
         final long nowNs,
         final int rank,
         final int emitter,
@@ -61,7 +60,7 @@ final class ViewRepair
     {
         if (periodNs == 0 || nowNs - nextDigestNs < 0 || emitter == rank)
         {
-            return 0;
+            return;
         }
         nextDigestNs = nowNs + periodNs;
         final long digest = digest(dead, incarnations);
@@ -72,7 +71,6 @@ final class ViewRepair
             control.sendViewDigest(observer, digest);
             digestsSent++;
         }
-        return 1;
     }
 
     /**
