@@ -1400,14 +1400,15 @@ public final class DetectorNode
     }
 
     /**
-     * VIEW: the state transfer a contact sends a joiner it admitted. The joiner takes the contact's dead set and
-     * incarnations, watches its nearest live predecessor, reports itself up and takes part. Ignored unless this node
-     * is joining and the view admits this very incarnation.
+     * VIEW: the state transfer a contact sends a joiner it admitted, or a neighbour's answer to this node's differing
+     * view digest ({@link ViewRepair}). A joiner takes the contact's dead set and incarnations, watches its nearest
+     * live predecessor, reports itself up and takes part, provided the view admits this very incarnation; an active
+     * node merges the view (see {@code repairView}); any other node ignores it.
      *
-     * @param fromRank        the contact.
+     * @param fromRank        the contact, or the neighbour.
      * @param fromIncarnation its incarnation.
-     * @param viewDead        the contact's D, possibly still listing this node; valid during the call.
-     * @param incarnations    the contact's incarnations; valid during the call.
+     * @param viewDead        its D, possibly still listing a joiner; valid during the call.
+     * @param incarnations    its incarnations; valid during the call.
      * @param nowNs           protocol time.
      */
     public void onView(

@@ -58,11 +58,12 @@ public interface ControlChannel
     }
 
     /**
-     * State transfer to a node just admitted: the caller's dead set and the incarnations it knows.
+     * State transfer: the caller's dead set and the incarnations it knows, to a node just admitted or to a ring
+     * neighbour whose view digest differed from the caller's ({@link #sendViewDigest}).
      *
-     * @param joinerRank   the node admitted.
-     * @param deadSet      the caller's D, the joiner no longer in it; valid only during this call.
-     * @param incarnations incarnations of the ranks that rejoined, the joiner's new one included; valid only
+     * @param joinerRank   the node admitted, or the neighbour.
+     * @param deadSet      the caller's D (a joiner no longer in it); valid only during this call.
+     * @param incarnations incarnations of the ranks that rejoined (a joiner's new one included); valid only
      *                     during this call.
      */
     default void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations incarnations)
