@@ -71,6 +71,62 @@ class RealtimePriorityTest
     }
 
     @Test
+    void shouldRaiseAnotherThreadByItsIdAndLeaveTheCallerAlone() throws Exception
+    {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "not Linux: no /proc/thread-self");
+        final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.atomic.AtomicInteger tid = new java.util.concurrent.atomic.AtomicInteger();
+        final AtomicReference<String> seenByTarget = new AtomicReference<>();
+        final Thread target = new Thread(() ->
+        {
+            tid.set(NativeThreadId.current());
+            started.countDown();
+            try
+            {
+                done.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            seenByTarget.set(RealtimePriority.currentPolicy());
+        });
+        target.start();
+        started.await();
+
+        final RealtimePriority.Result result = RealtimePriority.raiseThread(tid.get(), 6);
+        final String policyAfter = RealtimePriority.policyOf(tid.get());
+        done.countDown();
+        target.join();
+
+        assumeTrue(result.applied(), "no privilege for SCHED_FIFO here: " + result.reason());
+        assertEquals("SCHED_FIFO", policyAfter);
+        assertEquals("SCHED_FIFO", seenByTarget.get(), "the target thread itself sees its new class");
+        assertEquals("SCHED_OTHER", RealtimePriority.currentPolicy(), "the caller was never raised");
+    }
+
+    @Test
+    void shouldSayWhenTheThreadIsGone() throws Exception
+    {
+        final java.util.concurrent.atomic.AtomicInteger tid = new java.util.concurrent.atomic.AtomicInteger();
+        final Thread gone = new Thread(() -> tid.set(NativeThreadId.current()));
+        gone.start();
+        gone.join();
+        assumeTrue(tid.get() > 0, "no /proc/thread-self");
+
+        final RealtimePriority.Result result = RealtimePriority.raiseThread(tid.get(), 6);
+        assumeTrue(!result.reason().contains("RLIMIT_RTPRIO") && !result.reason().contains("JNA") &&
+            !result.reason().contains("Linux only"), "cannot ask here: " + result.reason());
+        // a tid may be reused by a new thread at once; only when it is not does the call fail
+        if (!result.applied())
+        {
+            assertTrue(result.reason().contains("no thread " + tid.get()), result.reason());
+        }
+        assertThrows(IllegalArgumentException.class, () -> RealtimePriority.raiseThread(0, 6));
+    }
+
+    @Test
     void shouldRejectOutOfRangePriorityNamingIt()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,

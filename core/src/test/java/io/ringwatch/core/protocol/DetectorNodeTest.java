@@ -324,8 +324,11 @@ class DetectorNodeTest
 
         runUntil(graced, START + 2 * ETA, START + 10 * DELTA - 1);
         assertEquals(0, graced.suspicions(), "silent for 9δ, but inside the grace");
-        graced.doWork(START + 10 * DELTA);
-        assertEquals(1, graced.suspicions(), "silent for longer than δ when the grace ends");
+        // a silence that began in the grace is not held against the emitter: it gets a whole δ once judging starts
+        runUntil(graced, START + 10 * DELTA, START + 11 * DELTA - 1);
+        assertEquals(0, graced.suspicions(), "less than δ since the grace ended");
+        graced.doWork(START + 11 * DELTA);
+        assertEquals(1, graced.suspicions(), "still silent δ after the grace ended");
     }
 
     @Test

@@ -24,6 +24,7 @@ import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.FramePoller;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.internal.RealtimeSwitch;
 import io.ringwatch.transport.aeron.internal.PeerPublications;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.ViewFile;
@@ -93,7 +94,7 @@ public final class RingwatchNode implements AutoCloseable
     private AgentRunner runner;
     private AgentInvoker invoker;
     private volatile String pinResult;
-    private String pinned;
+    private volatile String pinned;
     private volatile Throwable driverLost;
 
     private RingwatchNode(final RingwatchContext ctx)
@@ -182,6 +183,7 @@ public final class RingwatchNode implements AutoCloseable
             final HeartbeatChannel heartbeats = rdma ? rdmaHeartbeats : udp ? udpHeartbeats :
                 new SharedMemoryHeartbeatChannel(slots, rank, ctx.incarnation(), cachedClock);
 
+            final RealtimeSwitch realtime = realtimeSwitch();
             agent = new RingwatchAgent(ctx,
                 listener ->
                 {
@@ -198,7 +200,8 @@ public final class RingwatchNode implements AutoCloseable
                     return detector;
                 },
                 cachedClock, aeron.conductorAgentInvoker(), controlPoller, udp ? datagrams::poll : null, control,
-                udpHeartbeats, heartbeatTransport, viewFile, counters, pinOnStart(), scheduleOnArmed())
+                udpHeartbeats, heartbeatTransport, viewFile, counters, onAgentStart(realtime),
+                realtime == null ? null : realtime::switchNow)
                 .driverWatch(driverWatch, SystemEpochClock.INSTANCE);
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
@@ -357,31 +360,44 @@ public final class RingwatchNode implements AutoCloseable
         }
     }
 
-    private Runnable pinOnStart()
-    {
-        return ctx.cpu() >= 0 ? () -> pinned = ctx.pinner().pinCurrentThread(ctx.cpu()) : null;
-    }
-
-    private Runnable scheduleOnArmed()
+    /**
+     * On the agent thread as it starts: pin it, and remember it for the switch to real time. Strings are built here
+     * or on the switch's thread, never in a duty cycle once observers are armed.
+     */
+    private Runnable onAgentStart(final RealtimeSwitch realtime)
     {
         final boolean pin = ctx.cpu() >= 0;
-        final boolean realtime = ctx.realtimePriority() > 0;
-        if (!pin && !realtime)
+        if (!pin && realtime == null)
         {
             return null;
         }
-        // Real time only once the startup grace is over: started together, agents run interpreted for a while, and
-        // as SCHED_FIFO threads they then kept the JIT compiler threads (ordinary class) and the driver from the
-        // cores, so they stayed slow and heartbeats stalled.
         return () ->
         {
-            // timed: this runs inside a duty cycle, when every observer is already armed
-            final long startNs = System.nanoTime();
-            final String scheduling = realtime ?
-                RealtimePriority.raiseCurrentThread(ctx.realtimePriority()).toString() : "ordinary scheduling";
-            pinResult = (pin ? pinned : "not pinned (no cpu configured)") + ", " + scheduling + " (set in " +
-                TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - startNs) + " us)";
+            pinned = pin ? ctx.pinner().pinCurrentThread(ctx.cpu()) : "not pinned (no cpu configured)";
+            if (realtime == null)
+            {
+                pinResult = pinned + ", ordinary scheduling";
+            }
+            else
+            {
+                realtime.captureCurrentThread();
+            }
         };
+    }
+
+    /**
+     * Real time only near the end of the startup grace: started together, agents run interpreted for a while, and as
+     * SCHED_FIFO threads from the start they kept the JIT compiler threads (ordinary class) and the driver from the
+     * cores, so they stayed slow and heartbeats stalled.
+     */
+    private RealtimeSwitch realtimeSwitch()
+    {
+        if (ctx.realtimePriority() <= 0)
+        {
+            return null;
+        }
+        return own(new RealtimeSwitch("ringwatch-rt-switch-" + ctx.rank(), ctx.realtimePriority(),
+            scheduling -> pinResult = pinned + ", " + scheduling));
     }
 
     /**

@@ -180,6 +180,15 @@ public final class NodeCounters implements AutoCloseable
     }
 
     /**
+     * @param c a counter that is allocated.
+     * @return its last published value; safe from any thread.
+     */
+    public long get(final NodeCounter c)
+    {
+        return counters[c.ordinal()].get();
+    }
+
+    /**
      * Free the counters in the driver.
      */
     public void close()

@@ -9,8 +9,10 @@ import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -296,6 +298,7 @@ final class NodeCommand
                             "this node heard nobody for longer than the suspicion timeout (cut off, or deaf)" :
                             "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
                         System.out.println("EXCLUDED: " + why + "; fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
+                        System.out.println(ownTiming(node));
                         System.out.flush();
                         return RingwatchConfiguration.EXIT_FENCED;
                     }
@@ -309,5 +312,25 @@ final class NodeCommand
             Thread.currentThread().interrupt();
             return 0;
         }
+    }
+
+    /**
+     * Whether an excluded node was itself silent: its own largest heartbeat gap and late cycles tell a stalled emitter
+     * from an observer that could not hear it.
+     */
+    private static String ownTiming(final RingwatchNode node)
+    {
+        final NodeCounters counters = node.agent().counters();
+        return "own timing: largest heartbeat gap " + micros(counters.get(NodeCounter.MAX_HEARTBEAT_GAP_NS)) +
+            " us, heartbeat deadlines missed " + counters.get(NodeCounter.HEARTBEAT_DEADLINES_MISSED) +
+            ", longest duty cycle " + micros(counters.get(NodeCounter.DUTY_CYCLE_MAX_NS)) + " us, pauses detected " +
+            counters.get(NodeCounter.PAUSES_DETECTED) + ", heartbeats sent " +
+            counters.get(NodeCounter.HEARTBEATS_SENT) + ", heartbeats dropped " +
+            counters.get(NodeCounter.HEARTBEATS_DROPPED) + ", scheduling " + node.pinResult();
+    }
+
+    private static long micros(final long ns)
+    {
+        return TimeUnit.NANOSECONDS.toMicros(ns);
     }
 }

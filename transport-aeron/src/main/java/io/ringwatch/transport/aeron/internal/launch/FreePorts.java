@@ -9,8 +9,11 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,29 +25,61 @@ public final class FreePorts
     {
     }
 
+    /** Lowest port handed out: clear of the well-known and most registered service ports. */
+    static final int LOWEST_PORT = 10_000;
+
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    private static final int LINUX_DEFAULT_EPHEMERAL_LOW = 32_768;
+
     /**
-     * Bind every socket before closing any, so the ports are distinct; they are free a moment later unless another
-     * process takes one first.
+     * Ports below the kernel's ephemeral range, so no socket bound to port 0 can take one between this call and the
+     * node binding it: a 16-node UDP cluster opens hundreds of such sockets as it starts (a media driver's send
+     * channels among them), and with ports from the ephemeral range one start in a few dozen lost a node to
+     * {@code Address already in use}. Each is free a moment ago; a process binding that very port could still take
+     * it. Every socket is held until all are found, so the ports are distinct.
      *
      * @param count how many.
      * @return distinct UDP ports on localhost that were free a moment ago.
+     * @throws IllegalStateException if fewer than {@code count} are free.
      */
     public static int[] udp(final int count)
     {
+        return udp(count, ThreadLocalRandom.current().nextInt(ephemeralLow() - LOWEST_PORT));
+    }
+
+    /**
+     * @param count how many.
+     * @param first where to start looking, as an offset from {@link #LOWEST_PORT}; the search wraps around.
+     * @return distinct UDP ports on localhost that were free a moment ago.
+     */
+    static int[] udp(final int count, final int first)
+    {
+        final int below = ephemeralLow();
+        final int span = below - LOWEST_PORT;
         final DatagramSocket[] sockets = new DatagramSocket[count];
         final int[] ports = new int[count];
+        int found = 0;
         try
         {
-            for (int i = 0; i < count; i++)
+            for (int i = 0; i < span && found < count; i++)
             {
-                sockets[i] = new DatagramSocket(new InetSocketAddress("localhost", 0));
-                ports[i] = sockets[i].getLocalPort();
+                final int port = LOWEST_PORT + (first + i) % span;
+                try
+                {
+                    sockets[found] = new DatagramSocket(new InetSocketAddress("localhost", port));
+                    ports[found++] = port;
+                }
+                catch (final IOException taken)
+                {
+                    // in use: try the next
+                }
+            }
+            if (found < count)
+            {
+                throw new IllegalStateException("only " + found + " of " + count + " UDP ports free on localhost in [" +
+                    LOWEST_PORT + ", " + below + ")");
             }
             return ports;
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot find free UDP ports", ex);
         }
         finally
         {
@@ -55,6 +90,22 @@ public final class FreePorts
                     s.close();
                 }
             }
+        }
+    }
+
+    /**
+     * @return the first port of the kernel's ephemeral range, or Linux's default where it cannot be read.
+     */
+    static int ephemeralLow()
+    {
+        try
+        {
+            final int low = Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
+            return low > LOWEST_PORT + 1_000 ? low : LINUX_DEFAULT_EPHEMERAL_LOW;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return LINUX_DEFAULT_EPHEMERAL_LOW;
         }
     }
 

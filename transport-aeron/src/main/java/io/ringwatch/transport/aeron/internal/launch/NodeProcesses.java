@@ -123,7 +123,8 @@ public final class NodeProcesses
 
     /**
      * @param rank a launched node.
-     * @throws IllegalStateException if it exits or has not created its ready file within 120 s.
+     * @throws IllegalStateException if it or any other launched node exits, or it has not created its ready file
+     *                               within 120 s.
      * @throws InterruptedException  if interrupted.
      */
     void awaitReady(final int rank) throws InterruptedException
@@ -131,7 +132,15 @@ public final class NodeProcesses
         final long deadline = System.nanoTime() + READY_TIMEOUT_NS;
         while (!directory.readyFile(rank).exists())
         {
-            requireAlive(rank, "during start");
+            // a node is ready once its peers' subscriptions exist: one that died at start (a port taken, say) holds
+            // every other node back, so name it rather than the node that waits for it
+            for (int r = 0; r < processes.length; r++)
+            {
+                if (processes[r] != null)
+                {
+                    requireAlive(r, "during start");
+                }
+            }
             if (System.nanoTime() - deadline >= 0)
             {
                 throw new IllegalStateException("node " + rank + " not ready within 120s" + LOG_MARK + log(rank));

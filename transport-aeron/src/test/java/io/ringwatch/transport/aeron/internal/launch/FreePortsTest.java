@@ -3,6 +3,8 @@ package io.ringwatch.transport.aeron.internal.launch;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import org.junit.jupiter.api.Test;
 
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +22,23 @@ class FreePortsTest
 
         assertEquals(16, ports.length);
         assertEquals(16, Arrays.stream(ports).distinct().count(), Arrays.toString(ports));
-        assertTrue(Arrays.stream(ports).allMatch(p -> p >= 1 && p <= 65535), Arrays.toString(ports));
+        // below the ephemeral range: no socket bound to port 0 (a driver's send channel) can take one meanwhile
+        final int below = FreePorts.ephemeralLow();
+        assertTrue(Arrays.stream(ports).allMatch(p -> p >= FreePorts.LOWEST_PORT && p < below),
+            Arrays.toString(ports) + " not in [" + FreePorts.LOWEST_PORT + ", " + below + ")");
+    }
+
+    @Test
+    void shouldSkipAPortThatIsTaken() throws Exception
+    {
+        final int taken = FreePorts.udp(1)[0];
+        try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress("localhost", taken)))
+        {
+            final int[] ports = FreePorts.udp(2, taken - FreePorts.LOWEST_PORT);
+            assertTrue(Arrays.stream(ports).noneMatch(p -> p == taken), taken + " handed out: " +
+                Arrays.toString(ports));
+            assertEquals(2, Arrays.stream(ports).distinct().count(), Arrays.toString(ports));
+        }
     }
 
     @Test
