@@ -188,6 +188,26 @@ class DetectorNodePartitionTest
     }
 
     @Test
+    void shouldNotStopOnAnUnansweredMinorityNoticeBeforeδAfterItsGraceEnds()
+    {
+        final RecordingChannels gracedIo = new RecordingChannels();
+        final DetectorNode graced = new DetectorNode(5, 7, ProtocolSettings.of(N, ETA, DELTA)
+            .withStartupGraceNs(10 * DELTA), new DoubleHypercubeSchedule(), gracedIo, gracedIo, gracedIo, START);
+        graced.onNotice(TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, START + DELTA);
+        assertFalse(gracedIo.sentOfType("probe").isEmpty(), "the notice's dead are probed at once");
+
+        // nobody answers: while JVMs start, silence is no evidence, so the verdict waits as a suspicion would
+        for (long t = START + DELTA; t < START + 11 * DELTA; t += ETA / 2)
+        {
+            graced.doWork(t);
+        }
+        assertEquals(NodeState.ACTIVE, graced.state(), "unanswered only within the grace and δ after it");
+        graced.doWork(START + 11 * DELTA);
+        assertEquals(NodeState.EXCLUDED, graced.state(), "still unanswered δ after the grace");
+        assertTrue(gracedIo.events.contains("exclusion cause MINORITY"), gracedIo.events::toString);
+    }
+
+    @Test
     void shouldObeyAFenceFromARankItHoldsDeadOnlyIfTheFencersViewLeavesAMajority()
     {
         node.onNotice(TestNotice.of(6, 7, 1), 7, START);
