@@ -293,7 +293,9 @@ final class NodeCommand
                         final String why = cause == ExclusionCause.FENCED ?
                             "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead" :
                             cause == ExclusionCause.MINORITY ?
-                            "this node's side of a partition holds no majority of the cluster" :
+                            "this node's side of a partition holds no majority of the cluster (" +
+                                (snapshot.excludedBy() == ctx.rank() ? "its own count" :
+                                "checking a minority notice from rank " + snapshot.excludedBy()) + ")" :
                             cause == ExclusionCause.ISOLATED ?
                             "this node heard nobody for longer than the suspicion timeout (cut off, or deaf)" :
                             "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
