@@ -1095,16 +1095,24 @@ public final class DetectorNode
 
         if (changed)
         {
-            viewChanged(nowNs);
-            if (majority && !majorityRule.viewHoldsMajority())
-            {
-                // what this side learned leaves it no majority (scattered groups learn it piece by piece)
-                majorityRule.stopAsMinority(nowNs, 0, dead.rankAt(0));
-                return;
-            }
-            adjustNeighboursAfterLearning(nowNs);
-            expectedWakeNs = nextDeadlineNs();
+            afterLearning(nowNs);
         }
+    }
+
+    /**
+     * The view changed by what others told (a notice, a neighbour's view): under {@code majority} stop if it leaves
+     * this side no majority (scattered groups learn it piece by piece), else mend the ring around the change.
+     */
+    private void afterLearning(final long nowNs)
+    {
+        viewChanged(nowNs);
+        if (policy == PartitionPolicy.MAJORITY && !majorityRule.viewHoldsMajority())
+        {
+            majorityRule.stopAsMinority(nowNs, 0, dead.rankAt(0));
+            return;
+        }
+        adjustNeighboursAfterLearning(nowNs);
+        expectedWakeNs = nextDeadlineNs();
     }
 
     private void forward(final Notice notice, final int fromRank)
@@ -1546,14 +1554,7 @@ public final class DetectorNode
             return;
         }
         viewRepair.countMerged();
-        viewChanged(nowNs);
-        if (policy == PartitionPolicy.MAJORITY && !majorityRule.viewHoldsMajority())
-        {
-            majorityRule.stopAsMinority(nowNs, 0, dead.rankAt(0));
-            return;
-        }
-        adjustNeighboursAfterLearning(nowNs);
-        expectedWakeNs = nextDeadlineNs();
+        afterLearning(nowNs);
     }
 
     /**

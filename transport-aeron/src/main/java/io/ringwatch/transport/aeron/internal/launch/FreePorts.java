@@ -44,17 +44,18 @@ public final class FreePorts
      */
     public static int[] udp(final int count)
     {
-        return udp(count, ThreadLocalRandom.current().nextInt(ephemeralLow() - LOWEST_PORT));
+        final int below = ephemeralLow();
+        return udp(count, ThreadLocalRandom.current().nextInt(below - LOWEST_PORT), below);
     }
 
     /**
      * @param count how many.
      * @param first where to start looking, as an offset from {@link #LOWEST_PORT}; the search wraps around.
+     * @param below the first port not handed out: the start of the ephemeral range.
      * @return distinct UDP ports on localhost that were free a moment ago.
      */
-    static int[] udp(final int count, final int first)
+    static int[] udp(final int count, final int first, final int below)
     {
-        final int below = ephemeralLow();
         final int span = below - LOWEST_PORT;
         final DatagramSocket[] sockets = new DatagramSocket[count];
         final int[] ports = new int[count];

@@ -136,10 +136,7 @@ public final class NodeProcesses
             // every other node back, so name it rather than the node that waits for it
             for (int r = 0; r < processes.length; r++)
             {
-                if (processes[r] != null)
-                {
-                    requireAlive(r, "during start");
-                }
+                requireAlive(r, "during start");
             }
             if (System.nanoTime() - deadline >= 0)
             {

@@ -34,7 +34,7 @@ class FreePortsTest
         final int taken = FreePorts.udp(1)[0];
         try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress("localhost", taken)))
         {
-            final int[] ports = FreePorts.udp(2, taken - FreePorts.LOWEST_PORT);
+            final int[] ports = FreePorts.udp(2, taken - FreePorts.LOWEST_PORT, FreePorts.ephemeralLow());
             assertTrue(Arrays.stream(ports).noneMatch(p -> p == taken), taken + " handed out: " +
                 Arrays.toString(ports));
             assertEquals(2, Arrays.stream(ports).distinct().count(), Arrays.toString(ports));
