@@ -96,6 +96,7 @@ public final class DetectorNode
     private final int rank;
     private final int incarnation;
     private final int clusterSize;
+    private final boolean requestObserverAgain;
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
@@ -164,6 +165,7 @@ public final class DetectorNode
     private long strayFences;
     private long heartbeatFramesRefused;
     private long newObserverRefused;
+    private long newObserverResent;
     private long fencesSent;
     private long staleFrames;
     private long joinsAdmitted;
@@ -202,6 +204,7 @@ public final class DetectorNode
         this.rank = rank;
         this.incarnation = incarnation;
         this.clusterSize = settings.clusterSize();
+        this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
@@ -830,6 +833,31 @@ public final class DetectorNode
     void suspicionDeadline(final long deadlineNs)
     {
         suspicionDeadlineNs = deadlineNs;
+    }
+
+    /**
+     * The emitter answered a probe after a silence of δ: it lives and reaches this node, yet sent no beat here. The
+     * likeliest reason is that it never took this node as its observer (the NEW_OBSERVER of a ring mend lost in a
+     * cut), and nothing else would ever tell it: it would answer every probe and never beat, and it would keep
+     * sending its view digests to an observer it still holds alive. So ask again; a NEW_OBSERVER it had taken already
+     * only makes it beat at once.
+     */
+    void emitterAnswered(final long nowNs)
+    {
+        suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
+        if (emitter != rank && requestObserverAgain)
+        {
+            newObserverResent++;
+            control.sendNewObserver(emitter);
+        }
+    }
+
+    /**
+     * A minority notice was refused without a check (it named nobody this node holds alive).
+     */
+    void noticeRefused()
+    {
+        noticesRefused++;
     }
 
     /**
@@ -2160,5 +2188,13 @@ public final class DetectorNode
     public long newObserverRefused()
     {
         return newObserverRefused;
+    }
+
+    /**
+     * @return NEW_OBSERVER frames sent again to an emitter that answered a probe but did not beat this node.
+     */
+    public long newObserverResent()
+    {
+        return newObserverResent;
     }
 }

@@ -161,22 +161,41 @@ final class MajorityRule
         {
             return false;
         }
-        verifySampleSize = 0;
+        // sample only ranks this node holds alive: a rank both views hold dead answers nobody, so its silence says
+        // nothing about which side this node is on
+        int alive = 0;
         final int size = deadInMsg.size();
-        for (int k = 0; k < VERIFY_SAMPLE && k < size; k++)
+        for (int i = 0; i < size; i++)
         {
-            final int r = deadInMsg.rankAt((int)((long)k * size / Math.min(VERIFY_SAMPLE, size)));
-            if (r >= 0 && r < clusterSize && r != rank && !dead.contains(r) &&
-                (verifySampleSize == 0 || verifySample[verifySampleSize - 1] != r))
+            alive += isAliveHere(deadInMsg.rankAt(i)) ? 1 : 0;
+        }
+        verifySampleSize = 0;
+        final int wanted = Math.min(VERIFY_SAMPLE, alive);
+        for (int i = 0, seen = 0; i < size && verifySampleSize < wanted; i++)
+        {
+            final int r = deadInMsg.rankAt(i);
+            if (isAliveHere(r))
             {
-                verifySample[verifySampleSize++] = r;
+                // the k-th pick is the (k * alive / wanted)-th alive member: spread over D_msg, as the ring is cut
+                if (seen == (int)((long)verifySampleSize * alive / wanted))
+                {
+                    verifySample[verifySampleSize++] = r;
+                }
+                seen++;
             }
         }
         verifySource = sourceRank;
         if (verifySampleSize == 0)
         {
-            // every member of D_msg is dead in this view too, which then leaves no majority either
-            node.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
+            // D_msg names nobody this node holds alive: the notice tells it nothing, and its own count decides
+            if (viewHoldsMajority())
+            {
+                node.noticeRefused();
+            }
+            else
+            {
+                node.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
+            }
             return false;
         }
         verifying = true;
@@ -191,6 +210,11 @@ final class MajorityRule
             probes.probe(verifySample[i], verifyToken);
         }
         return true;
+    }
+
+    private boolean isAliveHere(final int r)
+    {
+        return r >= 0 && r < clusterSize && r != rank && !dead.contains(r);
     }
 
     /**

@@ -4,6 +4,8 @@ import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 
+import java.util.Arrays;
+
 /**
  * The ear check of {@link PartitionPolicy#MAJORITY}: what a node does between its emitter's suspicion deadline and a
  * notice, so that a node that cannot hear accuses nobody.
@@ -20,8 +22,6 @@ import io.ringwatch.core.spi.RankSet;
  */
 final class ProbeSession
 {
-    /** Token bit of a probe asked again: its answer places the run's end but is not counted twice. */
-    static final long REPROBE = 2;
     /** Token bit of a probe checking a minority notice. */
     static final long VERIFY = 1;
 
@@ -39,9 +39,14 @@ final class ProbeSession
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long probeTimeoutNs;
+    private final boolean recheck;
     private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
     private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
     private final int[] witnesses = new int[MAX_WITNESSES];
+    // ranks that answered this session and the recheck, one bit each: made at the first session, so a node that
+    // never probes pays nothing (a 262,144-node simulation could not hold them for every node)
+    private long[] answered;
+    private long[] rechecked;
 
     // runRounds == 0: no session
     private long probeEpoch;
@@ -59,6 +64,9 @@ final class ProbeSession
     private int witnessCount;
     private int witnessesAnswered;
     private long evidenceSinceNs = NOT_YET;
+    private boolean rechecking;
+    private long recheckStartNs;
+    private long recheckUntilNs;
     private long probesSent;
 
     ProbeSession(
@@ -77,6 +85,7 @@ final class ProbeSession
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.probeTimeoutNs = settings.probeTimeoutNs();
+        this.recheck = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
     }
 
     /**
@@ -96,7 +105,7 @@ final class ProbeSession
     }
 
     /**
-     * @return a fresh probe epoch, shifted left by two to leave room for {@link #REPROBE} and {@link #VERIFY}.
+     * @return a fresh probe epoch, shifted left by two to leave room for {@link #VERIFY}.
      */
     long nextToken()
     {
@@ -146,6 +155,11 @@ final class ProbeSession
             start(nowNs);
             return;
         }
+        if (rechecking)
+        {
+            stepRecheck(nowNs);
+            return;
+        }
         final boolean evidence = hasMajorityEvidence();
         if (evidence && evidenceSinceNs == NOT_YET)
         {
@@ -188,7 +202,7 @@ final class ProbeSession
             // a lost probe or answer must not make a live node look silent: ask the run again
             for (int r = emitter; r != rank && node.distance(r) < runAnswerDistance; r = node.previousAlive(r))
             {
-                probe(r, runToken | REPROBE);
+                probe(r, runToken);
             }
             runReprobeNs = nowNs + reprobeIntervalNs();
         }
@@ -211,27 +225,28 @@ final class ProbeSession
     }
 
     /**
-     * A PROBE_ACK with this session's token (either bit pattern): count it and place the run's end.
+     * A PROBE_ACK with this session's token: count its rank (once) and place the run's end.
      *
      * @return false if the token is not this session's (the answer is stale).
      */
     boolean onAck(final int fromRank, final long token, final long nowNs)
     {
-        if (runRounds == 0 || (token & ~REPROBE) != runToken)
+        if (runRounds == 0 || token != runToken)
         {
             return false;
         }
         final int emitter = node.emitter();
         if (fromRank == emitter)
         {
-            // the emitter lives and reaches us; its beats will tell the rest
+            // the emitter lives and reaches us; its beats will tell the rest, once it knows to send them here
             runRounds = 0;
-            node.suspicionDeadline(node.armed(nowNs + suspicionTimeoutNs));
+            node.emitterAnswered(nowNs);
             return true;
         }
-        if ((token & REPROBE) == 0)
+        if (firstAnswerFrom(rechecking ? rechecked : answered, fromRank))
         {
-            // each rank is asked once per session with this token, so each answer counts once
+            // a rank counts once, whichever of its probes it answers: when a cut heals, the first answers to come back
+            // are those to probes asked again, and a node that could not count them would stop on a whole cluster
             answers++;
             lowestAnswered |= fromRank == quorum.lowestMember();
             witnessesAnswered += isWitness(fromRank) ? 1 : 0;
@@ -240,14 +255,18 @@ final class ProbeSession
         if (d < runAnswerDistance && d <= runFarthestDistance)
         {
             runAnswerDistance = d;
-            if (node.previousAlive(emitter) == fromRank)
+            if (rechecking)
+            {
+                // a member of the run answers the recheck: the run ends before it, the rest stayed silent for δ
+            }
+            else if (node.previousAlive(emitter) == fromRank)
             {
                 // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
                 // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
                 // gets one heartbeat period more, and one more probe, to show it lives.
                 if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
                 {
-                    probe(emitter, runToken | REPROBE);
+                    probe(emitter, runToken);
                     startConfirming(nowNs, nowNs + heartbeatPeriodNs);
                     runReprobeNs = runConfirmAtNs;
                 }
@@ -269,7 +288,7 @@ final class ProbeSession
 
     /**
      * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
-     * sample shows no cut), or the answers it counted (each rank asked once) make a majority of M with itself.
+     * sample shows no cut), or the ranks that answered, each counted once, make a majority of M with itself.
      */
     boolean hasMajorityEvidence()
     {
@@ -295,10 +314,14 @@ final class ProbeSession
         runConfirmAtNs = NOT_YET;
         runFarthestDistance = 0;
         evidenceSinceNs = NOT_YET;
-        answers = 0;
-        lowestAnswered = rank == quorum.lowestMember();
+        rechecking = false;
+        if (answered == null)
+        {
+            answered = new long[(clusterSize + 63) >>> 6];
+            rechecked = new long[answered.length];
+        }
+        clearAnswers(answered);
         witnessCount = 0;
-        witnessesAnswered = 0;
         for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
         {
             addWitness((int)((rank + d) % clusterSize), emitter);
@@ -310,6 +333,29 @@ final class ProbeSession
         }
         sendRound(nowNs);
         node.suspicionDeadline(nowNs + probeTimeoutNs);
+    }
+
+    private void clearAnswers(final long[] bits)
+    {
+        Arrays.fill(bits, 0L);
+        answers = 0;
+        witnessesAnswered = 0;
+        lowestAnswered = rank == quorum.lowestMember();
+    }
+
+    private static boolean has(final long[] bits, final int r)
+    {
+        return (bits[r >>> 6] & (1L << r)) != 0;
+    }
+
+    private static boolean firstAnswerFrom(final long[] bits, final int r)
+    {
+        if (has(bits, r))
+        {
+            return false;
+        }
+        bits[r >>> 6] |= 1L << r;
+        return true;
     }
 
     private void addWitness(final int r, final int emitter)
@@ -348,8 +394,8 @@ final class ProbeSession
         runRounds++;
         for (int i = 0; i < runBatch && !runExhausted; i++)
         {
-            // a witness was asked (and counted) when probing began; asked again here, its answer places the run's end
-            probe(runCursor, isWitness(runCursor) ? runToken | REPROBE : runToken);
+            // a witness was asked when probing began; asked again here, its answer places the run's end
+            probe(runCursor, runToken);
             runFarthestDistance = node.distance(runCursor);
             runCursor = node.previousAlive(runCursor);
             runExhausted = runCursor == rank;
@@ -378,7 +424,6 @@ final class ProbeSession
      */
     private void resolve(final long nowNs)
     {
-        runRounds = 0;
         final int emitter = node.emitter();
         final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
         int runLength = 0;
@@ -393,16 +438,97 @@ final class ProbeSession
         final int aliveMembers = clusterSize - dead.size() - runLength;
         if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
         {
+            if (!rechecking && recheck && (runLength > 1 || witnessesAnswered < witnessCount))
+            {
+                startRecheck(nowNs);
+                return;
+            }
+            runRounds = 0;
             // declared without every witness answering: a cut may have swallowed parts of this broadcast
             node.declareRun(nowNs, endDistance, runLength, witnessesAnswered < witnessCount);
         }
         else if (runAnswerDistance == NO_ANSWER)
         {
+            runRounds = 0;
             node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
         }
         else
         {
+            runRounds = 0;
             node.stopAsMinority(nowNs, endDistance, emitter);
         }
+    }
+
+    /**
+     * The evidence that this node hears a majority may be older than the run's silence: answers counted while a
+     * flapping link was up for a moment, the run silent only because it went down again. Before a run longer than the
+     * emitter, or one found without every witness answering, is declared, the node asks again, once and under a fresh
+     * token, the witnesses, the run and (if the witnesses did not all answer) a majority of M and a few more among
+     * the ranks that answered, and counts only those answers: its ear must work now, while the run is still silent.
+     * A single crash seen by every witness skips this (its evidence came within a round trip of the emitter's last
+     * probe), so its cost is unchanged; the others pay a probe timeout more. Asked once, not again and again: on a
+     * one-port network a node that re-asks N ranks every few milliseconds queues its own probes behind each other.
+     */
+    private void startRecheck(final long nowNs)
+    {
+        final boolean countNeeded = witnessesAnswered < witnessCount;
+        rechecking = true;
+        runToken = nextToken();
+        clearAnswers(rechecked);
+        recheckStartNs = nowNs;
+        recheckUntilNs = nowNs + suspicionTimeoutNs;
+        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+        for (int i = 0; i < witnessCount; i++)
+        {
+            probe(witnesses[i], runToken);
+        }
+        for (int r = node.emitter(); r != rank && node.distance(r) < endDistance; r = node.previousAlive(r))
+        {
+            if (!isWitness(r))
+            {
+                probe(r, runToken);
+            }
+        }
+        if (countNeeded)
+        {
+            final int needed = quorum.members() / 2;
+            int budget = needed + Math.max(2, needed / 8);
+            final int lowest = quorum.lowestMember();
+            if (lowest != rank && lowest >= 0 && has(answered, lowest) && !isWitness(lowest))
+            {
+                probe(lowest, runToken);
+                budget--;
+            }
+            for (int r = 0; r < clusterSize && budget > 0; r++)
+            {
+                if (r != lowest && has(answered, r) && !isWitness(r) && node.distance(r) >= endDistance)
+                {
+                    probe(r, runToken);
+                    budget--;
+                }
+            }
+        }
+        node.suspicionDeadline(nowNs + probeTimeoutNs);
+    }
+
+    private void stepRecheck(final long nowNs)
+    {
+        final long waitedNs = recheckStartNs + probeTimeoutNs;
+        if (nowNs - waitedNs >= 0 && hasMajorityEvidence())
+        {
+            // waited a probe timeout, so the run's own answers are in too
+            resolve(nowNs);
+            return;
+        }
+        if (nowNs - recheckUntilNs >= 0)
+        {
+            // no majority answered again within δ: the earlier evidence is void, not proof of a minority (answers
+            // may be slow, or a link flapping), so probing starts afresh and the run stays undeclared
+            runRounds = 0;
+            node.suspicionDeadline(nowNs);
+            return;
+        }
+        // answers wake the node themselves (onAck)
+        node.suspicionDeadline(nowNs - waitedNs < 0 ? waitedNs : recheckUntilNs);
     }
 }

@@ -27,6 +27,8 @@ package io.ringwatch.core.protocol;
  *                           a broadcast (a JOIN crossing another at boot, a notice cut off by a partition) is sent
  *                           the view and catches up; default 4δ. 0 turns this repair off (a broken rule, only for
  *                           negative controls).
+ * @param brokenRules        rules switched off on purpose, a mask of {@code BREAK_*} bits: 0 in every real use; a
+ *                           negative control sets one to show that its checker fails without the rule.
  */
 public record ProtocolSettings(
     int clusterSize,
@@ -39,10 +41,22 @@ public record ProtocolSettings(
     PartitionPolicy partitionPolicy,
     long probeTimeoutNs,
     long settlePeriodNs,
-    long viewDigestPeriodNs)
+    long viewDigestPeriodNs,
+    int brokenRules)
 {
     /** Largest supported cluster, bounded by the notice encoding and schedule arithmetic. */
     public static final int MAX_CLUSTER_SIZE = 1 << 24;
+
+    /**
+     * Negative controls only: an emitter that answers a probe but does not beat is not asked again to take this node
+     * as its observer.
+     */
+    public static final int BREAK_OBSERVER_REQUEST = 1;
+
+    /**
+     * Negative controls only: a run is declared on evidence of a working ear however old it is (no recheck).
+     */
+    public static final int BREAK_FRESH_EVIDENCE = 1 << 1;
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -100,6 +114,19 @@ public record ProtocolSettings(
         {
             throw new IllegalArgumentException("viewDigestPeriodNs must be >= 0: " + viewDigestPeriodNs);
         }
+        if (brokenRules < 0)
+        {
+            throw new IllegalArgumentException("brokenRules must be a mask of BREAK_* bits: " + brokenRules);
+        }
+    }
+
+    /**
+     * @param rule a {@code BREAK_*} bit.
+     * @return true if that rule is switched off (a negative control).
+     */
+    public boolean breaks(final int rule)
+    {
+        return (brokenRules & rule) != 0;
     }
 
     /**
@@ -125,7 +152,7 @@ public record ProtocolSettings(
     {
         this(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
             fenceIntervalNs, PartitionPolicy.MAJORITY, defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs),
-            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs), defaultViewDigestPeriodNs(suspicionTimeoutNs));
+            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs), defaultViewDigestPeriodNs(suspicionTimeoutNs), 0);
     }
 
     /**
@@ -251,6 +278,15 @@ public record ProtocolSettings(
     }
 
     /**
+     * @param rules {@code BREAK_*} bits (only for negative controls).
+     * @return a copy with those rules switched off.
+     */
+    public ProtocolSettings withBrokenRules(final int rules)
+    {
+        return toBuilder().brokenRules(rules).build();
+    }
+
+    /**
      * @param periodNs settle period of the membership a majority is counted of.
      * @return a copy with the given settle period.
      */
@@ -284,6 +320,7 @@ public record ProtocolSettings(
         private long probeTimeoutNs;
         private long settlePeriodNs;
         private long viewDigestPeriodNs;
+        private int brokenRules;
 
         private Builder(final ProtocolSettings settings)
         {
@@ -298,6 +335,7 @@ public record ProtocolSettings(
             probeTimeoutNs = settings.probeTimeoutNs;
             settlePeriodNs = settings.settlePeriodNs;
             viewDigestPeriodNs = settings.viewDigestPeriodNs;
+            brokenRules = settings.brokenRules;
         }
 
         /**
@@ -371,6 +409,16 @@ public record ProtocolSettings(
         }
 
         /**
+         * @param brokenRules see {@link ProtocolSettings#brokenRules()}.
+         * @return this for a fluent API.
+         */
+        public Builder brokenRules(final int brokenRules)
+        {
+            this.brokenRules = brokenRules;
+            return this;
+        }
+
+        /**
          * @return the settings, validated as by the canonical constructor.
          * @throws IllegalArgumentException naming the first bad value.
          */
@@ -378,7 +426,7 @@ public record ProtocolSettings(
         {
             return new ProtocolSettings(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs,
                 startupGraceNs, dedupCapacity, fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs,
-                viewDigestPeriodNs);
+                viewDigestPeriodNs, brokenRules);
         }
     }
 }

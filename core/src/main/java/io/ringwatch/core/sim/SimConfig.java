@@ -56,6 +56,7 @@ public final class SimConfig
     private PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
     private long probeTimeoutNs = -1;
     private long viewDigestPeriodNs = -1;
+    private int brokenRules;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private int processesPerNode;
@@ -103,6 +104,7 @@ public final class SimConfig
         copy.partitionPolicy = partitionPolicy;
         copy.probeTimeoutNs = probeTimeoutNs;
         copy.viewDigestPeriodNs = viewDigestPeriodNs;
+        copy.brokenRules = brokenRules;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         copy.processesPerNode = processesPerNode;
@@ -707,6 +709,22 @@ public final class SimConfig
     public long viewDigestPeriodNs()
     {
         return viewDigestPeriodNs;
+    }
+
+    /**
+     * @param rules {@code ProtocolSettings.BREAK_*} bits: rules every node runs without (for negative controls).
+     * @return this.
+     */
+    public SimConfig brokenRules(final int rules)
+    {
+        checkMutable();
+        this.brokenRules = rules;
+        return this;
+    }
+
+    public int brokenRules()
+    {
+        return brokenRules;
     }
 
     /**

@@ -182,7 +182,8 @@ public final class Simulation implements ClusterState
             .withFenceIntervalNs(config.fenceIntervalNs())
             .withPartitionPolicy(config.partitionPolicy())
             .withProbeTimeoutNs(config.probeTimeoutNs())
-            .withViewDigestPeriodNs(config.viewDigestPeriodNs());
+            .withViewDigestPeriodNs(config.viewDigestPeriodNs())
+            .withBrokenRules(config.brokenRules());
         schedule = config.broadcast().newSchedule();
         restartAfterNs = config.restartAfterNs();
         incarnations = new int[n];

@@ -129,6 +129,48 @@ class DetectorNodePartitionTest
     }
 
     @Test
+    void shouldCountAnswersToProbesAskedAgainWhenACutHealsWhileItProbes()
+    {
+        // every probe of the first rounds is lost in a cut; the cut heals while the run is asked again, and the
+        // answers to those second probes are the only evidence there is: counted once per rank, they show a majority
+        runUntil(START, START + DELTA + 6 * ETA);
+        assertTrue(probed().size() >= N - 2, "everyone was asked during the cut: " + probed());
+        answered = io.sentOfType("probe").size();
+        runAnswering(node, START + DELTA + 6 * ETA, START + 4 * DELTA, Set.of(4));
+
+        assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
+        assertFalse(node.isAlive(4), "the silent emitter is declared once the others are heard");
+        assertEquals(1, node.deadSet().size());
+    }
+
+    @Test
+    void shouldRefuseAMinorityNoticeNamingOnlyRanksItHoldsDeadWhileItsViewLeavesAMajority()
+    {
+        node.onNotice(TestNotice.of(1, 7, 1, 2, 3), 7, START);
+        assertEquals(3, node.deadSet().size());
+
+        // a node that wrongly thinks itself cut off names only ranks everybody knows are dead: nothing to probe, and
+        // this node's own count (13 of 16) decides, not the notice's mark
+        node.onNotice(TestNotice.of(1, 6, DetectorNode.MINORITY_SEQUENCE_BASE + 1, 2, 3), 6, START + 1);
+
+        assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
+        assertEquals(1, node.noticesRefused());
+        assertTrue(probed().isEmpty(), "no rank of the notice is alive here to ask: " + probed());
+    }
+
+    @Test
+    void shouldSampleOnlyRanksItHoldsAliveWhenCheckingAMinorityNotice()
+    {
+        node.onNotice(TestNotice.of(8, 7, 1, 9, 10, 11), 7, START);
+
+        node.onNotice(TestNotice.of(8, 6, DetectorNode.MINORITY_SEQUENCE_BASE + 1, 9, 10, 11, 12, 13, 14, 15, 0), 6,
+            START + 1);
+
+        // of the notice's nine dead, 8..11 are dead here too: the four probes go to the five it holds alive
+        assertEquals(Set.of(0, 12, 13, 14), Set.copyOf(probed()));
+    }
+
+    @Test
     void shouldStopAsMinorityWhenOnlyHalfTheClusterWithoutTheLowestRankAnswers()
     {
         // 5 hears only 6..12: with itself 8 of 16, and rank 0 is on the other side

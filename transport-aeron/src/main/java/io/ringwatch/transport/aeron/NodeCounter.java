@@ -80,7 +80,9 @@ public enum NodeCounter
     /** Neighbours' views that changed this node's view: broadcasts it had missed. */
     VIEWS_REPAIRED(35, "views repaired"),
     /** Neighbours' views whose deaths were refused: they would have left no majority. */
-    VIEW_REPAIRS_REFUSED(36, "view repairs refused");
+    VIEW_REPAIRS_REFUSED(36, "view repairs refused"),
+    /** NEW_OBSERVER sent again to an emitter that answered a probe but did not beat this node. */
+    NEW_OBSERVER_RESENT(37, "new observer resent");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

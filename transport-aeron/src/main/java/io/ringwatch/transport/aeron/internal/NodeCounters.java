@@ -165,6 +165,7 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.VIEW_REPAIRS_REFUSED, node.viewRepairsRefused());
         set(NodeCounter.MISADDRESSED, node.misaddressed());
         set(NodeCounter.NEW_OBSERVER_REFUSED, node.newObserverRefused());
+        set(NodeCounter.NEW_OBSERVER_RESENT, node.newObserverResent());
         set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);
     }
 
