@@ -90,6 +90,15 @@ final class SimulateCommand implements Command
             "                         as members, without joining)",
             "  --seeds S              the seeds, ranks 0..S-1 (default 3)",
             "  --start-spread D       under --boot join|late-members the others start at random within D (default 0)",
+            "  --startup-grace D      every node's startup grace, as ringwatch.startup.grace: nobody is judged before",
+            "                         delta after it ends (default 0)",
+            "  --boot-stalls K        K random nodes each stall once, starting within --boot-stall-lead before",
+            "                         their own grace ends, as JVMs warming up on a loaded host (default 0)",
+            "  --boot-stall-min D     shortest boot stall (default 2 delta)",
+            "  --boot-stall-max D     longest boot stall (default 8 delta); a stall may run on past the grace",
+            "  --boot-stall-lead D    boot stalls start at most this long before the grace ends (default the grace)",
+            "  --judge-at-grace-end   the old arming rule: a deadline that fell in the grace comes due as it ends",
+            "                         (a broken rule, for negative controls)",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -99,7 +108,7 @@ final class SimulateCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--one-port", "--one-way");
+        final Args flags = new Args(args, 0, "--one-port", "--one-way", "--judge-at-grace-end");
         final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final FailurePlacement placement;
         final String placementName = flags.string("--placement", "random");
@@ -185,6 +194,12 @@ final class SimulateCommand implements Command
         };
         final int seeds = (int)flags.longValue("--seeds", -1, 1, nodes);
         final long startSpreadNs = flags.durationNs("--start-spread", 0);
+        final long graceNs = flags.durationNs("--startup-grace", 0);
+        final int bootStalls = (int)flags.longValue("--boot-stalls", 0, 0, nodes);
+        final long bootStallMinNs = flags.isSet("--boot-stall-min") ? flags.durationNs("--boot-stall-min", 0) : -1;
+        final long bootStallMaxNs = flags.isSet("--boot-stall-max") ? flags.durationNs("--boot-stall-max", 0) : -1;
+        final long bootStallLeadNs = flags.isSet("--boot-stall-lead") ? flags.durationNs("--boot-stall-lead", 0) : -1;
+        final boolean judgeAtGraceEnd = flags.switchOn("--judge-at-grace-end");
         flags.finish();
         if (flags.isSet("--restart-after") && restartAfterNs <= 0)
         {
@@ -228,7 +243,9 @@ final class SimulateCommand implements Command
         {
             template.processes(procsPerNode, processFailures);
         }
-        template.restartAfterNs(restartAfterNs).boot(boot).seeds(seeds).startSpreadNs(startSpreadNs);
+        template.restartAfterNs(restartAfterNs).boot(boot).seeds(seeds).startSpreadNs(startSpreadNs)
+            .startupGraceNs(graceNs).judgeAtGraceEnd(judgeAtGraceEnd)
+            .bootStalls(bootStalls, bootStallMinNs, bootStallMaxNs, bootStallLeadNs);
         if (partition != null)
         {
             template.partition(partition).flap(flaps, flapUpNs).stallsNearCut(stallNs);
@@ -386,6 +403,10 @@ final class SimulateCommand implements Command
         {
             out.printf(Locale.ROOT, "boot: %d ranks started after the seeds%n", s.boots);
         }
+        if (s.graceChecked > 0)
+        {
+            out.printf(Locale.ROOT, "startup grace: checked in %d runs (no verdict, no stop)%n", s.graceChecked);
+        }
         if (s.restarts > 0)
         {
             out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s%n",
@@ -458,6 +479,7 @@ final class SimulateCommand implements Command
             ",\"restarts\":" + s.restarts +
             ",\"rejoined\":" + s.rejoined +
             ",\"boots\":" + s.boots +
+            ",\"graceChecked\":" + s.graceChecked +
             ",\"joinSpreadMaxMs\":" + (s.joinSpreadMaxNs >= 0 ? BatchSummary.ms(s.joinSpreadMaxNs) : "null") +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +

@@ -100,6 +100,8 @@ public final class DetectorNode
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
     private final long startupGraceNs;
+    // negative controls only: the old arming rule, see ProtocolSettings.judgeAtGraceEnd
+    private final long armingDelayNs;
     private final long fenceIntervalNs;
     private final long settlePeriodNs;
     private final long healSilenceNs;
@@ -220,6 +222,7 @@ public final class DetectorNode
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
         this.startupGraceNs = settings.startupGraceNs();
+        this.armingDelayNs = settings.judgeAtGraceEnd() ? 0 : suspicionTimeoutNs;
         this.membership = new Membership(suspicionTimeoutNs / 2);
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
@@ -349,7 +352,7 @@ public final class DetectorNode
      */
     long armed(final long deadlineNs)
     {
-        final long earliestNs = armedAtNs + suspicionTimeoutNs;
+        final long earliestNs = armedAtNs + armingDelayNs;
         return deadlineNs - earliestNs < 0 ? earliestNs : deadlineNs;
     }
 

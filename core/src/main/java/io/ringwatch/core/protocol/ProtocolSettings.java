@@ -27,6 +27,10 @@ package io.ringwatch.core.protocol;
  *                           a broadcast (a JOIN crossing another at boot, a notice cut off by a partition) is sent
  *                           the view and catches up; default 4δ. 0 turns this repair off (a broken rule, only for
  *                           negative controls).
+ * @param judgeAtGraceEnd    false, the rule: an emitter's first verdict comes no sooner than δ after the startup
+ *                           grace, so a silence that began in the grace is never held against it. True restores the
+ *                           old rule, under which a deadline that fell in the grace came due right as it ended (a
+ *                           broken rule, only for negative controls).
  */
 public record ProtocolSettings(
     int clusterSize,
@@ -39,7 +43,8 @@ public record ProtocolSettings(
     PartitionPolicy partitionPolicy,
     long probeTimeoutNs,
     long settlePeriodNs,
-    long viewDigestPeriodNs)
+    long viewDigestPeriodNs,
+    boolean judgeAtGraceEnd)
 {
     /** Largest supported cluster, bounded by the notice encoding and schedule arithmetic. */
     public static final int MAX_CLUSTER_SIZE = 1 << 24;
@@ -125,7 +130,8 @@ public record ProtocolSettings(
     {
         this(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs, startupGraceNs, dedupCapacity,
             fenceIntervalNs, PartitionPolicy.MAJORITY, defaultProbeTimeoutNs(heartbeatPeriodNs, suspicionTimeoutNs),
-            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs), defaultViewDigestPeriodNs(suspicionTimeoutNs));
+            defaultSettlePeriodNs(clusterSize, suspicionTimeoutNs), defaultViewDigestPeriodNs(suspicionTimeoutNs),
+            false);
     }
 
     /**
@@ -251,6 +257,16 @@ public record ProtocolSettings(
     }
 
     /**
+     * @param atGraceEnd true to let a deadline that fell in the grace come due as it ends (only for negative
+     *                   controls: see {@link #judgeAtGraceEnd()}).
+     * @return a copy with the given arming rule.
+     */
+    public ProtocolSettings withJudgeAtGraceEnd(final boolean atGraceEnd)
+    {
+        return toBuilder().judgeAtGraceEnd(atGraceEnd).build();
+    }
+
+    /**
      * @param periodNs settle period of the membership a majority is counted of.
      * @return a copy with the given settle period.
      */
@@ -284,6 +300,7 @@ public record ProtocolSettings(
         private long probeTimeoutNs;
         private long settlePeriodNs;
         private long viewDigestPeriodNs;
+        private boolean judgeAtGraceEnd;
 
         private Builder(final ProtocolSettings settings)
         {
@@ -298,6 +315,7 @@ public record ProtocolSettings(
             probeTimeoutNs = settings.probeTimeoutNs;
             settlePeriodNs = settings.settlePeriodNs;
             viewDigestPeriodNs = settings.viewDigestPeriodNs;
+            judgeAtGraceEnd = settings.judgeAtGraceEnd;
         }
 
         /**
@@ -371,6 +389,16 @@ public record ProtocolSettings(
         }
 
         /**
+         * @param judgeAtGraceEnd see {@link ProtocolSettings#judgeAtGraceEnd()}; true only for negative controls.
+         * @return this for a fluent API.
+         */
+        public Builder judgeAtGraceEnd(final boolean judgeAtGraceEnd)
+        {
+            this.judgeAtGraceEnd = judgeAtGraceEnd;
+            return this;
+        }
+
+        /**
          * @return the settings, validated as by the canonical constructor.
          * @throws IllegalArgumentException naming the first bad value.
          */
@@ -378,7 +406,7 @@ public record ProtocolSettings(
         {
             return new ProtocolSettings(clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, pauseThresholdNs,
                 startupGraceNs, dedupCapacity, fenceIntervalNs, partitionPolicy, probeTimeoutNs, settlePeriodNs,
-                viewDigestPeriodNs);
+                viewDigestPeriodNs, judgeAtGraceEnd);
         }
     }
 }

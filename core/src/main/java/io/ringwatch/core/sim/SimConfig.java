@@ -56,6 +56,12 @@ public final class SimConfig
     private PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
     private long probeTimeoutNs = -1;
     private long viewDigestPeriodNs = -1;
+    private long startupGraceNs;
+    private boolean judgeAtGraceEnd;
+    private int bootStalls;
+    private long bootStallMinNs = -1;
+    private long bootStallMaxNs = -1;
+    private long bootStallLeadNs = -1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private int processesPerNode;
@@ -103,6 +109,12 @@ public final class SimConfig
         copy.partitionPolicy = partitionPolicy;
         copy.probeTimeoutNs = probeTimeoutNs;
         copy.viewDigestPeriodNs = viewDigestPeriodNs;
+        copy.startupGraceNs = startupGraceNs;
+        copy.judgeAtGraceEnd = judgeAtGraceEnd;
+        copy.bootStalls = bootStalls;
+        copy.bootStallMinNs = bootStallMinNs;
+        copy.bootStallMaxNs = bootStallMaxNs;
+        copy.bootStallLeadNs = bootStallLeadNs;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         copy.processesPerNode = processesPerNode;
@@ -190,11 +202,36 @@ public final class SimConfig
         }
         require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
         require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");
+        require(startupGraceNs >= 0, "startup grace must be >= 0: " + startupGraceNs + "ns");
+        if (bootStallMaxNs < 0)
+        {
+            bootStallMaxNs = 8 * suspicionTimeoutNs;
+        }
+        if (bootStallMinNs < 0)
+        {
+            bootStallMinNs = Math.min(2 * suspicionTimeoutNs, bootStallMaxNs);
+        }
+        if (bootStallLeadNs < 0)
+        {
+            bootStallLeadNs = startupGraceNs;
+        }
+        require(bootStalls >= 0 && bootStalls <= nodes, "boot stalls must be in [0, nodes]: " + bootStalls);
+        require(bootStalls == 0 || bootStallMinNs > 0 && bootStallMinNs <= bootStallMaxNs,
+            "boot stalls must last (0, max] with min <= max: " + bootStallMinNs + "ns.." + bootStallMaxNs + "ns");
+        require(bootStalls == 0 || bootStallLeadNs > 0 && bootStallLeadNs <= startupGraceNs,
+            "boot stalls start within the grace: lead must be in (0, grace " + startupGraceNs + "ns]: " +
+            bootStallLeadNs + "ns");
         long lastInjectionNs = firstFailureNs + crashWindowNs + (randomPauses > 0 ? randomPauseNs : 0);
         if (boot != BootMode.MEMBERS)
         {
             // the last rank starts within the spread, then asks every δ/2 and is admitted within a broadcast
             lastInjectionNs = Math.max(lastInjectionNs, startSpreadNs + 4 * suspicionTimeoutNs);
+        }
+        if (startupGraceNs > 0)
+        {
+            // judging starts δ after the last grace ends; a boot stall may run on past it
+            lastInjectionNs = Math.max(lastInjectionNs, (boot != BootMode.MEMBERS ? startSpreadNs : heartbeatPeriodNs) +
+                startupGraceNs + 2 * suspicionTimeoutNs + (bootStalls > 0 ? bootStallMaxNs : 0));
         }
         for (final Injection injection : injections)
         {
@@ -710,6 +747,82 @@ public final class SimConfig
     }
 
     /**
+     * @param ns every node's startup grace, as the runtime's {@code ringwatch.startup.grace}: nobody is judged before
+     *           δ after it ends, and a rank's first start joins at once while a restart asks once its grace is over;
+     *           default 0.
+     * @return this.
+     */
+    public SimConfig startupGraceNs(final long ns)
+    {
+        checkMutable();
+        this.startupGraceNs = ns;
+        return this;
+    }
+
+    public long startupGraceNs()
+    {
+        return startupGraceNs;
+    }
+
+    /**
+     * @param atGraceEnd true restores the old arming rule (a deadline that fell in the grace comes due as it ends): a
+     *                   broken rule, for negative controls.
+     * @return this.
+     */
+    public SimConfig judgeAtGraceEnd(final boolean atGraceEnd)
+    {
+        checkMutable();
+        this.judgeAtGraceEnd = atGraceEnd;
+        return this;
+    }
+
+    public boolean judgeAtGraceEnd()
+    {
+        return judgeAtGraceEnd;
+    }
+
+    /**
+     * Boot stalls, as JVMs warming up on a loaded host: {@code count} distinct random nodes each stall (pause) once
+     * for a duration uniform in [minNs, maxNs], starting at a uniform moment within {@code leadNs} before its own
+     * grace ends (so a stall may run on past the grace). Drawn from the run's seed.
+     *
+     * @param count  stalled nodes, in [0, nodes].
+     * @param minNs  shortest stall; default min(2δ, maxNs).
+     * @param maxNs  longest stall; default 8δ.
+     * @param leadNs stalls start within this long before the stalled node's grace ends; default the whole grace.
+     * @return this.
+     */
+    public SimConfig bootStalls(final int count, final long minNs, final long maxNs, final long leadNs)
+    {
+        checkMutable();
+        this.bootStalls = count;
+        this.bootStallMinNs = minNs;
+        this.bootStallMaxNs = maxNs;
+        this.bootStallLeadNs = leadNs;
+        return this;
+    }
+
+    public int bootStalls()
+    {
+        return bootStalls;
+    }
+
+    public long bootStallMinNs()
+    {
+        return bootStallMinNs;
+    }
+
+    public long bootStallMaxNs()
+    {
+        return bootStallMaxNs;
+    }
+
+    public long bootStallLeadNs()
+    {
+        return bootStallLeadNs;
+    }
+
+    /**
      * @param partition a partition of the network, healed after its duration.
      * @return this.
      */
@@ -765,6 +878,14 @@ public final class SimConfig
     public DelayModel delayModel()
     {
         return delayModel != null ? delayModel : DelayModel.uniform(maxDelayNs);
+    }
+
+    /**
+     * @return true if a delay model was set, which may exceed τ.
+     */
+    public boolean customDelays()
+    {
+        return delayModel != null;
     }
 
     public boolean onePort()

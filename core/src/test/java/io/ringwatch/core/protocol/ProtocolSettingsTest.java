@@ -45,6 +45,7 @@ class ProtocolSettingsTest
         final long settleNs)
     {
         return new ProtocolSettings(base.clusterSize(), base.heartbeatPeriodNs(), base.suspicionTimeoutNs(),
-            pauseNs, graceNs, base.dedupCapacity(), fenceNs, policy, probeNs, settleNs, base.viewDigestPeriodNs());
+            pauseNs, graceNs, base.dedupCapacity(), fenceNs, policy, probeNs, settleNs, base.viewDigestPeriodNs(),
+            false);
     }
 }
