@@ -161,21 +161,35 @@ final class MajorityRule
         {
             return false;
         }
-        verifySampleSize = 0;
+        // Sample among the ranks of D_msg this node holds alive, not among all of D_msg: those it holds dead too say
+        // nothing about which side it is on (at a boot through joins, ranks it has not seen admitted yet), and an
+        // evenly spaced sample of D_msg that fell on them alone used to stop the node at once, though its own view
+        // still counted a majority and the ranks it holds alive would have answered.
         final int size = deadInMsg.size();
-        for (int k = 0; k < VERIFY_SAMPLE && k < size; k++)
+        int candidates = 0;
+        for (int i = 0; i < size; i++)
         {
-            final int r = deadInMsg.rankAt((int)((long)k * size / Math.min(VERIFY_SAMPLE, size)));
-            if (r >= 0 && r < clusterSize && r != rank && !dead.contains(r) &&
-                (verifySampleSize == 0 || verifySample[verifySampleSize - 1] != r))
+            candidates += isProbeCandidate(deadInMsg.rankAt(i)) ? 1 : 0;
+        }
+        verifySampleSize = 0;
+        final int picks = Math.min(VERIFY_SAMPLE, candidates);
+        for (int i = 0, seen = 0; i < size && verifySampleSize < picks; i++)
+        {
+            final int r = deadInMsg.rankAt(i);
+            if (isProbeCandidate(r))
             {
-                verifySample[verifySampleSize++] = r;
+                if (seen == (int)((long)verifySampleSize * candidates / picks))
+                {
+                    verifySample[verifySampleSize++] = r;
+                }
+                seen++;
             }
         }
         verifySource = sourceRank;
         if (verifySampleSize == 0)
         {
-            // every member of D_msg is dead in this view too, which then leaves no majority either
+            // every rank of D_msg but this node is dead in this view too: nobody to ask, and this view with D_msg's
+            // dead leaves no majority
             node.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
             return false;
         }
@@ -191,6 +205,11 @@ final class MajorityRule
             probes.probe(verifySample[i], verifyToken);
         }
         return true;
+    }
+
+    private boolean isProbeCandidate(final int r)
+    {
+        return r >= 0 && r < clusterSize && r != rank && !dead.contains(r);
     }
 
     /**
