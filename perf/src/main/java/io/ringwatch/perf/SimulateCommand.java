@@ -405,7 +405,7 @@ final class SimulateCommand implements Command
         }
         if (s.graceChecked > 0)
         {
-            out.printf(Locale.ROOT, "startup grace: checked in %d runs (no verdict, no stop)%n", s.graceChecked);
+            out.printf(Locale.ROOT, "startup grace checker applied in %d runs (boot stalls all over before anyone may judge)%n", s.graceChecked);
         }
         if (s.restarts > 0)
         {
