@@ -38,6 +38,7 @@ final class BatchSummary
     final long restarts;
     final long rejoined;
     final long boots;
+    final int graceChecked;
     final long joinSpreadMaxNs;
     final long[] minorityFenceNs;
     final long probes;
@@ -72,6 +73,7 @@ final class BatchSummary
         long restarted = 0;
         long admitted = 0;
         long booted = 0;
+        int grace = 0;
         long spreadMaxNs = -1;
         final long[] minorityFence = new long[runs];
         int fenced = 0;
@@ -125,6 +127,7 @@ final class BatchSummary
             restarted += result.restarts();
             admitted += result.rejoined();
             booted += result.boots();
+            grace += result.graceChecked() ? 1 : 0;
             spreadMaxNs = Math.max(spreadMaxNs, result.joinSpreadMaxNs());
             if (result.minorityFenceNs() >= 0)
             {
@@ -159,6 +162,7 @@ final class BatchSummary
         restarts = restarted;
         rejoined = admitted;
         boots = booted;
+        graceChecked = grace;
         joinSpreadMaxNs = spreadMaxNs;
         minorityFenceNs = Arrays.copyOf(minorityFence, fenced);
         Arrays.sort(minorityFenceNs);

@@ -90,6 +90,15 @@ final class SimulateCommand implements Command
             "                         as members, without joining)",
             "  --seeds S              the seeds, ranks 0..S-1 (default 3)",
             "  --start-spread D       under --boot join|late-members the others start at random within D (default 0)",
+            "  --startup-grace D      every node's startup grace, as ringwatch.startup.grace: nobody is judged before",
+            "                         delta after it ends (default 0)",
+            "  --boot-stalls K        K random nodes each stall once, starting within --boot-stall-lead before",
+            "                         their own grace ends, as JVMs warming up on a loaded host (default 0)",
+            "  --boot-stall-min D     shortest boot stall (default 2 delta)",
+            "  --boot-stall-max D     longest boot stall (default 8 delta); a stall may run on past the grace",
+            "  --boot-stall-lead D    boot stalls start at most this long before the grace ends (default the grace)",
+            "  --break RULES          run every node without these rules, comma-separated (negative controls):",
+            "                         observer-request, fresh-evidence, grace-arming (see README)",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",
@@ -185,6 +194,20 @@ final class SimulateCommand implements Command
         };
         final int seeds = (int)flags.longValue("--seeds", -1, 1, nodes);
         final long startSpreadNs = flags.durationNs("--start-spread", 0);
+        final long graceNs = flags.durationNs("--startup-grace", 0);
+        final int bootStalls = (int)flags.longValue("--boot-stalls", 0, 0, nodes);
+        final long bootStallMinNs = flags.isSet("--boot-stall-min") ? flags.durationNs("--boot-stall-min", 0) : -1;
+        final long bootStallMaxNs = flags.isSet("--boot-stall-max") ? flags.durationNs("--boot-stall-max", 0) : -1;
+        final long bootStallLeadNs = flags.isSet("--boot-stall-lead") ? flags.durationNs("--boot-stall-lead", 0) : -1;
+        final int brokenRules;
+        try
+        {
+            brokenRules = ProtocolSettings.brokenRulesNamed(flags.string("--break", ""));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("--break: " + ex.getMessage());
+        }
         flags.finish();
         if (flags.isSet("--restart-after") && restartAfterNs <= 0)
         {
@@ -228,7 +251,9 @@ final class SimulateCommand implements Command
         {
             template.processes(procsPerNode, processFailures);
         }
-        template.restartAfterNs(restartAfterNs).boot(boot).seeds(seeds).startSpreadNs(startSpreadNs);
+        template.restartAfterNs(restartAfterNs).boot(boot).seeds(seeds).startSpreadNs(startSpreadNs)
+            .startupGraceNs(graceNs).brokenRules(brokenRules)
+            .bootStalls(bootStalls, bootStallMinNs, bootStallMaxNs, bootStallLeadNs);
         if (partition != null)
         {
             template.partition(partition).flap(flaps, flapUpNs).stallsNearCut(stallNs);
@@ -386,6 +411,10 @@ final class SimulateCommand implements Command
         {
             out.printf(Locale.ROOT, "boot: %d ranks started after the seeds%n", s.boots);
         }
+        if (s.graceChecked > 0)
+        {
+            out.printf(Locale.ROOT, "startup grace checker applied in %d runs (boot stalls all over before anyone may judge)%n", s.graceChecked);
+        }
         if (s.restarts > 0)
         {
             out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s%n",
@@ -458,6 +487,7 @@ final class SimulateCommand implements Command
             ",\"restarts\":" + s.restarts +
             ",\"rejoined\":" + s.rejoined +
             ",\"boots\":" + s.boots +
+            ",\"graceChecked\":" + s.graceChecked +
             ",\"joinSpreadMaxMs\":" + (s.joinSpreadMaxNs >= 0 ? BatchSummary.ms(s.joinSpreadMaxNs) : "null") +
             ",\"messages\":{" +
             "\"heartbeat\":" + s.heartbeats +

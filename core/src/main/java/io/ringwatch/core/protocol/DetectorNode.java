@@ -101,6 +101,8 @@ public final class DetectorNode
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
     private final long startupGraceNs;
+    // δ, or 0 under the old arming rule (ProtocolSettings.BREAK_GRACE_ARMING, negative controls only)
+    private final long armingDelayNs;
     private final long fenceIntervalNs;
     private final long settlePeriodNs;
     private final long healSilenceNs;
@@ -223,6 +225,7 @@ public final class DetectorNode
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
         this.startupGraceNs = settings.startupGraceNs();
+        this.armingDelayNs = settings.breaks(ProtocolSettings.BREAK_GRACE_ARMING) ? 0 : suspicionTimeoutNs;
         this.membership = new Membership(suspicionTimeoutNs / 2);
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
@@ -352,7 +355,7 @@ public final class DetectorNode
      */
     long armed(final long deadlineNs)
     {
-        final long earliestNs = armedAtNs + suspicionTimeoutNs;
+        final long earliestNs = armedAtNs + armingDelayNs;
         return deadlineNs - earliestNs < 0 ? earliestNs : deadlineNs;
     }
 

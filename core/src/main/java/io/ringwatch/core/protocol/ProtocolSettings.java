@@ -58,6 +58,15 @@ public record ProtocolSettings(
      */
     public static final int BREAK_FRESH_EVIDENCE = 1 << 1;
 
+    /**
+     * Negative controls only: the old arming rule, under which a deadline that fell in the startup grace comes due
+     * as the grace ends, instead of δ after it.
+     */
+    public static final int BREAK_GRACE_ARMING = 1 << 2;
+
+    // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
+    private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming"};
+
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
 
@@ -118,6 +127,32 @@ public record ProtocolSettings(
         {
             throw new IllegalArgumentException("brokenRules must be a mask of BREAK_* bits: " + brokenRules);
         }
+    }
+
+    /**
+     * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
+     *              {@code grace-arming}; empty for none.
+     * @return the mask of their {@code BREAK_*} bits.
+     * @throws IllegalArgumentException naming an unknown rule.
+     */
+    public static int brokenRulesNamed(final String names)
+    {
+        int mask = 0;
+        for (final String name : names.split(","))
+        {
+            if (name.isBlank())
+            {
+                continue;
+            }
+            final int bit = java.util.Arrays.asList(BROKEN_RULE_NAMES).indexOf(name.trim());
+            if (bit < 0)
+            {
+                throw new IllegalArgumentException("unknown rule '" + name.trim() + "', expected one of " +
+                    String.join(", ", BROKEN_RULE_NAMES));
+            }
+            mask |= 1 << bit;
+        }
+        return mask;
     }
 
     /**

@@ -57,6 +57,11 @@ public final class SimConfig
     private long probeTimeoutNs = -1;
     private long viewDigestPeriodNs = -1;
     private int brokenRules;
+    private long startupGraceNs;
+    private int bootStalls;
+    private long bootStallMinNs = -1;
+    private long bootStallMaxNs = -1;
+    private long bootStallLeadNs = -1;
     private final List<Injection> injections = new ArrayList<>();
     private final List<Partition> partitions = new ArrayList<>();
     private int processesPerNode;
@@ -105,6 +110,11 @@ public final class SimConfig
         copy.probeTimeoutNs = probeTimeoutNs;
         copy.viewDigestPeriodNs = viewDigestPeriodNs;
         copy.brokenRules = brokenRules;
+        copy.startupGraceNs = startupGraceNs;
+        copy.bootStalls = bootStalls;
+        copy.bootStallMinNs = bootStallMinNs;
+        copy.bootStallMaxNs = bootStallMaxNs;
+        copy.bootStallLeadNs = bootStallLeadNs;
         copy.injections.addAll(injections);
         copy.partitions.addAll(partitions);
         copy.processesPerNode = processesPerNode;
@@ -192,11 +202,36 @@ public final class SimConfig
         }
         require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
         require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");
+        require(startupGraceNs >= 0, "startup grace must be >= 0: " + startupGraceNs + "ns");
+        if (bootStallMaxNs < 0)
+        {
+            bootStallMaxNs = 8 * suspicionTimeoutNs;
+        }
+        if (bootStallMinNs < 0)
+        {
+            bootStallMinNs = Math.min(2 * suspicionTimeoutNs, bootStallMaxNs);
+        }
+        if (bootStallLeadNs < 0)
+        {
+            bootStallLeadNs = startupGraceNs;
+        }
+        require(bootStalls >= 0 && bootStalls <= nodes, "boot stalls must be in [0, nodes]: " + bootStalls);
+        require(bootStalls == 0 || bootStallMinNs > 0 && bootStallMinNs <= bootStallMaxNs,
+            "boot stalls must last (0, max] with min <= max: " + bootStallMinNs + "ns.." + bootStallMaxNs + "ns");
+        require(bootStalls == 0 || bootStallLeadNs > 0 && bootStallLeadNs <= startupGraceNs,
+            "boot stalls start within the grace: lead must be in (0, grace " + startupGraceNs + "ns]: " +
+            bootStallLeadNs + "ns");
         long lastInjectionNs = firstFailureNs + crashWindowNs + (randomPauses > 0 ? randomPauseNs : 0);
         if (boot != BootMode.MEMBERS)
         {
             // the last rank starts within the spread, then asks every δ/2 and is admitted within a broadcast
             lastInjectionNs = Math.max(lastInjectionNs, startSpreadNs + 4 * suspicionTimeoutNs);
+        }
+        if (startupGraceNs > 0)
+        {
+            // judging starts δ after the last grace ends; a boot stall may run on past it
+            lastInjectionNs = Math.max(lastInjectionNs, (boot != BootMode.MEMBERS ? startSpreadNs : heartbeatPeriodNs) +
+                startupGraceNs + 2 * suspicionTimeoutNs + (bootStalls > 0 ? bootStallMaxNs : 0));
         }
         for (final Injection injection : injections)
         {
@@ -728,6 +763,65 @@ public final class SimConfig
     }
 
     /**
+     * @param ns every node's startup grace, as the runtime's {@code ringwatch.startup.grace}: nobody is judged before
+     *           δ after it ends, and a rank's first start joins at once while a restart asks once its grace is over;
+     *           default 0.
+     * @return this.
+     */
+    public SimConfig startupGraceNs(final long ns)
+    {
+        checkMutable();
+        this.startupGraceNs = ns;
+        return this;
+    }
+
+    public long startupGraceNs()
+    {
+        return startupGraceNs;
+    }
+
+    /**
+     * Boot stalls, as JVMs warming up on a loaded host: {@code count} distinct random nodes each stall (pause) once
+     * for a duration uniform in [minNs, maxNs], starting at a uniform moment within {@code leadNs} before its own
+     * grace ends (so a stall may run on past the grace). Drawn from the run's seed.
+     *
+     * @param count  stalled nodes, in [0, nodes].
+     * @param minNs  shortest stall; default min(2δ, maxNs).
+     * @param maxNs  longest stall; default 8δ.
+     * @param leadNs stalls start within this long before the stalled node's grace ends; default the whole grace.
+     * @return this.
+     */
+    public SimConfig bootStalls(final int count, final long minNs, final long maxNs, final long leadNs)
+    {
+        checkMutable();
+        this.bootStalls = count;
+        this.bootStallMinNs = minNs;
+        this.bootStallMaxNs = maxNs;
+        this.bootStallLeadNs = leadNs;
+        return this;
+    }
+
+    public int bootStalls()
+    {
+        return bootStalls;
+    }
+
+    public long bootStallMinNs()
+    {
+        return bootStallMinNs;
+    }
+
+    public long bootStallMaxNs()
+    {
+        return bootStallMaxNs;
+    }
+
+    public long bootStallLeadNs()
+    {
+        return bootStallLeadNs;
+    }
+
+    /**
      * @param partition a partition of the network, healed after its duration.
      * @return this.
      */
@@ -783,6 +877,14 @@ public final class SimConfig
     public DelayModel delayModel()
     {
         return delayModel != null ? delayModel : DelayModel.uniform(maxDelayNs);
+    }
+
+    /**
+     * @return true if a delay model was set, which may exceed τ.
+     */
+    public boolean customDelays()
+    {
+        return delayModel != null;
     }
 
     public boolean onePort()

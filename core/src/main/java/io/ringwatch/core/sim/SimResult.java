@@ -45,6 +45,7 @@ import java.util.List;
  * @param healsAnnounced              heal notices announced: emitters heard again after a silence judged a cut.
  * @param viewDigestMessages          VIEW_DIGEST messages sent (view repair).
  * @param viewsRepaired               neighbours' views merged that changed a node's view: broadcasts it had missed.
+ * @param graceChecked                whether the startup grace checker judged the run (see {@code Checks}).
  */
 public record SimResult(
     long seed,
@@ -79,7 +80,8 @@ public record SimResult(
     int boots,
     long healsAnnounced,
     long viewDigestMessages,
-    long viewsRepaired)
+    long viewsRepaired,
+    boolean graceChecked)
 {
     /**
      * Copies the lists.

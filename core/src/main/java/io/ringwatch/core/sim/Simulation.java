@@ -106,6 +106,12 @@ public final class Simulation implements ClusterState
     private int boots;
     private int notStarted;
     private int bootViolations;
+    // startup grace: when each rank's first life started, the boot stalls planned ([from, until] pairs), and every
+    // verdict and stop, for the grace checker
+    private final long[] firstStartNs;
+    private final List<long[]> bootStallsNs = new ArrayList<>();
+    private final List<String> graceEvents = new ArrayList<>();
+    private int graceEventCount;
     private final long[] stoppedAtNs;
     private int[] firstPartitionGroups;
     private boolean[] losing;
@@ -118,6 +124,7 @@ public final class Simulation implements ClusterState
     private long nowNs;
     private long endNs;
     private long lastInjectionNs;
+    private long runUntilNs;
     private boolean exponentialActive;
     private int firstFailureRank = -1;
     private long firstFailureNs = NONE;
@@ -183,6 +190,7 @@ public final class Simulation implements ClusterState
             .withPartitionPolicy(config.partitionPolicy())
             .withProbeTimeoutNs(config.probeTimeoutNs())
             .withViewDigestPeriodNs(config.viewDigestPeriodNs())
+            .withStartupGraceNs(config.startupGraceNs())
             .withBrokenRules(config.brokenRules());
         schedule = config.broadcast().newSchedule();
         restartAfterNs = config.restartAfterNs();
@@ -192,9 +200,11 @@ public final class Simulation implements ClusterState
         Arrays.fill(joinFirstNs, NONE);
         Arrays.fill(joinLastNs, NONE);
         nodes = new DetectorNode[n];
+        firstStartNs = new long[n];
         for (int rank = 0; rank < n; rank++)
         {
             final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
+            firstStartNs[rank] = startNs;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
             if (config.boot() == BootMode.JOIN && rank < config.seeds())
             {
@@ -209,6 +219,7 @@ public final class Simulation implements ClusterState
             for (int rank = config.seeds(); rank < n; rank++)
             {
                 bootStartNs[rank] = config.startSpreadNs() > 0 ? random.nextLong(config.startSpreadNs()) : 0;
+                firstStartNs[rank] = bootStartNs[rank];
                 cells[rank * CELL + STATUS] = STOPPED;
                 notStarted++;
             }
@@ -387,6 +398,15 @@ public final class Simulation implements ClusterState
             }
             lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
         }
+        if (config.startupGraceNs() > 0)
+        {
+            // run on until every node has judged for a while (the arming at the grace's end is what is tested), without
+            // counting the grace as time to stabilize
+            for (final long startNs : firstStartNs)
+            {
+                runUntilNs = Math.max(runUntilNs, startNs + config.startupGraceNs() + 4 * deltaNs);
+            }
+        }
         planFlapsAndStalls();
         for (final Injection injection : config.injections())
         {
@@ -466,6 +486,34 @@ public final class Simulation implements ClusterState
             // drawn last, so runs without process failures keep their seeds' outcomes
             final long lastNs = processes.plan(random, config.processFailures(), firstNs, config.crashWindowNs(), queue);
             lastInjectionNs = Math.max(lastInjectionNs, lastNs);
+        }
+        planBootStalls();
+    }
+
+    /**
+     * Boot stalls, drawn last so runs without them keep their seeds' outcomes: distinct random nodes each stall once,
+     * starting within the lead before their own grace ends.
+     */
+    private void planBootStalls()
+    {
+        final int k = config.bootStalls();
+        final boolean[] picked = new boolean[n];
+        for (int i = 0; i < k; i++)
+        {
+            int rank;
+            do
+            {
+                rank = random.nextInt(n);
+            }
+            while (picked[rank]);
+            picked[rank] = true;
+            final long graceEndNs = firstStartNs[rank] + config.startupGraceNs();
+            final long atNs = graceEndNs - 1 - random.nextLong(config.bootStallLeadNs());
+            final long spanNs = config.bootStallMaxNs() - config.bootStallMinNs();
+            final long durationNs = config.bootStallMinNs() + (spanNs > 0 ? random.nextLong(spanNs + 1) : 0);
+            queue.schedule(atNs, EventQueue.PAUSE, -1, rank, durationNs, null);
+            bootStallsNs.add(new long[] {atNs, atNs + durationNs});
+            lastInjectionNs = Math.max(lastInjectionNs, atNs + durationNs);
         }
     }
 
@@ -715,7 +763,12 @@ public final class Simulation implements ClusterState
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
         if (incarnations[rank] > 0)
         {
-            if (config.boot() == BootMode.JOIN)
+            if (config.boot() == BootMode.JOIN && boot)
+            {
+                // a first start asks at once, within every node's grace, as the runtime's does
+                enter(rank).joinAtBoot(nowNs, config.seeds());
+            }
+            else if (config.boot() == BootMode.JOIN)
             {
                 enter(rank).join(nowNs, config.seeds());
             }
@@ -956,11 +1009,11 @@ public final class Simulation implements ClusterState
                 stableSinceNs = nowNs;
                 crashesAtStable = crashes;
                 exponentialActive = false;
-                endNs = Math.min(config.timeCapNs(), nowNs + config.quietMarginNs());
+                endNs = Math.min(config.timeCapNs(), Math.max(runUntilNs, nowNs + config.quietMarginNs()));
             }
             else if (firstFailureNs == NONE && nowNs >= lastInjectionNs)
             {
-                endNs = Math.min(endNs, nowNs + config.quietMarginNs());
+                endNs = Math.min(endNs, Math.max(runUntilNs, nowNs + config.quietMarginNs()));
             }
         }
         else if (stableSinceNs != NONE)
@@ -1009,6 +1062,24 @@ public final class Simulation implements ClusterState
         queue.schedule(atNs, type, from, to, value, ref);
     }
 
+    /**
+     * @return the first verdicts and stops of the run, in order, each with the grace checker's wording (kept whether
+     * or not that checker applies: a swarm looking for stops without a death reads them).
+     */
+    List<String> firstVerdictsAndStops()
+    {
+        return List.copyOf(graceEvents);
+    }
+
+    private void graceEvent(final String what)
+    {
+        if (graceEventCount++ < Checks.MAX_REPORTED)
+        {
+            graceEvents.add("seed=" + seed + ": grace: " + what + " on a run whose only disturbances were boot " +
+                "stalls that ended before anyone could judge");
+        }
+    }
+
     private SimResult finish()
     {
         final List<String> found = new ArrayList<>(violations);
@@ -1023,6 +1094,12 @@ public final class Simulation implements ClusterState
         final int splitBrainPairs = Checks.checkSplitBrain(this, seed, found);
         Checks.reportRest(found, seed, "join", joinViolations);
         Checks.reportRest(found, seed, "boot", bootViolations);
+        final boolean graceChecked = Checks.graceCheckApplies(config, firstStartNs, bootStallsNs);
+        if (graceChecked)
+        {
+            found.addAll(graceEvents);
+            Checks.reportRest(found, seed, "grace", graceEventCount);
+        }
         final int rejoined = Checks.checkRejoined(this, seed, found);
         final long joinSpreadMaxNs = checkJoinSpread(found);
         int majorityLost = 0;
@@ -1095,7 +1172,8 @@ public final class Simulation implements ClusterState
             boots,
             healsAnnounced(),
             viewDigestMessages,
-            sum(DetectorNode::viewsRepaired));
+            sum(DetectorNode::viewsRepaired),
+            graceChecked);
     }
 
     /**
@@ -1432,6 +1510,8 @@ public final class Simulation implements ClusterState
             {
                 processes.onNodeFailure(rank, deadRank, timeNs, reporter);
             }
+            graceEvent("node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
+                ", reporter " + reporter + ")");
             if (deadRank == firstFailureRank)
             {
                 firstLearnedNs[rank] = timeNs;
@@ -1495,6 +1575,8 @@ public final class Simulation implements ClusterState
         public void onExcluded(final long timeNs, final ExclusionCause cause, final int reporterRank)
         {
             exclusionCauses[rank] = cause;
+            graceEvent("node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " + reporterRank +
+                ")");
             if (nodes[rank].state() == NodeState.LEFT)
             {
                 leaves++;

@@ -230,6 +230,27 @@ class DetectorNodePartitionTest
     }
 
     @Test
+    void shouldProbeTheDeadOfAMinorityNoticeThatAreAliveHereInsteadOfStoppingAtOnce()
+    {
+        // this node holds 7, 9, 11 and 13 dead (at a boot through joins: ranks it has not yet seen admitted) and
+        // still counts 12 of 16 alive; 6's notice also holds 8, 10, 12, 14 and 15 dead, which leaves no majority
+        node.onNotice(TestNotice.of(7, 6, 1, 9, 11, 13), 6, START);
+        assertEquals(4, node.deadSet().size());
+        node.onNotice(TestNotice.of(7, 6, 2, 8, 9, 10, 11, 12, 13, 14, 15), 6, START + 1);
+
+        // the evenly spaced sample of the notice's dead set (7, 9, 11, 13) is all dead here: that is no sign that
+        // this node is on the notice's side, the ranks it holds alive must be asked
+        assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
+        assertEquals(4, probed().size());
+        assertTrue(probed().stream().allMatch((r) -> Set.of(8, 10, 12, 14, 15).contains(r)), probed()::toString);
+        node.onProbeAck(probed().get(2), token(), START + 3);
+        runUntil(START + 3, START + 2 * DELTA);
+        assertEquals(NodeState.ACTIVE, node.state());
+        assertEquals(1, node.noticesRefused());
+        assertEquals(4, node.deadSet().size(), "never merged");
+    }
+
+    @Test
     void shouldNotStopOnAnUnansweredMinorityNoticeBeforeδAfterItsGraceEnds()
     {
         final RecordingChannels gracedIo = new RecordingChannels();
