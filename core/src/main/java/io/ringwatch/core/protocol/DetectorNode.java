@@ -97,6 +97,7 @@ public final class DetectorNode
     private final int incarnation;
     private final int clusterSize;
     private final boolean requestObserverAgain;
+    private final boolean quietZombieFrames;
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
@@ -207,6 +208,7 @@ public final class DetectorNode
         this.incarnation = incarnation;
         this.clusterSize = settings.clusterSize();
         this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
+        this.quietZombieFrames = !settings.breaks(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES);
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
@@ -426,7 +428,7 @@ public final class DetectorNode
         if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
             validRank(writer) && dead.contains(writer))
         {
-            return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs) ? 1 : 0;
+            return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs, true) ? 1 : 0;
         }
         return 0;
     }
@@ -434,8 +436,8 @@ public final class DetectorNode
     /**
      * A rank held dead talks to this node again: it may be back from a cut that also swallowed the broadcast of its
      * death. Under the majority rule announce it again, once per rank (as long as it is remembered), so the nodes that
-     * missed it learn it; to the others it is a duplicate that changes nothing. Zombies back from a pause cost one
-     * broadcast per node they talk to.
+     * missed it learn it; to the others it is a duplicate that changes nothing. Only its ring frames (beats, digests,
+     * NEW_OBSERVER, LEAVE) count, see {@link #admitQuietly}: a zombie costs a broadcast per ring neighbour it talks to.
      */
     private void reannounce(final int zombie, final long nowNs)
     {
@@ -761,7 +763,7 @@ public final class DetectorNode
      */
     public void onProbe(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
-        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        if (!admitQuietly(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -790,7 +792,7 @@ public final class DetectorNode
      */
     public void onProbeAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
-        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        if (!admitQuietly(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -1058,7 +1060,7 @@ public final class DetectorNode
                 return;
             }
         }
-        if (!admit(fromRank, fromIncarnation, nowNs))
+        if (!admitQuietly(fromRank, fromIncarnation, nowNs))
         {
             return;
         }
@@ -1532,7 +1534,7 @@ public final class DetectorNode
         final RankIncarnations viewIncarnations,
         final long nowNs)
     {
-        if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        if (!admitQuietly(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {
             return;
         }
@@ -1680,6 +1682,23 @@ public final class DetectorNode
      */
     private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs)
     {
+        return admit(fromRank, fromIncarnation, nowNs, true);
+    }
+
+    /**
+     * As {@link #admit(int, int, long)} for frames a node sends to many ranks at once (probes and their answers,
+     * notices it forwards, views): a zombie's are fenced but its death is not announced again on them. A zombie back
+     * from a cut probes every rank; had each that holds it dead announced it, dozens of broadcasts of one death at
+     * once overran the broadcast-id memory, and nodes that forgot a broadcast forwarded it again, without end (the
+     * simulator's event queue ran out of heap). Its ring neighbours still announce it, on its beats and digests.
+     */
+    private boolean admitQuietly(final int fromRank, final int fromIncarnation, final long nowNs)
+    {
+        return admit(fromRank, fromIncarnation, nowNs, !quietZombieFrames);
+    }
+
+    private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs, final boolean announce)
+    {
         if (state != NodeState.ACTIVE || !validRank(fromRank))
         {
             return false;
@@ -1694,7 +1713,7 @@ public final class DetectorNode
             // The fence names the life this node holds dead: a newer one whose JOIN has not reached this node yet
             // reads it as stale and carries on, a zombie of that life stops.
             framesFromDead++;
-            fence(fromRank, fromIncarnation, nowNs);
+            fence(fromRank, fromIncarnation, nowNs, announce);
             return false;
         }
         return true;
@@ -1705,7 +1724,7 @@ public final class DetectorNode
      *
      * @return true if a fencing notice was sent.
      */
-    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs)
+    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs, final boolean announce)
     {
         if (!fenceLimiter.tryAcquire(zombie, nowNs, fenceIntervalNs))
         {
@@ -1714,7 +1733,7 @@ public final class DetectorNode
         fencesSent++;
         control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead)
             .subject(membership.incarnationOf(zombie), false));
-        if (zombieIncarnation <= membership.incarnationOf(zombie))
+        if (announce && zombieIncarnation <= membership.incarnationOf(zombie))
         {
             // a newer life (its JOIN still on its way here) is no zombie back from a cut: its death is not news
             reannounce(zombie, nowNs);

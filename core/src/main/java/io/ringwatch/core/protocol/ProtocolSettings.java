@@ -64,8 +64,15 @@ public record ProtocolSettings(
      */
     public static final int BREAK_GRACE_ARMING = 1 << 2;
 
+    /**
+     * Negative controls only: a zombie's death is announced again by every node that hears any frame of it, probes
+     * and forwarded notices included, not only by its ring neighbours.
+     */
+    public static final int BREAK_QUIET_ZOMBIE_FRAMES = 1 << 3;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
-    private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming"};
+    private static final String[] BROKEN_RULE_NAMES =
+        {"observer-request", "fresh-evidence", "grace-arming", "quiet-zombie-frames"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -131,7 +138,7 @@ public record ProtocolSettings(
 
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
-     *              {@code grace-arming}; empty for none.
+     *              {@code grace-arming}, {@code quiet-zombie-frames}; empty for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.
      */

@@ -57,6 +57,7 @@ public final class SimConfig
     private long probeTimeoutNs = -1;
     private long viewDigestPeriodNs = -1;
     private int brokenRules;
+    private long eventBudget = Long.MAX_VALUE;
     private long startupGraceNs;
     private int bootStalls;
     private long bootStallMinNs = -1;
@@ -110,6 +111,7 @@ public final class SimConfig
         copy.probeTimeoutNs = probeTimeoutNs;
         copy.viewDigestPeriodNs = viewDigestPeriodNs;
         copy.brokenRules = brokenRules;
+        copy.eventBudget = eventBudget;
         copy.startupGraceNs = startupGraceNs;
         copy.bootStalls = bootStalls;
         copy.bootStallMinNs = bootStallMinNs;
@@ -760,6 +762,27 @@ public final class SimConfig
     public int brokenRules()
     {
         return brokenRules;
+    }
+
+    /**
+     * @param events most events a run may process; past it the run stops with a {@code flood} violation, so a
+     *               broadcast storm is a finding instead of an exhausted heap; default unlimited.
+     * @return this.
+     */
+    public SimConfig eventBudget(final long events)
+    {
+        checkMutable();
+        if (events < 1)
+        {
+            throw new IllegalArgumentException("eventBudget must be >= 1: " + events);
+        }
+        this.eventBudget = events;
+        return this;
+    }
+
+    public long eventBudget()
+    {
+        return eventBudget;
     }
 
     /**

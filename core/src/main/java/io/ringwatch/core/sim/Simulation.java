@@ -329,7 +329,14 @@ public final class Simulation implements ClusterState
         {
             final int slot = queue.poll();
             nowNs = queue.polledTimeNs();
-            eventsProcessed++;
+            if (++eventsProcessed > config.eventBudget())
+            {
+                // a storm: stop here, as a finding, rather than run out of heap
+                violations.add("seed=" + seed + ": flood: more than " + config.eventBudget() + " events by " + nowNs +
+                    "ns (" + noticeMessages + " notice copies)");
+                queue.release(slot);
+                break;
+            }
             if (!dispatch(slot))
             {
                 queue.release(slot);
