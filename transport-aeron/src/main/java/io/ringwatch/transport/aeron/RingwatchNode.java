@@ -624,24 +624,26 @@ public final class RingwatchNode implements AutoCloseable
     private void awaitControlPort(final DriverWatch driverWatch, final int port)
     {
         final String host = ctx.cluster().member(ctx.rank()).host();
-        if (canBind(host, port))
+        final IOException refused = bindRefusal(host, port);
+        if (refused == null)
         {
             return;
         }
         final String endpoint = ClusterChannels.endpoint(host, port);
         if (!driverHoldsReceiveEndpoint(endpoint))
         {
-            throw portInUse(host, port, "fix the cluster file or stop the process holding it", null);
+            throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() + " (" +
+                refused.getMessage() + "); fix the cluster file or stop the process holding it", refused);
         }
-        // the old life's last keepalive came at most one liveness timeout before this; twice that leaves the driver's
-        // timer check and endpoint close time on a loaded host
+        // the old life's last keepalive was before now, so the driver drops it within one liveness timeout from now;
+        // twice that leaves time for the driver's timer check and the endpoint's close on a loaded host
         final long livenessNs = driverWatch.clientLivenessTimeoutNs();
         final long startNs = System.nanoTime();
         final long deadlineNs = startNs + 2 * livenessNs;
         System.err.println("ringwatch node " + ctx.rank() + ": the media driver still holds control port " + endpoint +
             ", most likely for this rank's previous life until it times that client out (" +
             TimeUnit.NANOSECONDS.toMillis(livenessNs) + " ms of silence); waiting for it");
-        while (!canBind(host, port))
+        while (bindRefusal(host, port) != null)
         {
             if (System.nanoTime() - deadlineNs >= 0)
             {
@@ -671,15 +673,19 @@ public final class RingwatchNode implements AutoCloseable
             why + ")", cause);
     }
 
-    private static boolean canBind(final String host, final int port)
+    /**
+     * @return null if {@code host:port} could be bound a moment ago, else why not.
+     */
+    private static IOException bindRefusal(final String host, final int port)
     {
         try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
         {
-            return probe.getLocalPort() == port;
+            probe.getLocalPort();
+            return null;
         }
         catch (final IOException ex)
         {
-            return false;
+            return ex;
         }
     }
 
