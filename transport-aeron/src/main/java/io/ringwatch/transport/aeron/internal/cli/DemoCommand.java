@@ -230,7 +230,7 @@ final class DemoCommand
         {
             restartedAtNs[victim] = cluster.restart(victim);
             System.out.println("restart rank " + victim + " with node --join (pid " + cluster.process(victim).pid() +
-                ")");
+                ", " + fmtMs(restartedAtNs[victim] - cluster.killedAtNs(victim)) + " ms after its SIGKILL)");
         }
         final boolean whole = cluster.awaitViews(Set.of(),
             60_000 + TimeUnit.NANOSECONDS.toMillis(killed.size() * 4 * suspicionTimeoutNs));
