@@ -1,12 +1,15 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
+import io.aeron.AeronCounters;
+import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.exceptions.AeronException;
 import io.aeron.exceptions.ClientTimeoutException;
 import io.aeron.exceptions.DriverTimeoutException;
+import io.aeron.status.ChannelEndpointStatus;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameStamper;
@@ -139,7 +142,7 @@ public final class RingwatchNode implements AutoCloseable
             final FramePoller controlPoller;
             if (transport.controlOverUdp())
             {
-                checkPortFree(member.controlPort());
+                awaitControlPort(driverWatch, member.controlPort());
                 controlStreams = own(subscribeUdpControl(channels, controlPublications));
                 controlPoller = controlStreams::poll;
             }
@@ -612,18 +615,103 @@ public final class RingwatchNode implements AutoCloseable
         return driverLost;
     }
 
-    private void checkPortFree(final int port)
+    /**
+     * Bind-check the control port, waiting while this node's own media driver holds it. A rank restarted on the same
+     * host finds its control endpoint still bound by the driver, for its previous life, until the driver times that
+     * killed client out ({@link DriverWatch#clientLivenessTimeoutNs()}, 5 s for ringwatch's drivers); failing then
+     * would make every prompt restart by a supervisor fail. A port some other process holds still fails at once.
+     */
+    private void awaitControlPort(final DriverWatch driverWatch, final int port)
     {
         final String host = ctx.cluster().member(ctx.rank()).host();
+        final IOException refused = bindRefusal(host, port);
+        if (refused == null)
+        {
+            return;
+        }
+        final String endpoint = ClusterChannels.endpoint(host, port);
+        if (!driverHoldsReceiveEndpoint(endpoint))
+        {
+            throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() + " (" +
+                refused.getMessage() + "); fix the cluster file or stop the process holding it", refused);
+        }
+        // the old life's last keepalive was before now, so the driver drops it within one liveness timeout from now;
+        // twice that leaves time for the driver's timer check and the endpoint's close on a loaded host
+        final long livenessNs = driverWatch.clientLivenessTimeoutNs();
+        final long startNs = System.nanoTime();
+        final long deadlineNs = startNs + 2 * livenessNs;
+        System.err.println("ringwatch node " + ctx.rank() + ": the media driver still holds control port " + endpoint +
+            ", most likely for this rank's previous life until it times that client out (" +
+            TimeUnit.NANOSECONDS.toMillis(livenessNs) + " ms of silence); waiting for it");
+        while (bindRefusal(host, port) != null)
+        {
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw portInUse(host, port, "the media driver kept it for " +
+                    TimeUnit.NANOSECONDS.toMillis(2 * livenessNs) + " ms, so a live client of that driver holds it: " +
+                    "two nodes on one driver with the same port? fix the cluster file", null);
+            }
+            // this client's conductor runs on the agent, which has not started: keep it alive for the driver
+            aeron.conductorAgentInvoker().invoke();
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw portInUse(host, port, "interrupted while waiting for the media driver to free it", ex);
+            }
+        }
+        System.err.println("ringwatch node " + ctx.rank() + ": control port " + endpoint + " free after " +
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms");
+    }
+
+    private IllegalStateException portInUse(final String host, final int port, final String why, final Exception cause)
+    {
+        return new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() + " (" +
+            why + ")", cause);
+    }
+
+    /**
+     * @return null if {@code host:port} could be bound a moment ago, else why not.
+     */
+    private static IOException bindRefusal(final String host, final int port)
+    {
         try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
         {
             probe.getLocalPort();
+            return null;
         }
         catch (final IOException ex)
         {
-            throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() +
-                " (" + ex.getMessage() + "); fix the cluster file or stop the process holding it", ex);
+            return ex;
         }
+    }
+
+    /**
+     * @param endpoint {@code host:port} as in this node's control channel.
+     * @return true if this node's driver has a receive channel endpoint (a subscription's socket) on it.
+     */
+    private boolean driverHoldsReceiveEndpoint(final String endpoint)
+    {
+        final boolean[] held = new boolean[1];
+        aeron.countersReader().forEach((counterId, typeId, key, label) ->
+        {
+            if (typeId == AeronCounters.DRIVER_RECEIVE_CHANNEL_STATUS_TYPE_ID)
+            {
+                final String channel = key.getStringAscii(ChannelEndpointStatus.CHANNEL_OFFSET);
+                try
+                {
+                    held[0] |= endpoint.equals(ChannelUri.parse(channel).get(CommonContext.ENDPOINT_PARAM_NAME));
+                }
+                catch (final RuntimeException unparsable)
+                {
+                    // a label cut at the key's length: not ours to judge
+                }
+            }
+        });
+        return held[0];
     }
 
     private Subscription subscribe(final String channel, final int streamId)

@@ -4,8 +4,9 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Real node processes sharing a media driver process: two are SIGKILLed and relaunched with {@code node --join}, as a
  * supervisor would, and every node readmits them under their new incarnations. Then one of them is killed again: the
  * death of a joined incarnation is detected and spread, and its next life joins under a greater incarnation.
- * Shared memory only: over UDP a relaunched node's ports stay held by the driver until it times the dead client out,
- * and rejoining over UDP has not been made reliable on this machine yet.
+ * Over UDP each relaunched node finds its control port still held by the shared driver for its killed life and waits
+ * until the driver times that client out, as it would when restarted by a supervisor (the launcher does not wait).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class MultiProcessRejoinTest
@@ -26,14 +27,15 @@ class MultiProcessRejoinTest
     private static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
 
-    @Test
-    void shouldReadmitKilledNodesAndThenDetectARejoinedOneAgain() throws Exception
+    @ParameterizedTest
+    @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"})
+    void shouldReadmitKilledNodesAndThenDetectARejoinedOneAgain(final TransportMode transport) throws Exception
     {
         final int n = 4;
         final int first = 1;
         final int second = 3;
         try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
-            .nodes(n).transport(TransportMode.IPC).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
+            .nodes(n).transport(transport).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
             .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(2))))
         {
             cluster.kill(first);

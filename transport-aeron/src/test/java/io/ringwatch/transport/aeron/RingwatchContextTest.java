@@ -1,11 +1,14 @@
 package io.ringwatch.transport.aeron;
 
+import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
+import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -191,6 +195,43 @@ class RingwatchContextTest
             .embeddedDriver(false).aeronDirectoryName(new File(dir, "no-driver").getAbsolutePath());
         final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.launch(ctx));
         assertTrue(ex.getMessage().startsWith("no media driver at aeron.dir="), ex.getMessage());
+    }
+
+    /**
+     * A rank restarted on its host finds its control port still bound by the driver for its previous life, until the
+     * driver times that client out: the new node waits for it instead of failing. A client that stops calling its
+     * conductor is, to the driver, exactly a killed process.
+     */
+    @Test
+    void shouldWaitWhileItsOwnDriverHoldsTheControlPortForASilentClientAndThenStart()
+    {
+        final File aeronDir = new File(dir, "aeron");
+        final int[] ports = FreePorts.udp(4);
+        final ClusterConfig cluster = new ClusterConfig(1, TimeUnit.MILLISECONDS.toNanos(1),
+            TimeUnit.MILLISECONDS.toNanos(10), List.of(new ClusterConfig.Member(0, "localhost", ports[0], ports[1]),
+            new ClusterConfig.Member(1, "localhost", ports[2], ports[3])));
+        Aeron previousLife = null;
+        try (MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath())))
+        {
+            previousLife = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+                .useConductorAgentInvoker(true));
+            previousLife.addSubscription("aeron:udp?endpoint=localhost:" + ports[0], 1);
+            assertThrows(SocketException.class, () -> new DatagramSocket(new InetSocketAddress("localhost", ports[0]))
+                .close(), "the driver holds the port");
+
+            final RingwatchContext ctx = new RingwatchContext().cluster(cluster).rank(0).transport(TransportMode.UDP)
+                .embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName())
+                .threadingMode(ThreadingMode.UNSTARTED);
+            try (RingwatchNode node = RingwatchNode.launch(ctx))
+            {
+                assertEquals(0, node.context().rank());
+            }
+        }
+        finally
+        {
+            CloseHelper.quietClose(previousLife);
+            IoUtil.delete(aeronDir, true);
+        }
     }
 
     @Test

@@ -113,7 +113,7 @@ public final class ClusterChannels
      * @return {@code host:port} as an Aeron endpoint: an IPv6 literal goes in brackets, or its colons would be read as
      * the port separator.
      */
-    static String endpoint(final String host, final int port)
+    public static String endpoint(final String host, final int port)
     {
         final boolean bareIpv6 = host.indexOf(':') >= 0 && !host.startsWith("[");
         return (bareIpv6 ? "[" + host + "]" : host) + ":" + port;

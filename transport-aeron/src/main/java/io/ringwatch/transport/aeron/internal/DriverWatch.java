@@ -37,6 +37,7 @@ public final class DriverWatch implements AutoCloseable
     private final MappedByteBuffer mapped;
     private final ManyToOneRingBuffer toDriver;
     private final long timeoutMs;
+    private final long clientLivenessTimeoutNs;
     private final ProcessHandle driverProcess;
     private long nextProcessCheckMs;
     private boolean processGone;
@@ -57,6 +58,7 @@ public final class DriverWatch implements AutoCloseable
         this.mapped = IoUtil.mapExistingFile(cncFile, "cnc");
         final DirectBuffer meta = CncFileDescriptor.createMetaDataBuffer(mapped);
         this.toDriver = new ManyToOneRingBuffer(CncFileDescriptor.createToDriverBuffer(mapped, meta));
+        this.clientLivenessTimeoutNs = CncFileDescriptor.clientLivenessTimeoutNs(meta);
         final long pid = CncFileDescriptor.pid(meta);
         this.driverProcess = pid > 0 ? ProcessHandle.of(pid).filter(ProcessHandle::isAlive).orElse(null) : null;
     }
@@ -105,6 +107,15 @@ public final class DriverWatch implements AutoCloseable
     {
         final long beatMs = toDriver.consumerHeartbeatTime();
         return beatMs < 0 ? -1 : nowMs - beatMs;
+    }
+
+    /**
+     * @return how long the driver keeps a silent client's publications, subscriptions and channel endpoints before
+     * it frees them, as the driver states it in its CnC file.
+     */
+    public long clientLivenessTimeoutNs()
+    {
+        return clientLivenessTimeoutNs;
     }
 
     /**

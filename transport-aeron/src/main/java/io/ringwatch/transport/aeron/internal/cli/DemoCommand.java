@@ -230,7 +230,7 @@ final class DemoCommand
         {
             restartedAtNs[victim] = cluster.restart(victim);
             System.out.println("restart rank " + victim + " with node --join (pid " + cluster.process(victim).pid() +
-                ")");
+                ", " + fmtMs(restartedAtNs[victim] - cluster.killedAtNs(victim)) + " ms after its SIGKILL)");
         }
         final boolean whole = cluster.awaitViews(Set.of(),
             60_000 + TimeUnit.NANOSECONDS.toMillis(killed.size() * 4 * suspicionTimeoutNs));
@@ -268,7 +268,7 @@ final class DemoCommand
                 maxNs = Math.max(maxNs, lastNs - restartedAtNs[victim]);
             }
             System.out.println("  rank " + victim + (up ? " up as incarnation " + incarnation : " NOT UP") +
-                "; readmitted (ms after relaunch, its JVM start included):" + learned);
+                portWait(cluster.log(victim)) + "; readmitted (ms after relaunch, its JVM start included):" + learned);
             if (!everywhere)
             {
                 System.out.println("  rank " + victim + " log:\n" + cluster.log(victim));
@@ -278,6 +278,20 @@ final class DemoCommand
             "OK: every survivor saw each death and then each rejoin " + killed :
             "FAILED: not every restarted rank was readmitted everywhere " + killed);
         return new Rejoin(rejoined, maxNs);
+    }
+
+    /**
+     * @param log a restarted node's log.
+     * @return over UDP, how long it waited for the driver to free its control port (see RingwatchNode), else "".
+     */
+    private static String portWait(final String log)
+    {
+        final String mark = ": control port ";
+        return log.lines()
+            .filter(line -> line.contains(mark) && line.contains(" free after "))
+            .map(line -> " (its control port " + line.substring(line.indexOf(mark) + mark.length()) + ")")
+            .findFirst()
+            .orElse("");
     }
 
     static List<Integer> chooseVictims(final SplittableRandom random, final int nodes, final int kill)

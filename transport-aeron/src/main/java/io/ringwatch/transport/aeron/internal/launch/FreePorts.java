@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * UDP ports on localhost that nobody is using, for clusters and benchmarks started on this host.
@@ -184,40 +183,5 @@ public final class FreePorts
             members.add(new ClusterConfig.Member(r, "localhost", ports[2 * r], ports[2 * r + 1]));
         }
         return members;
-    }
-
-    /**
-     * Wait until a UDP port can be bound again: a media driver holds a killed client's endpoints until it times the
-     * client out, and a process restarted on the same host must not race it.
-     *
-     * @param host      address the port is bound on.
-     * @param port      the port; 0 or less returns at once.
-     * @param timeoutNs how long to wait.
-     * @throws IllegalStateException if it is still taken after {@code timeoutNs}.
-     * @throws InterruptedException  if interrupted.
-     */
-    public static void awaitFree(final String host, final int port, final long timeoutNs) throws InterruptedException
-    {
-        if (port <= 0)
-        {
-            return;
-        }
-        final long deadlineNs = System.nanoTime() + timeoutNs;
-        while (true)
-        {
-            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(host, port)))
-            {
-                return;
-            }
-            catch (final IOException ex)
-            {
-                if (System.nanoTime() - deadlineNs >= 0)
-                {
-                    throw new IllegalStateException("port " + host + ":" + port + " still in use after " +
-                        TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms", ex);
-                }
-                Thread.sleep(10);
-            }
-        }
     }
 }

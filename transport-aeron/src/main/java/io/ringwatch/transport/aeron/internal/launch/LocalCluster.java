@@ -39,7 +39,6 @@ public final class LocalCluster implements AutoCloseable
     public static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
 
     // the media driver releases a killed client's ports when it times the client out (~10 s)
-    private static final long PORT_RELEASE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     /**
      * What to launch.
@@ -517,13 +516,8 @@ public final class LocalCluster implements AutoCloseable
      */
     public long restart(final int rank) throws InterruptedException
     {
-        if (options.transport() == TransportMode.UDP)
-        {
-            // the media driver holds a killed client's subscriptions until it times the client out (~10 s)
-            final ClusterConfig.Member member = clusterConfig.member(rank);
-            FreePorts.awaitFree(member.host(), member.controlPort(), PORT_RELEASE_TIMEOUT_NS);
-            FreePorts.awaitFree(member.host(), member.heartbeatPort(), PORT_RELEASE_TIMEOUT_NS);
-        }
+        // No wait for the ports over UDP: the node itself waits while the driver still holds its control port for the
+        // killed life, as it must when a supervisor restarts it (RingwatchNode); its heartbeat socket died with it.
         views.forget(rank);
         final long nowNs = System.nanoTime();
         nodes.relaunch(rank);

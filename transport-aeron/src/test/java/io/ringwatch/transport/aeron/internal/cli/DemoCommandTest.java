@@ -51,6 +51,37 @@ class DemoCommandTest
         assertEquals(2, output.lines().filter(l -> l.startsWith("SIGKILL rank ")).count(), context);
     }
 
+    /**
+     * {@code demo --restart --transport udp}: the killed ranks are relaunched at once, each waits for the shared
+     * driver to free its control port, joins, and every survivor readmits it.
+     */
+    @Test
+    void shouldRestartTheKilledNodesOverUdpAndSeeThemReadmittedEverywhere() throws Exception
+    {
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        final PrintStream original = System.out;
+        final int code;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try
+        {
+            code = DemoCommand.run(new String[]{"demo", "--restart", "--transport", "udp", "--nodes", "5", "--kill",
+                "2", "--seed", Long.toString(SEED), "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"});
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        final String output = captured.toString(StandardCharsets.UTF_8);
+        final String context = "seed " + SEED + "\n" + output;
+
+        assertEquals(0, code, context);
+        final List<String> lines = output.lines().toList();
+        final String json = lines.get(lines.size() - 1);
+        assertTrue(json.contains("\"transport\":\"udp\""), context);
+        assertTrue(json.contains("\"rejoined\":2,"), context);
+        assertEquals(2, output.lines().filter(l -> l.startsWith("restart rank ")).count(), context);
+    }
+
     @Test
     void shouldRefuseTransportRdmaWithTheReasonWhereRdmaIsUnusableBeforeLaunchingAnything()
     {
