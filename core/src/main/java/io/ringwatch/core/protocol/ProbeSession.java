@@ -15,7 +15,10 @@ import java.util.Arrays;
  * timeout, until one beyond the emitter answers. The run of predecessors before it that stayed silent for δ more
  * (re-probed meanwhile, so a lost probe or answer does not make a live node look silent) is declared in one notice
  * if what is left alive is a majority of the settled membership; otherwise the node stops as
- * {@link ExclusionCause#MINORITY}, or as {@link ExclusionCause#ISOLATED} without a word if nobody answered.
+ * {@link ExclusionCause#MINORITY}, or as {@link ExclusionCause#ISOLATED} without a word if nobody answered. A rank's
+ * answer counts once, whichever probe it answers; before a run longer than the emitter, or one found by counting, is
+ * declared, the evidence is asked for again (the recheck), so that answers heard while a flapping link was up for a
+ * moment do not declare a run whose silence is the next cut.
  * <p>
  * Part of one {@link DetectorNode}, driven by its thread alone; it owns the probe tokens, so the node's minority
  * verification ({@link MajorityRule}) draws its tokens here too. Allocation free.
@@ -40,6 +43,7 @@ final class ProbeSession
     private final long suspicionTimeoutNs;
     private final long probeTimeoutNs;
     private final boolean recheck;
+    private final boolean countAgain;
     private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
     private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
     private final int[] witnesses = new int[MAX_WITNESSES];
@@ -65,6 +69,7 @@ final class ProbeSession
     private int witnessesAnswered;
     private long evidenceSinceNs = NOT_YET;
     private boolean rechecking;
+    private long finalCountDueNs = NOT_YET;
     private long recheckStartNs;
     private long recheckUntilNs;
     private long probesSent;
@@ -86,6 +91,7 @@ final class ProbeSession
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.recheck = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
+        this.countAgain = !settings.breaks(ProtocolSettings.BREAK_COUNT_AGAIN);
     }
 
     /**
@@ -191,8 +197,20 @@ final class ProbeSession
             }
             if (runExhausted && nowNs - allAskedSilentNs >= 0)
             {
-                // everyone was asked, δ ago, and fewer than a majority answered: this side is a minority
-                stopUncounted(nowNs);
+                if (countAgain && finalCountDueNs == NOT_YET)
+                {
+                    finalCountDueNs = nowNs + probeTimeoutNs;
+                    askUnansweredBeyondRun();
+                }
+                if (finalCountDueNs == NOT_YET || nowNs - finalCountDueNs >= 0)
+                {
+                    // everyone was asked, δ ago and once more now, and fewer than a majority answered: this side is
+                    // a minority
+                    stopUncounted(nowNs);
+                    return;
+                }
+                // answers wake the node (onAck); otherwise it decides when the last count is due
+                node.suspicionDeadline(finalCountDueNs);
                 return;
             }
         }
@@ -255,35 +273,44 @@ final class ProbeSession
         if (d < runAnswerDistance && d <= runFarthestDistance)
         {
             runAnswerDistance = d;
-            if (rechecking)
+            // in the recheck an answer only shortens the run, whose rest stayed silent for δ already
+            if (!rechecking)
             {
-                // a member of the run answers the recheck: the run ends before it, the rest stayed silent for δ
-            }
-            else if (node.previousAlive(emitter) == fromRank)
-            {
-                // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
-                // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
-                // gets one heartbeat period more, and one more probe, to show it lives.
-                if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
-                {
-                    probe(emitter, runToken);
-                    startConfirming(nowNs, nowNs + heartbeatPeriodNs);
-                    runReprobeNs = runConfirmAtNs;
-                }
-            }
-            else if (runConfirmAtNs == NOT_YET)
-            {
-                int round = runRounds - 1;
-                while (round > 0 && roundFirstDistance[round] > d)
-                {
-                    round--;
-                }
-                startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
+                startConfirmingRun(fromRank, d, emitter, nowNs);
             }
         }
         // weigh the evidence in the next duty cycle
         node.suspicionDeadline(nowNs);
         return true;
+    }
+
+    /**
+     * The nearest answer so far ({@code fromRank}, at distance {@code d}) ends the run: give the run before it its
+     * confirmation deadline.
+     */
+    private void startConfirmingRun(final int fromRank, final int d, final int emitter, final long nowNs)
+    {
+        if (node.previousAlive(emitter) == fromRank)
+        {
+            // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
+            // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
+            // gets one heartbeat period more, and one more probe, to show it lives.
+            if (runConfirmAtNs == NOT_YET || runConfirmAtNs - (nowNs + heartbeatPeriodNs) > 0)
+            {
+                probe(emitter, runToken);
+                startConfirming(nowNs, nowNs + heartbeatPeriodNs);
+                runReprobeNs = runConfirmAtNs;
+            }
+        }
+        else if (runConfirmAtNs == NOT_YET)
+        {
+            int round = runRounds - 1;
+            while (round > 0 && roundFirstDistance[round] > d)
+            {
+                round--;
+            }
+            startConfirming(nowNs, roundSentNs[round] + suspicionTimeoutNs);
+        }
     }
 
     /**
@@ -315,6 +342,7 @@ final class ProbeSession
         runFarthestDistance = 0;
         evidenceSinceNs = NOT_YET;
         rechecking = false;
+        finalCountDueNs = NOT_YET;
         if (answered == null)
         {
             answered = new long[(clusterSize + 63) >>> 6];
@@ -356,6 +384,25 @@ final class ProbeSession
         }
         bits[r >>> 6] |= 1L << r;
         return true;
+    }
+
+    /**
+     * Everyone was asked, δ went by and no majority answered: before stopping, ask once more every rank held alive
+     * that has not answered and is not in the run (the run is asked again anyway), and decide a probe timeout later.
+     * Probes sent while a cut lasted are lost; when it heals before the silence is confirmed, these are the answers
+     * that show this node is not cut off. Without them, a node that asked everyone during a cut of under 2δ stopped
+     * as a minority after it had healed, and its minority notice stopped the others. Once per session, and only on
+     * the way to stopping: a node re-asking N ranks again and again queues its own probes on a one-port network.
+     */
+    private void askUnansweredBeyondRun()
+    {
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (r != rank && !dead.contains(r) && !has(answered, r) && node.distance(r) >= runAnswerDistance)
+            {
+                probe(r, runToken);
+            }
+        }
     }
 
     private void addWitness(final int r, final int emitter)

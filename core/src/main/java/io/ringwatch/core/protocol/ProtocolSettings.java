@@ -70,9 +70,15 @@ public record ProtocolSettings(
      */
     public static final int BREAK_QUIET_ZOMBIE_FRAMES = 1 << 3;
 
+    /**
+     * Negative controls only: a node whose probes of everyone went unanswered in a cut does not ask the unanswered
+     * again while it confirms the run's silence.
+     */
+    public static final int BREAK_COUNT_AGAIN = 1 << 4;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES =
-        {"observer-request", "fresh-evidence", "grace-arming", "quiet-zombie-frames"};
+        {"observer-request", "fresh-evidence", "grace-arming", "quiet-zombie-frames", "count-again"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -138,7 +144,7 @@ public record ProtocolSettings(
 
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
-     *              {@code grace-arming}, {@code quiet-zombie-frames}; empty for none.
+     *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again}; empty for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.
      */

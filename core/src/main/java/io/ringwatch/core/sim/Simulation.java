@@ -463,13 +463,7 @@ public final class Simulation implements ClusterState
                     final boolean[] picked = new boolean[n];
                     for (int i = 0; i < f; i++)
                     {
-                        int rank;
-                        do
-                        {
-                            rank = random.nextInt(n);
-                        }
-                        while (picked[rank]);
-                        picked[rank] = true;
+                        final int rank = pickUnpicked(picked);
                         scheduleCrash(times[i], rank, 0);
                     }
                 }
@@ -498,6 +492,21 @@ public final class Simulation implements ClusterState
     }
 
     /**
+     * @return a random rank not yet in {@code picked}, now marked there.
+     */
+    private int pickUnpicked(final boolean[] picked)
+    {
+        int rank;
+        do
+        {
+            rank = random.nextInt(n);
+        }
+        while (picked[rank]);
+        picked[rank] = true;
+        return rank;
+    }
+
+    /**
      * Boot stalls, drawn last so runs without them keep their seeds' outcomes: distinct random nodes each stall once,
      * starting within the lead before their own grace ends.
      */
@@ -507,13 +516,7 @@ public final class Simulation implements ClusterState
         final boolean[] picked = new boolean[n];
         for (int i = 0; i < k; i++)
         {
-            int rank;
-            do
-            {
-                rank = random.nextInt(n);
-            }
-            while (picked[rank]);
-            picked[rank] = true;
+            final int rank = pickUnpicked(picked);
             final long graceEndNs = firstStartNs[rank] + config.startupGraceNs();
             final long atNs = graceEndNs - 1 - random.nextLong(config.bootStallLeadNs());
             final long spanNs = config.bootStallMaxNs() - config.bootStallMinNs();
@@ -538,13 +541,7 @@ public final class Simulation implements ClusterState
         final boolean[] picked = new boolean[n];
         for (int i = 0; i < k; i++)
         {
-            int rank;
-            do
-            {
-                rank = random.nextInt(n);
-            }
-            while (picked[rank]);
-            picked[rank] = true;
+            final int rank = pickUnpicked(picked);
             final long atNs = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
             queue.schedule(atNs, EventQueue.PAUSE, -1, rank, config.randomPauseNs(), null);
             lastInjectionNs = Math.max(lastInjectionNs, atNs + config.randomPauseNs());

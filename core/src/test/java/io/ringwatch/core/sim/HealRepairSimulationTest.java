@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -63,6 +64,42 @@ class HealRepairSimulationTest
         final SimResult result = Simulation.run(
             zombieProbesEveryone().brokenRules(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES));
         assertTrue(result.violations().stream().anyMatch((v) -> v.contains("flood")), result.violations().toString());
+    }
+
+    @Test
+    void shouldCountTheFarSideAgainWhenACutHealsBeforeTheSilenceIsConfirmed()
+    {
+        // δ 100 ms, 74 nodes scattered 51:23, cut for 189 ms: nodes whose emitter was across the cut asked everyone
+        // while it lasted; when it healed, one that did not ask the unanswered again could count no majority, stopped
+        // as MINORITY, and its minority notice took the whole cluster down
+        final SimResult result = Simulation.run(farSideAskedDuringTheCut());
+        assertTrue(result.violations().isEmpty(), result.violations().toString());
+    }
+
+    @Test
+    void shouldStopTheWholeClusterWithoutCountingTheFarSideAgain()
+    {
+        // negative control
+        final SimResult result = Simulation.run(
+            farSideAskedDuringTheCut().brokenRules(ProtocolSettings.BREAK_COUNT_AGAIN));
+        assertTrue(result.exclusions() > 60, "exclusions " + result.exclusions() + ": " + result.violations());
+        assertFalse(result.violations().isEmpty());
+    }
+
+    private static SimConfig farSideAskedDuringTheCut()
+    {
+        final SimConfig config = new SimConfig()
+            .nodes(74)
+            .heartbeatPeriodNs(10_000_000L)
+            .suspicionTimeoutNs(100_000_000L)
+            .maxDelayNs(1_000_000L)
+            .placement(FailurePlacement.RANDOM)
+            .failures(2)
+            .seed(-7435162317778352466L)
+            .eventBudget(20_000_000L);
+        config.restartAfterNs(938_393_084L);
+        config.partition(new Partition(110_000_000L, 188_971_233L, new int[]{51, 23}, true, false));
+        return config;
     }
 
     private static SimConfig zombieProbesEveryone()
