@@ -150,8 +150,12 @@ class ForgedFramesLiveTest
                 TimeUnit.NANOSECONDS.toMillis(spoofEndNs[0] - detectedAtNs), spoofed[0]);
             assertTrue(detectedAtNs - spoofEndNs[0] < 0, "declared dead while the spoofing went on");
             // every one that reached the decoder is refused and counted: those sent while the observer still watched
-            // the dead rank; once it watches the next, the kernel drops the rest (not from its emitter's address)
-            final long whileWatched = 3 * spoofedAtNs.stream().filter((t) -> t - detectedAtNs < 0).count();
+            // the dead rank; once it watches the next, the kernel drops the rest (not from its emitter's address).
+            // Frames sent in the last few milliseconds before the verdict may still be queued on the heartbeat socket
+            // when the observer connects it to its next emitter, which discards them unread (one of 222 was, once in
+            // CI), so they are not counted on.
+            final long settledNs = detectedAtNs - TimeUnit.MILLISECONDS.toNanos(10);
+            final long whileWatched = 3 * spoofedAtNs.stream().filter((t) -> t - settledNs < 0).count();
             assertTrue(whileWatched > 0, "spoofed heartbeats were sent before the detection");
             wire.awaitRejected(deadObserver, () -> wire.rejected(deadObserver, RejectReason.UNSIGNED) +
                 wire.rejected(deadObserver, RejectReason.BAD_MAC) +
