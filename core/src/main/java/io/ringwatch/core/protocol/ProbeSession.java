@@ -371,6 +371,15 @@ final class ProbeSession
         lowestAnswered = rank == quorum.lowestMember();
     }
 
+    /**
+     * @return distance of the nearest predecessor that answered: the run is the live ranks closer than it (all of them
+     * while nobody answered).
+     */
+    private int runEnd()
+    {
+        return runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+    }
+
     private static boolean has(final long[] bits, final int r)
     {
         return (bits[r >>> 6] & (1L << r)) != 0;
@@ -398,7 +407,7 @@ final class ProbeSession
     {
         for (int r = 0; r < clusterSize; r++)
         {
-            if (r != rank && !dead.contains(r) && !has(answered, r) && node.distance(r) >= runAnswerDistance)
+            if (r != rank && !dead.contains(r) && !has(answered, r) && node.distance(r) >= runEnd())
             {
                 probe(r, runToken);
             }
@@ -462,7 +471,7 @@ final class ProbeSession
             node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
             return;
         }
-        node.stopAsMinority(nowNs, runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance, node.emitter());
+        node.stopAsMinority(nowNs, runEnd(), node.emitter());
     }
 
     /**
@@ -472,7 +481,7 @@ final class ProbeSession
     private void resolve(final long nowNs)
     {
         final int emitter = node.emitter();
-        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+        final int endDistance = runEnd();
         int runLength = 0;
         boolean lowestInRun = false;
         final int lowest = quorum.lowestMember();
@@ -483,25 +492,24 @@ final class ProbeSession
         }
         quorum.settleIfDue(dead, nowNs);
         final int aliveMembers = clusterSize - dead.size() - runLength;
-        if (quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)))
+        final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest));
+        if (majorityLeft && !rechecking && recheck && (runLength > 1 || witnessesAnswered < witnessCount))
         {
-            if (!rechecking && recheck && (runLength > 1 || witnessesAnswered < witnessCount))
-            {
-                startRecheck(nowNs);
-                return;
-            }
-            runRounds = 0;
+            startRecheck(nowNs);
+            return;
+        }
+        runRounds = 0;
+        if (majorityLeft)
+        {
             // declared without every witness answering: a cut may have swallowed parts of this broadcast
             node.declareRun(nowNs, endDistance, runLength, witnessesAnswered < witnessCount);
         }
         else if (runAnswerDistance == NO_ANSWER)
         {
-            runRounds = 0;
             node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
         }
         else
         {
-            runRounds = 0;
             node.stopAsMinority(nowNs, endDistance, emitter);
         }
     }
@@ -524,7 +532,7 @@ final class ProbeSession
         clearAnswers(rechecked);
         recheckStartNs = nowNs;
         recheckUntilNs = nowNs + suspicionTimeoutNs;
-        final int endDistance = runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
+        final int endDistance = runEnd();
         for (int i = 0; i < witnessCount; i++)
         {
             probe(witnesses[i], runToken);

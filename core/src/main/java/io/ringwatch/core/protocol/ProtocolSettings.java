@@ -1,5 +1,7 @@
 package io.ringwatch.core.protocol;
 
+import java.util.Arrays;
+
 /**
  * Immutable protocol parameters, validated on construction so a bad value fails where it was given.
  *
@@ -157,7 +159,7 @@ public record ProtocolSettings(
             {
                 continue;
             }
-            final int bit = java.util.Arrays.asList(BROKEN_RULE_NAMES).indexOf(name.trim());
+            final int bit = Arrays.asList(BROKEN_RULE_NAMES).indexOf(name.trim());
             if (bit < 0)
             {
                 throw new IllegalArgumentException("unknown rule '" + name.trim() + "', expected one of " +

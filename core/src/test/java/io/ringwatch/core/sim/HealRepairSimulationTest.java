@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,33 +89,32 @@ class HealRepairSimulationTest
 
     private static SimConfig farSideAskedDuringTheCut()
     {
-        final SimConfig config = new SimConfig()
-            .nodes(74)
-            .heartbeatPeriodNs(10_000_000L)
-            .suspicionTimeoutNs(100_000_000L)
-            .maxDelayNs(1_000_000L)
-            .placement(FailurePlacement.RANDOM)
-            .failures(2)
-            .seed(-7435162317778352466L)
-            .eventBudget(20_000_000L);
-        config.restartAfterNs(938_393_084L);
-        config.partition(new Partition(110_000_000L, 188_971_233L, new int[]{51, 23}, true, false));
-        return config;
+        return cutAfterCrashes(10_000_000L, 100_000_000L, new int[]{51, 23}, true, 188_971_233L, 2,
+            -7435162317778352466L, 938_393_084L).eventBudget(20_000_000L);
     }
 
     private static SimConfig zombieProbesEveryone()
     {
+        return cutAfterCrashes(ETA_NS, DELTA_NS, new int[]{80, 1}, false, 1_504_129_651L, 3, -2186797656568674479L,
+            867_664_040L).eventBudget(5_000_000L);
+    }
+
+    /**
+     * The heal swarm's shape: random crashes restarted after a while, and a cut starting at δ + η.
+     */
+    private static SimConfig cutAfterCrashes(final long etaNs, final long deltaNs, final int[] groups,
+        final boolean scattered, final long cutNs, final int failures, final long seed, final long restartAfterNs)
+    {
         final SimConfig config = new SimConfig()
-            .nodes(81)
-            .heartbeatPeriodNs(ETA_NS)
-            .suspicionTimeoutNs(DELTA_NS)
+            .nodes(Arrays.stream(groups).sum())
+            .heartbeatPeriodNs(etaNs)
+            .suspicionTimeoutNs(deltaNs)
             .maxDelayNs(1_000_000L)
             .placement(FailurePlacement.RANDOM)
-            .failures(3)
-            .seed(-2186797656568674479L)
-            .eventBudget(5_000_000L);
-        config.restartAfterNs(867_664_040L);
-        config.partition(new Partition(DELTA_NS + ETA_NS, 1_504_129_651L, new int[]{80, 1}, false, false));
+            .failures(failures)
+            .seed(seed);
+        config.restartAfterNs(restartAfterNs);
+        config.partition(new Partition(deltaNs + etaNs, cutNs, groups, scattered, false));
         return config;
     }
 
@@ -131,17 +131,12 @@ class HealRepairSimulationTest
             final int nodes = 16 + shapes.nextInt(81);
             final int minority = 1 + shapes.nextInt((nodes - 1) / 2);
             final long cutNs = DELTA_NS + shapes.nextLong(DELTA_NS);
-            final SimConfig config = new SimConfig()
-                .nodes(nodes)
-                .heartbeatPeriodNs(ETA_NS)
-                .suspicionTimeoutNs(DELTA_NS)
-                .maxDelayNs(1_000_000L)
-                .placement(FailurePlacement.RANDOM)
-                .failures(1 + shapes.nextInt(3))
-                .seed(shapes.nextLong());
-            config.restartAfterNs(100_000_000L + shapes.nextLong(DELTA_NS)).eventBudget(20_000_000L);
-            config.partition(new Partition(
-                DELTA_NS + ETA_NS, cutNs, new int[]{nodes - minority, minority}, false, false));
+            // drawn in this order, so every batch seed keeps its runs
+            final int failures = 1 + shapes.nextInt(3);
+            final long runSeed = shapes.nextLong();
+            final long restartAfterNs = 100_000_000L + shapes.nextLong(DELTA_NS);
+            final SimConfig config = cutAfterCrashes(ETA_NS, DELTA_NS, new int[]{nodes - minority, minority}, false,
+                cutNs, failures, runSeed, restartAfterNs).eventBudget(20_000_000L);
             final SimResult result = Simulation.run(config);
             final String shape = "batch seed " + batchSeed + " (rerun with -Dringwatch.swarm.seed=" + batchSeed +
                 "), run " + runs + ", run seed " + config.seed() + ", nodes " + nodes + ", cut " + (nodes - minority) +
