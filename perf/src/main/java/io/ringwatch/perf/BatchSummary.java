@@ -37,6 +37,7 @@ final class BatchSummary
     final long majorityLost;
     final long restarts;
     final long rejoined;
+    final long reforms;
     final long boots;
     final int graceChecked;
     final long joinSpreadMaxNs;
@@ -72,6 +73,7 @@ final class BatchSummary
         long lostFromMajority = 0;
         long restarted = 0;
         long admitted = 0;
+        long reformed = 0;
         long booted = 0;
         int grace = 0;
         long spreadMaxNs = -1;
@@ -126,6 +128,7 @@ final class BatchSummary
             lostFromMajority += result.majorityLost();
             restarted += result.restarts();
             admitted += result.rejoined();
+            reformed += result.reforms();
             booted += result.boots();
             grace += result.graceChecked() ? 1 : 0;
             spreadMaxNs = Math.max(spreadMaxNs, result.joinSpreadMaxNs());
@@ -161,6 +164,7 @@ final class BatchSummary
         majorityLost = lostFromMajority;
         restarts = restarted;
         rejoined = admitted;
+        reforms = reformed;
         boots = booted;
         graceChecked = grace;
         joinSpreadMaxNs = spreadMaxNs;

@@ -418,8 +418,8 @@ final class SimulateCommand implements Command
         }
         if (s.restarts > 0)
         {
-            out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s%n",
-                s.restarts, s.rejoined, human(s.joinSpreadMaxNs));
+            out.printf(Locale.ROOT, "restarts: %d, rejoined (admitted by every live node): %d, slowest JOIN spread %s, " +
+                "clusters re-formed: %d%n", s.restarts, s.rejoined, human(s.joinSpreadMaxNs), s.reforms);
         }
         out.printf(Locale.ROOT, "events: %d (%.0f per second), wall %d ms, peak heap %d MB%n",
             s.events, s.events * 1000.0 / wallMs, wallMs, heapMb);
@@ -487,6 +487,7 @@ final class SimulateCommand implements Command
             ",\"policy\":\"" + policy + "\"" +
             ",\"restarts\":" + s.restarts +
             ",\"rejoined\":" + s.rejoined +
+            ",\"reforms\":" + s.reforms +
             ",\"boots\":" + s.boots +
             ",\"graceChecked\":" + s.graceChecked +
             ",\"joinSpreadMaxMs\":" + (s.joinSpreadMaxNs >= 0 ? BatchSummary.ms(s.joinSpreadMaxNs) : "null") +

@@ -18,6 +18,8 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.NEW_OBSERVER_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_ACK_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROBE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.PROCESS_FAILURE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.REFORM_ACK_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.REFORM_POLL_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VERSION;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_DIGEST_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
@@ -288,6 +290,8 @@ public final class FrameDecoder
             case PROBE_TYPE:
             case PROBE_ACK_TYPE:
             case VIEW_DIGEST_TYPE:
+            case REFORM_POLL_TYPE:
+            case REFORM_ACK_TYPE:
                 probeToken = probe.wrap(frame, 0).token();
                 body = RejectReason.NONE;
                 break;
@@ -562,6 +566,8 @@ public final class FrameDecoder
             case PROBE_TYPE:
             case PROBE_ACK_TYPE:
             case VIEW_DIGEST_TYPE:
+            case REFORM_POLL_TYPE:
+            case REFORM_ACK_TYPE:
                 return length == ProbeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
             case FAILURE_NOTICE_TYPE:

@@ -77,6 +77,10 @@ public class FrameHeaderFlyweight
     public static final int VIEW_TYPE = 18;
     /** {@link ProbeFlyweight}'s layout: the token field holds the digest of the sender's view. */
     public static final int VIEW_DIGEST_TYPE = 19;
+    /** {@link ProbeFlyweight}'s layout: the lowest rank, joining, polls whether every other rank is joining too. */
+    public static final int REFORM_POLL_TYPE = 20;
+    /** {@link ProbeFlyweight}'s layout: a joiner's answer to a REFORM_POLL, the poll's token returned. */
+    public static final int REFORM_ACK_TYPE = 21;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;

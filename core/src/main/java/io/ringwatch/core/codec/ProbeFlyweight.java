@@ -10,12 +10,13 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * PROBE and PROBE_ACK: a node that suspects its emitter asks predecessors to answer before it accuses anyone (the
  * answer proves it can still hear, and finds how far a run of silent nodes reaches); a PROBE_ACK returns the probe's
  * token to the prober. VIEW_DIGEST, a node telling a ring neighbour the digest of its view, carries the digest in the
- * token field. Same layout for all three, told apart by the type.
+ * token field. REFORM_POLL and REFORM_ACK, the poll that re-forms a cluster with no member left and a joiner's answer,
+ * carry the poll's token. Same layout for all five, told apart by the type.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |           Frame Header (32 bytes, type 5, 6 or 19)            |
+ *  |      Frame Header (32 bytes, type 5, 6, 19, 20 or 21)         |
  *  +---------------------------------------------------------------+
  *  |                             Token                             |
  *  |                                                               |
@@ -45,7 +46,8 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
      *
      * @param buffer            destination.
      * @param offset            at which the frame begins.
-     * @param type              {@link #PROBE_TYPE}, {@link #PROBE_ACK_TYPE} or {@link #VIEW_DIGEST_TYPE}.
+     * @param type              {@link #PROBE_TYPE}, {@link #PROBE_ACK_TYPE}, {@link #VIEW_DIGEST_TYPE},
+     *                          {@link #REFORM_POLL_TYPE} or {@link #REFORM_ACK_TYPE}.
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        the prober, or the answering node.
      * @param senderIncarnation its incarnation.
@@ -65,7 +67,8 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
         final int configDigest,
         final long token)
     {
-        if (type != PROBE_TYPE && type != PROBE_ACK_TYPE && type != VIEW_DIGEST_TYPE)
+        if (type != PROBE_TYPE && type != PROBE_ACK_TYPE && type != VIEW_DIGEST_TYPE && type != REFORM_POLL_TYPE &&
+            type != REFORM_ACK_TYPE)
         {
             throw new IllegalArgumentException("not a probe type: " + type);
         }

@@ -133,6 +133,7 @@ public final class DetectorNode
     private final RecentChanges recentChanges = new RecentChanges(RECENT_CHANGES);
     private final ViewRepair viewRepair;
     private final RankArray repairDead = new RankArray(8);
+    private final Reform reform;
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -179,6 +180,7 @@ public final class DetectorNode
     private long noticesRefused;
     private long healRetells;
     private long healsAnnounced;
+    private long viewsRefused;
 
     /**
      * @param rank        this node's rank.
@@ -235,6 +237,10 @@ public final class DetectorNode
         this.probes = new ProbeSession(this, dead, quorum, control, settings);
         this.majorityRule = new MajorityRule(this, dead, quorum, probes, settings);
         this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs());
+        // 4δ: a live cluster admits a joiner at its first or second ask (δ/2 apart); the lease of 2δ covers any
+        // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
+        this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
+            settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY));
         rebase(startNs);
     }
 
@@ -283,6 +289,7 @@ public final class DetectorNode
         // Ask once the startup grace is over: once admitted, this node's observer allows it 2δ to beat, which a JVM
         // still loading and compiling may miss; nobody waits on it meanwhile, it is dead in every view.
         membership.startJoin(armedAtNs);
+        reform.joinStarted(armedAtNs);
     }
 
     /**
@@ -335,6 +342,7 @@ public final class DetectorNode
     {
         join(nowNs, seedCount);
         membership.startJoin(nowNs);
+        reform.joinStarted(nowNs);
     }
 
     private void rebase(final long startNs)
@@ -412,14 +420,106 @@ public final class DetectorNode
             control.sendJoinRequest(emitter);
             return 1;
         }
-        final int contact = membership.nextContact(rank, clusterSize, nowNs);
+        if (state == NodeState.JOINING)
+        {
+            final int polled = reform.pollIfDue(nowNs, control);
+            if (polled == Reform.REFORM)
+            {
+                reformCluster(nowNs);
+                return 1;
+            }
+            if (polled == Reform.POLLED)
+            {
+                return 1;
+            }
+        }
+        int contact = membership.nextContact(rank, clusterSize, nowNs);
         if (contact < 0)
         {
             return 0;
         }
+        if (state == NodeState.JOINING && reform.committed(nowNs))
+        {
+            // bound to the leader's poll: a view from anyone else would be refused
+            contact = Reform.LEADER;
+        }
         joinRequestsSent++;
         control.sendJoinRequest(contact);
         return 1;
+    }
+
+    /**
+     * REFORM_POLL: the lowest rank, joining for a while without being admitted, asks whether this node is joining
+     * too ({@link Reform}). A member takes it for the join request it is; a joiner answers and commits; anyone else
+     * ignores it.
+     *
+     * @param fromRank        the poller.
+     * @param fromIncarnation its incarnation.
+     * @param token           the poll's token.
+     * @param nowNs           protocol time.
+     */
+    public void onReformPoll(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    {
+        if (fromRank != Reform.LEADER || fromRank == rank)
+        {
+            staleFrames++;
+            return;
+        }
+        if (state == NodeState.ACTIVE)
+        {
+            onJoinRequest(fromRank, fromIncarnation, nowNs);
+        }
+        else if (state == NodeState.JOINING && fromIncarnation > 0)
+        {
+            reform.onPoll(token, nowNs, control);
+            expectedWakeNs = nextDeadlineNs();
+        }
+    }
+
+    /**
+     * REFORM_ACK: a joiner's answer to this leader's poll; once every other rank answered the first poll, bind them with
+     * the second, and once every one answered that, re-form.
+     *
+     * @param fromRank        the joiner.
+     * @param fromIncarnation its incarnation.
+     * @param token           the poll's token.
+     * @param nowNs           protocol time.
+     */
+    public void onReformAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    {
+        if (state != NodeState.JOINING || !validRank(fromRank) || fromIncarnation <= 0)
+        {
+            return;
+        }
+        if (reform.onAck(fromRank, token, nowNs, control) == Reform.REFORM)
+        {
+            reformCluster(nowNs);
+        }
+    }
+
+    /**
+     * Every other rank is joining and bound to this leader: take part as the lone seed of a new membership, every
+     * other rank held dead as not yet admitted (at the incarnation this node knows), and admit them as they ask.
+     */
+    private void reformCluster(final long nowNs)
+    {
+        reform.reformed();
+        membership.seeds(1, clusterSize);
+        membership.reformed();
+        for (int r = 0; r < clusterSize; r++)
+        {
+            if (r != rank)
+            {
+                dead.add(r);
+            }
+        }
+        state = NodeState.ACTIVE;
+        emitter = rank;
+        observer = rank;
+        quorum.adopt(dead);
+        listener.onJoin(rank, incarnation, nowNs);
+        viewChanged(nowNs);
+        expectedWakeNs = nextDeadlineNs();
     }
 
     private int fenceSlotWriterIfDead(final long nowNs)
@@ -1473,6 +1573,13 @@ public final class DetectorNode
             staleFrames++;
             return;
         }
+        if (fromRank != Reform.LEADER && reform.committed(nowNs))
+        {
+            // answered the leader's poll: taking another contact's view could make a member it counted as joining
+            viewsRefused++;
+            return;
+        }
+        reform.stop();
         mergeView(viewDead, incarnations);
         state = NodeState.ACTIVE;
         emitter = nearestLive(-1);
@@ -1861,6 +1968,8 @@ public final class DetectorNode
         long nextNs = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
         final long joinNs = membership.nextAttemptNs();
         nextNs = joinNs - nextNs < 0 ? joinNs : nextNs;
+        final long pollNs = reform.nextPollNs();
+        nextNs = pollNs - nextNs < 0 ? pollNs : nextNs;
         if (majorityRule.verifying())
         {
             final long verifyNs = majorityRule.verifyDeadlineNs();
@@ -1946,6 +2055,38 @@ public final class DetectorNode
     public long joinsLearned()
     {
         return joinsLearned;
+    }
+
+    /**
+     * @return REFORM_POLL frames this leader sent while it could not join ({@link Reform}).
+     */
+    public long reformPollsSent()
+    {
+        return reform.pollsSent();
+    }
+
+    /**
+     * @return REFORM_ACK frames sent: polls this joiner answered.
+     */
+    public long reformAcksSent()
+    {
+        return reform.acksSent();
+    }
+
+    /**
+     * @return times this node re-formed the cluster as its lone seed ({@link Reform}).
+     */
+    public long reforms()
+    {
+        return reform.reforms();
+    }
+
+    /**
+     * @return views a joiner refused while bound to the leader's poll.
+     */
+    public long reformViewsRefused()
+    {
+        return viewsRefused;
     }
 
     /**

@@ -261,6 +261,16 @@ final class Membership
         return pending;
     }
 
+    /**
+     * The joiner re-formed the cluster as its lone seed ({@link Reform}): a member with nothing left to confirm.
+     */
+    void reformed()
+    {
+        joining = false;
+        confirmed = true;
+        nextAttemptNs = Long.MAX_VALUE;
+    }
+
     void observerConfirmed()
     {
         observerConfirmed = true;

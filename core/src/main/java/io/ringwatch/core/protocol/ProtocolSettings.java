@@ -78,9 +78,15 @@ public record ProtocolSettings(
      */
     public static final int BREAK_COUNT_AGAIN = 1 << 4;
 
+    /**
+     * Negative controls only: the leader re-forms a cluster with the ranks that answered its poll, taking the silent
+     * ones for dead, instead of only when every rank answered.
+     */
+    public static final int BREAK_REFORM_UNANIMITY = 1 << 5;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES =
-        {"observer-request", "fresh-evidence", "grace-arming", "quiet-zombie-frames", "count-again"};
+        {"observer-request", "fresh-evidence", "grace-arming", "quiet-zombie-frames", "count-again", "reform-unanimity"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 
 import java.util.List;
@@ -377,6 +378,53 @@ public final class Checks
             out.add("seed=" + seed + ": liveness: not stable at the time cap " + timeCapNs + "ns (first failure at " +
                 firstFailureNs + "ns, " + unsettled + " of " + live + " live nodes unsettled)");
         }
+    }
+
+    /**
+     * A side that holds a strict majority of the cluster file among nodes that never crash keeps every one of them,
+     * crashes and restarts elsewhere notwithstanding: they hear each other, and M never holds more than N ranks, so
+     * each of them can always count a majority of its M. With restarts the end state no longer shows it (a node that
+     * stopped wrongly comes back as a new life, and with the re-form rule even a whole cluster stopped wrongly ends
+     * whole again), so every exclusion is judged when it happens.
+     *
+     * @param groups       group of each rank during the cut.
+     * @param crashedEver  ranks that crashed at some time of the run.
+     * @param excludedAtNs when each rank was first excluded (not a leave), or -1.
+     * @param causes       the cause of that exclusion.
+     * @param seed         for the messages.
+     * @param out          violations are appended here.
+     */
+    public static void checkMajorityKept(
+        final int[] groups,
+        final boolean[] crashedEver,
+        final long[] excludedAtNs,
+        final ExclusionCause[] causes,
+        final long seed,
+        final List<String> out)
+    {
+        final int n = groups.length;
+        int groupCount = 0;
+        for (final int g : groups)
+        {
+            groupCount = Math.max(groupCount, g + 1);
+        }
+        final int[] steadfast = new int[groupCount];
+        for (int rank = 0; rank < n; rank++)
+        {
+            steadfast[groups[rank]] += crashedEver[rank] ? 0 : 1;
+        }
+        int lost = 0;
+        for (int rank = 0; rank < n; rank++)
+        {
+            final int g = groups[rank];
+            if (2 * steadfast[g] > n && !crashedEver[rank] && excludedAtNs[rank] >= 0 && lost++ < MAX_REPORTED)
+            {
+                out.add("seed=" + seed + ": majority: node " + rank + " stopped as " + causes[rank] + " at " +
+                    excludedAtNs[rank] + "ns, though its side had " + steadfast[g] + " of " + n +
+                    " nodes that never crashed");
+            }
+        }
+        reportRest(out, seed, "majority", lost);
     }
 
     /**

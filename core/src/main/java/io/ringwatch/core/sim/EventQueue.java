@@ -34,6 +34,8 @@ public final class EventQueue
     static final byte JOIN_REQUEST = 16;
     static final byte VIEW = 17;
     static final byte VIEW_DIGEST = 18;
+    static final byte REFORM_POLL = 19;
+    static final byte REFORM_ACK = 20;
 
     private static final int RANK_BITS = 28;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;

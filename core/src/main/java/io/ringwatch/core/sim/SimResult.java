@@ -45,6 +45,7 @@ import java.util.List;
  * @param healsAnnounced              heal notices announced: emitters heard again after a silence judged a cut.
  * @param viewDigestMessages          VIEW_DIGEST messages sent (view repair).
  * @param viewsRepaired               neighbours' views merged that changed a node's view: broadcasts it had missed.
+ * @param reforms                     clusters re-formed by the lowest rank after every rank was joining.
  * @param graceChecked                whether the startup grace checker judged the run (see {@code Checks}).
  */
 public record SimResult(
@@ -81,6 +82,7 @@ public record SimResult(
     long healsAnnounced,
     long viewDigestMessages,
     long viewsRepaired,
+    long reforms,
     boolean graceChecked)
 {
     /**

@@ -90,6 +90,11 @@ public final class Simulation implements ClusterState
     private final ProtocolSettings settings;
     private final BroadcastSchedule schedule;
     private final long restartAfterNs;
+    private long reformsOfReplacedNodes;
+    // for the majority checker: who ever crashed, and each rank's first exclusion
+    private final boolean[] crashedEver;
+    private final long[] firstExcludedNs;
+    private final ExclusionCause[] firstExclusionCauses;
     // ground truth per rank: the incarnation of its current (or last) life, and when its latest JOIN was first and
     // last applied (the contact, then the last node to learn it)
     private final int[] incarnations;
@@ -183,6 +188,10 @@ public final class Simulation implements ClusterState
         stoppedAtNs = new long[n];
         Arrays.fill(stoppedAtNs, NONE);
         majorityGroup = placePartitions();
+        crashedEver = new boolean[n];
+        firstExcludedNs = new long[n];
+        Arrays.fill(firstExcludedNs, NONE);
+        firstExclusionCauses = new ExclusionCause[n];
 
         settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
             .withPauseThresholdNs(config.pauseThresholdNs())
@@ -599,7 +608,7 @@ public final class Simulation implements ClusterState
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
                 EventQueue.JOIN_REQUEST, EventQueue.VIEW, EventQueue.VIEW_DIGEST, EventQueue.PROBE, EventQueue.PROBE_ACK,
-                EventQueue.PROCESS_NOTICE ->
+                EventQueue.PROCESS_NOTICE, EventQueue.REFORM_POLL, EventQueue.REFORM_ACK ->
             {
                 return deliverControl(slot, to);
             }
@@ -661,6 +670,9 @@ public final class Simulation implements ClusterState
             case EventQueue.VIEW_DIGEST -> enter(to).onViewDigest(from, fromIncarnation, (Long)queue.ref(slot), nowNs);
             case EventQueue.PROBE -> enter(to).onProbe(from, probeIncarnation(slot), probeToken(slot), nowNs);
             case EventQueue.PROBE_ACK -> enter(to).onProbeAck(from, probeIncarnation(slot), probeToken(slot), nowNs);
+            case EventQueue.REFORM_POLL ->
+                enter(to).onReformPoll(from, probeIncarnation(slot), probeToken(slot), nowNs);
+            case EventQueue.REFORM_ACK -> enter(to).onReformAck(from, probeIncarnation(slot), probeToken(slot), nowNs);
             case EventQueue.PROCESS_NOTICE -> processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
             case EventQueue.FORGED_NOTICE ->
             {
@@ -698,6 +710,7 @@ public final class Simulation implements ClusterState
         }
         cells[rank * CELL + STATUS] = CRASHED;
         cells[rank * CELL + WAKE_SEQ] = NONE;
+        crashedEver[rank] = true;
         crashes++;
         nodeStopped(rank);
         scheduleRestart(rank);
@@ -764,6 +777,7 @@ public final class Simulation implements ClusterState
         stoppedCount--;
         liveCount++;
         groundChanged = true;
+        reformsOfReplacedNodes += nodes[rank].reforms();
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
         if (incarnations[rank] > 0)
         {
@@ -1115,6 +1129,11 @@ public final class Simulation implements ClusterState
             }
         }
         final long minorityFenceNs = checkPartitions(found);
+        if (majorityKeptApplies())
+        {
+            Checks.checkMajorityKept(firstPartitionGroups, crashedEver, firstExcludedNs, firstExclusionCauses, seed,
+                found);
+        }
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -1177,6 +1196,7 @@ public final class Simulation implements ClusterState
             healsAnnounced(),
             viewDigestMessages,
             sum(DetectorNode::viewsRepaired),
+            reformsOfReplacedNodes + sum(DetectorNode::reforms),
             graceChecked);
     }
 
@@ -1226,6 +1246,17 @@ public final class Simulation implements ClusterState
                 Checks.minorityBoundNs(n, deltaNs), seed, found);
         }
         return minorityFenceNs;
+    }
+
+    /**
+     * The majority checker needs one clean cut: no pauses or stalls (a paused node is rightly fenced), no loss, no
+     * flapping, no forged or injected faults, and the majority rule.
+     */
+    private boolean majorityKeptApplies()
+    {
+        return firstPartitionGroups != null && config.partitions().size() == 1 && config.flaps() == 1 &&
+            config.partitionPolicy() == PartitionPolicy.MAJORITY && config.randomPauses() == 0 &&
+            config.cutStallNs() == 0 && config.injections().isEmpty() && config.bootStalls() == 0 && loss == 0;
     }
 
     /**
@@ -1489,6 +1520,16 @@ public final class Simulation implements ClusterState
             sendProbeEvent(EventQueue.PROBE_ACK, toRank, token);
         }
 
+        public void sendReformPoll(final int toRank, final long token)
+        {
+            sendProbeEvent(EventQueue.REFORM_POLL, toRank, token);
+        }
+
+        public void sendReformAck(final int toRank, final long token)
+        {
+            sendProbeEvent(EventQueue.REFORM_ACK, toRank, token);
+        }
+
         public void sendNotice(final int toRank, final Notice notice)
         {
             noticeMessages++;
@@ -1579,6 +1620,11 @@ public final class Simulation implements ClusterState
         public void onExcluded(final long timeNs, final ExclusionCause cause, final int reporterRank)
         {
             exclusionCauses[rank] = cause;
+            if (cause != ExclusionCause.LEFT && firstExcludedNs[rank] == NONE)
+            {
+                firstExcludedNs[rank] = timeNs;
+                firstExclusionCauses[rank] = cause;
+            }
             graceEvent("node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " + reporterRank +
                 ")");
             if (nodes[rank].state() == NodeState.LEFT)

@@ -83,4 +83,29 @@ public interface ControlChannel
     {
         throw new UnsupportedOperationException("this control channel cannot send VIEW_DIGEST");
     }
+
+    /**
+     * Re-forming a cluster with no member left: the lowest rank, joining, asks {@code toRank} whether it is joining
+     * too ({@code REFORM_POLL}). A member takes it for a join request from the sender. Transports without joins keep
+     * the default, which refuses.
+     *
+     * @param toRank any other rank of the cluster file.
+     * @param token  identifies the poll, returned in the answer.
+     */
+    default void sendReformPoll(final int toRank, final long token)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send REFORM_POLL");
+    }
+
+    /**
+     * A joiner's answer to a {@code REFORM_POLL} ({@code REFORM_ACK}): it is joining and, for a lease, takes a view
+     * from the poller alone.
+     *
+     * @param toRank the poller.
+     * @param token  the poll's token.
+     */
+    default void sendReformAck(final int toRank, final long token)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send REFORM_ACK");
+    }
 }

@@ -123,6 +123,24 @@ class FrameRoundTripTest
     }
 
     @Test
+    void shouldRoundTripAReformPollAndItsAnswer()
+    {
+        int length = stamp(0, new ProbeFlyweight().encode(
+            buffer, 0, FrameHeaderFlyweight.REFORM_POLL_TYPE, CLUSTER_ID, 0, 9, LOCAL_RANK, DIGEST, 3L));
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(FrameHeaderFlyweight.REFORM_POLL_TYPE, decoder.type());
+        assertEquals(0, decoder.senderRank());
+        assertEquals(9, decoder.senderIncarnation());
+        assertEquals(3L, decoder.probeToken());
+
+        length = stamp(0, new ProbeFlyweight().encode(
+            buffer, 0, FrameHeaderFlyweight.REFORM_ACK_TYPE, CLUSTER_ID, 12, 4, LOCAL_RANK, DIGEST, 3L));
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
+        assertEquals(FrameHeaderFlyweight.REFORM_ACK_TYPE, decoder.type());
+        assertEquals(3L, decoder.probeToken());
+    }
+
+    @Test
     void shouldRejectAProbeOfTheWrongLength()
     {
         final int length = stamp(0, new ProbeFlyweight().encode(

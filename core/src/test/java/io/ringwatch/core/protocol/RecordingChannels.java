@@ -111,6 +111,16 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         sent.add(new Sent("probeAck", toRank, token));
     }
 
+    public void sendReformPoll(final int toRank, final long token)
+    {
+        sent.add(new Sent("reformPoll", toRank, token));
+    }
+
+    public void sendReformAck(final int toRank, final long token)
+    {
+        sent.add(new Sent("reformAck", toRank, token));
+    }
+
     public void sendViewDigest(final int toRank, final long digest)
     {
         viewDigests.add(new Sent("viewDigest", toRank, digest));

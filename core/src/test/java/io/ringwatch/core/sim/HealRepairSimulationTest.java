@@ -5,9 +5,9 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.BiConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -84,7 +84,9 @@ class HealRepairSimulationTest
         final SimResult result = Simulation.run(
             farSideAskedDuringTheCut().brokenRules(ProtocolSettings.BREAK_COUNT_AGAIN));
         assertTrue(result.exclusions() > 60, "exclusions " + result.exclusions() + ": " + result.violations());
-        assertFalse(result.violations().isEmpty());
+        // the whole cluster stops and (rank 0 polling every restarted rank) re-forms, so it ends whole: the majority
+        // checker, which judges each exclusion when it happens, is what shows the broken rule
+        assertTrue(result.violations().stream().anyMatch((v) -> v.contains(": majority: ")), result.violations().toString());
     }
 
     private static SimConfig farSideAskedDuringTheCut()
@@ -102,7 +104,7 @@ class HealRepairSimulationTest
     /**
      * The heal swarm's shape: random crashes restarted after a while, and a cut starting at δ + η.
      */
-    private static SimConfig cutAfterCrashes(final long etaNs, final long deltaNs, final int[] groups,
+    static SimConfig cutAfterCrashes(final long etaNs, final long deltaNs, final int[] groups,
         final boolean scattered, final long cutNs, final int failures, final long seed, final long restartAfterNs)
     {
         final SimConfig config = new SimConfig()
@@ -123,31 +125,48 @@ class HealRepairSimulationTest
     {
         // a fixed batch by default: batch seed 1 finds the case left open (README "Partitions"), see its run 31
         final long batchSeed = Long.getLong("ringwatch.swarm.seed", 2);
+        cutSwarm("heal swarm", batchSeed, ETA_NS, DELTA_NS, DELTA_NS, DELTA_NS, DELTA_NS, false,
+            (shape, result) -> assertEquals(result.restarts(), result.rejoined(), shape));
+    }
+
+    /**
+     * Up to 40 runs (20 s at most) of random crashes, restarts and one cut of two groups starting at δ + η; every run
+     * must pass the checkers, and {@code extra} checks each result further.
+     *
+     * @return clusters re-formed over the runs.
+     */
+    static long cutSwarm(final String name, final long batchSeed, final long etaNs, final long deltaNs,
+        final long minCutNs, final long cutSpanNs, final long restartSpanNs, final boolean scattered,
+        final BiConsumer<String, SimResult> extra)
+    {
         final SplittableRandom shapes = new SplittableRandom(batchSeed);
         final long deadlineNs = System.nanoTime() + 20_000_000_000L;
         int runs = 0;
+        long reforms = 0;
         while (runs < 40 && System.nanoTime() < deadlineNs)
         {
             final int nodes = 16 + shapes.nextInt(81);
             final int minority = 1 + shapes.nextInt((nodes - 1) / 2);
-            final long cutNs = DELTA_NS + shapes.nextLong(DELTA_NS);
+            final long cutNs = minCutNs + shapes.nextLong(cutSpanNs);
             // drawn in this order, so every batch seed keeps its runs
             final int failures = 1 + shapes.nextInt(3);
             final long runSeed = shapes.nextLong();
-            final long restartAfterNs = 100_000_000L + shapes.nextLong(DELTA_NS);
-            final SimConfig config = cutAfterCrashes(ETA_NS, DELTA_NS, new int[]{nodes - minority, minority}, false,
+            final long restartAfterNs = 100_000_000L + shapes.nextLong(restartSpanNs);
+            final SimConfig config = cutAfterCrashes(etaNs, deltaNs, new int[]{nodes - minority, minority}, scattered,
                 cutNs, failures, runSeed, restartAfterNs).eventBudget(20_000_000L);
             final SimResult result = Simulation.run(config);
             final String shape = "batch seed " + batchSeed + " (rerun with -Dringwatch.swarm.seed=" + batchSeed +
                 "), run " + runs + ", run seed " + config.seed() + ", nodes " + nodes + ", cut " + (nodes - minority) +
-                ":" + minority + " for " + cutNs + "ns, failures " + config.failures() + ", restart after " +
-                config.restartAfterNs() + "ns";
+                ":" + minority + (scattered ? " scattered" : "") + " for " + cutNs + "ns, failures " +
+                config.failures() + ", restart after " + config.restartAfterNs() + "ns";
             assertTrue(result.violations().isEmpty(), shape + ": " + result.violations());
-            assertEquals(result.restarts(), result.rejoined(), shape);
+            extra.accept(shape, result);
+            reforms += result.reforms();
             runs++;
         }
-        System.out.println("heal swarm: " + runs + " runs, batch seed " + batchSeed);
+        System.out.println(name + ": " + runs + " runs, " + reforms + " re-formed, batch seed " + batchSeed);
         assertTrue(runs >= 10, "batch seed " + batchSeed + ": only " + runs + " runs in the time budget");
+        return reforms;
     }
 
     /**

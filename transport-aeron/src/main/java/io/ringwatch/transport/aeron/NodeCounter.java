@@ -82,7 +82,15 @@ public enum NodeCounter
     /** Neighbours' views whose deaths were refused: they would have left no majority. */
     VIEW_REPAIRS_REFUSED(36, "view repairs refused"),
     /** NEW_OBSERVER sent again to an emitter that answered a probe but did not beat this node. */
-    NEW_OBSERVER_RESENT(37, "new observer resent");
+    NEW_OBSERVER_RESENT(37, "new observer resent"),
+    /** REFORM_POLL frames sent: this node, the lowest rank, could not join and asked whether every rank is joining. */
+    REFORM_POLLS_SENT(38, "reform polls sent"),
+    /** REFORM_ACK frames sent: polls this joiner answered, each binding it to the poller for a lease. */
+    REFORM_ACKS_SENT(39, "reform acks sent"),
+    /** Times this node re-formed the cluster as its lone seed, every other rank having answered its poll. */
+    REFORMS(40, "cluster reforms"),
+    /** Views a joiner refused while bound to the lowest rank's poll. */
+    REFORM_VIEWS_REFUSED(41, "reform views refused");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

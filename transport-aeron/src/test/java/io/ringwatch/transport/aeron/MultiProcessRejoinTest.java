@@ -4,6 +4,7 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -62,6 +63,51 @@ class MultiProcessRejoinTest
         }
     }
 
+    /**
+     * Every node SIGKILLed and relaunched, as supervisors would after a cut that left no side a majority: nobody is
+     * left to admit anyone, so the lowest rank polls the others, every one answers that it is joining, and it re-forms
+     * the cluster as its lone seed; the others join it. Without the re-form rule every node stays JOINING for good.
+     */
+    @Test
+    void shouldReformAClusterWhoseEveryNodeWasKilledAndRestarted() throws Exception
+    {
+        final int n = 4;
+        try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
+            .nodes(n).transport(TransportMode.IPC).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
+            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(2))))
+        {
+            final int[] before = new int[n];
+            for (int r = 0; r < n; r++)
+            {
+                before[r] = cluster.view(r).incarnation(r);
+                cluster.kill(r);
+            }
+            for (int r = 0; r < n; r++)
+            {
+                cluster.restart(r);
+            }
+            // relaunch, grace (2 s) and 4δ of asking in vain before the poll: several seconds on a busy host
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            ViewSnapshot leader = null;
+            // a view file just created reads ACTIVE at incarnation 0 until the node has started joining
+            while ((leader == null || leader.state() != NodeState.ACTIVE || leader.incarnation(0) <= before[0]) &&
+                System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(20);
+                leader = cluster.tryView(0, new ViewSnapshot());
+            }
+            assertTrue(leader != null && leader.state() == NodeState.ACTIVE && leader.incarnation(0) > before[0],
+                () -> "rank 0 re-formed; logs: " + logs(cluster, n));
+            for (int r = 0; r < n; r++)
+            {
+                final int incarnation = assertAdmittedEverywhere(cluster, n, r);
+                assertTrue(incarnation > before[r], "rank " + r + " came back under a newer incarnation: " +
+                    before[r] + " then " + incarnation);
+            }
+            assertTrue(cluster.awaitViews(Set.of(), 20_000), "nobody held dead; logs: " + logs(cluster, n));
+        }
+    }
+
     private static String logs(final LocalCluster cluster, final int n)
     {
         final StringBuilder sb = new StringBuilder();
@@ -84,7 +130,7 @@ class MultiProcessRejoinTest
         final ViewSnapshot own = cluster.view(rank);
         assertEquals(NodeState.ACTIVE, own.state(), () -> "logs: " + logs(cluster, n));
         final int incarnation = own.incarnation(rank);
-        assertTrue(incarnation > 0);
+        assertTrue(incarnation > 0, () -> "rank " + rank + " view " + own + "; logs: " + logs(cluster, n));
         for (int r = 0; r < n; r++)
         {
             if (r != rank)

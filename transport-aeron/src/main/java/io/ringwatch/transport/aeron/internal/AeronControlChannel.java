@@ -131,8 +131,7 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
      */
     public void sendProbe(final int toRank, final long token)
     {
-        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.PROBE_TYPE, clusterId, rank, incarnation,
-            toRank, configDigest, token));
+        sendProbeLayout(FrameHeaderFlyweight.PROBE_TYPE, toRank, token);
     }
 
     /**
@@ -140,8 +139,7 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
      */
     public void sendProbeAck(final int toRank, final long token)
     {
-        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.PROBE_ACK_TYPE, clusterId, rank,
-            incarnation, toRank, configDigest, token));
+        sendProbeLayout(FrameHeaderFlyweight.PROBE_ACK_TYPE, toRank, token);
     }
 
     /**
@@ -149,8 +147,29 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
      */
     public void sendViewDigest(final int toRank, final long digest)
     {
-        send(toRank, probeFrame.encode(sendBuffer, 0, FrameHeaderFlyweight.VIEW_DIGEST_TYPE, clusterId, rank,
-            incarnation, toRank, configDigest, digest));
+        sendProbeLayout(FrameHeaderFlyweight.VIEW_DIGEST_TYPE, toRank, digest);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendReformPoll(final int toRank, final long token)
+    {
+        sendProbeLayout(FrameHeaderFlyweight.REFORM_POLL_TYPE, toRank, token);
+    }
+
+    // PROBE, PROBE_ACK, VIEW_DIGEST and the re-form poll and answer share one layout: a header and a token
+    private void sendProbeLayout(final int type, final int toRank, final long token)
+    {
+        send(toRank, probeFrame.encode(sendBuffer, 0, type, clusterId, rank, incarnation, toRank, configDigest, token));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendReformAck(final int toRank, final long token)
+    {
+        sendProbeLayout(FrameHeaderFlyweight.REFORM_ACK_TYPE, toRank, token);
     }
 
     /**

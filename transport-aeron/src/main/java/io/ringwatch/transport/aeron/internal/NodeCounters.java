@@ -162,6 +162,10 @@ public final class NodeCounters implements AutoCloseable
         set(NodeCounter.VIEW_DIGESTS_SENT, node.viewDigestsSent());
         set(NodeCounter.VIEW_DIGEST_MISMATCHES, node.viewDigestMismatches());
         set(NodeCounter.VIEWS_REPAIRED, node.viewsRepaired());
+        set(NodeCounter.REFORM_POLLS_SENT, node.reformPollsSent());
+        set(NodeCounter.REFORM_ACKS_SENT, node.reformAcksSent());
+        set(NodeCounter.REFORMS, node.reforms());
+        set(NodeCounter.REFORM_VIEWS_REFUSED, node.reformViewsRefused());
         set(NodeCounter.VIEW_REPAIRS_REFUSED, node.viewRepairsRefused());
         set(NodeCounter.MISADDRESSED, node.misaddressed());
         set(NodeCounter.NEW_OBSERVER_REFUSED, node.newObserverRefused());

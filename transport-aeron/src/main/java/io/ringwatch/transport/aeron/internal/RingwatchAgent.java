@@ -367,6 +367,14 @@ public final class RingwatchAgent implements Agent, MembershipListener
                 node.onViewDigest(sender, incarnation, decoder.probeToken(), nowNs);
                 break;
 
+            case FrameHeaderFlyweight.REFORM_POLL_TYPE:
+                node.onReformPoll(sender, incarnation, decoder.probeToken(), nowNs);
+                break;
+
+            case FrameHeaderFlyweight.REFORM_ACK_TYPE:
+                node.onReformAck(sender, incarnation, decoder.probeToken(), nowNs);
+                break;
+
             case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
             {
                 final ProcessLevelHook processLevel = this.processLevel;

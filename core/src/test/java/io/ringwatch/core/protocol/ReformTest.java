@@ -1,0 +1,175 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.RankArray;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.ringwatch.core.protocol.SixteenNodes.DELTA;
+import static io.ringwatch.core.protocol.SixteenNodes.ETA;
+import static io.ringwatch.core.protocol.SixteenNodes.N;
+import static io.ringwatch.core.protocol.SixteenNodes.START;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The re-form rule ({@link Reform}) on one node: the leader polls once it could not join for 4δ, re-forms only when
+ * every other rank answered within the lease, and a joiner that answered takes a view from the leader alone.
+ */
+class ReformTest
+{
+    private static final int LEADER_INCARNATION = 7;
+
+    private final RecordingChannels io = new RecordingChannels();
+
+    private DetectorNode joiner(final int rank, final int incarnation)
+    {
+        final DetectorNode node = SixteenNodes.node(rank, incarnation, io);
+        node.join(START);
+        return node;
+    }
+
+    private static void runUntil(final DetectorNode node, final long fromNs, final long untilNs)
+    {
+        for (long t = fromNs; t < untilNs; t += ETA / 2)
+        {
+            node.doWork(t);
+        }
+    }
+
+    private List<RecordingChannels.Sent> polls()
+    {
+        return io.sentOfType("reformPoll");
+    }
+
+    private long pollOnce(final DetectorNode leader)
+    {
+        final long askFromNs = leader.armedAtNs();
+        runUntil(leader, START, askFromNs + 4 * DELTA);
+        assertTrue(polls().isEmpty(), "no poll while the leader has asked for less than 4δ");
+        leader.doWork(askFromNs + 4 * DELTA);
+        assertEquals(N - 1, polls().size(), "every other rank of the cluster file is polled");
+        return polls().get(0).value();
+    }
+
+    @Test
+    void shouldReformAsTheLoneSeedOnceEveryOtherRankAnsweredBothPollsAndThenAdmitThem()
+    {
+        final DetectorNode leader = joiner(0, LEADER_INCARNATION);
+        final long token = pollOnce(leader);
+        assertTrue(polls().stream().allMatch((s) -> s.value() == token));
+        final long pollNs = leader.armedAtNs() + 4 * DELTA;
+
+        for (int r = 1; r < N; r++)
+        {
+            leader.onReformAck(r, 3, token, pollNs + r);
+        }
+        assertEquals(NodeState.JOINING, leader.state(), "the first poll only asks");
+        assertEquals(2 * (N - 1), polls().size(), "every rank answered it: the binding poll goes out at once");
+        final long binding = polls().get(N - 1).value();
+        assertTrue(binding != token && polls().subList(N - 1, 2 * (N - 1)).stream().allMatch((s) -> s.value() == binding));
+
+        for (int r = 1; r < N; r++)
+        {
+            assertEquals(NodeState.JOINING, leader.state(), "no re-form before rank " + r + " answered");
+            leader.onReformAck(r, 3, binding, pollNs + N + r);
+        }
+
+        assertEquals(NodeState.ACTIVE, leader.state());
+        assertEquals(1, leader.reforms());
+        assertTrue(io.events.contains("join 0/" + LEADER_INCARNATION + " at " + (pollNs + 2 * N - 1)),
+            "the leader reports itself up: " + io.events);
+        for (int r = 1; r < N; r++)
+        {
+            assertFalse(leader.isAlive(r), "every other rank waits to be admitted: " + r);
+        }
+
+        leader.onJoinRequest(4, 3, pollNs + 2 * DELTA);
+        assertTrue(leader.isAlive(4), "the re-formed leader admits the ranks that ask");
+        assertEquals(4, io.sentOfType("view").get(0).to());
+    }
+
+    @Test
+    void shouldNotReformWhileOneRankIsSilentOrAnswersTooLateOrToAnOldPoll()
+    {
+        final DetectorNode leader = joiner(0, LEADER_INCARNATION);
+        final long token = pollOnce(leader);
+        final long pollNs = leader.armedAtNs() + 4 * DELTA;
+
+        for (int r = 1; r < N - 1; r++)
+        {
+            leader.onReformAck(r, 3, token, pollNs + r);
+        }
+        leader.onReformAck(N - 1, 3, token, pollNs + 2 * DELTA + 1);
+        assertEquals(NodeState.JOINING, leader.state(), "an answer after the lease does not count");
+
+        io.sent.clear();
+        runUntil(leader, pollNs + 2 * DELTA + 2, pollNs + 4 * DELTA);
+        assertTrue(polls().isEmpty());
+        leader.doWork(pollNs + 4 * DELTA);
+        assertEquals(N - 1, polls().size(), "polled again one period later");
+        final long next = polls().get(0).value();
+        assertTrue(next != token);
+        for (int r = 1; r < N; r++)
+        {
+            leader.onReformAck(r, 3, r == 9 ? token : next, pollNs + 4 * DELTA + 1 + r);
+        }
+        assertEquals(NodeState.JOINING, leader.state(), "an answer to an older poll does not count");
+        assertEquals(0, leader.reforms());
+    }
+
+    @Test
+    void shouldTakeAViewOnlyFromTheLeaderWhileBoundToItsSecondPoll()
+    {
+        final DetectorNode node = joiner(5, 3);
+        final long t = node.armedAtNs() + DELTA;
+        final IncarnationTable incarnations = new IncarnationTable(4);
+        incarnations.raise(5, 3);
+
+        // the first poll (even token) binds nobody: a contact's view right after it is taken
+        final DetectorNode other = joiner(6, 3);
+        other.onReformPoll(0, LEADER_INCARNATION, 42, t);
+        other.onView(7, 0, new RankArray(4), incarnations(6, 3), t + 1);
+        assertEquals(NodeState.ACTIVE, other.state());
+        io.sent.clear();
+
+        node.onReformPoll(0, LEADER_INCARNATION, 43, t);
+        assertEquals(List.of(new RecordingChannels.Sent("reformAck", 0, 43)), io.sentOfType("reformAck"));
+
+        io.sent.clear();
+        runUntil(node, t, t + DELTA);
+        assertFalse(io.sentOfType("joinRequest").isEmpty());
+        assertTrue(io.sentOfType("joinRequest").stream().allMatch((s) -> s.to() == 0),
+            "a bound joiner asks the leader alone: " + io.sentOfType("joinRequest"));
+
+        node.onView(6, 0, new RankArray(4), incarnations, t + DELTA);
+        assertEquals(NodeState.JOINING, node.state(), "another contact's view is refused during the lease");
+        assertEquals(1, node.reformViewsRefused());
+
+        node.onView(6, 0, new RankArray(4), incarnations, t + 2 * DELTA);
+        assertEquals(NodeState.ACTIVE, node.state(), "once the lease is over any contact may admit it");
+    }
+
+    private static IncarnationTable incarnations(final int rank, final int incarnation)
+    {
+        final IncarnationTable table = new IncarnationTable(4);
+        table.raise(rank, incarnation);
+        return table;
+    }
+
+    @Test
+    void shouldAdmitThePollingLeaderWhenItIsAMemberAndIgnorePollsFromAnyOtherRank()
+    {
+        final DetectorNode member = SixteenNodes.node(5, 0, io);
+
+        member.onReformPoll(3, 2, 1, START + 10);
+        assertTrue(io.sent.isEmpty(), "only the lowest rank polls: " + io.sent);
+
+        member.onReformPoll(0, LEADER_INCARNATION, 1, START + 20);
+        assertTrue(io.sentOfType("reformAck").isEmpty(), "a member never answers as a joiner");
+        assertEquals(0, io.sentOfType("view").get(0).to(), "it admits the leader, which ends the poll");
+        assertEquals(LEADER_INCARNATION, member.incarnationOf(0));
+    }
+}
