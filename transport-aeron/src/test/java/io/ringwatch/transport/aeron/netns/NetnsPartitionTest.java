@@ -118,6 +118,46 @@ class NetnsPartitionTest
     }
 
     /**
+     * Hosts {0} (2 nodes), {1, 2} (3) and {3, 4} (3) cut three ways for 10δ: no side holds a majority, so all eight
+     * fence themselves. Restarted as supervisors would, every rank joins and nobody is left to admit anyone, until
+     * rank 0's unanimous poll re-forms the cluster and the others join it.
+     */
+    @Test
+    void shouldReformWhenAThreeWaySplitStoppedEveryNodeAndAllAreRestarted() throws Exception
+    {
+        try (NetnsCluster cluster = NetnsClusters.startAllUp(LAYOUT))
+        {
+            final Set<Integer> everyone = cluster.ranksOn(0, 1, 2, 3, 4);
+            final long cutNs = cluster.hosts().partition(new int[]{0}, new int[]{1, 2}, new int[]{3, 4});
+            Thread.sleep(10 * DELTA_MS);
+            cluster.hosts().heal();
+            assertFencedThemselves(cluster, everyone, cutNs, "2|3|3 split");
+            final long restartNs = System.nanoTime();
+            for (final int r : everyone)
+            {
+                cluster.restart(r);
+            }
+            // a joiner's view file holds nobody dead either: wait for every rank to take part again first
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (final int r : everyone)
+            {
+                ViewSnapshot view = cluster.tryView(r, new ViewSnapshot());
+                while ((view == null || view.state() != NodeState.ACTIVE || view.incarnation(r) == 0) &&
+                    System.nanoTime() - deadline < 0)
+                {
+                    Thread.sleep(20);
+                    view = cluster.tryView(r, new ViewSnapshot());
+                }
+                assertTrue(view != null && view.state() == NodeState.ACTIVE, "rank " + r + " takes part again: " +
+                    view + cluster.describeViews() + "\n" + cluster.log(0));
+            }
+            assertStable(cluster, Set.of(), "after every node of the 2|3|3 split was restarted");
+            System.out.printf("2|3|3 split, every node restarted: re-formed and whole again after %d ms%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartNs));
+        }
+    }
+
+    /**
      * Host 3 can send but not hear for 16δ: at most its own nodes (5, 6) are lost, and the running nodes agree.
      */
     @Test
