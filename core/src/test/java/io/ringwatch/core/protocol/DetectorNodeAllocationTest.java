@@ -90,6 +90,20 @@ class DetectorNodeAllocationTest
         {
             digestsSent++;
         }
+
+        long pollToken = -1;
+        int polls;
+
+        public void sendJoinRequest(final int contactRank)
+        {
+            sent++;
+        }
+
+        public void sendReformPoll(final int toRank, final long token)
+        {
+            polls++;
+            pollToken = token;
+        }
     }
 
     @Test
@@ -140,6 +154,55 @@ class DetectorNodeAllocationTest
         assertEquals(0, node.suspicions(), "an answering emitter is never declared");
         assertTrue(node.healsAnnounced() > 0, "each return of the emitter after δ of silence announces a heal");
         assertEquals(0, node.deadSet().size());
+    }
+
+    /**
+     * Rank 0 of 3 joining where nobody admits it polls every 4δ: both others answer the asking poll, nobody the
+     * binding one, so it never re-forms and keeps polling. Its answer bits are made at the first poll, nothing after.
+     */
+    @Test
+    void shouldNotAllocateWhilePollingToReform()
+    {
+        final ThreadAllocation allocation = ThreadAllocation.counter();
+        final Slot slot = new Slot();
+        final NoControl control = new NoControl();
+        final DetectorNode leader = new DetectorNode(
+            0, 5, ProtocolSettings.of(3, ETA_NS, DELTA_NS), new DoubleHypercubeSchedule(),
+            slot, control, MembershipListener.NO_OP, 0);
+        leader.join(0);
+
+        final long[] nowNs = {0};
+        runPollingCycles(leader, control, nowNs, WARMUP_CYCLES);
+        final int pollsBefore = control.polls;
+
+        final int rounds = measureUntilARoundAllocatesNothing(
+            allocation, () -> runPollingCycles(leader, control, nowNs, MEASURED_CYCLES), "polling duty cycles");
+        // every 4δ (80 cycles of η/2) the asking poll and the binding one, 2 frames each
+        assertEquals(rounds * (double)MEASURED_CYCLES / 80 * 4, control.polls - pollsBefore, 8,
+            "it kept polling, both rounds");
+        assertEquals(NodeState.JOINING, leader.state());
+        assertEquals(0, leader.reforms());
+    }
+
+    private static void runPollingCycles(
+        final DetectorNode leader, final NoControl control, final long[] nowNs, final int cycles)
+    {
+        long now = nowNs[0];
+        for (int i = 0; i < cycles; i++)
+        {
+            now += ETA_NS / 2;
+            leader.doWork(now);
+            final long token = control.pollToken;
+            if (token >= 0)
+            {
+                // both answer the asking poll, which sends the binding one; nobody answers that
+                control.pollToken = -1;
+                leader.onReformAck(1, 3, token, now);
+                leader.onReformAck(2, 3, token, now);
+                control.pollToken = -1;
+            }
+        }
+        nowNs[0] = now;
     }
 
     /** Rank 1 of 3, observing rank 0 through {@code slot}. */
