@@ -450,8 +450,9 @@ public final class DetectorNode
 
     /**
      * REFORM_POLL: the lowest rank, joining for a while without being admitted, asks whether this node is joining
-     * too ({@link Reform}). A member takes it for the join request it is; a joiner answers and commits; anyone else
-     * ignores it.
+     * too ({@link Reform}). A member takes it for the join request it is if it is the poller's nearest live successor
+     * in its view (every member gets the poll at once: all of them admitting it would be N − 1 JOIN broadcasts of
+     * one join); a joiner answers and commits; anyone else ignores it.
      *
      * @param fromRank        the poller.
      * @param fromIncarnation its incarnation.
@@ -467,13 +468,33 @@ public final class DetectorNode
         }
         if (state == NodeState.ACTIVE)
         {
-            onJoinRequest(fromRank, fromIncarnation, nowNs);
+            if (isNearestLiveSuccessorOf(fromRank))
+            {
+                onJoinRequest(fromRank, fromIncarnation, nowNs);
+            }
         }
         else if (state == NodeState.JOINING && fromIncarnation > 0)
         {
             reform.onPoll(token, nowNs, control);
             expectedWakeNs = nextDeadlineNs();
         }
+    }
+
+    private boolean isNearestLiveSuccessorOf(final int r)
+    {
+        for (int d = 1; d < clusterSize; d++)
+        {
+            final int next = (r + d) % clusterSize;
+            if (next == rank)
+            {
+                return true;
+            }
+            if (!dead.contains(next))
+            {
+                return false;
+            }
+        }
+        return false;
     }
 
     /**

@@ -11,8 +11,9 @@ import java.util.Arrays;
  * <p>
  * <b>The rule.</b> Only the lowest rank, {@link #LEADER}, may re-form, and only while it is joining itself. Once it has
  * asked to join for {@link #pollPeriodNs} without being admitted it polls every other rank of the cluster file
- * (REFORM_POLL, a fresh token each time), and again every period. A member that hears the poll takes it for a join
- * request and admits the leader, which ends the matter. A joiner answers (REFORM_ACK with the token). The first poll
+ * (REFORM_POLL, a fresh token each time), and again every period. A member never answers; the leader's nearest live
+ * successor among them takes the poll for a join request and admits the leader, which ends the matter. A joiner
+ * answers (REFORM_ACK with the token). The first poll
  * of a period only asks; if every other rank answered it within the lease L, the leader polls again at once, and this
  * second poll <i>binds</i>: a joiner that answers it accepts a view only from the leader until L has passed. The
  * leader re-forms, as the lone seed of a new membership that the others then join, only if <b>every</b> other rank

@@ -86,8 +86,8 @@ public interface ControlChannel
 
     /**
      * Re-forming a cluster with no member left: the lowest rank, joining, asks {@code toRank} whether it is joining
-     * too ({@code REFORM_POLL}). A member takes it for a join request from the sender. Transports without joins keep
-     * the default, which refuses.
+     * too ({@code REFORM_POLL}). The sender's nearest live successor among the members takes it for a join request
+     * from the sender. Transports without joins keep the default, which refuses.
      *
      * @param toRank any other rank of the cluster file.
      * @param token  identifies the poll, returned in the answer.

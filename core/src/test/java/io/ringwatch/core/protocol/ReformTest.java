@@ -160,16 +160,21 @@ class ReformTest
     }
 
     @Test
-    void shouldAdmitThePollingLeaderWhenItIsAMemberAndIgnorePollsFromAnyOtherRank()
+    void shouldLetOnlyTheLeadersNearestLiveSuccessorAdmitItAndIgnorePollsFromAnyOtherRank()
     {
-        final DetectorNode member = SixteenNodes.node(5, 0, io);
+        final DetectorNode member = SixteenNodes.node(1, 0, io);
 
         member.onReformPoll(3, 2, 1, START + 10);
         assertTrue(io.sent.isEmpty(), "only the lowest rank polls: " + io.sent);
 
         member.onReformPoll(0, LEADER_INCARNATION, 1, START + 20);
         assertTrue(io.sentOfType("reformAck").isEmpty(), "a member never answers as a joiner");
-        assertEquals(0, io.sentOfType("view").get(0).to(), "it admits the leader, which ends the poll");
+        assertEquals(0, io.sentOfType("view").get(0).to(), "its nearest live successor admits the leader");
         assertEquals(LEADER_INCARNATION, member.incarnationOf(0));
+
+        io.sent.clear();
+        final DetectorNode farther = SixteenNodes.node(5, 0, io);
+        farther.onReformPoll(0, LEADER_INCARNATION, 1, START + 30);
+        assertTrue(io.sent.isEmpty(), "any other member ignores the poll, or N - 1 would admit it at once: " + io.sent);
     }
 }
