@@ -13,6 +13,7 @@ import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.internal.JitWarmup;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -123,6 +124,11 @@ final class NodeCommand
             }
             if (go != null)
             {
+                // the wait at the barrier is free time: compile the hot paths now, not once judging starts (on a
+                // thread of its own, as the Aeron client must still be serviced meanwhile)
+                final JitWarmup warmup = JitWarmup.start(built.context().protocolSettings());
+                built.holdUntil(warmup::done, TimeUnit.MINUTES.toMillis(2));
+                System.out.println("warm-up " + TimeUnit.NANOSECONDS.toMillis(warmup.tookNs()) + " ms");
                 // a launcher holds joiners too: their JVMs then start before the seeds watch each other
                 holdAtBarrier(built, built.context().rank(), go);
             }
