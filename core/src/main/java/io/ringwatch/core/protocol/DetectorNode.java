@@ -180,7 +180,6 @@ public final class DetectorNode
     private long noticesRefused;
     private long healRetells;
     private long healsAnnounced;
-    private long viewsRefused;
 
     /**
      * @param rank        this node's rank.
@@ -468,7 +467,7 @@ public final class DetectorNode
         }
         if (state == NodeState.ACTIVE)
         {
-            if (isNearestLiveSuccessorOf(fromRank))
+            if (nextAlive(fromRank) == rank)
             {
                 onJoinRequest(fromRank, fromIncarnation, nowNs);
             }
@@ -478,23 +477,6 @@ public final class DetectorNode
             reform.onPoll(token, nowNs, control);
             expectedWakeNs = nextDeadlineNs();
         }
-    }
-
-    private boolean isNearestLiveSuccessorOf(final int r)
-    {
-        for (int d = 1; d < clusterSize; d++)
-        {
-            final int next = (r + d) % clusterSize;
-            if (next == rank)
-            {
-                return true;
-            }
-            if (!dead.contains(next))
-            {
-                return false;
-            }
-        }
-        return false;
     }
 
     /**
@@ -525,15 +507,10 @@ public final class DetectorNode
     private void reformCluster(final long nowNs)
     {
         reform.reformed();
+        // as a boot with this node (rank 0) the one seed
         membership.seeds(1, clusterSize);
         membership.reformed();
-        for (int r = 0; r < clusterSize; r++)
-        {
-            if (r != rank)
-            {
-                dead.add(r);
-            }
-        }
+        membership.holdNotYetAdmitted(dead, clusterSize);
         state = NodeState.ACTIVE;
         emitter = rank;
         observer = rank;
@@ -831,16 +808,7 @@ public final class DetectorNode
         {
             return false;
         }
-        int successor = contact;
-        for (int k = 0; k < clusterSize; k++)
-        {
-            successor = successor == clusterSize - 1 ? 0 : successor + 1;
-            if (successor == rank || (successor != contact && !dead.contains(successor)))
-            {
-                break;
-            }
-        }
-        return successor == rank;
+        return nextAlive(contact) == rank;
     }
 
     private static boolean isHeal(final Notice notice)
@@ -937,6 +905,24 @@ public final class DetectorNode
     {
         final int d = rank - r;
         return d < 0 ? d + clusterSize : d;
+    }
+
+    /**
+     * @return the nearest rank after {@code from} on the ring that this view holds alive, or this node if it comes
+     * first.
+     */
+    private int nextAlive(final int from)
+    {
+        int candidate = from;
+        for (int i = 0; i < clusterSize; i++)
+        {
+            candidate = candidate == clusterSize - 1 ? 0 : candidate + 1;
+            if (candidate == rank || !dead.contains(candidate))
+            {
+                return candidate;
+            }
+        }
+        return rank;
     }
 
     int previousAlive(final int from)
@@ -1594,10 +1580,8 @@ public final class DetectorNode
             staleFrames++;
             return;
         }
-        if (fromRank != Reform.LEADER && reform.committed(nowNs))
+        if (reform.refusesViewFrom(fromRank, nowNs))
         {
-            // answered the leader's poll: taking another contact's view could make a member it counted as joining
-            viewsRefused++;
             return;
         }
         reform.stop();
@@ -2107,7 +2091,7 @@ public final class DetectorNode
      */
     public long reformViewsRefused()
     {
-        return viewsRefused;
+        return reform.viewsRefused();
     }
 
     /**

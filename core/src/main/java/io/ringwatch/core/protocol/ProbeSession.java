@@ -261,7 +261,7 @@ final class ProbeSession
             node.emitterAnswered(nowNs);
             return true;
         }
-        if (firstAnswerFrom(rechecking ? rechecked : answered, fromRank))
+        if (RankBits.addFirst(rechecking ? rechecked : answered, fromRank))
         {
             // a rank counts once, whichever of its probes it answers: when a cut heals, the first answers to come back
             // are those to probes asked again, and a node that could not count them would stop on a whole cluster
@@ -345,8 +345,8 @@ final class ProbeSession
         finalCountDueNs = NOT_YET;
         if (answered == null)
         {
-            answered = new long[(clusterSize + 63) >>> 6];
-            rechecked = new long[answered.length];
+            answered = RankBits.forCluster(clusterSize);
+            rechecked = RankBits.forCluster(clusterSize);
         }
         clearAnswers(answered);
         witnessCount = 0;
@@ -380,20 +380,6 @@ final class ProbeSession
         return runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
     }
 
-    private static boolean has(final long[] bits, final int r)
-    {
-        return (bits[r >>> 6] & (1L << r)) != 0;
-    }
-
-    private static boolean firstAnswerFrom(final long[] bits, final int r)
-    {
-        if (has(bits, r))
-        {
-            return false;
-        }
-        bits[r >>> 6] |= 1L << r;
-        return true;
-    }
 
     /**
      * Everyone was asked, δ went by and no majority answered: before stopping, ask once more every rank held alive
@@ -407,7 +393,7 @@ final class ProbeSession
     {
         for (int r = 0; r < clusterSize; r++)
         {
-            if (r != rank && !dead.contains(r) && !has(answered, r) && node.distance(r) >= runEnd())
+            if (r != rank && !dead.contains(r) && !RankBits.has(answered, r) && node.distance(r) >= runEnd())
             {
                 probe(r, runToken);
             }
@@ -549,14 +535,14 @@ final class ProbeSession
             final int needed = quorum.members() / 2;
             int budget = needed + Math.max(2, needed / 8);
             final int lowest = quorum.lowestMember();
-            if (lowest != rank && lowest >= 0 && has(answered, lowest) && !isWitness(lowest))
+            if (lowest != rank && lowest >= 0 && RankBits.has(answered, lowest) && !isWitness(lowest))
             {
                 probe(lowest, runToken);
                 budget--;
             }
             for (int r = 0; r < clusterSize && budget > 0; r++)
             {
-                if (r != lowest && has(answered, r) && !isWitness(r) && node.distance(r) >= endDistance)
+                if (r != lowest && RankBits.has(answered, r) && !isWitness(r) && node.distance(r) >= endDistance)
                 {
                     probe(r, runToken);
                     budget--;

@@ -63,6 +63,7 @@ final class Reform
     private long pollsSent;
     private long acksSent;
     private long reforms;
+    private long viewsRefused;
 
     /**
      * @param rank           this node.
@@ -132,7 +133,7 @@ final class Reform
     {
         if (answered == null)
         {
-            answered = new long[(clusterSize + 63) >>> 6];
+            answered = RankBits.forCluster(clusterSize);
         }
         Arrays.fill(answered, 0L);
         answers = 0;
@@ -166,11 +167,8 @@ final class Reform
         {
             return NOTHING;
         }
-        final int word = fromRank >>> 6;
-        final long bit = 1L << fromRank;
-        if ((answered[word] & bit) == 0)
+        if (RankBits.addFirst(answered, fromRank))
         {
-            answered[word] |= bit;
             answers++;
         }
         if (silenceIsDeath || answers != clusterSize - 1)
@@ -211,6 +209,22 @@ final class Reform
         return committed;
     }
 
+    /**
+     * A joiner's view arrived from {@code contact}.
+     *
+     * @return true if it must be refused: bound to the leader's poll, taking another contact's view could make a
+     * member of a rank the leader counted as joining.
+     */
+    boolean refusesViewFrom(final int contact, final long nowNs)
+    {
+        if (contact == LEADER || !committed(nowNs))
+        {
+            return false;
+        }
+        viewsRefused++;
+        return true;
+    }
+
     void reformed()
     {
         reforms++;
@@ -230,5 +244,10 @@ final class Reform
     long reforms()
     {
         return reforms;
+    }
+
+    long viewsRefused()
+    {
+        return viewsRefused;
     }
 }

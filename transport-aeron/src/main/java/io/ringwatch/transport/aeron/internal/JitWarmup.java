@@ -72,7 +72,7 @@ public final class JitWarmup
      * @param settings the node's protocol settings (η and δ are taken from them).
      * @return how long it took, ns.
      */
-    public static long run(final ProtocolSettings settings)
+    private static long run(final ProtocolSettings settings)
     {
         final long startNs = System.nanoTime();
         for (int i = 0; i < SIMULATED_RUNS; i++)

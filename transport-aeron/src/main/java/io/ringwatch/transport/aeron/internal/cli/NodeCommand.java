@@ -127,8 +127,9 @@ final class NodeCommand
                 // the wait at the barrier is free time: compile the hot paths now, not once judging starts (on a
                 // thread of its own, as the Aeron client must still be serviced meanwhile)
                 final JitWarmup warmup = JitWarmup.start(built.context().protocolSettings());
-                built.holdUntil(warmup::done, TimeUnit.MINUTES.toMillis(2));
-                System.out.println("warm-up " + TimeUnit.NANOSECONDS.toMillis(warmup.tookNs()) + " ms");
+                System.out.println(built.holdUntil(warmup::done, TimeUnit.MINUTES.toMillis(2)) ?
+                    "warm-up " + TimeUnit.NANOSECONDS.toMillis(warmup.tookNs()) + " ms" :
+                    "warm-up not over within 2 minutes; going on without it");
                 // a launcher holds joiners too: their JVMs then start before the seeds watch each other
                 holdAtBarrier(built, built.context().rank(), go);
             }
