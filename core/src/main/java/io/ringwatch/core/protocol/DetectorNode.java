@@ -98,6 +98,8 @@ public final class DetectorNode
     private final int clusterSize;
     private final boolean requestObserverAgain;
     private final boolean quietZombieFrames;
+    // the JOIN broadcast sent as a star (ProtocolSettings.BREAK_JOIN_STAR, negative controls only)
+    private final boolean joinStar;
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
@@ -210,6 +212,7 @@ public final class DetectorNode
         this.clusterSize = settings.clusterSize();
         this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
         this.quietZombieFrames = !settings.breaks(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES);
+        this.joinStar = settings.breaks(ProtocolSettings.BREAK_JOIN_STAR);
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
@@ -1257,7 +1260,7 @@ public final class DetectorNode
 
     private void forward(final Notice notice, final int fromRank)
     {
-        if (notice.deadSet().contains(rank))
+        if (notice.deadSet().contains(rank) || (joinStar && notice.isJoin()))
         {
             // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, no hop of its own
             return;
@@ -1905,6 +1908,17 @@ public final class DetectorNode
     {
         seenBroadcasts.addIfAbsent(rank, incarnation, notice.sequence());
         noticesOriginated++;
+        if (joinStar && notice.isJoin())
+        {
+            for (int to = 0; to < clusterSize; to++)
+            {
+                if (to != rank && !notice.deadSet().contains(to))
+                {
+                    control.sendNotice(to, notice);
+                }
+            }
+            return;
+        }
         final int count = schedule.neighbours(rank, rank, notice.deadSet(), clusterSize, targets);
         for (int i = 0; i < count; i++)
         {

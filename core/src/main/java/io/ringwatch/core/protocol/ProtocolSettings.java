@@ -84,9 +84,15 @@ public record ProtocolSettings(
      */
     public static final int BREAK_REFORM_UNANIMITY = 1 << 5;
 
+    /**
+     * Negative controls only: a contact sends its JOIN to every participant itself and nobody relays it, instead of
+     * starting it on the double hypercube (in the one-port model the contact's sends then queue one behind another).
+     */
+    public static final int BREAK_JOIN_STAR = 1 << 6;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
-    private static final String[] BROKEN_RULE_NAMES =
-        {"observer-request", "fresh-evidence", "grace-arming", "quiet-zombie-frames", "count-again", "reform-unanimity"};
+    private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
+        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -152,7 +158,8 @@ public record ProtocolSettings(
 
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
-     *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again}; empty for none.
+     *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again},
+     *              {@code reform-unanimity}, {@code join-star}; empty for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.
      */

@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -120,6 +121,29 @@ class RejoinSimulationTest
         final SimResult result = Simulation.run(base(6).restartIncarnationStep(0).inject(Injection.crash(3, CRASH_NS)));
         assertFalse(result.violations().isEmpty());
         assertTrue(result.restarts() > result.rejoined(), result.restarts() + " restarts, " + result.rejoined());
+    }
+
+    @Test
+    void shouldHoldAJoinToTheBroadcastBoundOnlyWhileItTravelsTheHypercube()
+    {
+        // negative control of the JOIN spread bound: in the one-port model a contact that sends the JOIN to the
+        // 255 others itself queues them one behind another, about 255 τ/2 = 2 B(256); the double hypercube is within
+        final SimConfig hypercube = new SimConfig()
+            .nodes(256)
+            .heartbeatPeriodNs(10_000_000L)
+            .suspicionTimeoutNs(DELTA_NS)
+            .maxDelayNs(1_000_000L)
+            .onePort(true)
+            .restartAfterNs(5 * DELTA_NS)
+            .seed(8)
+            .inject(Injection.crash(3, CRASH_NS));
+        final SimResult clean = Simulation.run(hypercube);
+        assertTrue(clean.violations().isEmpty(), clean.violations().toString());
+        assertEquals(1, clean.rejoined());
+
+        final SimResult star = Simulation.run(hypercube.copy().brokenRules(ProtocolSettings.BREAK_JOIN_STAR));
+        assertTrue(star.violations().toString().contains("above the broadcast bound"), star.violations().toString());
+        assertTrue(star.joinSpreadMaxNs() > clean.joinSpreadMaxNs());
     }
 
     @Test
