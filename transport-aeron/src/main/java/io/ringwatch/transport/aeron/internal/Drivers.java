@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
  * paced ({@link PacedIdleStrategy}), and 64 KiB terms instead of Aeron's 16 MiB/64 MiB defaults (a cluster of n nodes
  * has n IPC streams per host, which would otherwise cost gigabytes of /dev/shm).
  * <p>
- * The conductor and the network thread are kept apart because they want opposite places in the scheduler: with UDP
- * every heartbeat crosses the network thread, so it must run before the agents waiting for those heartbeats, while
+ * The conductor and the network thread are kept apart because they want opposite places in the scheduler: notices,
+ * probes and their answers cross the network thread, so it must run before the agents waiting for them, while
  * the conductor sets up publications in bursts (file creation, mapping) when notices fan out and must never hold a
  * core an agent is waiting for.
  */
@@ -23,8 +23,11 @@ public final class Drivers
     /** Line {@code ringwatch.jar driver} prints once it accepts clients; launchers wait for it. */
     public static final String READY_LINE = "driver ready";
 
-    /** Most a heartbeat or notice frame waits in the driver's sender or receiver. */
+    /** Most a notice or probe frame waits in the driver's sender or receiver, by default. */
     public static final long NETWORK_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(100);
+
+    /** Longest pacing {@link #lowNoiseNetworkPeriodNs(long)} gives a network thread that carries UDP frames. */
+    public static final long MAX_LOW_NOISE_NETWORK_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
      * Pacing of the network thread of a driver that carries only shared-memory (IPC) streams: nothing crosses it, so
@@ -45,6 +48,23 @@ public final class Drivers
 
     private Drivers()
     {
+    }
+
+    /**
+     * Pacing of the network thread of a low-noise UDP cluster: a quarter of the probe timeout P, within
+     * [{@link #NETWORK_PERIOD_NS}, {@link #MAX_LOW_NOISE_NETWORK_PERIOD_NS}]. UDP heartbeats go from agent to agent
+     * as plain datagrams; what crosses the driver is control frames, and the tightest timing among them is a probe
+     * round, which must see its answers within P: out and back is two passes through a sender and two through a
+     * receiver, so P/4 each keeps the round trip within P. At δ = 10 ms (P = η = 1 ms) that is 4,000 wake-ups a
+     * second instead of 10,000; the 100 µs pacing took 28–33 % of a core of the 2-core test host, above the agents'
+     * priority, and 16 low-noise node JVMs there lost starts for want of it.
+     *
+     * @param probeTimeoutNs the cluster's probe timeout P.
+     * @return the network thread's period.
+     */
+    public static long lowNoiseNetworkPeriodNs(final long probeTimeoutNs)
+    {
+        return Math.max(NETWORK_PERIOD_NS, Math.min(MAX_LOW_NOISE_NETWORK_PERIOD_NS, probeTimeoutNs / 4));
     }
 
     /**
@@ -80,8 +100,8 @@ public final class Drivers
     }
 
     /**
-     * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (with
-     * UDP heartbeats, a network thread waiting behind agents delays heartbeats as much as a late agent would), the
+     * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (a probe
+     * answer waiting behind agents comes late to a round timed in η), the
      * conductor one step below. Both sleep after every duty cycle, so neither spins. A thread that cannot be raised
      * says so on stderr and runs on.
      *

@@ -7,17 +7,22 @@ import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * {@code driver}: a media driver with ringwatch's settings in a process of its own, for nodes started with
  * {@code --driver external}. Stops on SIGTERM or SIGINT (exit status 143 or 130, as for any JVM ended by a signal)
  * after closing the driver, which removes its directory.
  * <p>
- * Why a process of its own: with UDP every heartbeat passes through the driver, and a driver embedded in a busy
- * JVM stops whenever that JVM does (a 20 ms young collection in the demo's harness was enough for false suspicions
- * at δ = 10 ms). A driver JVM does almost nothing but the driver, so its pauses are rare and short.
+ * Why a process of its own: notices and probes pass through the driver, and a driver embedded in a busy JVM stops
+ * whenever that JVM does (a 20 ms young collection in the demo's harness was enough for false suspicions at
+ * δ = 10 ms). A driver JVM does almost nothing but the driver, so its pauses are rare and short.
  */
 final class DriverCommand
 {
+    // shorter than a paced sleep is worth (PacedIdleStrategy parks): the thread would spin on system calls
+    private static final long MIN_NETWORK_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(20);
+
     private DriverCommand()
     {
     }
@@ -29,8 +34,14 @@ final class DriverCommand
         final int agentPriority = args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
         // a driver for shared-memory clusters only: nothing crosses its network thread, so it wakes rarely
         final boolean ipcOnly = "ipc".equalsIgnoreCase(args.string("--transport", "udp"));
+        final long networkPeriodNs = args.durationNs("--network-period",
+            ipcOnly ? Drivers.IPC_NETWORK_PERIOD_NS : Drivers.NETWORK_PERIOD_NS);
         args.finish();
-        final long networkPeriodNs = ipcOnly ? Drivers.IPC_NETWORK_PERIOD_NS : Drivers.NETWORK_PERIOD_NS;
+        if (networkPeriodNs < MIN_NETWORK_PERIOD_NS || networkPeriodNs > Drivers.IPC_NETWORK_PERIOD_NS)
+        {
+            throw new UsageException("--network-period must be within " + Durations.format(MIN_NETWORK_PERIOD_NS) +
+                " and " + Durations.format(Drivers.IPC_NETWORK_PERIOD_NS) + ": " + Durations.format(networkPeriodNs));
+        }
         if (agentPriority != 0)
         {
             RealtimePriority.validate(agentPriority);

@@ -1,5 +1,9 @@
 package io.ringwatch.transport.aeron.internal.launch;
 
+import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 
 import java.io.File;
@@ -50,6 +54,12 @@ final class DriverProcess
     {
         final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", aeronDir.getAbsolutePath(),
             "--transport", options.transport().name().toLowerCase(Locale.ROOT)));
+        if (options.transport() != TransportMode.IPC && TuningProfile.LOW_NOISE.cliName().equals(options.profile()))
+        {
+            args.add("--network-period");
+            args.add(Durations.format(Drivers.lowNoiseNetworkPeriodNs(ProtocolSettings.defaultProbeTimeoutNs(
+                options.heartbeatPeriodNs(), options.suspicionTimeoutNs()))));
+        }
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");

@@ -56,25 +56,52 @@ class DriverCommandTest
     @Test
     void shouldPaceTheNetworkThreadSlowlyWhenOnlySharedMemoryStreamsCrossIt() throws Exception
     {
-        for (final String transport : List.of("ipc", "udp"))
+        assertReadyWithPeriod("ipc", "network period 10ms", "--transport", "ipc");
+        assertReadyWithPeriod("udp", "network period 100us", "--transport", "udp");
+    }
+
+    @Test
+    void shouldPaceTheNetworkThreadAsToldAndRejectAPeriodOutOfRange() throws Exception
+    {
+        assertReadyWithPeriod("told", "network period 250us", "--transport", "udp", "--network-period", "250us");
+
+        final File log = tmp.resolve("bad-period.log").toFile();
+        final Process driver = launch(log, "--aeron-dir", tmp.resolve("y").toString(), "--network-period", "5s");
+        assertTrue(driver.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, driver.exitValue(), () -> read(log));
+        assertTrue(read(log).contains("--network-period must be within 20us and 10ms: 5s"), () -> read(log));
+    }
+
+    @Test
+    void shouldPaceALowNoiseUdpClusterAtAQuarterOfItsProbeTimeout()
+    {
+        final long oneMs = TimeUnit.MILLISECONDS.toNanos(1);
+        assertEquals(TimeUnit.MICROSECONDS.toNanos(250), Drivers.lowNoiseNetworkPeriodNs(oneMs));
+        assertEquals(Drivers.NETWORK_PERIOD_NS, Drivers.lowNoiseNetworkPeriodNs(TimeUnit.MICROSECONDS.toNanos(100)));
+        assertEquals(Drivers.MAX_LOW_NOISE_NETWORK_PERIOD_NS,
+            Drivers.lowNoiseNetworkPeriodNs(TimeUnit.MILLISECONDS.toNanos(40)));
+    }
+
+    private void assertReadyWithPeriod(final String name, final String expected, final String... options)
+        throws Exception
+    {
+        final File log = tmp.resolve("driver-" + name + ".log").toFile();
+        final List<String> args =
+            new java.util.ArrayList<>(List.of("--aeron-dir", tmp.resolve("aeron-" + name).toString()));
+        args.addAll(List.of(options));
+        final Process driver = launch(log, args.toArray(new String[0]));
+        try
         {
-            final File log = tmp.resolve("driver-" + transport + ".log").toFile();
-            final Process driver = launch(log, "--aeron-dir", tmp.resolve("aeron-" + transport).toString(),
-                "--transport", transport);
-            try
+            while (!Files.readString(log.toPath()).contains(Drivers.READY_LINE))
             {
-                while (!Files.readString(log.toPath()).contains(Drivers.READY_LINE))
-                {
-                    assertTrue(driver.isAlive(), () -> "driver exited early: " + read(log));
-                    Thread.sleep(10);
-                }
-                final String expected = "ipc".equals(transport) ? "network period 10ms" : "network period 100us";
-                assertTrue(read(log).contains(expected), () -> transport + ": " + read(log));
+                assertTrue(driver.isAlive(), () -> "driver exited early: " + read(log));
+                Thread.sleep(10);
             }
-            finally
-            {
-                driver.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            }
+            assertTrue(read(log).contains(expected), () -> name + ": " + read(log));
+        }
+        finally
+        {
+            driver.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
         }
     }
 
