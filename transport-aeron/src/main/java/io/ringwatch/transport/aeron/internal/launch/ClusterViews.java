@@ -113,7 +113,8 @@ public final class ClusterViews implements AutoCloseable
      * @param judged       which ranks to judge (e.g. those whose process still runs); ranks in
      *                     {@code expectedDead} are never judged.
      * @param scratch      snapshot to read into.
-     * @return true if every judged node's view holds exactly {@code expectedDead}.
+     * @return true if every judged node's view holds exactly {@code expectedDead}; a joining node's view is no view
+     * of the cluster yet (it holds nobody dead until it is admitted), so it never agrees.
      */
     public boolean allHoldExactly(final Set<Integer> expectedDead, final IntPredicate judged, final ViewSnapshot scratch)
     {
@@ -124,7 +125,8 @@ public final class ClusterViews implements AutoCloseable
                 continue;
             }
             final ViewSnapshot v = tryView(r, scratch);
-            if (v == null || v.deadCount() != expectedDead.size() || !expectedDead.stream().allMatch(v::isDead))
+            if (v == null || v.state() == NodeState.JOINING || v.deadCount() != expectedDead.size() ||
+                !expectedDead.stream().allMatch(v::isDead))
             {
                 return false;
             }
