@@ -380,7 +380,6 @@ final class ProbeSession
         return runAnswerDistance == NO_ANSWER ? clusterSize : runAnswerDistance;
     }
 
-
     /**
      * Everyone was asked, δ went by and no majority answered: before stopping, ask once more every rank held alive
      * that has not answered and is not in the run (the run is asked again anyway), and decide a probe timeout later.

@@ -101,9 +101,8 @@ public final class Drivers
 
     /**
      * Run the driver's threads as SCHED_FIFO around the agents' priority: the network thread one step above (a probe
-     * answer waiting behind agents comes late to a round timed in η), the
-     * conductor one step below. Both sleep after every duty cycle, so neither spins. A thread that cannot be raised
-     * says so on stderr and runs on.
+     * answer waiting behind agents comes late to a round timed in η), the conductor one step below. Both sleep after
+     * every duty cycle, so neither spins. A thread that cannot be raised says so on stderr and runs on.
      *
      * @param ctx           driver context from {@link #lowFootprint(String)}.
      * @param agentPriority SCHED_FIFO priority of the node agents, or 0 to leave the context as it is.

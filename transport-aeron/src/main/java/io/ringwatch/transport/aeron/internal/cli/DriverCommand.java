@@ -4,10 +4,9 @@ import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import org.agrona.concurrent.ShutdownSignalBarrier;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code driver}: a media driver with ringwatch's settings in a process of its own, for nodes started with
@@ -20,9 +19,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class DriverCommand
 {
-    // shorter than a paced sleep is worth (PacedIdleStrategy parks): the thread would spin on system calls
-    private static final long MIN_NETWORK_PERIOD_NS = TimeUnit.MICROSECONDS.toNanos(20);
-
     private DriverCommand()
     {
     }
@@ -37,10 +33,12 @@ final class DriverCommand
         final long networkPeriodNs = args.durationNs("--network-period",
             ipcOnly ? Drivers.IPC_NETWORK_PERIOD_NS : Drivers.NETWORK_PERIOD_NS);
         args.finish();
-        if (networkPeriodNs < MIN_NETWORK_PERIOD_NS || networkPeriodNs > Drivers.IPC_NETWORK_PERIOD_NS)
+        // shorter than a sleep worth a system call, the thread would spin; longer than the IPC pacing, notices wait
+        final long minNs = DeadlineIdleStrategy.MIN_PARK_NS;
+        if (networkPeriodNs < minNs || networkPeriodNs > Drivers.IPC_NETWORK_PERIOD_NS)
         {
-            throw new UsageException("--network-period must be within " + Durations.format(MIN_NETWORK_PERIOD_NS) +
-                " and " + Durations.format(Drivers.IPC_NETWORK_PERIOD_NS) + ": " + Durations.format(networkPeriodNs));
+            throw new UsageException("--network-period must be within " + Durations.format(minNs) + " and " +
+                Durations.format(Drivers.IPC_NETWORK_PERIOD_NS) + ": " + Durations.format(networkPeriodNs));
         }
         if (agentPriority != 0)
         {
