@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.BroadcastForwarder;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
@@ -114,6 +115,7 @@ public final class DetectorNode
     private final ControlChannel control;
     private final MembershipListener listener;
     private final RankArray dead = new RankArray(8);
+    private final Ring ring;
     private final BroadcastIdSet seenBroadcasts;
     private final int[] targets;
     private final BroadcastForwarder forwarder;
@@ -223,6 +225,7 @@ public final class DetectorNode
         this.heartbeats = heartbeats;
         this.control = control;
         this.listener = listener;
+        this.ring = new Ring(rank, clusterSize, dead);
         this.seenBroadcasts = new BroadcastIdSet(settings.dedupCapacity());
         this.targets = new int[schedule.maxFanout(clusterSize)];
         this.forwarder = new BroadcastForwarder(schedule, rank, clusterSize);
@@ -236,8 +239,8 @@ public final class DetectorNode
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
-        this.probes = new ProbeSession(this, dead, quorum, control, settings);
-        this.majorityRule = new MajorityRule(this, dead, quorum, probes, settings);
+        this.probes = new ProbeSession(this, ring, dead, quorum, control, settings);
+        this.majorityRule = new MajorityRule(this, ring, dead, quorum, probes, settings);
         this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs());
         // 4δ: a live cluster admits a joiner at its first or second ask (δ/2 apart); the lease of 2δ covers any
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
@@ -313,8 +316,8 @@ public final class DetectorNode
         start(nowNs);
         membership.seeds(seedCount, clusterSize);
         membership.holdNotYetAdmitted(dead, clusterSize);
-        emitter = nearestLive(-1);
-        observer = nearestLive(1);
+        emitter = ring.predecessor();
+        observer = ring.successor();
         // the seeds are M until the view settles with the ranks that joined
         quorum.adopt(dead);
     }
@@ -470,7 +473,7 @@ public final class DetectorNode
         }
         if (state == NodeState.ACTIVE)
         {
-            if (nextAlive(fromRank) == rank)
+            if (ring.nextAlive(fromRank) == rank)
             {
                 onJoinRequest(fromRank, fromIncarnation, nowNs);
             }
@@ -493,7 +496,7 @@ public final class DetectorNode
      */
     public void onReformAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
-        if (state != NodeState.JOINING || !validRank(fromRank) || fromIncarnation <= 0)
+        if (state != NodeState.JOINING || !ring.isRank(fromRank) || fromIncarnation <= 0)
         {
             return;
         }
@@ -527,7 +530,7 @@ public final class DetectorNode
     {
         final int writer = heartbeats.lastWriter();
         if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
-            validRank(writer) && dead.contains(writer))
+            ring.isRank(writer) && dead.contains(writer))
         {
             return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs, true) ? 1 : 0;
         }
@@ -614,7 +617,7 @@ public final class DetectorNode
         {
             if (policy == PartitionPolicy.NONE)
             {
-                declareRun(nowNs, distance(emitter) + 1, 1);
+                declareRun(nowNs, ring.distance(emitter) + 1, 1);
             }
             else if (probeTimeoutNs == 0)
             {
@@ -651,7 +654,7 @@ public final class DetectorNode
         runDeclared.clear();
         if (runLength <= SMALL_RUN)
         {
-            for (int r = emitter, i = 0; i < runLength; r = previousAlive(r), i++)
+            for (int r = emitter, i = 0; i < runLength; r = ring.previousAlive(r), i++)
             {
                 learnDead(r, nowNs, FailureCause.DETECTED, rank);
                 runDeclared.add(r);
@@ -662,7 +665,7 @@ public final class DetectorNode
             // ascending, so each insert is an append
             for (int r = 0; r < clusterSize; r++)
             {
-                if (r != rank && !dead.contains(r) && distance(r) < endDistance)
+                if (r != rank && !dead.contains(r) && ring.distance(r) < endDistance)
                 {
                     learnDead(r, nowNs, FailureCause.DETECTED, rank);
                     runDeclared.add(r);
@@ -806,12 +809,12 @@ public final class DetectorNode
         {
             return true;
         }
-        if (!validRank(contact) ||
+        if (!ring.isRank(contact) ||
             (!dead.contains(contact) && membership.incarnationOf(contact) == recentChanges.contactIncarnationAt(i)))
         {
             return false;
         }
-        return nextAlive(contact) == rank;
+        return ring.nextAlive(contact) == rank;
     }
 
     private static boolean isHeal(final Notice notice)
@@ -899,47 +902,6 @@ public final class DetectorNode
         {
             expectedWakeNs = nextDeadlineNs();
         }
-    }
-
-    /**
-     * @return ring distance from {@code r} forward to this node: 1 for the initial emitter.
-     */
-    int distance(final int r)
-    {
-        final int d = rank - r;
-        return d < 0 ? d + clusterSize : d;
-    }
-
-    /**
-     * @return the nearest rank after {@code from} on the ring that this view holds alive, or this node if it comes
-     * first.
-     */
-    private int nextAlive(final int from)
-    {
-        int candidate = from;
-        for (int i = 0; i < clusterSize; i++)
-        {
-            candidate = candidate == clusterSize - 1 ? 0 : candidate + 1;
-            if (candidate == rank || !dead.contains(candidate))
-            {
-                return candidate;
-            }
-        }
-        return rank;
-    }
-
-    int previousAlive(final int from)
-    {
-        int candidate = from;
-        for (int i = 0; i < clusterSize; i++)
-        {
-            candidate = candidate == 0 ? clusterSize - 1 : candidate - 1;
-            if (candidate == rank || !dead.contains(candidate))
-            {
-                return candidate;
-            }
-        }
-        return rank;
     }
 
     /**
@@ -1086,7 +1048,7 @@ public final class DetectorNode
         }
         if (state == NodeState.JOINING)
         {
-            if (!validRank(fromRank) || fromRank == rank || membership.isStale(fromRank, fromIncarnation))
+            if (!ring.isRank(fromRank) || fromRank == rank || membership.isStale(fromRank, fromIncarnation))
             {
                 return;
             }
@@ -1161,7 +1123,7 @@ public final class DetectorNode
         if (majority && state == NodeState.ACTIVE)
         {
             quorum.settleIfDue(dead, nowNs);
-            if (fence && namesUs && validRank(fromRank) && dead.contains(fromRank) &&
+            if (fence && namesUs && ring.isRank(fromRank) && dead.contains(fromRank) &&
                 !membership.isStale(fromRank, fromIncarnation) && quorum.leftAliveBy(deadInMsg))
             {
                 // both sides of a healed partition hold each other dead: the fence of the side with a majority
@@ -1275,7 +1237,7 @@ public final class DetectorNode
      */
     private boolean skipsJoiner(final int fromRank)
     {
-        final int nearer = nearestLive(1);
+        final int nearer = ring.successor();
         if (nearer != fromRank && nearer != rank && membership.incarnationOf(nearer) > 0)
         {
             newObserverRefused++;
@@ -1298,7 +1260,7 @@ public final class DetectorNode
         boolean changed = false;
         final int subject = notice.deadRank();
         final int subjectIncarnation = notice.subjectIncarnation();
-        if (validRank(subject))
+        if (ring.isRank(subject))
         {
             if (subjectIncarnation < membership.incarnationOf(subject))
             {
@@ -1319,7 +1281,7 @@ public final class DetectorNode
         for (int i = 0, size = deadInMsg.size(); i < size; i++)
         {
             final int r = deadInMsg.rankAt(i);
-            if (r != subject && validRank(r) && membership.incarnationOf(r) == 0 &&
+            if (r != subject && ring.isRank(r) && membership.incarnationOf(r) == 0 &&
                 learnDead(r, nowNs, FailureCause.NOTICE, notice.sourceRank()))
             {
                 changed = true;
@@ -1332,10 +1294,10 @@ public final class DetectorNode
     {
         final int joiner = notice.deadRank();
         final int joinerIncarnation = notice.subjectIncarnation();
-        if (!validRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
+        if (!ring.isRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
         {
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
-            if (validRank(joiner) && emitter == joiner && joinerIncarnation == membership.incarnationOf(joiner))
+            if (ring.isRank(joiner) && emitter == joiner && joinerIncarnation == membership.incarnationOf(joiner))
             {
                 // the joiner is still unconfirmed: it may have refused this node's NEW_OBSERVER while it still held
                 // a nearer successor alive (one that died before adopting it); say it again
@@ -1370,7 +1332,7 @@ public final class DetectorNode
      */
     private void mendRingForJoin(final int joiner, final long nowNs)
     {
-        if (nearestLive(-1) == joiner)
+        if (ring.predecessor() == joiner)
         {
             emitter = joiner;
             lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
@@ -1379,7 +1341,7 @@ public final class DetectorNode
             suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
             control.sendNewObserver(joiner);
         }
-        if (nearestLive(1) == joiner)
+        if (ring.successor() == joiner)
         {
             // the joiner knows this node alive: its contact's view said so, or it would not be joining after it
             observer = joiner;
@@ -1434,7 +1396,7 @@ public final class DetectorNode
     {
         // A joiner not yet confirmed by its neighbours may be unknown to parts of the cluster still, which would drop
         // its frames (a newer incarnation they have not admitted): it is no contact; the joiner asks the next one.
-        if (state != NodeState.ACTIVE || !validRank(fromRank) || fromRank == rank || !membership.confirmed())
+        if (state != NodeState.ACTIVE || !ring.isRank(fromRank) || fromRank == rank || !membership.confirmed())
         {
             return;
         }
@@ -1504,7 +1466,7 @@ public final class DetectorNode
     {
         final int subject = notice.deadRank();
         // fences, and minority notices (never merged), are no news for a joiner
-        if (notice.sequence() >= MINORITY_SEQUENCE_BASE || !validRank(fromRank) || !validRank(subject) ||
+        if (notice.sequence() >= MINORITY_SEQUENCE_BASE || !ring.isRank(fromRank) || !ring.isRank(subject) ||
             subject == rank || !seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(),
             notice.sequence()))
         {
@@ -1578,7 +1540,7 @@ public final class DetectorNode
             repairView(fromRank, fromIncarnation, viewDead, incarnations, nowNs);
             return;
         }
-        if (state != NodeState.JOINING || !validRank(fromRank) || incarnations.incarnationOf(rank) != incarnation)
+        if (state != NodeState.JOINING || !ring.isRank(fromRank) || incarnations.incarnationOf(rank) != incarnation)
         {
             staleFrames++;
             return;
@@ -1590,10 +1552,10 @@ public final class DetectorNode
         reform.stop();
         mergeView(viewDead, incarnations);
         state = NodeState.ACTIVE;
-        emitter = nearestLive(-1);
+        emitter = ring.predecessor();
         if (observer == rank)
         {
-            observer = nearestLive(1);
+            observer = ring.successor();
         }
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         emitterHeardNs = nowNs;
@@ -1657,7 +1619,7 @@ public final class DetectorNode
         for (int i = 0, size = viewDead.size(); i < size; i++)
         {
             final int r = viewDead.rankAt(i);
-            if (r != rank && validRank(r) && !dead.contains(r) &&
+            if (r != rank && ring.isRank(r) && !dead.contains(r) &&
                 viewIncarnations.incarnationOf(r) >= membership.incarnationOf(r))
             {
                 repairDead.add(r);
@@ -1674,7 +1636,7 @@ public final class DetectorNode
         {
             final int r = viewIncarnations.rankAt(i);
             final int newer = viewIncarnations.incarnationAt(i);
-            if (r == rank || !validRank(r) || newer <= membership.incarnationOf(r))
+            if (r == rank || !ring.isRank(r) || newer <= membership.incarnationOf(r))
             {
                 continue;
             }
@@ -1814,7 +1776,7 @@ public final class DetectorNode
 
     private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs, final boolean announce)
     {
-        if (state != NodeState.ACTIVE || !validRank(fromRank))
+        if (state != NodeState.ACTIVE || !ring.isRank(fromRank))
         {
             return false;
         }
@@ -1876,7 +1838,7 @@ public final class DetectorNode
         if (dead.contains(observer))
         {
             // Our observer is gone: the next live successor will adopt us; heartbeat it now so its grace is short.
-            observer = findObserver();
+            observer = ring.findObserver(observer);
             if (observer != rank)
             {
                 sendHeartbeat(nowNs);
@@ -1887,7 +1849,7 @@ public final class DetectorNode
     private void mendRing(final long nowNs)
     {
         probes.cancel();
-        emitter = findEmitter();
+        emitter = ring.findEmitter(emitter);
         lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
         emitterHeardNs = nowNs;
         stalledSinceHeard = false;
@@ -1927,49 +1889,6 @@ public final class DetectorNode
                 control.sendNotice(targets[i], notice);
             }
         }
-    }
-
-    private int findEmitter()
-    {
-        int candidate = emitter;
-        for (int i = 0; i < clusterSize && dead.contains(candidate); i++)
-        {
-            candidate = candidate == 0 ? clusterSize - 1 : candidate - 1;
-        }
-        return dead.contains(candidate) ? rank : candidate;
-    }
-
-    private int findObserver()
-    {
-        int candidate = observer;
-        for (int i = 0; i < clusterSize && dead.contains(candidate); i++)
-        {
-            candidate = candidate == clusterSize - 1 ? 0 : candidate + 1;
-        }
-        return dead.contains(candidate) ? rank : candidate;
-    }
-
-    /**
-     * @param direction -1 for the nearest live predecessor, 1 for the nearest live successor.
-     * @return that rank in this node's view, or this node's own rank if it is alone.
-     */
-    private int nearestLive(final int direction)
-    {
-        int candidate = rank;
-        for (int i = 0; i < clusterSize; i++)
-        {
-            candidate = Math.floorMod(candidate + direction, clusterSize);
-            if (candidate == rank || !dead.contains(candidate))
-            {
-                return candidate;
-            }
-        }
-        return rank;
-    }
-
-    private boolean validRank(final int r)
-    {
-        return r >= 0 && r < clusterSize;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
@@ -17,6 +18,7 @@ final class MajorityRule
     private static final int VERIFY_SAMPLE = 4;
 
     private final DetectorNode node;
+    private final Ring ring;
     private final int rank;
     private final int clusterSize;
     private final RankSet dead;
@@ -35,12 +37,14 @@ final class MajorityRule
 
     MajorityRule(
         final DetectorNode node,
+        final Ring ring,
         final RankSet dead,
         final Quorum quorum,
         final ProbeSession probes,
         final ProtocolSettings settings)
     {
         this.node = node;
+        this.ring = ring;
         this.rank = node.rank();
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
@@ -92,7 +96,7 @@ final class MajorityRule
         minorityDead.clear();
         for (int r = 0; r < clusterSize; r++)
         {
-            if (dead.contains(r) || (r != rank && node.distance(r) < endDistance))
+            if (dead.contains(r) || (r != rank && ring.distance(r) < endDistance))
             {
                 minorityDead.add(r);
             }

@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
@@ -34,6 +35,7 @@ final class ProbeSession
     private static final long NOT_YET = Long.MIN_VALUE;
 
     private final DetectorNode node;
+    private final Ring ring;
     private final int rank;
     private final int clusterSize;
     private final RankSet dead;
@@ -76,12 +78,14 @@ final class ProbeSession
 
     ProbeSession(
         final DetectorNode node,
+        final Ring ring,
         final RankSet dead,
         final Quorum quorum,
         final ControlChannel control,
         final ProtocolSettings settings)
     {
         this.node = node;
+        this.ring = ring;
         this.rank = node.rank();
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
@@ -145,7 +149,7 @@ final class ProbeSession
      */
     void resolveEmitterAlone(final long nowNs)
     {
-        runAnswerDistance = node.distance(node.emitter()) + 1;
+        runAnswerDistance = ring.distance(node.emitter()) + 1;
         resolve(nowNs);
     }
 
@@ -218,7 +222,7 @@ final class ProbeSession
         if (runConfirmAtNs != NOT_YET && nowNs - runReprobeNs >= 0)
         {
             // a lost probe or answer must not make a live node look silent: ask the run again
-            for (int r = emitter; r != rank && node.distance(r) < runAnswerDistance; r = node.previousAlive(r))
+            for (int r = emitter; r != rank && ring.distance(r) < runAnswerDistance; r = ring.previousAlive(r))
             {
                 probe(r, runToken);
             }
@@ -269,7 +273,7 @@ final class ProbeSession
             lowestAnswered |= fromRank == quorum.lowestMember();
             witnessesAnswered += isWitness(fromRank) ? 1 : 0;
         }
-        final int d = node.distance(fromRank);
+        final int d = ring.distance(fromRank);
         if (d < runAnswerDistance && d <= runFarthestDistance)
         {
             runAnswerDistance = d;
@@ -290,7 +294,7 @@ final class ProbeSession
      */
     private void startConfirmingRun(final int fromRank, final int d, final int emitter, final long nowNs)
     {
-        if (node.previousAlive(emitter) == fromRank)
+        if (ring.previousAlive(emitter) == fromRank)
         {
             // The run is the emitter alone, silent for δ already: the fast path of a single crash. This answer
             // proves we hear now, not that we heard during the silence (a cut that just healed), so the emitter
@@ -392,7 +396,7 @@ final class ProbeSession
     {
         for (int r = 0; r < clusterSize; r++)
         {
-            if (r != rank && !dead.contains(r) && !RankBits.has(answered, r) && node.distance(r) >= runEnd())
+            if (r != rank && !dead.contains(r) && !RankBits.has(answered, r) && ring.distance(r) >= runEnd())
             {
                 probe(r, runToken);
             }
@@ -430,15 +434,15 @@ final class ProbeSession
 
     private void sendRound(final long nowNs)
     {
-        roundFirstDistance[runRounds] = node.distance(runCursor);
+        roundFirstDistance[runRounds] = ring.distance(runCursor);
         roundSentNs[runRounds] = nowNs;
         runRounds++;
         for (int i = 0; i < runBatch && !runExhausted; i++)
         {
             // a witness was asked when probing began; asked again here, its answer places the run's end
             probe(runCursor, runToken);
-            runFarthestDistance = node.distance(runCursor);
-            runCursor = node.previousAlive(runCursor);
+            runFarthestDistance = ring.distance(runCursor);
+            runCursor = ring.previousAlive(runCursor);
             runExhausted = runCursor == rank;
         }
         runBatch = runRounds + 1 >= MAX_PROBE_ROUNDS ? clusterSize : Math.min(clusterSize, 2 * runBatch);
@@ -470,7 +474,7 @@ final class ProbeSession
         int runLength = 0;
         boolean lowestInRun = false;
         final int lowest = quorum.lowestMember();
-        for (int r = emitter; r != rank && node.distance(r) < endDistance; r = node.previousAlive(r))
+        for (int r = emitter; r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
         {
             runLength++;
             lowestInRun |= r == lowest;
@@ -522,7 +526,7 @@ final class ProbeSession
         {
             probe(witnesses[i], runToken);
         }
-        for (int r = node.emitter(); r != rank && node.distance(r) < endDistance; r = node.previousAlive(r))
+        for (int r = node.emitter(); r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
         {
             if (!isWitness(r))
             {
@@ -541,7 +545,7 @@ final class ProbeSession
             }
             for (int r = 0; r < clusterSize && budget > 0; r++)
             {
-                if (r != lowest && RankBits.has(answered, r) && !isWitness(r) && node.distance(r) >= endDistance)
+                if (r != lowest && RankBits.has(answered, r) && !isWitness(r) && ring.distance(r) >= endDistance)
                 {
                     probe(r, runToken);
                     budget--;

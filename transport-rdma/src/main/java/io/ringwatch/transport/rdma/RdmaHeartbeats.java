@@ -2,6 +2,8 @@ package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.ring.Ring;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -79,6 +81,10 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     private final int[] wanted;
     private int wantedCount;
     private RankSet dead;
+    // before the first view nobody is known dead
+    private final RankSet nobodyDead = new RankArray(1);
+    private RankSet ringDead;
+    private Ring ring;
     private int currentObserver = -1;
 
     private long nowNs;
@@ -474,15 +480,14 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
 
     private void computeWanted()
     {
-        wantedCount = 0;
-        for (int step = 1; step < clusterSize && wantedCount < wanted.length; step++)
+        final RankSet current = dead == null ? nobodyDead : dead;
+        if (ring == null || ringDead != current)
         {
-            final int candidate = (rank + step) % clusterSize;
-            if (!isDead(candidate))
-            {
-                wanted[wantedCount++] = candidate;
-            }
+            // once per dead-set instance: the protocol hands over its own live set, the same one every time
+            ringDead = current;
+            ring = new Ring(rank, clusterSize, current);
         }
+        wantedCount = ring.liveSuccessors(wanted);
     }
 
     private boolean isDead(final int candidate)
