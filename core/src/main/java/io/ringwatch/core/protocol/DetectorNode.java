@@ -114,6 +114,7 @@ public final class DetectorNode
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
+    private final ProtocolCounters counters = new ProtocolCounters();
     private final RankArray dead = new RankArray(8);
     private final Ring ring;
     private final BroadcastIdSet seenBroadcasts;
@@ -159,31 +160,6 @@ public final class DetectorNode
 
     private int retellDeadRank = NO_RETELL;
 
-    private long heartbeatsSent;
-    private long heartbeatProgressSeen;
-    private long heartbeatDeadlinesMissed;
-    private long maxHeartbeatGapNs;
-    private long suspicions;
-    private long pausesDetected;
-    private long noticesOriginated;
-    private long noticesForwarded;
-    private long noticesDuplicate;
-    private long framesFromDead;
-    private long misaddressed;
-    private long strayFences;
-    private long heartbeatFramesRefused;
-    private long newObserverRefused;
-    private long newObserverResent;
-    private long fencesSent;
-    private long staleFrames;
-    private long joinsAdmitted;
-    private long joinsLearned;
-    private long joinRequestsSent;
-    private long joinsRefused;
-    private long catchUpsForwarded;
-    private long noticesRefused;
-    private long healRetells;
-    private long healsAnnounced;
 
     /**
      * @param rank        this node's rank.
@@ -239,13 +215,13 @@ public final class DetectorNode
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
-        this.probes = new ProbeSession(this, ring, dead, quorum, control, settings);
+        this.probes = new ProbeSession(this, ring, dead, quorum, control, settings, counters);
         this.majorityRule = new MajorityRule(this, ring, dead, quorum, probes, settings);
-        this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs());
+        this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs(), counters);
         // 4δ: a live cluster admits a joiner at its first or second ask (δ/2 apart); the lease of 2δ covers any
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
-            settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY));
+            settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
         rebase(startNs);
     }
 
@@ -258,7 +234,8 @@ public final class DetectorNode
      */
     public void start(final long nowNs)
     {
-        if (heartbeatsSent != 0 || heartbeatProgressSeen != 0 || viewEpoch != 0 || state != NodeState.ACTIVE)
+        if (counters.get(ProtocolCounter.HEARTBEATS_SENT) != 0 ||
+            counters.get(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) != 0 || viewEpoch != 0 || state != NodeState.ACTIVE)
         {
             throw new IllegalStateException("start(now) only before the first heartbeat of node " + rank);
         }
@@ -277,7 +254,8 @@ public final class DetectorNode
      */
     public void join(final long nowNs)
     {
-        if (heartbeatsSent != 0 || heartbeatProgressSeen != 0 || viewEpoch != 0 || state != NodeState.ACTIVE)
+        if (counters.get(ProtocolCounter.HEARTBEATS_SENT) != 0 ||
+            counters.get(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) != 0 || viewEpoch != 0 || state != NodeState.ACTIVE)
         {
             throw new IllegalStateException("join(now) only before node " + rank + " has taken part");
         }
@@ -421,7 +399,7 @@ public final class DetectorNode
         if (membership.takeReask() && state == NodeState.ACTIVE && emitter != rank)
         {
             // the emitter knows of this life: it beats it
-            joinRequestsSent++;
+            counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
             control.sendJoinRequest(emitter);
             return 1;
         }
@@ -448,7 +426,7 @@ public final class DetectorNode
             // bound to the leader's poll: a view from anyone else would be refused
             contact = Reform.LEADER;
         }
-        joinRequestsSent++;
+        counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
         control.sendJoinRequest(contact);
         return 1;
     }
@@ -468,7 +446,7 @@ public final class DetectorNode
     {
         if (fromRank != Reform.LEADER || fromRank == rank)
         {
-            staleFrames++;
+            counters.increment(ProtocolCounter.STALE_FRAMES);
             return;
         }
         if (state == NodeState.ACTIVE)
@@ -560,7 +538,7 @@ public final class DetectorNode
 
         final long periodsDue = (nowNs - nextHeartbeatNs) / heartbeatPeriodNs;
         // before the first beat the wait is the driver starting its duty cycle, not a late emitter
-        heartbeatDeadlinesMissed += heartbeatsSent == 0 ? 0 : periodsDue;
+        counters.add(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED, counters.get(ProtocolCounter.HEARTBEATS_SENT) == 0 ? 0 : periodsDue);
         sendHeartbeat(nowNs);
         // Absolute deadlines: a late beat never pushes the schedule back, it only skips the beats already missed.
         nextHeartbeatNs += (periodsDue + 1) * heartbeatPeriodNs;
@@ -570,12 +548,12 @@ public final class DetectorNode
     private void sendHeartbeat(final long nowNs)
     {
         final long gapNs = nowNs - lastEmittedNs;
-        if (gapNs > maxHeartbeatGapNs && heartbeatsSent > 0)
+        if (counters.get(ProtocolCounter.HEARTBEATS_SENT) > 0)
         {
-            maxHeartbeatGapNs = gapNs;
+            counters.raiseTo(ProtocolCounter.MAX_HEARTBEAT_GAP_NS, gapNs);
         }
         lastEmittedNs = nowNs;
-        heartbeatsSent++;
+        counters.increment(ProtocolCounter.HEARTBEATS_SENT);
         heartbeats.writeHeartbeat(observer, ++heartbeatCounter);
     }
 
@@ -591,7 +569,7 @@ public final class DetectorNode
         {
             final long beats = lastSeenCounter == HeartbeatChannel.NO_HEARTBEAT ? 0 : counter - lastSeenCounter;
             lastSeenCounter = counter;
-            heartbeatProgressSeen++;
+            counters.increment(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
             membership.emitterHeard();
             probes.cancel();
             retellAfterSilence(nowNs, beats, late || stalledSinceHeard);
@@ -603,7 +581,7 @@ public final class DetectorNode
         if (late)
         {
             stalledSinceHeard = true;
-            pausesDetected++;
+            counters.increment(ProtocolCounter.PAUSES_DETECTED);
             // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
             probes.cancel();
             if (suspicionDeadlineNs - (nowNs + suspicionTimeoutNs) < 0)
@@ -649,7 +627,7 @@ public final class DetectorNode
      */
     private void declareRun(final long nowNs, final int endDistance, final int runLength)
     {
-        suspicions++;
+        counters.increment(ProtocolCounter.SUSPICIONS);
         final int deadRank = emitter;
         runDeclared.clear();
         if (runLength <= SMALL_RUN)
@@ -739,7 +717,7 @@ public final class DetectorNode
         {
             return;
         }
-        healsAnnounced++;
+        counters.increment(ProtocolCounter.HEALS_ANNOUNCED);
         healHeardNs = nowNs;
         // A JOIN of the emitter at the incarnation this view holds: valid on the wire like any JOIN (its subject in
         // D_msg, its source not), and a no-op wherever it lands. The emitter, skipped by the schedule, is told directly.
@@ -785,7 +763,7 @@ public final class DetectorNode
                 continue;
             }
             recentChanges.told(i, nowNs);
-            healRetells++;
+            counters.increment(ProtocolCounter.HEAL_RETELLS);
             if (join)
             {
                 retellJoin(subject, subjectIncarnation);
@@ -894,7 +872,7 @@ public final class DetectorNode
         if (majorityRule.refutedBy(token))
         {
             // someone the notice held dead answered: its sender's side is not ours
-            noticesRefused++;
+            counters.increment(ProtocolCounter.NOTICES_REFUSED);
             expectedWakeNs = nextDeadlineNs();
             return;
         }
@@ -924,7 +902,7 @@ public final class DetectorNode
         suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
         if (emitter != rank && requestObserverAgain)
         {
-            newObserverResent++;
+            counters.increment(ProtocolCounter.NEW_OBSERVER_RESENT);
             control.sendNewObserver(emitter);
         }
     }
@@ -934,7 +912,7 @@ public final class DetectorNode
      */
     void noticeRefused()
     {
-        noticesRefused++;
+        counters.increment(ProtocolCounter.NOTICES_REFUSED);
     }
 
     /**
@@ -979,7 +957,7 @@ public final class DetectorNode
         }
         if (!heartbeats.deposit(fromRank, incarnation, counter, timestampNs))
         {
-            heartbeatFramesRefused++;
+            counters.increment(ProtocolCounter.HEARTBEAT_FRAMES_REFUSED);
         }
     }
 
@@ -1043,7 +1021,7 @@ public final class DetectorNode
     {
         if (emitterRank != rank)
         {
-            misaddressed++;
+            counters.increment(ProtocolCounter.MISADDRESSED);
             return;
         }
         if (state == NodeState.JOINING)
@@ -1057,7 +1035,7 @@ public final class DetectorNode
             {
                 // a nearer successor adopted this node already: the farther one has not learned of the joins between
                 // (as skipsJoiner, for a node that does not know its view yet) and takes a nearer emitter once it has
-                newObserverRefused++;
+                counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
                 return;
             }
             if (observer == rank)
@@ -1075,7 +1053,7 @@ public final class DetectorNode
         }
         if (!heartbeats.acceptObserver(fromRank, rkey, address, length, nowNs))
         {
-            newObserverRefused++;
+            counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return;
         }
         observer = fromRank;
@@ -1149,12 +1127,12 @@ public final class DetectorNode
             if (!namesUs && notice.deadRank() == rank)
             {
                 // about an older life of this rank, or this node's own JOIN passed back
-                staleFrames++;
+                counters.increment(ProtocolCounter.STALE_FRAMES);
             }
             else if (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg)))
             {
                 // never obey a minority's view of us
-                noticesRefused++;
+                counters.increment(ProtocolCounter.NOTICES_REFUSED);
             }
             else if (namesUs)
             {
@@ -1163,14 +1141,14 @@ public final class DetectorNode
             else
             {
                 // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
-                strayFences++;
+                counters.increment(ProtocolCounter.STRAY_FENCES);
             }
             return;
         }
 
         if (!seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(), notice.sequence()))
         {
-            noticesDuplicate++;
+            counters.increment(ProtocolCounter.NOTICES_DUPLICATE);
             return;
         }
         if (!notice.isJoin() && (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg))))
@@ -1178,7 +1156,7 @@ public final class DetectorNode
             // never merge a minority's view: check whether we are on its side
             if (!majority)
             {
-                noticesRefused++;
+                counters.increment(ProtocolCounter.NOTICES_REFUSED);
                 return;
             }
             forward(notice, fromRank);
@@ -1227,7 +1205,7 @@ public final class DetectorNode
             // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, no hop of its own
             return;
         }
-        noticesForwarded += forwarder.forward(notice.sourceRank(), notice.deadSet(), fromRank, notice, sendNotice);
+        counters.add(ProtocolCounter.NOTICES_FORWARDED, forwarder.forward(notice.sourceRank(), notice.deadSet(), fromRank, notice, sendNotice));
     }
 
     /**
@@ -1240,7 +1218,7 @@ public final class DetectorNode
         final int nearer = ring.successor();
         if (nearer != fromRank && nearer != rank && membership.incarnationOf(nearer) > 0)
         {
-            newObserverRefused++;
+            counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return true;
         }
         return false;
@@ -1265,7 +1243,7 @@ public final class DetectorNode
             if (subjectIncarnation < membership.incarnationOf(subject))
             {
                 // the death of a life this view has already seen replaced by a newer one
-                staleFrames++;
+                counters.increment(ProtocolCounter.STALE_FRAMES);
             }
             else
             {
@@ -1312,7 +1290,7 @@ public final class DetectorNode
     private void admitJoiner(final int joiner, final int joinerIncarnation, final long nowNs, final int contact)
     {
         dead.remove(joiner);
-        joinsLearned++;
+        counters.increment(ProtocolCounter.JOINS_LEARNED);
         recentChanges.record(true, joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
         if (probes.active())
         {
@@ -1377,7 +1355,7 @@ public final class DetectorNode
         if (to != rank && to != fromRank && to != notice.deadRank() && to != notice.sourceRank() &&
             !dead.contains(to) && notice.deadSet().contains(to))
         {
-            catchUpsForwarded++;
+            counters.increment(ProtocolCounter.CATCH_UPS_FORWARDED);
             control.sendNotice(to, notice);
         }
     }
@@ -1403,12 +1381,12 @@ public final class DetectorNode
         final int known = membership.incarnationOf(fromRank);
         if (fromIncarnation <= 0 || fromIncarnation < known || (fromIncarnation == known && dead.contains(fromRank)))
         {
-            staleFrames++;
+            counters.increment(ProtocolCounter.STALE_FRAMES);
             return;
         }
         if (!joinAllowed(nowNs))
         {
-            joinsRefused++;
+            counters.increment(ProtocolCounter.JOINS_REFUSED);
             return;
         }
 
@@ -1422,7 +1400,7 @@ public final class DetectorNode
                 originateNotice(fromRank);
             }
             membership.incarnations().raise(fromRank, fromIncarnation);
-            joinsAdmitted++;
+            counters.increment(ProtocolCounter.JOINS_ADMITTED);
         }
 
         // D_msg holds the joiner: it takes no part in its own JOIN broadcast, and the view tells it whom to watch
@@ -1542,7 +1520,7 @@ public final class DetectorNode
         }
         if (state != NodeState.JOINING || !ring.isRank(fromRank) || incarnations.incarnationOf(rank) != incarnation)
         {
-            staleFrames++;
+            counters.increment(ProtocolCounter.STALE_FRAMES);
             return;
         }
         if (reform.refusesViewFrom(fromRank, nowNs))
@@ -1629,7 +1607,7 @@ public final class DetectorNode
             quorum.leftAliveByUnion(dead, repairDead);
         if (!takeDeaths)
         {
-            viewRepair.countRefused();
+            counters.increment(ProtocolCounter.VIEW_REPAIRS_REFUSED);
         }
         boolean changed = false;
         for (int i = 0, size = viewIncarnations.size(); i < size; i++)
@@ -1663,7 +1641,7 @@ public final class DetectorNode
         {
             return;
         }
-        viewRepair.countMerged();
+        counters.increment(ProtocolCounter.VIEWS_REPAIRED);
         afterLearning(nowNs);
     }
 
@@ -1782,14 +1760,14 @@ public final class DetectorNode
         }
         if (membership.isStale(fromRank, fromIncarnation))
         {
-            staleFrames++;
+            counters.increment(ProtocolCounter.STALE_FRAMES);
             return false;
         }
         if (dead.contains(fromRank))
         {
             // The fence names the life this node holds dead: a newer one whose JOIN has not reached this node yet
             // reads it as stale and carries on, a zombie of that life stops.
-            framesFromDead++;
+            counters.increment(ProtocolCounter.FRAMES_FROM_DEAD);
             fence(fromRank, fromIncarnation, nowNs, announce);
             return false;
         }
@@ -1807,8 +1785,8 @@ public final class DetectorNode
         {
             return false;
         }
-        fencesSent++;
-        control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + fencesSent, dead)
+        counters.increment(ProtocolCounter.FENCES_SENT);
+        control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + counters.get(ProtocolCounter.FENCES_SENT), dead)
             .subject(membership.incarnationOf(zombie), false));
         if (announce && zombieIncarnation <= membership.incarnationOf(zombie))
         {
@@ -1869,7 +1847,7 @@ public final class DetectorNode
     private void originate(final ReusableNotice notice)
     {
         seenBroadcasts.addIfAbsent(rank, incarnation, notice.sequence());
-        noticesOriginated++;
+        counters.increment(ProtocolCounter.NOTICES_ORIGINATED);
         if (joinStar && notice.isJoin())
         {
             for (int to = 0; to < clusterSize; to++)
@@ -1919,6 +1897,23 @@ public final class DetectorNode
             nextNs = retellNs - nextNs < 0 ? retellNs : nextNs;
         }
         return nextNs;
+    }
+
+    /**
+     * @return what this node has counted so far; live, read on the node's thread.
+     */
+    public ProtocolCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @param counter what to read.
+     * @return its value so far.
+     */
+    public long counter(final ProtocolCounter counter)
+    {
+        return counters.get(counter);
     }
 
     /**
@@ -1972,86 +1967,6 @@ public final class DetectorNode
     }
 
     /**
-     * @return frames and broadcasts dropped as stale: from, or about, an older incarnation than this view holds.
-     */
-    public long staleFrames()
-    {
-        return staleFrames;
-    }
-
-    /**
-     * @return joiners this node admitted as their contact.
-     */
-    public long joinsAdmitted()
-    {
-        return joinsAdmitted;
-    }
-
-    /**
-     * @return JOIN broadcasts that admitted a rank in this node's view.
-     */
-    public long joinsLearned()
-    {
-        return joinsLearned;
-    }
-
-    /**
-     * @return REFORM_POLL frames this leader sent while it could not join ({@link Reform}).
-     */
-    public long reformPollsSent()
-    {
-        return reform.pollsSent();
-    }
-
-    /**
-     * @return REFORM_ACK frames sent: polls this joiner answered.
-     */
-    public long reformAcksSent()
-    {
-        return reform.acksSent();
-    }
-
-    /**
-     * @return times this node re-formed the cluster as its lone seed ({@link Reform}).
-     */
-    public long reforms()
-    {
-        return reform.reforms();
-    }
-
-    /**
-     * @return views a joiner refused while bound to the leader's poll.
-     */
-    public long reformViewsRefused()
-    {
-        return reform.viewsRefused();
-    }
-
-    /**
-     * @return JOIN_REQUEST frames this node sent while joining or waiting to be confirmed.
-     */
-    public long joinRequestsSent()
-    {
-        return joinRequestsSent;
-    }
-
-    /**
-     * @return join requests refused by the partition rules.
-     */
-    public long joinsRefused()
-    {
-        return joinsRefused;
-    }
-
-    /**
-     * @return broadcast copies handed to a rejoined rank that the broadcast's own schedule skipped.
-     */
-    public long catchUpsForwarded()
-    {
-        return catchUpsForwarded;
-    }
-
-    /**
      * @return this node's rank.
      */
     public int rank()
@@ -2100,202 +2015,10 @@ public final class DetectorNode
     }
 
     /**
-     * @return heartbeats written to the observer's slot.
-     */
-    public long heartbeatsSent()
-    {
-        return heartbeatsSent;
-    }
-
-    /**
-     * @return duty cycles that found new heartbeat progress in this node's slot.
-     */
-    public long heartbeatProgressSeen()
-    {
-        return heartbeatProgressSeen;
-    }
-
-    /**
-     * @return heartbeat deadlines that passed without a heartbeat (emitter late by more than η).
-     */
-    public long heartbeatDeadlinesMissed()
-    {
-        return heartbeatDeadlinesMissed;
-    }
-
-    /**
-     * @return largest interval between two heartbeats this node emitted.
-     */
-    public long maxHeartbeatGapNs()
-    {
-        return maxHeartbeatGapNs;
-    }
-
-    /**
-     * @return emitters this node declared dead after δ (task T3).
-     */
-    public long suspicions()
-    {
-        return suspicions;
-    }
-
-    /**
-     * @return late duty cycles that made this node restart its suspicion window.
-     */
-    public long pausesDetected()
-    {
-        return pausesDetected;
-    }
-
-    /**
-     * @return broadcasts started by this node.
-     */
-    public long noticesOriginated()
-    {
-        return noticesOriginated;
-    }
-
-    /**
-     * @return notice copies forwarded for broadcasts started elsewhere.
-     */
-    public long noticesForwarded()
-    {
-        return noticesForwarded;
-    }
-
-    /**
-     * @return notice copies dropped because their broadcast had already been forwarded.
-     */
-    public long noticesDuplicate()
-    {
-        return noticesDuplicate;
-    }
-
-    /**
-     * @return frames dropped because their sender is dead in this view (each may have fenced it).
-     */
-    public long framesFromDead()
-    {
-        return framesFromDead;
-    }
-
-    /**
-     * @return NEW_OBSERVER frames addressed to another rank.
-     */
-    public long misaddressed()
-    {
-        return misaddressed;
-    }
-
-    /**
-     * @return fencing notices sent to zombies (ranks held dead but still heard from).
-     */
-    public long fencesSent()
-    {
-        return fencesSent;
-    }
-
-    /**
-     * @return PROBE frames sent (confirming suspicions, checking minority notices).
-     */
-    public long probesSent()
-    {
-        return probes.probesSent();
-    }
-
-    /**
-     * @return notices and fences refused because their dead set leaves no majority alive, or refuted by a probe.
-     */
-    public long noticesRefused()
-    {
-        return noticesRefused;
-    }
-
-    /**
-     * @return deaths and JOINs told again after a cut healed.
-     */
-    public long healRetells()
-    {
-        return healRetells;
-    }
-
-    /**
-     * @return VIEW_DIGEST frames sent to ring neighbours.
-     */
-    public long viewDigestsSent()
-    {
-        return viewRepair.digestsSent();
-    }
-
-    /**
-     * @return neighbours' digests that differed from this view, each answered with the view.
-     */
-    public long viewDigestMismatches()
-    {
-        return viewRepair.mismatches();
-    }
-
-    /**
-     * @return neighbours' views merged that changed this node's view: broadcasts it had missed.
-     */
-    public long viewsRepaired()
-    {
-        return viewRepair.merged();
-    }
-
-    /**
-     * @return neighbours' views whose deaths were refused because they would leave no majority of M.
-     */
-    public long viewRepairsRefused()
-    {
-        return viewRepair.refused();
-    }
-
-    /**
-     * @return heal notices this node sent: its emitter came back after a silence.
-     */
-    public long healsAnnounced()
-    {
-        return healsAnnounced;
-    }
-
-    /**
      * @return the partition policy this node runs.
      */
     public PartitionPolicy partitionPolicy()
     {
         return policy;
-    }
-
-    /**
-     * @return fencing notices received that named another rank; dropped, never forwarded.
-     */
-    public long strayFences()
-    {
-        return strayFences;
-    }
-
-    /**
-     * @return HEARTBEAT frames that reached a node whose slot is written remotely (shared memory, RDMA).
-     */
-    public long heartbeatFramesRefused()
-    {
-        return heartbeatFramesRefused;
-    }
-
-    /**
-     * @return NEW_OBSERVER frames dropped because the heartbeat channel refused their slot descriptor.
-     */
-    public long newObserverRefused()
-    {
-        return newObserverRefused;
-    }
-
-    /**
-     * @return NEW_OBSERVER frames sent again to an emitter that answered a probe but did not beat this node.
-     */
-    public long newObserverResent()
-    {
-        return newObserverResent;
     }
 }

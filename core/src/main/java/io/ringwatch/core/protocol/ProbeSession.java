@@ -74,7 +74,7 @@ final class ProbeSession
     private long finalCountDueNs = NOT_YET;
     private long recheckStartNs;
     private long recheckUntilNs;
-    private long probesSent;
+    private final ProtocolCounters counters;
 
     ProbeSession(
         final DetectorNode node,
@@ -82,9 +82,11 @@ final class ProbeSession
         final RankSet dead,
         final Quorum quorum,
         final ControlChannel control,
-        final ProtocolSettings settings)
+        final ProtocolSettings settings,
+        final ProtocolCounters counters)
     {
         this.node = node;
+        this.counters = counters;
         this.ring = ring;
         this.rank = node.rank();
         this.clusterSize = settings.clusterSize();
@@ -123,14 +125,6 @@ final class ProbeSession
     }
 
     /**
-     * @return PROBE frames sent, by sessions and verifications.
-     */
-    long probesSent()
-    {
-        return probesSent;
-    }
-
-    /**
      * Interval at which silent ranks are asked again while their silence is confirmed.
      */
     long reprobeIntervalNs()
@@ -140,7 +134,7 @@ final class ProbeSession
 
     void probe(final int to, final long token)
     {
-        probesSent++;
+        counters.increment(ProtocolCounter.PROBES_SENT);
         control.sendProbe(to, token);
     }
 

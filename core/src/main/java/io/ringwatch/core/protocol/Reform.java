@@ -60,10 +60,7 @@ final class Reform
     private long committedUntilNs;
     private boolean committed;
 
-    private long pollsSent;
-    private long acksSent;
-    private long reforms;
-    private long viewsRefused;
+    private final ProtocolCounters counters;
 
     /**
      * @param rank           this node.
@@ -71,9 +68,15 @@ final class Reform
      * @param pollPeriodNs   how long the leader asks to join before it polls, and between polls.
      * @param leaseNs        L: how long an answer commits a joiner, and how long the leader collects answers.
      * @param silenceIsDeath the broken rule, for negative controls only.
+     * @param counters       the node's counters.
      */
     Reform(
-        final int rank, final int clusterSize, final long pollPeriodNs, final long leaseNs, final boolean silenceIsDeath)
+        final int rank,
+        final int clusterSize,
+        final long pollPeriodNs,
+        final long leaseNs,
+        final boolean silenceIsDeath,
+        final ProtocolCounters counters)
     {
         if (leaseNs >= pollPeriodNs)
         {
@@ -85,6 +88,7 @@ final class Reform
         this.pollPeriodNs = pollPeriodNs;
         this.leaseNs = leaseNs;
         this.silenceIsDeath = silenceIsDeath;
+        this.counters = counters;
     }
 
     /**
@@ -145,7 +149,7 @@ final class Reform
             if (r != rank)
             {
                 control.sendReformPoll(r, pollToken);
-                pollsSent++;
+                counters.increment(ProtocolCounter.REFORM_POLLS_SENT);
             }
         }
     }
@@ -194,7 +198,7 @@ final class Reform
             committedUntilNs = nowNs + leaseNs;
         }
         control.sendReformAck(LEADER, token);
-        acksSent++;
+        counters.increment(ProtocolCounter.REFORM_ACKS_SENT);
     }
 
     /**
@@ -221,33 +225,13 @@ final class Reform
         {
             return false;
         }
-        viewsRefused++;
+        counters.increment(ProtocolCounter.REFORM_VIEWS_REFUSED);
         return true;
     }
 
     void reformed()
     {
-        reforms++;
+        counters.increment(ProtocolCounter.REFORMS);
         stop();
-    }
-
-    long pollsSent()
-    {
-        return pollsSent;
-    }
-
-    long acksSent()
-    {
-        return acksSent;
-    }
-
-    long reforms()
-    {
-        return reforms;
-    }
-
-    long viewsRefused()
-    {
-        return viewsRefused;
     }
 }

@@ -24,17 +24,16 @@ final class ViewRepair
 
     private final long periodNs;
     private long nextDigestNs;
-    private long digestsSent;
-    private long mismatches;
-    private long merged;
-    private long refused;
+    private final ProtocolCounters counters;
 
     /**
      * @param periodNs digest period; 0 turns the repair off.
+     * @param counters the node's counters.
      */
-    ViewRepair(final long periodNs)
+    ViewRepair(final long periodNs, final ProtocolCounters counters)
     {
         this.periodNs = periodNs;
+        this.counters = counters;
     }
 
     /**
@@ -65,11 +64,11 @@ final class ViewRepair
         nextDigestNs = nowNs + periodNs;
         final long digest = digest(dead, incarnations);
         control.sendViewDigest(emitter, digest);
-        digestsSent++;
+        counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
         if (observer != emitter && observer != rank)
         {
             control.sendViewDigest(observer, digest);
-            digestsSent++;
+            counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
         }
     }
 
@@ -84,38 +83,8 @@ final class ViewRepair
         {
             return false;
         }
-        mismatches++;
+        counters.increment(ProtocolCounter.VIEW_DIGEST_MISMATCHES);
         return true;
-    }
-
-    void countMerged()
-    {
-        merged++;
-    }
-
-    void countRefused()
-    {
-        refused++;
-    }
-
-    long digestsSent()
-    {
-        return digestsSent;
-    }
-
-    long mismatches()
-    {
-        return mismatches;
-    }
-
-    long merged()
-    {
-        return merged;
-    }
-
-    long refused()
-    {
-        return refused;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ControlChannel;
@@ -22,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.ToLongFunction;
 
 /**
  * A seeded discrete-event simulation of a whole cluster running the real {@link DetectorNode}s in virtual time.
@@ -777,7 +777,7 @@ public final class Simulation implements ClusterState
         stoppedCount--;
         liveCount++;
         groundChanged = true;
-        reformsOfReplacedNodes += nodes[rank].reforms();
+        reformsOfReplacedNodes += nodes[rank].counter(ProtocolCounter.REFORMS);
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
         if (incarnations[rank] > 0)
         {
@@ -1195,8 +1195,8 @@ public final class Simulation implements ClusterState
             boots,
             healsAnnounced(),
             viewDigestMessages,
-            sum(DetectorNode::viewsRepaired),
-            reformsOfReplacedNodes + sum(DetectorNode::reforms),
+            sum(ProtocolCounter.VIEWS_REPAIRED),
+            reformsOfReplacedNodes + sum(ProtocolCounter.REFORMS),
             graceChecked);
     }
 
@@ -1327,20 +1327,20 @@ public final class Simulation implements ClusterState
 
     private long fencesSent()
     {
-        return sum(DetectorNode::fencesSent);
+        return sum(ProtocolCounter.FENCES_SENT);
     }
 
     private long healsAnnounced()
     {
-        return sum(DetectorNode::healsAnnounced);
+        return sum(ProtocolCounter.HEALS_ANNOUNCED);
     }
 
-    private long sum(final ToLongFunction<DetectorNode> counter)
+    private long sum(final ProtocolCounter counter)
     {
         long total = 0;
         for (final DetectorNode node : nodes)
         {
-            total += counter.applyAsLong(node);
+            total += node.counter(counter);
         }
         return total;
     }

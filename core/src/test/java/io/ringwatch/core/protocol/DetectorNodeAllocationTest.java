@@ -116,15 +116,15 @@ class DetectorNodeAllocationTest
 
         final long[] nowNs = {0};
         runCycles(node, slot, nowNs, WARMUP_CYCLES);
-        final long heartbeatsBefore = node.heartbeatsSent();
-        final long progressBefore = node.heartbeatProgressSeen();
+        final long heartbeatsBefore = node.counter(ProtocolCounter.HEARTBEATS_SENT);
+        final long progressBefore = node.counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         final int digestsBefore = control.digestsSent;
 
         final int rounds = measureUntilARoundAllocatesNothing(
             allocation, () -> runCycles(node, slot, nowNs, MEASURED_CYCLES), "duty cycles");
         final long expectedBeats = rounds * (long)MEASURED_CYCLES / 2;
-        assertEquals(expectedBeats, node.heartbeatsSent() - heartbeatsBefore, "heartbeats sent");
-        assertEquals(expectedBeats, node.heartbeatProgressSeen() - progressBefore, "progress seen");
+        assertEquals(expectedBeats, node.counter(ProtocolCounter.HEARTBEATS_SENT) - heartbeatsBefore, "heartbeats sent");
+        assertEquals(expectedBeats, node.counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) - progressBefore, "progress seen");
         assertEquals(0, control.sent, "no suspicion, no control traffic but view digests");
         assertTrue(control.digestsSent > digestsBefore, "view digests went out in the measured cycles too");
         assertEquals(0, node.deadSet().size());
@@ -146,13 +146,13 @@ class DetectorNodeAllocationTest
 
         final long[] nowNs = {0};
         runProbingCycles(node, slot, control, nowNs, WARMUP_CYCLES);
-        final long probesBefore = node.probesSent();
+        final long probesBefore = node.counter(ProtocolCounter.PROBES_SENT);
 
         final int rounds = measureUntilARoundAllocatesNothing(
             allocation, () -> runProbingCycles(node, slot, control, nowNs, MEASURED_CYCLES), "probing duty cycles");
-        assertTrue(node.probesSent() - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
-        assertEquals(0, node.suspicions(), "an answering emitter is never declared");
-        assertTrue(node.healsAnnounced() > 0, "each return of the emitter after δ of silence announces a heal");
+        assertTrue(node.counter(ProtocolCounter.PROBES_SENT) - probesBefore > rounds * (long)MEASURED_CYCLES / 100, "it kept probing");
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS), "an answering emitter is never declared");
+        assertTrue(node.counter(ProtocolCounter.HEALS_ANNOUNCED) > 0, "each return of the emitter after δ of silence announces a heal");
         assertEquals(0, node.deadSet().size());
     }
 
@@ -181,7 +181,7 @@ class DetectorNodeAllocationTest
         assertEquals(rounds * (double)MEASURED_CYCLES / 80 * 4, control.polls - pollsBefore, 8,
             "it kept polling, both rounds");
         assertEquals(NodeState.JOINING, leader.state());
-        assertEquals(0, leader.reforms());
+        assertEquals(0, leader.counter(ProtocolCounter.REFORMS));
     }
 
     private static void runPollingCycles(

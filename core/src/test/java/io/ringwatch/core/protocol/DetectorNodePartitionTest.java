@@ -83,8 +83,8 @@ class DetectorNodePartitionTest
 
         assertFalse(node.isAlive(4));
         assertEquals(3, node.emitter());
-        assertEquals(1, node.noticesOriginated());
-        assertTrue(node.probesSent() < 16, "a single crash asks the witnesses, not the cluster: " + node.probesSent());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_ORIGINATED));
+        assertTrue(node.counter(ProtocolCounter.PROBES_SENT) < 16, "a single crash asks the witnesses, not the cluster: " + node.counter(ProtocolCounter.PROBES_SENT));
     }
 
     @Test
@@ -94,7 +94,7 @@ class DetectorNodePartitionTest
         node.onProbeAck(4, token(), START + DELTA + 1);
         runUntil(START + DELTA + 1, START + DELTA + DELTA / 2);
         assertTrue(node.isAlive(4));
-        assertEquals(0, node.suspicions());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
         assertEquals(NodeState.ACTIVE, node.state());
     }
 
@@ -124,7 +124,7 @@ class DetectorNodePartitionTest
         assertFalse(node.isAlive(2));
         assertTrue(node.isAlive(1));
         assertEquals(1, node.emitter());
-        assertEquals(1, node.noticesOriginated(), "one notice for the whole run");
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_ORIGINATED), "one notice for the whole run");
         assertEquals(1, node.viewEpoch());
     }
 
@@ -154,7 +154,7 @@ class DetectorNodePartitionTest
         node.onNotice(TestNotice.of(1, 6, DetectorNode.MINORITY_SEQUENCE_BASE + 1, 2, 3), 6, START + 1);
 
         assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
-        assertEquals(1, node.noticesRefused());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_REFUSED));
         assertTrue(probed().isEmpty(), "no rank of the notice is alive here to ask: " + probed());
     }
 
@@ -225,7 +225,7 @@ class DetectorNodePartitionTest
         runUntil(START + 3, START + 2 * DELTA / 3);
 
         assertEquals(NodeState.ACTIVE, node.state());
-        assertEquals(1, node.noticesRefused());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_REFUSED));
         assertEquals(0, node.deadSet().size());
     }
 
@@ -246,7 +246,7 @@ class DetectorNodePartitionTest
         node.onProbeAck(probed().get(2), token(), START + 3);
         runUntil(START + 3, START + 2 * DELTA);
         assertEquals(NodeState.ACTIVE, node.state());
-        assertEquals(1, node.noticesRefused());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_REFUSED));
         assertEquals(4, node.deadSet().size(), "never merged");
     }
 

@@ -73,7 +73,7 @@ class DetectorNodeTest
         assertEquals(List.of(1L, 2L, 3L), beats.stream().map(RecordingChannels.Sent::value).toList());
         assertTrue(beats.stream().allMatch((s) -> s.to() == 6));
         assertEquals(START + 3 * ETA, node.nextDeadlineNs());
-        assertEquals(0, node.heartbeatDeadlinesMissed());
+        assertEquals(0, node.counter(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED));
     }
 
     @Test
@@ -83,9 +83,9 @@ class DetectorNodeTest
         node.doWork(START + 3 * ETA + 2);
 
         assertEquals(2, io.sentOfType("heartbeat").size());
-        assertEquals(2, node.heartbeatDeadlinesMissed());
+        assertEquals(2, node.counter(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED));
         assertEquals(START + 4 * ETA, node.nextDeadlineNs());
-        assertEquals(3 * ETA + 2, node.maxHeartbeatGapNs());
+        assertEquals(3 * ETA + 2, node.counter(ProtocolCounter.MAX_HEARTBEAT_GAP_NS));
     }
 
     @Test
@@ -95,8 +95,8 @@ class DetectorNodeTest
         node.doWork(START + 6 * ETA + 1);
 
         assertEquals(2, io.sentOfType("heartbeat").size());
-        assertEquals(0, node.heartbeatDeadlinesMissed(), "the driver starting late is not a missed deadline");
-        assertEquals(ETA, node.maxHeartbeatGapNs(), "only gaps between beats count");
+        assertEquals(0, node.counter(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED), "the driver starting late is not a missed deadline");
+        assertEquals(ETA, node.counter(ProtocolCounter.MAX_HEARTBEAT_GAP_NS), "only gaps between beats count");
     }
 
     @Test
@@ -107,7 +107,7 @@ class DetectorNodeTest
             io.deposit(4, counter);
             node.doWork(t);
         }
-        assertEquals(0, node.suspicions());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
         assertTrue(node.isAlive(4));
     }
 
@@ -119,7 +119,7 @@ class DetectorNodeTest
             io.deposit(3, t);
             node.doWork(t);
         }
-        assertEquals(1, node.suspicions(), "heartbeats from rank 3 do not vouch for emitter 4");
+        assertEquals(1, node.counter(ProtocolCounter.SUSPICIONS), "heartbeats from rank 3 do not vouch for emitter 4");
         assertFalse(node.isAlive(4));
     }
 
@@ -128,11 +128,11 @@ class DetectorNodeTest
     {
         io.deposit(4, 1);
         runUntil(node, START, START + DELTA - 1);
-        assertEquals(0, node.suspicions());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
 
         node.doWork(START + DELTA);
 
-        assertEquals(1, node.suspicions());
+        assertEquals(1, node.counter(ProtocolCounter.SUSPICIONS));
         assertFalse(node.isAlive(4));
         assertEquals(3, node.emitter());
         assertEquals(List.of(new RecordingChannels.Sent("newObserver", 3, 0)), io.sentOfType("newObserver"));
@@ -144,7 +144,7 @@ class DetectorNodeTest
         // the broadcast skips the dead rank; one last copy goes to the suspect itself to fence it if it lives
         assertEquals(new RecordingChannels.Sent("notice", 4, 4), notices.get(notices.size() - 1));
         assertEquals(1, notices.stream().filter((s) -> s.to() == 4).count());
-        assertEquals(1, node.noticesOriginated());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_ORIGINATED));
     }
 
     @Test
@@ -179,13 +179,13 @@ class DetectorNodeTest
         // descheduled from START + 5 until resumedAt: far past its own next deadline
         final long resumedAt = START + 3 * DELTA;
         node.doWork(resumedAt);
-        assertEquals(0, node.suspicions(), "the node itself was descheduled; it must look at the slot afresh");
-        assertEquals(1, node.pausesDetected());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS), "the node itself was descheduled; it must look at the slot afresh");
+        assertEquals(1, node.counter(ProtocolCounter.PAUSES_DETECTED));
 
         runUntil(node, resumedAt, resumedAt + DELTA / 2);
         io.deposit(4, 2);
         runUntil(node, resumedAt + DELTA / 2, resumedAt + DELTA / 2 + DELTA - 1);
-        assertEquals(0, node.suspicions());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
     }
 
     @Test
@@ -199,9 +199,9 @@ class DetectorNodeTest
         {
             node.doWork(t);
         }
-        assertEquals(0, node.suspicions());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
         node.doWork(resumedAt + DELTA);
-        assertEquals(1, node.suspicions());
+        assertEquals(1, node.counter(ProtocolCounter.SUSPICIONS));
     }
 
     @Test
@@ -239,7 +239,7 @@ class DetectorNodeTest
         assertFalse(node.isAlive(14));
         assertTrue(firstCopies > 0);
         assertEquals(firstCopies, io.sentOfType("notice").size(), "a duplicate copy is not forwarded again");
-        assertEquals(1, node.noticesDuplicate());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_DUPLICATE));
         assertEquals(1, node.viewEpoch(), "one view change for the whole merged set");
         assertTrue(io.sentOfType("notice").stream().noneMatch((s) -> s.to() == 12), "never back to the sender");
     }
@@ -273,7 +273,7 @@ class DetectorNodeTest
         node.onNotice(TestNotice.of(4, 9, 1), 9, START);
         assertEquals(3, node.emitter());
         assertEquals(List.of(new RecordingChannels.Sent("newObserver", 3, 0)), io.sentOfType("newObserver"));
-        assertEquals(0, node.noticesOriginated(), "learning by notice starts no new broadcast");
+        assertEquals(0, node.counter(ProtocolCounter.NOTICES_ORIGINATED), "learning by notice starts no new broadcast");
     }
 
     @Test
@@ -292,8 +292,8 @@ class DetectorNodeTest
         assertFalse(node.isAlive(4));
         assertTrue(io.events.contains("failure 4 LEFT by 4 at " + (START + 1)));
         assertEquals(3, node.emitter());
-        assertEquals(1, node.noticesOriginated());
-        assertEquals(0, node.suspicions());
+        assertEquals(1, node.counter(ProtocolCounter.NOTICES_ORIGINATED));
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
     }
 
     @Test
@@ -309,9 +309,9 @@ class DetectorNodeTest
     {
         final DetectorNode graced = newNode(5, paper(N).withStartupGraceNs(500));
         runUntil(graced, START, START + DELTA + 499);
-        assertEquals(0, graced.suspicions());
+        assertEquals(0, graced.counter(ProtocolCounter.SUSPICIONS));
         graced.doWork(START + DELTA + 500);
-        assertEquals(1, graced.suspicions());
+        assertEquals(1, graced.counter(ProtocolCounter.SUSPICIONS));
     }
 
     @Test
@@ -320,15 +320,15 @@ class DetectorNodeTest
         final DetectorNode graced = newNode(5, paper(N).withStartupGraceNs(10 * DELTA));
         io.deposit(4, 1);
         graced.doWork(START + ETA);
-        assertEquals(1, graced.heartbeatProgressSeen());
+        assertEquals(1, graced.counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN));
 
         runUntil(graced, START + 2 * ETA, START + 10 * DELTA - 1);
-        assertEquals(0, graced.suspicions(), "silent for 9δ, but inside the grace");
+        assertEquals(0, graced.counter(ProtocolCounter.SUSPICIONS), "silent for 9δ, but inside the grace");
         // a silence that began in the grace is not held against the emitter: it gets a whole δ once judging starts
         runUntil(graced, START + 10 * DELTA, START + 11 * DELTA - 1);
-        assertEquals(0, graced.suspicions(), "less than δ since the grace ended");
+        assertEquals(0, graced.counter(ProtocolCounter.SUSPICIONS), "less than δ since the grace ended");
         graced.doWork(START + 11 * DELTA);
-        assertEquals(1, graced.suspicions(), "still silent δ after the grace ended");
+        assertEquals(1, graced.counter(ProtocolCounter.SUSPICIONS), "still silent δ after the grace ended");
     }
 
     @Test
@@ -339,10 +339,10 @@ class DetectorNodeTest
         late.start(startedNs);
 
         runUntil(late, startedNs, startedNs + DELTA + 499);
-        assertEquals(0, late.suspicions());
-        assertEquals(0, late.heartbeatDeadlinesMissed(), "time before start is not lateness");
+        assertEquals(0, late.counter(ProtocolCounter.SUSPICIONS));
+        assertEquals(0, late.counter(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED), "time before start is not lateness");
         late.doWork(startedNs + DELTA + 500);
-        assertEquals(1, late.suspicions());
+        assertEquals(1, late.counter(ProtocolCounter.SUSPICIONS));
         assertThrows(IllegalStateException.class, () -> late.start(startedNs + 2 * DELTA));
     }
 
@@ -375,8 +375,8 @@ class DetectorNodeTest
         node.onNotice(TestNotice.of(3, 9, 4), 9, START + 2);
         node.onHeartbeat(9, 7, 12, 0, START + 3);
 
-        assertEquals(3, node.framesFromDead());
-        assertEquals(1, node.fencesSent());
+        assertEquals(3, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
+        assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(1, io.notices.size());
         final RecordingChannels.SentNotice fence = io.notices.get(0);
         assertEquals(9, fence.to());
@@ -387,7 +387,7 @@ class DetectorNodeTest
         assertEquals(-1, io.slotWriter, "a dead sender's heartbeat never reaches the slot");
 
         node.onHeartbeat(9, 7, 13, 0, START + 1 + DELTA);
-        assertEquals(2, node.fencesSent(), "the zombie is still talking a fence interval later: fence it again");
+        assertEquals(2, node.counter(ProtocolCounter.FENCES_SENT), "the zombie is still talking a fence interval later: fence it again");
         assertTrue(io.notices.get(1).sequence() > fence.sequence());
     }
 
@@ -401,7 +401,7 @@ class DetectorNodeTest
         node.doWork(START + 1);
         node.doWork(START + 2);
 
-        assertEquals(1, node.fencesSent());
+        assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(9, io.notices.get(0).to());
     }
 
@@ -414,7 +414,7 @@ class DetectorNodeTest
 
         io.acceptsFrames = false;
         node.onHeartbeat(4, 7, 22, 0, START + 1);
-        assertEquals(1, node.heartbeatFramesRefused());
+        assertEquals(1, node.counter(ProtocolCounter.HEARTBEAT_FRAMES_REFUSED));
         assertEquals(21, io.slotCounter);
     }
 
@@ -423,7 +423,7 @@ class DetectorNodeTest
     {
         node.onNewObserver(8, 7, START);
 
-        assertEquals(1, node.misaddressed());
+        assertEquals(1, node.counter(ProtocolCounter.MISADDRESSED));
         assertEquals(6, node.observer());
         assertEquals(0, io.sentOfType("heartbeat").size());
     }
@@ -437,7 +437,7 @@ class DetectorNodeTest
         assertEquals(List.of("observer 8 rkey 66 address 4096 length 64 at " + (START + 3)), io.observersOffered);
         assertEquals(8, node.observer());
         assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), io.sentOfType("heartbeat").get(1));
-        assertEquals(0, node.newObserverRefused());
+        assertEquals(0, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
     }
 
     @Test
@@ -456,7 +456,7 @@ class DetectorNodeTest
         io.acceptsObservers = false;
         node.onNewObserver(8, node.rank(), 0x42, 4096, 64, START + 3);
 
-        assertEquals(1, node.newObserverRefused());
+        assertEquals(1, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(6, node.observer());
         assertEquals(List.of(new RecordingChannels.Sent("heartbeat", 6, 1)), io.sentOfType("heartbeat"),
             "no immediate beat, and none to the refused rank");
@@ -473,9 +473,9 @@ class DetectorNodeTest
         node.onNewObserver(node.rank(), node.rank(), 0x42, 4096, 64, START);
 
         assertEquals(List.of(), io.observersOffered, "dead sender, another addressee, itself: never offered");
-        assertEquals(1, node.framesFromDead());
-        assertEquals(1, node.misaddressed());
-        assertEquals(0, node.newObserverRefused());
+        assertEquals(1, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
+        assertEquals(1, node.counter(ProtocolCounter.MISADDRESSED));
+        assertEquals(0, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(6, node.observer());
     }
 
@@ -501,7 +501,7 @@ class DetectorNodeTest
     {
         node.onNotice(TestNotice.of(9, 1, DetectorNode.FENCE_SEQUENCE_BASE + 3), 1, START);
 
-        assertEquals(1, node.strayFences());
+        assertEquals(1, node.counter(ProtocolCounter.STRAY_FENCES));
         assertEquals(0, io.sentOfType("notice").size());
         assertTrue(node.isAlive(9), "a fence is not a broadcast: it teaches nobody else anything");
     }

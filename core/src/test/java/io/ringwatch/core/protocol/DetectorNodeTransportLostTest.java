@@ -51,8 +51,8 @@ class DetectorNodeTransportLostTest
         {
             node.doWork(t);
         }
-        assertEquals(0, node.suspicions());
-        assertEquals(0, node.noticesOriginated());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
+        assertEquals(0, node.counter(ProtocolCounter.NOTICES_ORIGINATED));
         assertEquals(0, io.notices.size());
         assertEquals(beatsBefore, io.sentOfType("heartbeat").size(), "no heartbeat after the loss");
         assertEquals(0, node.deadSet().size());

@@ -75,7 +75,7 @@ class HealRetellTest
         // the emitter went on beating through the cut: its counter moved on by the beats the cut swallowed
         beat(2 + (DELTA / 2 + ETA) / ETA, START + DELTA / 2 + ETA);
 
-        assertEquals(1, node.healsAnnounced());
+        assertEquals(1, node.counter(ProtocolCounter.HEALS_ANNOUNCED));
         assertEquals(1, healNotices().stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
         assertTrue(healNotices().stream().allMatch((n) -> n.join() && n.deadRank() == 4 && n.sourceRank() == 5 &&
             n.subjectIncarnation() == 0), "a JOIN of the emitter at the incarnation held: a no-op wherever it lands");
@@ -98,7 +98,7 @@ class HealRetellTest
         // a stalled emitter skips the beats it missed: one beat on after the whole silence
         beat(2, START + DELTA / 2 + 3 * ETA);
 
-        assertEquals(0, node.healsAnnounced(), "a stall of the emitter lost nothing on the wire");
+        assertEquals(0, node.counter(ProtocolCounter.HEALS_ANNOUNCED), "a stall of the emitter lost nothing on the wire");
         assertTrue(healNotices().isEmpty());
         assertTrue(joinsOf(9).isEmpty(), "nothing retold: " + io.notices);
     }
@@ -113,7 +113,7 @@ class HealRetellTest
         // this node's duty cycle stood still past its deadlines while the emitter went on beating
         beat(2 + (DELTA / 2 + 3 * ETA) / ETA, START + DELTA / 2 + 3 * ETA);
 
-        assertEquals(0, node.healsAnnounced(), "a node that was not watching cannot tell a cut from its own stall");
+        assertEquals(0, node.counter(ProtocolCounter.HEALS_ANNOUNCED), "a node that was not watching cannot tell a cut from its own stall");
         assertTrue(joinsOf(9).isEmpty(), "nothing retold: " + io.notices);
     }
 
@@ -126,7 +126,7 @@ class HealRetellTest
 
         beat(2 + (DELTA / 2 + ETA) / ETA, START + DELTA / 2 + ETA);
 
-        assertEquals(0, node.healsAnnounced(), "one announcement per heal is enough");
+        assertEquals(0, node.counter(ProtocolCounter.HEALS_ANNOUNCED), "one announcement per heal is enough");
     }
 
     @Test
@@ -139,7 +139,7 @@ class HealRetellTest
             beat(k, START + 2 * k * ETA);
         }
 
-        assertEquals(0, node.healsAnnounced());
+        assertEquals(0, node.counter(ProtocolCounter.HEALS_ANNOUNCED));
         assertTrue(healNotices().isEmpty());
         assertTrue(joinsOf(9).stream().noneMatch((n) -> n.sourceRank() == 5), "nothing is retold without a silence");
     }
@@ -148,7 +148,7 @@ class HealRetellTest
     void shouldRetellAJoinItAdmittedAsContactOnAHealNoticeOncePerHalfDelta()
     {
         node.onJoinRequest(9, 1, START + 1);
-        assertEquals(1, node.joinsAdmitted());
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         io.notices.clear();
 
         node.onNotice(heal(1, 1), 1, START + 10);
@@ -173,7 +173,7 @@ class HealRetellTest
         node.onNotice(heal(6, 1), 6, START + 10);
 
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
-        assertEquals(0, node.staleFrames(), "not taken for this node's own JOIN passed back");
+        assertEquals(0, node.counter(ProtocolCounter.STALE_FRAMES), "not taken for this node's own JOIN passed back");
         assertEquals(NodeState.ACTIVE, node.state());
     }
 

@@ -60,11 +60,11 @@ class JoinPartitionTest
         {
             node.doWork(t);
         }
-        assertTrue(node.probesSent() > 0, "the emitter fell silent: the node is probing");
+        assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "the emitter fell silent: the node is probing");
 
         node.onJoinRequest(6, 1, START + DELTA + 1);
 
-        assertEquals(1, node.joinsRefused(), "a contact that cannot count a majority admits nobody");
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED), "a contact that cannot count a majority admits nobody");
         assertTrue(io.sentOfType("view").isEmpty());
         assertFalse(node.isAlive(6));
         assertEquals(0, node.incarnationOf(6));
@@ -72,8 +72,8 @@ class JoinPartitionTest
         answerProbes(node, 4, START + DELTA + 2);
         node.onJoinRequest(6, 1, START + DELTA + 3);
 
-        assertEquals(1, node.joinsRefused());
-        assertEquals(1, node.joinsAdmitted(), "every witness answered: this side holds a majority");
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED));
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED), "every witness answered: this side holds a majority");
         assertTrue(node.isAlive(6));
         assertEquals(1, node.incarnationOf(6));
         assertEquals(6, io.sentOfType("view").get(0).to());
@@ -84,11 +84,11 @@ class JoinPartitionTest
     {
         final RankArray otherSide = RankArray.of(8, 9, 10, 11, 12, 13, 14, 15);
         node.onNotice(failure(9, 1, DetectorNode.MINORITY_SEQUENCE_BASE + 1, otherSide), 1, START + 1);
-        assertTrue(node.probesSent() > 0, "a minority notice is checked by probing its D_msg");
+        assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "a minority notice is checked by probing its D_msg");
 
         node.onJoinRequest(3, 1, START + 2);
 
-        assertEquals(1, node.joinsRefused());
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED));
         assertTrue(node.isAlive(3));
         assertEquals(0, node.incarnationOf(3), "the old life is not even declared dead");
         assertTrue(io.sentOfType("view").isEmpty());
@@ -98,7 +98,7 @@ class JoinPartitionTest
         assertEquals(NodeState.ACTIVE, node.state(), "a rank of D_msg answered: the notice is not about this side");
         node.onJoinRequest(3, 1, START + 4);
 
-        assertEquals(1, node.joinsAdmitted());
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         assertEquals(1, node.incarnationOf(3));
         assertEquals(3, io.sentOfType("view").get(0).to());
     }
@@ -112,7 +112,7 @@ class JoinPartitionTest
 
         paper.onJoinRequest(6, 1, START + 1);
 
-        assertEquals(0, paper.joinsRefused());
+        assertEquals(0, paper.counter(ProtocolCounter.JOINS_REFUSED));
         assertTrue(paper.isAlive(6));
     }
 
@@ -128,9 +128,9 @@ class JoinPartitionTest
         joiner.onProbe(4, 0, 77, START + 10 * DELTA);
 
         assertEquals(NodeState.JOINING, joiner.state());
-        assertTrue(joiner.joinRequestsSent() > 0);
-        assertEquals(0, joiner.probesSent());
-        assertEquals(0, joiner.suspicions());
+        assertTrue(joiner.counter(ProtocolCounter.JOIN_REQUESTS_SENT) > 0);
+        assertEquals(0, joiner.counter(ProtocolCounter.PROBES_SENT));
+        assertEquals(0, joiner.counter(ProtocolCounter.SUSPICIONS));
         assertTrue(io.sentOfType("probe").isEmpty());
         assertTrue(io.sentOfType("probeAck").isEmpty(), "a joining node answers no probe");
         assertTrue(io.notices.isEmpty());
@@ -148,7 +148,7 @@ class JoinPartitionTest
         joiner.onNewObserver(9, 0, 5, 0, 0L, 0, START + 2);
 
         assertEquals(7, joiner.observer());
-        assertEquals(1, joiner.newObserverRefused());
+        assertEquals(1, joiner.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
     }
 
     @Test
@@ -157,12 +157,12 @@ class JoinPartitionTest
         learnDead(6);
         node.onNotice(new ReusableNotice().set(6, 9, 0, 2, RankArray.of(6)).subject(2, true), 9, START + 1);
         assertTrue(node.isAlive(6));
-        final long stale = node.staleFrames();
+        final long stale = node.counter(ProtocolCounter.STALE_FRAMES);
 
         node.onProbe(6, 1, 42, START + 2);
         assertTrue(io.sentOfType("probeAck").isEmpty(), "an older life of 6 is not answered");
-        assertEquals(stale + 1, node.staleFrames());
-        assertEquals(0, node.fencesSent(), "nor fenced: it is stale, not dead in this view");
+        assertEquals(stale + 1, node.counter(ProtocolCounter.STALE_FRAMES));
+        assertEquals(0, node.counter(ProtocolCounter.FENCES_SENT), "nor fenced: it is stale, not dead in this view");
 
         node.onProbe(6, 2, 43, START + 3);
         assertEquals(1, io.sentOfType("probeAck").size());
@@ -194,25 +194,25 @@ class JoinPartitionTest
     void shouldFenceANewerLifeWithoutReannouncingItsDeath()
     {
         learnDead(6);
-        final long originated = node.noticesOriginated();
+        final long originated = node.counter(ProtocolCounter.NOTICES_ORIGINATED);
 
         node.onHeartbeat(6, 1, 1, START, START + 1);
 
-        assertEquals(1, node.fencesSent());
+        assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(0, io.notices.stream().filter((n) -> n.to() == 6).findFirst().orElseThrow().subjectIncarnation(),
             "the fence names the life held dead");
-        assertEquals(originated, node.noticesOriginated(), "a newer life's JOIN is on its way: no re-announcement");
+        assertEquals(originated, node.counter(ProtocolCounter.NOTICES_ORIGINATED), "a newer life's JOIN is on its way: no re-announcement");
     }
 
     @Test
     void shouldReannounceTheDeathOfAZombieOfTheLifeHeldDead()
     {
         learnDead(6);
-        final long originated = node.noticesOriginated();
+        final long originated = node.counter(ProtocolCounter.NOTICES_ORIGINATED);
 
         node.onHeartbeat(6, 0, 1, START, START + 1);
 
-        assertEquals(1, node.fencesSent());
-        assertEquals(originated + 1, node.noticesOriginated());
+        assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
+        assertEquals(originated + 1, node.counter(ProtocolCounter.NOTICES_ORIGINATED));
     }
 }

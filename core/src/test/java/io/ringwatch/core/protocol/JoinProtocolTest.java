@@ -53,7 +53,7 @@ class JoinProtocolTest
 
         assertTrue(node.isAlive(6));
         assertEquals(1, node.incarnationOf(6));
-        assertEquals(0, node.fencesSent(), "a JOIN_REQUEST from a dead rank's newer life is not fenced");
+        assertEquals(0, node.counter(ProtocolCounter.FENCES_SENT), "a JOIN_REQUEST from a dead rank's newer life is not fenced");
         assertEquals(List.of("view"), io.sentOfType("view").stream().map(RecordingChannels.Sent::type).toList());
         assertEquals(6, io.sentOfType("view").get(0).to());
         assertEquals(1, io.lastViewIncarnations.incarnationOf(6));
@@ -63,7 +63,7 @@ class JoinProtocolTest
         assertEquals(6, node.observer(), "its predecessor takes the joiner as observer");
         assertTrue(io.sentOfType("heartbeat").stream().anyMatch((s) -> s.to() == 6), "and beats it at once");
         assertTrue(io.events.contains("join 6/1 at " + (START + 10)));
-        assertEquals(1, node.joinsAdmitted());
+        assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
     }
 
     @Test
@@ -80,8 +80,8 @@ class JoinProtocolTest
         {
             node.doWork(t);
         }
-        assertEquals(0, node.suspicions(), "no suspicion of an admitted node during its 2δ grace");
-        assertEquals(0, node.probesSent());
+        assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS), "no suspicion of an admitted node during its 2δ grace");
+        assertEquals(0, node.counter(ProtocolCounter.PROBES_SENT));
         node.doWork(START + 20 + 2 * DELTA);
         // under the majority rule a suspicion starts with probes, the silent emitter first
         assertTrue(io.sentOfType("probe").stream().anyMatch((s) -> s.to() == 4),
@@ -104,7 +104,7 @@ class JoinProtocolTest
         assertTrue(node.isAlive(6));
         assertEquals(2, node.incarnationOf(6));
         assertEquals(epoch, node.viewEpoch(), "a stale frame never changes the view");
-        assertTrue(node.staleFrames() >= 3, "stale frames are counted: " + node.staleFrames());
+        assertTrue(node.counter(ProtocolCounter.STALE_FRAMES) >= 3, "stale frames are counted: " + node.counter(ProtocolCounter.STALE_FRAMES));
         assertTrue(io.sentOfType("view").isEmpty());
 
         node.onNotice(failure(6, 9, 7, 2), 9, START + 15);
@@ -138,7 +138,7 @@ class JoinProtocolTest
     {
         learnDead(6);
         node.onNewObserver(6, 1, 5, 0, 0L, 0, START + 10);
-        assertEquals(1, node.fencesSent());
+        assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(0, io.notices.get(0).subjectIncarnation(), "names the boot life held dead, not the newer one");
     }
 

@@ -78,7 +78,7 @@ class ReformTest
         }
 
         assertEquals(NodeState.ACTIVE, leader.state());
-        assertEquals(1, leader.reforms());
+        assertEquals(1, leader.counter(ProtocolCounter.REFORMS));
         assertTrue(io.events.contains("join 0/" + LEADER_INCARNATION + " at " + (pollNs + 2 * N - 1)),
             "the leader reports itself up: " + io.events);
         for (int r = 1; r < N; r++)
@@ -117,7 +117,7 @@ class ReformTest
             leader.onReformAck(r, 3, r == 9 ? token : next, pollNs + 4 * DELTA + 1 + r);
         }
         assertEquals(NodeState.JOINING, leader.state(), "an answer to an older poll does not count");
-        assertEquals(0, leader.reforms());
+        assertEquals(0, leader.counter(ProtocolCounter.REFORMS));
     }
 
     @Test
@@ -146,7 +146,7 @@ class ReformTest
 
         node.onView(6, 0, new RankArray(4), incarnations, t + DELTA);
         assertEquals(NodeState.JOINING, node.state(), "another contact's view is refused during the lease");
-        assertEquals(1, node.reformViewsRefused());
+        assertEquals(1, node.counter(ProtocolCounter.REFORM_VIEWS_REFUSED));
 
         node.onView(6, 0, new RankArray(4), incarnations, t + 2 * DELTA);
         assertEquals(NodeState.ACTIVE, node.state(), "once the lease is over any contact may admit it");

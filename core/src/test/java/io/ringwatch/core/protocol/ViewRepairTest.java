@@ -72,7 +72,7 @@ class ViewRepairTest
 
         assertEquals(List.of(4, 6), io.viewDigests.stream().map(RecordingChannels.Sent::to).sorted().toList());
         assertEquals(1, io.viewDigests.stream().map(RecordingChannels.Sent::value).distinct().count());
-        assertEquals(2, node.viewDigestsSent());
+        assertEquals(2, node.counter(ProtocolCounter.VIEW_DIGESTS_SENT));
     }
 
     @Test
@@ -89,7 +89,7 @@ class ViewRepairTest
         assertEquals(6, io.sentOfType("view").get(0).to());
         assertEquals(1, io.lastViewDead.size());
         assertTrue(io.lastViewDead.contains(9));
-        assertEquals(1, node.viewDigestMismatches());
+        assertEquals(1, node.counter(ProtocolCounter.VIEW_DIGEST_MISMATCHES));
     }
 
     @Test
@@ -105,7 +105,7 @@ class ViewRepairTest
         assertFalse(node.isAlive(11));
         assertTrue(io.events.stream().anyMatch((e) -> e.startsWith("join 6/3")), io.events.toString());
         assertTrue(io.events.stream().anyMatch((e) -> e.startsWith("failure 11")), io.events.toString());
-        assertEquals(1, node.viewsRepaired());
+        assertEquals(1, node.counter(ProtocolCounter.VIEWS_REPAIRED));
         assertTrue(io.sentOfType("view").isEmpty(), "a view never answers a view");
         assertEquals(ownDigest(), digestOf(RankArray.of(11), incarnations), "the views now hash alike");
     }
@@ -141,8 +141,8 @@ class ViewRepairTest
         {
             assertTrue(node.isAlive(r), "a minority's view is never merged: " + r);
         }
-        assertEquals(1, node.viewRepairsRefused());
-        assertEquals(0, node.viewsRepaired());
+        assertEquals(1, node.counter(ProtocolCounter.VIEW_REPAIRS_REFUSED));
+        assertEquals(0, node.counter(ProtocolCounter.VIEWS_REPAIRED));
         assertEquals(NodeState.ACTIVE, node.state());
     }
 

@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import org.junit.jupiter.api.Test;
 
@@ -72,7 +73,7 @@ class PartitionSimulationTest
                 if (sim.exclusionCause(rank) == ExclusionCause.ISOLATED)
                 {
                     isolated++;
-                    assertEquals(0, sim.node(rank).suspicions(), "the isolated node accused someone, seed=" + seed);
+                    assertEquals(0, sim.node(rank).counter(ProtocolCounter.SUSPICIONS), "the isolated node accused someone, seed=" + seed);
                 }
             }
             assertEquals(1, isolated, "seed=" + seed);

@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -80,7 +81,7 @@ class RejoinSimulationTest
             .inject(Injection.crash(4, RESTARTED_NS))
             .inject(Injection.crash(20, RESTARTED_NS + 500_000L)), 3);
         assertEveryLiveNodeHolds(simulation, 3, 1);
-        assertTrue(simulation.node(3).joinRequestsSent() >= 2, "asked another contact after the first died");
+        assertTrue(simulation.node(3).counter(ProtocolCounter.JOIN_REQUESTS_SENT) >= 2, "asked another contact after the first died");
     }
 
     @Test

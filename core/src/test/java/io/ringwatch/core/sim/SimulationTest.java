@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -121,7 +122,7 @@ class SimulationTest
         assertPassed(result);
         assertEquals(NodeState.EXCLUDED, sim.node(paused).state(), "seed=" + seed);
         assertEquals(1, result.exclusions(), "seed=" + seed);
-        assertEquals(0, sim.node(paused).suspicions(), "the paused node suspected someone, seed=" + seed);
+        assertEquals(0, sim.node(paused).counter(ProtocolCounter.SUSPICIONS), "the paused node suspected someone, seed=" + seed);
         for (int rank = 0; rank < 32; rank++)
         {
             if (rank != paused)
@@ -175,10 +176,10 @@ class SimulationTest
         final SimResult result = sim.run();
 
         assertPassed(result);
-        assertTrue(sim.node(8).pausesDetected() > 0, "the guard never ran");
+        assertTrue(sim.node(8).counter(ProtocolCounter.PAUSES_DETECTED) > 0, "the guard never ran");
         for (int rank = 0; rank < 16; rank++)
         {
-            assertEquals(0, sim.node(rank).suspicions(), "node " + rank + " suspected its emitter");
+            assertEquals(0, sim.node(rank).counter(ProtocolCounter.SUSPICIONS), "node " + rank + " suspected its emitter");
         }
     }
 
@@ -188,7 +189,7 @@ class SimulationTest
         final Simulation sim = new Simulation(observerResumesBeforeItsSilentEmitter(DELTA_NS - 1));
         sim.run();
 
-        assertEquals(1, sim.node(8).suspicions());
+        assertEquals(1, sim.node(8).counter(ProtocolCounter.SUSPICIONS));
         assertTrue(sim.node(8).deadSet().contains(7));
     }
 
@@ -209,7 +210,7 @@ class SimulationTest
             if (rank != leaver)
             {
                 assertDeadSet(sim, rank, leaver);
-                assertEquals(0, sim.node(rank).suspicions(), "seed=" + seed);
+                assertEquals(0, sim.node(rank).counter(ProtocolCounter.SUSPICIONS), "seed=" + seed);
             }
         }
     }
@@ -308,8 +309,8 @@ class SimulationTest
         assertPassed(result);
         assertEquals(NodeState.EXCLUDED, sim.node(10).state(), "seed=" + seed);
         assertEquals(ExclusionCause.FENCED, sim.exclusionCause(10), "seed=" + seed);
-        assertTrue(sim.node(11).fencesSent() >= 1, "seed=" + seed);
-        assertEquals(0, sim.node(10).suspicions(), "the zombie suspected someone, seed=" + seed);
+        assertTrue(sim.node(11).counter(ProtocolCounter.FENCES_SENT) >= 1, "seed=" + seed);
+        assertEquals(0, sim.node(10).counter(ProtocolCounter.SUSPICIONS), "the zombie suspected someone, seed=" + seed);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.ringwatch.perf.jmh;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
@@ -98,7 +99,7 @@ public class DetectorNodeDutyCycleBenchmark
             dutyCycle();
         }
         startedAtNs = nowNs;
-        heartbeatsAtStart = node.heartbeatsSent();
+        heartbeatsAtStart = node.counter(ProtocolCounter.HEARTBEATS_SENT);
     }
 
     @Benchmark
@@ -117,14 +118,14 @@ public class DetectorNodeDutyCycleBenchmark
     public void checkSteadyState()
     {
         final long expectedHeartbeats = (nowNs - startedAtNs) / HEARTBEAT_PERIOD_NS;
-        final long heartbeats = node.heartbeatsSent() - heartbeatsAtStart;
-        if (node.state() != NodeState.ACTIVE || node.suspicions() != 0 || node.pausesDetected() != 0 ||
-            node.heartbeatDeadlinesMissed() != 0 || Math.abs(heartbeats - expectedHeartbeats) > 1 ||
-            slot.observerSlot != node.heartbeatsSent())
+        final long heartbeats = node.counter(ProtocolCounter.HEARTBEATS_SENT) - heartbeatsAtStart;
+        if (node.state() != NodeState.ACTIVE || node.counter(ProtocolCounter.SUSPICIONS) != 0 || node.counter(ProtocolCounter.PAUSES_DETECTED) != 0 ||
+            node.counter(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED) != 0 || Math.abs(heartbeats - expectedHeartbeats) > 1 ||
+            slot.observerSlot != node.counter(ProtocolCounter.HEARTBEATS_SENT))
         {
             throw new IllegalStateException("duty cycle left steady state: state=" + node.state() +
-                " suspicions=" + node.suspicions() + " pauses=" + node.pausesDetected() +
-                " missed=" + node.heartbeatDeadlinesMissed() + " heartbeats=" + heartbeats +
+                " suspicions=" + node.counter(ProtocolCounter.SUSPICIONS) + " pauses=" + node.counter(ProtocolCounter.PAUSES_DETECTED) +
+                " missed=" + node.counter(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED) + " heartbeats=" + heartbeats +
                 " expected=" + expectedHeartbeats);
         }
     }

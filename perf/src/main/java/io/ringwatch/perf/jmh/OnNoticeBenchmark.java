@@ -3,6 +3,7 @@ package io.ringwatch.perf.jmh;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
@@ -90,14 +91,14 @@ public class OnNoticeBenchmark
             node.onNotice(notices[i], notices[i].sourceRank(), NOW_NS);
         }
 
-        if (node.noticesDuplicate() != 0 || node.deadSet().size() != broadcastsInFlight)
+        if (node.counter(ProtocolCounter.NOTICES_DUPLICATE) != 0 || node.deadSet().size() != broadcastsInFlight)
         {
             throw new IllegalStateException("first receipts were not all new: duplicates=" +
-                node.noticesDuplicate() + " dead=" + node.deadSet());
+                node.counter(ProtocolCounter.NOTICES_DUPLICATE) + " dead=" + node.deadSet());
         }
-        forwardedAtStart = node.noticesForwarded();
+        forwardedAtStart = node.counter(ProtocolCounter.NOTICES_FORWARDED);
         sentAtStart = control.noticesSent;
-        duplicatesAtStart = node.noticesDuplicate();
+        duplicatesAtStart = node.counter(ProtocolCounter.NOTICES_DUPLICATE);
         viewEpochAtStart = node.viewEpoch();
     }
 
@@ -106,20 +107,20 @@ public class OnNoticeBenchmark
     {
         final ReusableNotice notice = notices[next++ & (broadcastsInFlight - 1)];
         node.onNotice(notice, notice.sourceRank(), NOW_NS);
-        return node.noticesDuplicate();
+        return node.counter(ProtocolCounter.NOTICES_DUPLICATE);
     }
 
     @TearDown
     public void checkOnlyDuplicates()
     {
-        if (node.state() != NodeState.ACTIVE || node.noticesForwarded() != forwardedAtStart ||
+        if (node.state() != NodeState.ACTIVE || node.counter(ProtocolCounter.NOTICES_FORWARDED) != forwardedAtStart ||
             control.noticesSent != sentAtStart || node.viewEpoch() != viewEpochAtStart ||
-            node.noticesDuplicate() == duplicatesAtStart)
+            node.counter(ProtocolCounter.NOTICES_DUPLICATE) == duplicatesAtStart)
         {
             throw new IllegalStateException("measured path was not the duplicate path: state=" + node.state() +
-                " forwarded=" + (node.noticesForwarded() - forwardedAtStart) +
+                " forwarded=" + (node.counter(ProtocolCounter.NOTICES_FORWARDED) - forwardedAtStart) +
                 " sent=" + (control.noticesSent - sentAtStart) +
-                " duplicates=" + (node.noticesDuplicate() - duplicatesAtStart));
+                " duplicates=" + (node.counter(ProtocolCounter.NOTICES_DUPLICATE) - duplicatesAtStart));
         }
     }
 

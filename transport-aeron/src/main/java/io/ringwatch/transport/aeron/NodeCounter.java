@@ -1,5 +1,7 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.protocol.ProtocolCounter;
+
 /**
  * The counters a node publishes in the media driver's counters file, so {@code AeronStat} and {@code ringwatch
  * stat} show them. Type ids occupy the documented range {@link #TYPE_ID_BASE}..{@link #TYPE_ID_BASE}+99, clear of
@@ -7,20 +9,20 @@ package io.ringwatch.transport.aeron;
  */
 public enum NodeCounter
 {
-    /** Heartbeats this node wrote or sent to its observer. */
-    HEARTBEATS_SENT(0, "heartbeats sent"),
-    /** Duty cycles that saw new progress in this node's slot. */
-    SLOT_PROGRESS_SEEN(1, "slot progress seen"),
-    /** Heartbeat deadlines this node (as emitter) passed without beating: late by more than η. */
-    HEARTBEAT_DEADLINES_MISSED(2, "heartbeat deadlines missed"),
-    /** Largest interval between two heartbeats this node emitted, ns. */
-    MAX_HEARTBEAT_GAP_NS(3, "largest heartbeat gap ns"),
-    /** Emitters declared dead by this node after δ. */
-    SUSPICIONS(4, "suspicions"),
-    /** Broadcasts this node started. */
-    NOTICES_ORIGINATED(5, "notices originated"),
-    /** Notice copies forwarded. */
-    NOTICES_FORWARDED(6, "notices forwarded"),
+    /** See {@link ProtocolCounter#HEARTBEATS_SENT}. */
+    HEARTBEATS_SENT(0, ProtocolCounter.HEARTBEATS_SENT),
+    /** See {@link ProtocolCounter#HEARTBEAT_PROGRESS_SEEN}. */
+    SLOT_PROGRESS_SEEN(1, ProtocolCounter.HEARTBEAT_PROGRESS_SEEN),
+    /** See {@link ProtocolCounter#HEARTBEAT_DEADLINES_MISSED}. */
+    HEARTBEAT_DEADLINES_MISSED(2, ProtocolCounter.HEARTBEAT_DEADLINES_MISSED),
+    /** See {@link ProtocolCounter#MAX_HEARTBEAT_GAP_NS}. */
+    MAX_HEARTBEAT_GAP_NS(3, ProtocolCounter.MAX_HEARTBEAT_GAP_NS),
+    /** See {@link ProtocolCounter#SUSPICIONS}. */
+    SUSPICIONS(4, ProtocolCounter.SUSPICIONS),
+    /** See {@link ProtocolCounter#NOTICES_ORIGINATED}. */
+    NOTICES_ORIGINATED(5, ProtocolCounter.NOTICES_ORIGINATED),
+    /** See {@link ProtocolCounter#NOTICES_FORWARDED}. */
+    NOTICES_FORWARDED(6, ProtocolCounter.NOTICES_FORWARDED),
     /** Received frames rejected by the decoder, all reasons. */
     FRAMES_REJECTED(7, "frames rejected"),
     /** Size of the dead set. */
@@ -31,24 +33,24 @@ public enum NodeCounter
     DUTY_CYCLE_MAX_NS(10, "duty cycle max ns"),
     /** {@link io.ringwatch.core.protocol.NodeState#code()}: 0 active, 1 excluded, 2 left. */
     NODE_STATE(11, "node state"),
-    /** Late duty cycles that made this node restart its suspicion window. */
-    PAUSES_DETECTED(12, "pauses detected"),
+    /** See {@link ProtocolCounter#PAUSES_DETECTED}. */
+    PAUSES_DETECTED(12, ProtocolCounter.PAUSES_DETECTED),
     /** Frames dropped on send: retry queue full, retry timeout, or unencodable. */
     SENDS_DROPPED(13, "sends dropped"),
     /** Frames that went out only after queueing for retry. */
     SENDS_RETRIED(14, "sends retried"),
-    /** Frames from a rank this node knows is dead: dropped, and the sender told it is dead. */
-    FRAMES_FROM_DEAD(15, "frames from dead ranks"),
+    /** See {@link ProtocolCounter#FRAMES_FROM_DEAD}. */
+    FRAMES_FROM_DEAD(15, ProtocolCounter.FRAMES_FROM_DEAD),
     /** Frames rejected for one decoder reason; the reason's ordinal is the key's detail. */
     FRAMES_REJECTED_BY_REASON(16, "frames rejected"),
     /** UDP heartbeat frames the publication could not take (not connected or back pressured); never retried. */
     HEARTBEATS_DROPPED(17, "heartbeats dropped"),
-    /** Fencing notices sent to ranks held dead that were still heard from (at most one per zombie per δ). */
-    FENCES_SENT(18, "fences sent"),
-    /** NEW_OBSERVER frames addressed to another rank: dropped. */
-    MISADDRESSED(19, "new observer misaddressed"),
-    /** NEW_OBSERVER frames whose slot descriptor the heartbeat transport refused (RDMA: invalid slot): dropped. */
-    NEW_OBSERVER_REFUSED(20, "new observer refused"),
+    /** See {@link ProtocolCounter#FENCES_SENT}. */
+    FENCES_SENT(18, ProtocolCounter.FENCES_SENT),
+    /** See {@link ProtocolCounter#MISADDRESSED}. */
+    MISADDRESSED(19, ProtocolCounter.MISADDRESSED),
+    /** See {@link ProtocolCounter#NEW_OBSERVER_REFUSED}. */
+    NEW_OBSERVER_REFUSED(20, ProtocolCounter.NEW_OBSERVER_REFUSED),
     /** RDMA WRITEs of heartbeats posted (transport rdma only, as are the counters below). */
     RDMA_BEATS_POSTED(21, "rdma beats posted", true),
     /** Heartbeats not posted because the queue pair to the observer was not up yet. */
@@ -69,28 +71,50 @@ public enum NodeCounter
     RDMA_MENDS_AWAITING_CONNECTION(29, "rdma mends awaiting connection", true),
     /** Exceptions thrown by the application's listener; the protocol carries on (the first of each kind is logged). */
     LISTENER_EXCEPTIONS(30, "listener exceptions"),
-    /** Heal notices this node announced: its emitter beat again after a silence taken for a cut. */
-    HEALS_ANNOUNCED(31, "heals announced"),
-    /** Deaths and JOINs this node told again after a heal. */
-    HEAL_RETELLS(32, "heal retells"),
-    /** Digests of this node's view sent to its ring neighbours. */
-    VIEW_DIGESTS_SENT(33, "view digests sent"),
-    /** Neighbours' digests that differed from this node's view; each was answered with the view. */
-    VIEW_DIGEST_MISMATCHES(34, "view digest mismatches"),
-    /** Neighbours' views that changed this node's view: broadcasts it had missed. */
-    VIEWS_REPAIRED(35, "views repaired"),
-    /** Neighbours' views whose deaths were refused: they would have left no majority. */
-    VIEW_REPAIRS_REFUSED(36, "view repairs refused"),
-    /** NEW_OBSERVER sent again to an emitter that answered a probe but did not beat this node. */
-    NEW_OBSERVER_RESENT(37, "new observer resent"),
-    /** REFORM_POLL frames sent: this node, the lowest rank, could not join and asked whether every rank is joining. */
-    REFORM_POLLS_SENT(38, "reform polls sent"),
-    /** REFORM_ACK frames sent: polls this joiner answered, each binding it to the poller for a lease. */
-    REFORM_ACKS_SENT(39, "reform acks sent"),
-    /** Times this node re-formed the cluster as its lone seed, every other rank having answered its poll. */
-    REFORMS(40, "cluster reforms"),
-    /** Views a joiner refused while bound to the lowest rank's poll. */
-    REFORM_VIEWS_REFUSED(41, "reform views refused");
+    /** See {@link ProtocolCounter#HEALS_ANNOUNCED}. */
+    HEALS_ANNOUNCED(31, ProtocolCounter.HEALS_ANNOUNCED),
+    /** See {@link ProtocolCounter#HEAL_RETELLS}. */
+    HEAL_RETELLS(32, ProtocolCounter.HEAL_RETELLS),
+    /** See {@link ProtocolCounter#VIEW_DIGESTS_SENT}. */
+    VIEW_DIGESTS_SENT(33, ProtocolCounter.VIEW_DIGESTS_SENT),
+    /** See {@link ProtocolCounter#VIEW_DIGEST_MISMATCHES}. */
+    VIEW_DIGEST_MISMATCHES(34, ProtocolCounter.VIEW_DIGEST_MISMATCHES),
+    /** See {@link ProtocolCounter#VIEWS_REPAIRED}. */
+    VIEWS_REPAIRED(35, ProtocolCounter.VIEWS_REPAIRED),
+    /** See {@link ProtocolCounter#VIEW_REPAIRS_REFUSED}. */
+    VIEW_REPAIRS_REFUSED(36, ProtocolCounter.VIEW_REPAIRS_REFUSED),
+    /** See {@link ProtocolCounter#NEW_OBSERVER_RESENT}. */
+    NEW_OBSERVER_RESENT(37, ProtocolCounter.NEW_OBSERVER_RESENT),
+    /** See {@link ProtocolCounter#REFORM_POLLS_SENT}. */
+    REFORM_POLLS_SENT(38, ProtocolCounter.REFORM_POLLS_SENT),
+    /** See {@link ProtocolCounter#REFORM_ACKS_SENT}. */
+    REFORM_ACKS_SENT(39, ProtocolCounter.REFORM_ACKS_SENT),
+    /** See {@link ProtocolCounter#REFORMS}. */
+    REFORMS(40, ProtocolCounter.REFORMS),
+    /** See {@link ProtocolCounter#REFORM_VIEWS_REFUSED}. */
+    REFORM_VIEWS_REFUSED(41, ProtocolCounter.REFORM_VIEWS_REFUSED),
+    /** See {@link ProtocolCounter#NOTICES_DUPLICATE}. */
+    NOTICES_DUPLICATE(42, ProtocolCounter.NOTICES_DUPLICATE),
+    /** See {@link ProtocolCounter#NOTICES_REFUSED}. */
+    NOTICES_REFUSED(43, ProtocolCounter.NOTICES_REFUSED),
+    /** See {@link ProtocolCounter#CATCH_UPS_FORWARDED}. */
+    CATCH_UPS_FORWARDED(44, ProtocolCounter.CATCH_UPS_FORWARDED),
+    /** See {@link ProtocolCounter#STRAY_FENCES}. */
+    STRAY_FENCES(45, ProtocolCounter.STRAY_FENCES),
+    /** See {@link ProtocolCounter#STALE_FRAMES}. */
+    STALE_FRAMES(46, ProtocolCounter.STALE_FRAMES),
+    /** See {@link ProtocolCounter#HEARTBEAT_FRAMES_REFUSED}. */
+    HEARTBEAT_FRAMES_REFUSED(47, ProtocolCounter.HEARTBEAT_FRAMES_REFUSED),
+    /** See {@link ProtocolCounter#PROBES_SENT}. */
+    PROBES_SENT(48, ProtocolCounter.PROBES_SENT),
+    /** See {@link ProtocolCounter#JOIN_REQUESTS_SENT}. */
+    JOIN_REQUESTS_SENT(49, ProtocolCounter.JOIN_REQUESTS_SENT),
+    /** See {@link ProtocolCounter#JOINS_ADMITTED}. */
+    JOINS_ADMITTED(50, ProtocolCounter.JOINS_ADMITTED),
+    /** See {@link ProtocolCounter#JOINS_LEARNED}. */
+    JOINS_LEARNED(51, ProtocolCounter.JOINS_LEARNED),
+    /** See {@link ProtocolCounter#JOINS_REFUSED}. */
+    JOINS_REFUSED(52, ProtocolCounter.JOINS_REFUSED);
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;
@@ -98,17 +122,37 @@ public enum NodeCounter
     private final int typeId;
     private final String label;
     private final boolean rdmaOnly;
+    private final ProtocolCounter protocolCounter;
 
     NodeCounter(final int offset, final String label)
     {
-        this(offset, label, false);
+        this(offset, label, false, null);
     }
 
     NodeCounter(final int offset, final String label, final boolean rdmaOnly)
     {
+        this(offset, label, rdmaOnly, null);
+    }
+
+    NodeCounter(final int offset, final ProtocolCounter protocolCounter)
+    {
+        this(offset, protocolCounter.label(), false, protocolCounter);
+    }
+
+    NodeCounter(final int offset, final String label, final boolean rdmaOnly, final ProtocolCounter protocolCounter)
+    {
         this.typeId = TYPE_ID_BASE + offset;
         this.label = label;
         this.rdmaOnly = rdmaOnly;
+        this.protocolCounter = protocolCounter;
+    }
+
+    /**
+     * @return the protocol's counter this one publishes, or null for the runtime's own (transport, decoder, gauges).
+     */
+    public ProtocolCounter protocolCounter()
+    {
+        return protocolCounter;
     }
 
     /**

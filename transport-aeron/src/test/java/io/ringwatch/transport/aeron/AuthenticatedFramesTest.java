@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.ringwatch.core.codec.ConfigDigest;
@@ -138,7 +139,7 @@ class AuthenticatedFramesTest
             // UDP heartbeats are plain datagrams no second subscriber can read: the nodes' own decoders judge them
             for (final int r : new int[] {0, 2})
             {
-                assertTrue(cluster.nodes[r].agent().node().heartbeatProgressSeen() > 100, "heartbeats accepted");
+                assertTrue(cluster.nodes[r].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 100, "heartbeats accepted");
                 assertEquals(0, cluster.nodes[r].agent().counters().rejectedTotal(), "nothing rejected");
             }
         }

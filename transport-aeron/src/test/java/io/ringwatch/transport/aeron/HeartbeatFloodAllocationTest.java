@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.protocol.ProtocolCounter;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.CompositeAgent;
@@ -73,7 +74,7 @@ class HeartbeatFloodAllocationTest
         {
             // warm up under the flood, then pass on three consecutive 1 s windows without a byte allocated
             invokeFor(invoker, 3000);
-            final long progressBefore = cluster.nodes[0].agent().node().heartbeatProgressSeen();
+            final long progressBefore = cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
             final long sentBefore = sent.get();
             final StringBuilder windows = new StringBuilder();
             int zeroRun = 0;
@@ -88,7 +89,7 @@ class HeartbeatFloodAllocationTest
             final long flooded = sent.get() - sentBefore;
             final String context = flooded + " datagrams from " + FLOODERS + " addresses (seed=" + seed + ")";
             assertTrue(flooded > 10_000, "the flood ran: " + context);
-            assertTrue(cluster.nodes[0].agent().node().heartbeatProgressSeen() > progressBefore,
+            assertTrue(cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore,
                 "heartbeats kept arriving: " + context);
             for (int r = 0; r < 3; r++)
             {

@@ -8,6 +8,7 @@ import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
@@ -82,7 +83,7 @@ class RdmaRuntimeTest
         {
             assertEquals(0, node(r).deadSet().size(), "no suspicion while all run, rank " + r);
             assertTrue(rdma(r).beatsPosted() > 100, "rank " + r + " beats by RDMA WRITE: " + rdma(r).beatsPosted());
-            assertTrue(node(r).heartbeatProgressSeen() > 100, "rank " + r + " sees its slot progress");
+            assertTrue(node(r).counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 100, "rank " + r + " sees its slot progress");
             assertEquals(0, rdma(r).beatsDroppedNotConnected(), "connected before the first beat, rank " + r);
         }
 
@@ -94,8 +95,8 @@ class RdmaRuntimeTest
         for (final int r : new int[]{0, 1, 3})
         {
             assertEquals(RankArray.of(2).toString(), RankArray.copyOf(node(r).deadSet()).toString(), "rank " + r);
-            assertEquals(r == 3 ? 1 : 0, node(r).suspicions(), "only rank 2's observer suspects, rank " + r);
-            assertEquals(0, node(r).newObserverRefused(), "rank " + r);
+            assertEquals(r == 3 ? 1 : 0, node(r).counter(ProtocolCounter.SUSPICIONS), "only rank 2's observer suspects, rank " + r);
+            assertEquals(0, node(r).counter(ProtocolCounter.NEW_OBSERVER_REFUSED), "rank " + r);
             assertEquals(0, rdma(r).descriptorsRejected(), "rank " + r);
         }
         assertEquals(1, node(3).emitter(), "rank 3 mended the ring around rank 2");
@@ -104,10 +105,10 @@ class RdmaRuntimeTest
         assertEquals(0, rdma(1).mendsAwaitingConnection());
         assertEquals(0, rdma(1).descriptorsReplaced(), "the frame's descriptor is the one the connection brought");
 
-        final long progress = node(3).heartbeatProgressSeen();
+        final long progress = node(3).counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         run(300);
-        assertTrue(node(3).heartbeatProgressSeen() > progress, "rank 1's beats reach rank 3's slot");
-        assertEquals(1, node(3).suspicions(), "and nobody else is suspected");
+        assertTrue(node(3).counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progress, "rank 1's beats reach rank 3's slot");
+        assertEquals(1, node(3).counter(ProtocolCounter.SUSPICIONS), "and nobody else is suspected");
 
         assertEquals(1, driverCounter(NodeCounter.RDMA_MENDS_ONTO_PRE_CONNECTED, 51, 1), "published for stat");
         assertEquals(rdma(0).beatsPosted(), driverCounter(NodeCounter.RDMA_BEATS_POSTED, 51, 0));
@@ -126,7 +127,7 @@ class RdmaRuntimeTest
         assertTrue(halted[1], "the deaf node stopped");
         final String fault = agent(1).localFault();
         assertTrue(fault != null && fault.startsWith("HCA port down: local RDMA port is down"), fault);
-        assertEquals(0, node(1).suspicions(), "the deaf node suspected nobody");
+        assertEquals(0, node(1).counter(ProtocolCounter.SUSPICIONS), "the deaf node suspected nobody");
         try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 52, 1)))
         {
             final ViewSnapshot view = reader.read(new ViewSnapshot());
@@ -137,7 +138,7 @@ class RdmaRuntimeTest
         for (final int r : new int[]{0, 2, 3})
         {
             assertEquals(RankArray.of(1).toString(), RankArray.copyOf(node(r).deadSet()).toString(), "rank " + r);
-            assertEquals(r == 2 ? 1 : 0, node(r).suspicions(), "only the deaf node's observer suspects, rank " + r);
+            assertEquals(r == 2 ? 1 : 0, node(r).counter(ProtocolCounter.SUSPICIONS), "only the deaf node's observer suspects, rank " + r);
         }
         assertEquals(1, driverCounter(NodeCounter.RDMA_LOCAL_PORT_DOWNS, 52, 1), "published before stopping");
 
@@ -164,7 +165,7 @@ class RdmaRuntimeTest
             // as a node without RDMA would send it: no slot
             offer(toNode0, buffer,
                 stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9, digest, 0)));
-            runNode0Until(() -> node0.newObserverRefused() == 1, "the core drops the frame RDMA refuses");
+            runNode0Until(() -> node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED) == 1, "the core drops the frame RDMA refuses");
             assertEquals(1, rdma(0).descriptorsRejected());
             assertTrue(rdma(0).lastError().contains("RDMA slot address is 0"), rdma(0).lastError());
             assertEquals(1, node0.observer(), "rank 0 keeps its observer");
@@ -174,7 +175,7 @@ class RdmaRuntimeTest
                 digest, 0, slot2.rkey(), slot2.address(), slot2.length())));
             runNode0Until(() -> node0.observer() == 2, "the frame with rank 2's slot is taken");
             assertEquals(1, rdma(0).mendsOntoPreConnected(), "rank 2 was pre-connected");
-            assertEquals(1, node0.newObserverRefused());
+            assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
             assertTrue(rdma(2).readHeartbeat(0) > 0, "T4's beat is in rank 2's registered slot");
         }
     }

@@ -7,6 +7,7 @@ import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -87,7 +88,7 @@ class RejoinTest
             assertTrue(survivor.isAlive(2), "rank " + r + " readmitted 2");
             assertEquals(incarnation, survivor.incarnationOf(2));
             assertEquals(0, survivor.deadSet().size());
-            assertEquals(r == 3 ? 1 : 0, survivor.suspicions(), "only 3 (2's observer) detected, and only the crash");
+            assertEquals(r == 3 ? 1 : 0, survivor.counter(ProtocolCounter.SUSPICIONS), "only 3 (2's observer) detected, and only the crash");
         }
         assertEquals(2, cluster.nodes[3].agent().node().emitter());
         assertEquals(2, cluster.nodes[1].agent().node().observer());

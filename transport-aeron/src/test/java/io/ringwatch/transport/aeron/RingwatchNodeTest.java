@@ -9,6 +9,7 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
@@ -70,7 +71,7 @@ class RingwatchNodeTest
         final DetectorNode other = cluster.nodes[1].agent().node();
         assertFalse(observer.isAlive(2));
         assertFalse(other.isAlive(2));
-        assertEquals(1, observer.suspicions(), "rank 0 watches rank 2 and detects it");
+        assertEquals(1, observer.counter(ProtocolCounter.SUSPICIONS), "rank 0 watches rank 2 and detects it");
         assertEquals(1, observer.deadSet().size());
         assertEquals(1, other.deadSet().size());
 
@@ -111,7 +112,7 @@ class RingwatchNodeTest
         cluster = new EmbeddedCluster(3, 13, HEARTBEAT_NS, TIMEOUT_NS);
         cluster.run(200, 0, 1, 2);
         final RingwatchAgent target = cluster.nodes[0].agent();
-        final long progressBefore = target.node().heartbeatProgressSeen();
+        final long progressBefore = target.node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
             Publication publication = aeron.addPublication(
@@ -154,7 +155,7 @@ class RingwatchNodeTest
         assertEquals(1, counters.rejected(RejectReason.WRONG_LENGTH));
         assertEquals(6, counters.rejectedTotal());
 
-        assertTrue(target.node().heartbeatProgressSeen() > progressBefore, "still sees heartbeats");
+        assertTrue(target.node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore, "still sees heartbeats");
         for (final RingwatchNode node : cluster.nodes)
         {
             assertEquals(0, node.agent().node().deadSet().size(), "nobody suspected after garbage");
@@ -177,7 +178,7 @@ class RingwatchNodeTest
         // Pass on three consecutive 1 s windows without a byte allocated: an allocation on every cycle, or
         // periodically within 3 s, fails every attempt.
         invokeFor(invoker, 3000);
-        final long progressBefore = cluster.nodes[0].agent().node().heartbeatProgressSeen();
+        final long progressBefore = cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         final long cyclesBefore = invocations;
         final StringBuilder windows = new StringBuilder();
         int zeroRun = 0;
@@ -191,7 +192,7 @@ class RingwatchNodeTest
         }
 
         final long cycles = invocations - cyclesBefore;
-        assertTrue(cluster.nodes[0].agent().node().heartbeatProgressSeen() > progressBefore,
+        assertTrue(cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore,
             "the measured cycles did real work");
         assertEquals(0, cluster.nodes[0].agent().node().deadSet().size());
         assertEquals(3, zeroRun, "bytes allocated per 1 s window over " + cycles + " duty cycles of 3 nodes on " +
@@ -212,15 +213,15 @@ class RingwatchNodeTest
 
         invoke(300, 0, 1, 2);
         assertEquals(0, cluster.nodes[0].agent().node().deadSet().size(), "no suspicion while all run");
-        assertTrue(cluster.nodes[0].agent().node().heartbeatProgressSeen() > 0, "heartbeats flow");
+        assertTrue(cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 0, "heartbeats flow");
 
         invoke(1000, 0, 1);
 
         final DetectorNode watcher = cluster.nodes[0].agent().node();
-        assertFalse(watcher.isAlive(2), () -> "rank 0: " + watcher.state() + ", probes sent " + watcher.probesSent() +
-            ", rank 1 probes sent " + cluster.nodes[1].agent().node().probesSent());
+        assertFalse(watcher.isAlive(2), () -> "rank 0: " + watcher.state() + ", probes sent " + watcher.counter(ProtocolCounter.PROBES_SENT) +
+            ", rank 1 probes sent " + cluster.nodes[1].agent().node().counter(ProtocolCounter.PROBES_SENT));
         assertFalse(cluster.nodes[1].agent().node().isAlive(2));
-        assertEquals(1, cluster.nodes[0].agent().node().suspicions(), "rank 0 watches rank 2 and detects it");
+        assertEquals(1, cluster.nodes[0].agent().node().counter(ProtocolCounter.SUSPICIONS), "rank 0 watches rank 2 and detects it");
     }
 
     @Test
@@ -239,7 +240,7 @@ class RingwatchNodeTest
             {
                 final long openAt = System.nanoTime() + gateNs;
                 assertTrue(node.holdUntil(() -> System.nanoTime() - openAt >= 0, 10_000));
-                beatsAtGate[rank] = node.agent().node().heartbeatsSent();
+                beatsAtGate[rank] = node.agent().node().counter(ProtocolCounter.HEARTBEATS_SENT);
                 releasedAtNs[rank] = System.nanoTime();
             });
         });
@@ -280,7 +281,7 @@ class RingwatchNodeTest
         for (final RingwatchNode node : cluster.nodes)
         {
             assertNull(node.invoker());
-            assertEquals(0, node.agent().node().heartbeatsSent(), "launch runs nothing when unstarted");
+            assertEquals(0, node.agent().node().counter(ProtocolCounter.HEARTBEATS_SENT), "launch runs nothing when unstarted");
         }
 
         final AgentRunner host = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MICROSECONDS.toNanos(100)),

@@ -2,6 +2,7 @@ package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.HeartbeatChannel;
@@ -363,7 +364,7 @@ class RdmaHeartbeatsTest
 
         // a peer that sends no RDMA slot (zeros, as a UDP node would): the protocol drops the frame
         node0.onNewObserver(2, 0, 0, 0L, 0, fabric.nowNs);
-        assertEquals(1, node0.newObserverRefused());
+        assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(1, nodes[0].descriptorsRejected());
         assertEquals(1, node0.observer(), "the node keeps its observer");
         assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[2].readHeartbeat(0), "nothing written to the refused rank");

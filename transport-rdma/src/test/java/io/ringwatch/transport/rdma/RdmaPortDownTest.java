@@ -3,6 +3,7 @@ package io.ringwatch.transport.rdma;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
@@ -169,7 +170,7 @@ class RdmaPortDownTest
             run(TimeUnit.MILLISECONDS.toNanos(60), true);
             for (int r = 0; r < N; r++)
             {
-                assertEquals(0, nodes[r].suspicions(), "no suspicion in a healthy start, rank " + r);
+                assertEquals(0, nodes[r].counter(ProtocolCounter.SUSPICIONS), "no suspicion in a healthy start, rank " + r);
                 assertTrue(heartbeats[r].beatsPosted() > 20, "rank " + r + " beats by RDMA WRITE");
             }
 
@@ -177,8 +178,8 @@ class RdmaPortDownTest
             run(TimeUnit.MILLISECONDS.toNanos(100), true);
 
             assertTrue(stopped[DEAF], "the deaf node stopped");
-            assertEquals(0, nodes[DEAF].suspicions(), "the deaf node suspected nobody");
-            assertEquals(1, nodes[DEAF + 1].suspicions(), "its observer suspected it");
+            assertEquals(0, nodes[DEAF].counter(ProtocolCounter.SUSPICIONS), "the deaf node suspected nobody");
+            assertEquals(1, nodes[DEAF + 1].counter(ProtocolCounter.SUSPICIONS), "its observer suspected it");
             for (int r = 0; r < N; r++)
             {
                 if (r == DEAF)
@@ -189,7 +190,7 @@ class RdmaPortDownTest
                     "survivor " + r + "'s dead set");
                 if (r != DEAF + 1)
                 {
-                    assertEquals(0, nodes[r].suspicions(), "survivor " + r + " suspected nobody");
+                    assertEquals(0, nodes[r].counter(ProtocolCounter.SUSPICIONS), "survivor " + r + " suspected nobody");
                 }
             }
             assertEquals(DEAF + 1, nodes[DEAF - 1].observer(), "the ring is mended around the deaf node");
@@ -213,7 +214,7 @@ class RdmaPortDownTest
             run(TimeUnit.MILLISECONDS.toNanos(100), false);
 
             assertFalse(heartbeats[DEAF].isLocalPortActive());
-            assertTrue(nodes[DEAF].suspicions() >= 1, "a deaf node left running suspects its healthy emitter");
+            assertTrue(nodes[DEAF].counter(ProtocolCounter.SUSPICIONS) >= 1, "a deaf node left running suspects its healthy emitter");
         }
         finally
         {

@@ -4,11 +4,13 @@ import io.aeron.Aeron;
 import io.aeron.Counter;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolCounters;
 import io.ringwatch.transport.aeron.NodeCounter;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.agrona.BitUtil.SIZE_OF_INT;
@@ -21,6 +23,9 @@ public final class NodeCounters implements AutoCloseable
 {
     /** Key: cluster id at 0, rank at 4, detail (reject reason ordinal) at 8. */
     public static final int KEY_LENGTH = 3 * SIZE_OF_INT;
+
+    private static final NodeCounter[] PROTOCOL_COUNTERS = Arrays.stream(NodeCounter.values())
+        .filter(c -> c.protocolCounter() != null).toArray(NodeCounter[]::new);
 
     private final Counter[] counters = new Counter[NodeCounter.values().length];
     private final Counter[] rejectsByReason = new Counter[RejectReason.values().length];
@@ -142,34 +147,16 @@ public final class NodeCounters implements AutoCloseable
         final long sendsRetried,
         final long heartbeatsDropped)
     {
-        set(NodeCounter.HEARTBEATS_SENT, node.heartbeatsSent());
-        set(NodeCounter.SLOT_PROGRESS_SEEN, node.heartbeatProgressSeen());
-        set(NodeCounter.HEARTBEAT_DEADLINES_MISSED, node.heartbeatDeadlinesMissed());
-        set(NodeCounter.MAX_HEARTBEAT_GAP_NS, node.maxHeartbeatGapNs());
-        set(NodeCounter.SUSPICIONS, node.suspicions());
-        set(NodeCounter.NOTICES_ORIGINATED, node.noticesOriginated());
-        set(NodeCounter.NOTICES_FORWARDED, node.noticesForwarded());
+        final ProtocolCounters protocol = node.counters();
+        for (final NodeCounter c : PROTOCOL_COUNTERS)
+        {
+            set(c, protocol.get(c.protocolCounter()));
+        }
         set(NodeCounter.DEAD_COUNT, node.deadSet().size());
         set(NodeCounter.VIEW_EPOCH, node.viewEpoch());
         set(NodeCounter.NODE_STATE, node.state().code());
-        set(NodeCounter.PAUSES_DETECTED, node.pausesDetected());
         set(NodeCounter.SENDS_DROPPED, sendsDropped);
         set(NodeCounter.SENDS_RETRIED, sendsRetried);
-        set(NodeCounter.FRAMES_FROM_DEAD, node.framesFromDead());
-        set(NodeCounter.FENCES_SENT, node.fencesSent());
-        set(NodeCounter.HEALS_ANNOUNCED, node.healsAnnounced());
-        set(NodeCounter.HEAL_RETELLS, node.healRetells());
-        set(NodeCounter.VIEW_DIGESTS_SENT, node.viewDigestsSent());
-        set(NodeCounter.VIEW_DIGEST_MISMATCHES, node.viewDigestMismatches());
-        set(NodeCounter.VIEWS_REPAIRED, node.viewsRepaired());
-        set(NodeCounter.REFORM_POLLS_SENT, node.reformPollsSent());
-        set(NodeCounter.REFORM_ACKS_SENT, node.reformAcksSent());
-        set(NodeCounter.REFORMS, node.reforms());
-        set(NodeCounter.REFORM_VIEWS_REFUSED, node.reformViewsRefused());
-        set(NodeCounter.VIEW_REPAIRS_REFUSED, node.viewRepairsRefused());
-        set(NodeCounter.MISADDRESSED, node.misaddressed());
-        set(NodeCounter.NEW_OBSERVER_REFUSED, node.newObserverRefused());
-        set(NodeCounter.NEW_OBSERVER_RESENT, node.newObserverResent());
         set(NodeCounter.HEARTBEATS_DROPPED, heartbeatsDropped);
     }
 

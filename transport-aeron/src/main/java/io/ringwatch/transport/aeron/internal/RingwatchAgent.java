@@ -12,6 +12,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.RankIncarnations;
@@ -298,7 +299,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         }
 
         viewFile.endUpdateIfOpen();
-        final long progress = node.heartbeatProgressSeen();
+        final long progress = node.counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         if (progress != lastProgress)
         {
             lastProgress = progress;

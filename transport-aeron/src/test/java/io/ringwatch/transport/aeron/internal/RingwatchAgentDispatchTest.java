@@ -12,6 +12,7 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.transport.aeron.EmbeddedCluster;
@@ -94,7 +95,7 @@ class RingwatchAgentDispatchTest
         final DetectorNode node = cluster.nodes[0].agent().node();
         runNode0Until(() -> cluster.nodes[0].agent().counters().rejected(RejectReason.WRONG_DESTINATION) == 1,
             "NEW_OBSERVER for rank 3 rejected by node 0's decoder");
-        assertEquals(0, node.misaddressed(), "it never reached the core");
+        assertEquals(0, node.counter(ProtocolCounter.MISADDRESSED), "it never reached the core");
         assertEquals(1, node.observer(), "the observer did not change");
     }
 
@@ -109,8 +110,8 @@ class RingwatchAgentDispatchTest
         runNode0Until(() -> !node.isAlive(2), "node 0 learns from rank 1's notice that rank 2 is dead");
 
         offer(stamper.stamp(buffer, 0, new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 2, INCARNATION, 0, digest)));
-        runNode0Until(() -> node.fencesSent() == 1, "node 0 fences rank 2");
-        assertEquals(1, node.framesFromDead());
+        runNode0Until(() -> node.counter(ProtocolCounter.FENCES_SENT) == 1, "node 0 fences rank 2");
+        assertEquals(1, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
 
         final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, 4);
         final List<String> fences = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron.internal.jitter;
 
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -64,7 +65,7 @@ public final class JitterRecordingAgent implements Agent
      */
     public int doWork() throws Exception
     {
-        final long sentBefore = node.heartbeatsSent();
+        final long sentBefore = node.counter(ProtocolCounter.HEARTBEATS_SENT);
         final long startNs = clock.nanoTime();
         final int work = agent.doWork();
         final long endNs = clock.nanoTime();
@@ -76,7 +77,7 @@ public final class JitterRecordingAgent implements Agent
         idle = work <= 0;
         idleSinceNs = endNs;
         // a scheduled beat can only have gone out if its deadline had come by the end of the cycle
-        if (node.heartbeatsSent() != sentBefore && endNs - dueNs >= 0)
+        if (node.counter(ProtocolCounter.HEARTBEATS_SENT) != sentBefore && endNs - dueNs >= 0)
         {
             final long lateNs = Math.max(0, startNs - dueNs);
             file.record(JitterLayout.EMISSION_ERROR, lateNs);
