@@ -53,7 +53,7 @@ final class DetectionCommand implements Command
             "  --miss-timeout D            a kill not known by every survivor by then is missed (default 5s)",
             "  --start-timeout D           time for a cluster to come up (default 120s)",
             "  --grace D                   nodes' startup grace, from their release at the start barrier (default 8s:",
-            "                              16 low-noise node JVMs on two cores lost starts at 3s, see the README)",
+            "                              16 low-noise node JVMs on two cores lost starts at 3s: docs/benchmarks.md)",
             "  --settle D                  quiet time after a cluster is up, before its first kill (default 1s)",
             "  --max-starts M              cluster starts per configuration before giving up (default 0: three times",
             "                              what the kill count needs at that size)",

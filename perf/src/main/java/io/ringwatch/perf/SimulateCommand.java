@@ -99,7 +99,7 @@ final class SimulateCommand implements Command
             "  --boot-stall-lead D    boot stalls start at most this long before the grace ends (default the grace)",
             "  --break RULES          run every node without these rules, comma-separated (negative controls):",
             "                         observer-request, fresh-evidence, grace-arming, quiet-zombie-frames,",
-            "                         count-again, reform-unanimity, join-star (see README)",
+            "                         count-again, reform-unanimity, join-star (see docs/simulator.md)",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",
             "  --threads T            runs in parallel (default 2)",

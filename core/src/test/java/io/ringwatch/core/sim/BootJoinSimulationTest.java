@@ -88,7 +88,7 @@ class BootJoinSimulationTest
             final long spreadNs = shapes.nextLong(20 * DELTA_NS);
             final boolean duringBoot = shapes.nextBoolean();
             // Under the majority rule M is the seeds until the view settles with the joiners, so losing half the
-            // seeds during the boot stops the cluster (the rule, stated in the README): a crash during the boot
+            // seeds during the boot stops the cluster (the rule, in docs/membership.md): a crash during the boot
             // comes alone and with 3 seeds or more; several come once the boot has settled.
             final SimConfig config = base(nodes, shapes.nextLong())
                 .boot(BootMode.JOIN)
@@ -99,7 +99,7 @@ class BootJoinSimulationTest
                 .firstFailureNs(duringBoot ? DELTA_NS + shapes.nextLong(spreadNs + 1) :
                     spreadNs + 20 * DELTA_NS + shapes.nextLong(5 * DELTA_NS));
             // not one-port: JOINs are not batched, and under one-port a burst of them (60-80 joins within 2δ at
-            // τ = δ/100) queues every send, heartbeats included, for several δ (see the README, start = join)
+            // τ = δ/100) queues every send, heartbeats included, for several δ (docs/membership.md, start = join)
             if (shapes.nextInt(3) == 0)
             {
                 config.restartAfterNs(20_000_000L + shapes.nextLong(2_000_000_000L));

@@ -123,7 +123,7 @@ class HealRepairSimulationTest
     @Test
     void shouldPassASeededSwarmOfCutsHealedAfterCrashesAndRestarts()
     {
-        // a fixed batch by default: batch seed 1 finds the case left open (README "Partitions"), see its run 31
+        // a fixed batch by default: batch seed 1 finds the case left open (docs/partitions.md), see its run 31
         final long batchSeed = Long.getLong("ringwatch.swarm.seed", 2);
         cutSwarm("heal swarm", batchSeed, ETA_NS, DELTA_NS, DELTA_NS, DELTA_NS, DELTA_NS, false,
             (shape, result) -> assertEquals(result.restarts(), result.rejoined(), shape));

@@ -359,7 +359,7 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("transport=rdma, but RDMA is unusable for rank " + ctx.rank() + " on " +
                 "this host: " + ex.getMessage() + " (java -jar ringwatch.jar doctor lists what is missing and how " +
-                "to fix it; README, section RDMA)", ex);
+                "to fix it; docs/rdma.md)", ex);
         }
     }
 

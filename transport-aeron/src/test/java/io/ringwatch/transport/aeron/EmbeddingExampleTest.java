@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's embedding example, compiled and run: the code between the {@code README} markers is copied verbatim
- * into the root README's "Embedding" section, and {@link #shouldMatchTheReadme()} keeps the two the same.
+ * The embedding example of docs/library.md, compiled and run: the code between the {@code README} markers is copied
+ * verbatim into its "Embedding" section, and {@link #shouldMatchTheDocs()} keeps the two the same.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EmbeddingExampleTest
@@ -107,9 +107,9 @@ class EmbeddingExampleTest
     }
 
     @Test
-    void shouldMatchTheReadme() throws Exception
+    void shouldMatchTheDocs() throws Exception
     {
-        ReadmeExamples.assertReadmeHolds(
-            "src/test/java/io/ringwatch/transport/aeron/EmbeddingExampleTest.java", "embedding");
+        DocExamples.assertDocHolds(
+            "src/test/java/io/ringwatch/transport/aeron/EmbeddingExampleTest.java", "docs/library.md", "embedding");
     }
 }

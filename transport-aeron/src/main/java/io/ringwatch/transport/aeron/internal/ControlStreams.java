@@ -29,7 +29,7 @@ import java.util.List;
  * can compute it.
  * <p>
  * <b>Rotation.</b> A node subscribes under the id of every key in its keyring and publishes under its primary
- * key's, as it signs with the primary and accepts all: at each step of a rotation (see the README) every sender's
+ * key's, as it signs with the primary and accepts all: at each step of a rotation (see docs/security.md) every sender's
  * primary is in every receiver's keyring, so every sender's stream is one every receiver has a subscription for.
  * {@link #rekey(int[])} takes the ids of a reloaded keyring from any thread; the agent applies them in its next
  * {@link #poll}: subscriptions added and removed asynchronously, publications re-created under the new primary id.

@@ -1,6 +1,6 @@
 package io.ringwatch.transport.aeron.client;
 
-import io.ringwatch.transport.aeron.ReadmeExamples;
+import io.ringwatch.transport.aeron.DocExamples;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's client example, compiled and run against a daemon's process level: the code between the markers is
- * copied verbatim into the README's "Two levels" section, and {@link #shouldMatchTheReadme()} keeps them the same.
+ * The client example of docs/two-levels.md, compiled and run against a daemon's process level: the code between the
+ * markers is copied verbatim into that document, and {@link #shouldMatchTheDocs()} keeps them the same.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ClientExampleTest
@@ -92,9 +92,9 @@ class ClientExampleTest
     }
 
     @Test
-    void shouldMatchTheReadme() throws Exception
+    void shouldMatchTheDocs() throws Exception
     {
-        ReadmeExamples.assertReadmeHolds(
-            "src/test/java/io/ringwatch/transport/aeron/client/ClientExampleTest.java", "client");
+        DocExamples.assertDocHolds(
+            "src/test/java/io/ringwatch/transport/aeron/client/ClientExampleTest.java", "docs/two-levels.md", "client");
     }
 }

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The barrier's warm-up runs to its end on its own thread, on the node's η and δ, and says when it is done (its
- * effect on starts is measured by the demo and the detection benchmark, see the README).
+ * effect on starts is measured by the demo and the detection benchmark, see docs/benchmarks.md).
  */
 class JitWarmupTest
 {

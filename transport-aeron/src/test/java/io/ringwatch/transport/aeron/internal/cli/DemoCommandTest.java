@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
- * The README's first command, end to end: real node processes, two of them SIGKILLed. Timing is pinned to the
+ * The README's run command, end to end: the demo with the README's arguments ({@link DocsCommandsTest} keeps the
+ * README's build and jar true), real node processes, two of them SIGKILLed. Timing and size are pinned to
  * conservative values so the test judges the command, not how loaded the CI host is.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -33,8 +35,10 @@ class DemoCommandTest
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try
         {
-            code = DemoCommand.run(new String[]{"demo", "--nodes", "5", "--kill", "2", "--seed", Long.toString(SEED),
-                "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"});
+            final List<String> args = new ArrayList<>(DocsCommandsTest.readmeDemoArgs());
+            args.addAll(List.of("--nodes", "5", "--kill", "2", "--seed", Long.toString(SEED),
+                "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"));
+            code = DemoCommand.run(args.toArray(String[]::new));
         }
         finally
         {

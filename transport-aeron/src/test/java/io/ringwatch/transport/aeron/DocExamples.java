@@ -8,34 +8,36 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Keeps the README's code examples compiled and run: each lives in a test between {@code // README:begin} and
- * {@code // README:end}, and the README must hold that text as is.
+ * Keeps the documentation's code examples compiled and run: each lives in a test between {@code // README:begin} and
+ * {@code // README:end}, and the document under {@code docs/} that shows it must hold that text as is.
  */
-public final class ReadmeExamples
+public final class DocExamples
 {
     private static final String BEGIN = "// README:begin\n";
     private static final String END = "    // README:end";
 
-    private ReadmeExamples()
+    private DocExamples()
     {
     }
 
     /**
-     * Assert that README.md holds the example of a test source.
+     * Assert that a document holds the example of a test source.
      *
      * @param sourcePath the test's source file, from the module's directory.
+     * @param docPath    the document, from the repository's root (e.g. {@code docs/library.md}).
      * @param what       which example, for the failure message.
      * @throws IOException if a file cannot be read.
      */
-    public static void assertReadmeHolds(final String sourcePath, final String what) throws IOException
+    public static void assertDocHolds(final String sourcePath, final String docPath, final String what)
+        throws IOException
     {
         final Path here = Path.of(sourcePath);
         final String source = Files.readString(here, StandardCharsets.UTF_8);
         final String example = source.substring(source.indexOf(BEGIN) + BEGIN.length(), source.indexOf(END));
-        // the class body is indented by four spaces; the README's copy is not
+        // the class body is indented by four spaces; the document's copy is not
         final String unindented = example.replaceAll("(?m)^    ", "");
-        final String readme = Files.readString(Path.of("../README.md"), StandardCharsets.UTF_8);
-        assertTrue(readme.contains(unindented),
-            "README.md's " + what + " example differs from " + here + "; copy it again:\n" + unindented);
+        final String doc = Files.readString(Path.of("..", docPath), StandardCharsets.UTF_8);
+        assertTrue(doc.contains(unindented),
+            docPath + "'s " + what + " example differs from " + here + "; copy it again:\n" + unindented);
     }
 }
