@@ -29,7 +29,7 @@ import java.util.Arrays;
  * member (t and the answers here are those of the binding poll). Unanimity is what makes it hold: a rank that did not answer may be a member on the far side of a cut (with
  * the settled membership shrunk to a side, even a majority of the cluster file can all be outside it), so silence is
  * never taken for death here. The price: a rank that never comes back keeps the cluster down until an operator starts
- * it afresh (see the README), and a poll costs N − 1 frames every period while the leader cannot join.
+ * it afresh (see docs/partitions.md), and a poll costs N − 1 frames every period while the leader cannot join.
  * <p>
  * Part of one {@link DetectorNode}, driven by its thread alone; the leader's answer bits are allocated at its first
  * poll, nothing after.
