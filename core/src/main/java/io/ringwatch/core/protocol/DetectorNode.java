@@ -1,6 +1,5 @@
 package io.ringwatch.core.protocol;
 
-import io.ringwatch.core.broadcast.BroadcastForwarder;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
@@ -9,10 +8,10 @@ import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.NoticeKind;
 import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankIncarnations;
-import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.core.spi.RankSet;
 
 /**
@@ -99,8 +98,6 @@ public final class DetectorNode
     private final int clusterSize;
     private final boolean requestObserverAgain;
     private final boolean quietZombieFrames;
-    // the JOIN broadcast sent as a star (ProtocolSettings.BREAK_JOIN_STAR, negative controls only)
-    private final boolean joinStar;
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
@@ -110,23 +107,15 @@ public final class DetectorNode
     private final long fenceIntervalNs;
     private final long settlePeriodNs;
     private final long healSilenceNs;
-    private final BroadcastSchedule schedule;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
     private final ProtocolCounters counters = new ProtocolCounters();
     private final RankArray dead = new RankArray(8);
     private final Ring ring;
-    private final BroadcastIdSet seenBroadcasts;
-    private final int[] targets;
-    private final BroadcastForwarder forwarder;
-    private final BroadcastForwarder.Hop<Notice> sendNotice;
-    private final ReusableNotice ownNotice = new ReusableNotice();
-    private final ReusableNotice fenceNotice = new ReusableNotice();
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
-    private final ReusableNotice joinNotice = new ReusableNotice();
-    private final ReusableNotice healNotice = new ReusableNotice();
     private final Membership membership;
+    private final Notices notices;
     private final RankArray mergedDead = new RankArray(8);
     private final RankArray runDeclared = new RankArray(8);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
@@ -155,7 +144,6 @@ public final class DetectorNode
     private long suspicionDeadlineNs;
     private long armedAtNs;
     private long expectedWakeNs;
-    private long broadcastSequence;
     private long viewEpoch;
 
     private int retellDeadRank = NO_RETELL;
@@ -190,28 +178,23 @@ public final class DetectorNode
         this.clusterSize = settings.clusterSize();
         this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
         this.quietZombieFrames = !settings.breaks(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES);
-        this.joinStar = settings.breaks(ProtocolSettings.BREAK_JOIN_STAR);
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
         this.fenceIntervalNs = settings.fenceIntervalNs();
         this.settlePeriodNs = settings.settlePeriodNs();
         this.healSilenceNs = Math.max(2 * heartbeatPeriodNs, suspicionTimeoutNs / 2);
-        this.schedule = schedule;
         this.heartbeats = heartbeats;
         this.control = control;
         this.listener = listener;
         this.ring = new Ring(rank, clusterSize, dead);
-        this.seenBroadcasts = new BroadcastIdSet(settings.dedupCapacity());
-        this.targets = new int[schedule.maxFanout(clusterSize)];
-        this.forwarder = new BroadcastForwarder(schedule, rank, clusterSize);
-        this.sendNotice = control::sendNotice;
 
         emitter = Math.floorMod(rank - 1, clusterSize);
         observer = Math.floorMod(rank + 1, clusterSize);
         this.startupGraceNs = settings.startupGraceNs();
         this.armingDelayNs = settings.breaks(ProtocolSettings.BREAK_GRACE_ARMING) ? 0 : suspicionTimeoutNs;
         this.membership = new Membership(suspicionTimeoutNs / 2);
+        this.notices = new Notices(rank, incarnation, settings, schedule, control, membership, dead, counters);
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
@@ -525,7 +508,7 @@ public final class DetectorNode
     {
         if (policy == PartitionPolicy.MAJORITY && reannounced.tryAcquire(zombie, nowNs, Long.MAX_VALUE))
         {
-            originateNotice(zombie);
+            notices.originateFailure(zombie);
         }
     }
 
@@ -652,13 +635,13 @@ public final class DetectorNode
         }
         viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
-        originateNotice(deadRank);
+        final Notice failure = notices.originateFailure(deadRank);
         recentChanges.record(false, deadRank, membership.incarnationOf(deadRank), nowNs, rank, 0);
         // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
         // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
         fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
-        control.sendNotice(deadRank, ownNotice);
+        control.sendNotice(deadRank, failure);
         // D_msg carries no incarnations, so receivers merge from it only ranks at the boot incarnation: a rank of the
         // run that joined (at boot through start = join, or rejoined) needs a notice naming its incarnation
         for (int i = 0, size = runDeclared.size(); i < size; i++)
@@ -666,7 +649,7 @@ public final class DetectorNode
             final int r = runDeclared.rankAt(i);
             if (r != deadRank && membership.incarnationOf(r) > 0)
             {
-                originateNotice(r);
+                notices.originateFailure(r);
             }
         }
     }
@@ -689,7 +672,7 @@ public final class DetectorNode
             // it rejoined meanwhile: retelling now would declare its new life dead
             return 0;
         }
-        originateNotice(deadRank);
+        notices.originateFailure(deadRank);
         return 1;
     }
 
@@ -719,15 +702,7 @@ public final class DetectorNode
         }
         counters.increment(ProtocolCounter.HEALS_ANNOUNCED);
         healHeardNs = nowNs;
-        // A JOIN of the emitter at the incarnation this view holds: valid on the wire like any JOIN (its subject in
-        // D_msg, its source not), and a no-op wherever it lands. The emitter, skipped by the schedule, is told directly.
-        final int subject = emitter;
-        dead.add(subject);
-        healNotice.set(subject, rank, incarnation, HEAL_SEQUENCE_BASE + ++broadcastSequence, dead)
-            .subject(membership.incarnationOf(subject), true);
-        originate(healNotice);
-        control.sendNotice(subject, healNotice);
-        dead.remove(subject);
+        notices.originateHeal(emitter);
         retellRecent(nowNs);
     }
 
@@ -770,7 +745,7 @@ public final class DetectorNode
             }
             else
             {
-                originateNotice(subject);
+                notices.originateFailure(subject);
             }
         }
     }
@@ -795,17 +770,10 @@ public final class DetectorNode
         return ring.nextAlive(contact) == rank;
     }
 
-    private static boolean isHeal(final Notice notice)
-    {
-        return notice.isJoin() && NoticeSequences.isHeal(notice.sequence());
-    }
-
     private void retellJoin(final int joiner, final int joinerIncarnation)
     {
-        // as the contact's JOIN: D_msg holds the joiner, which takes no part in its own broadcast
-        dead.add(joiner);
-        originate(joinNotice.set(joiner, rank, incarnation, ++broadcastSequence, dead).subject(joinerIncarnation, true));
-        dead.remove(joiner);
+        // as the contact's JOIN
+        notices.originateJoin(joiner, joinerIncarnation);
     }
 
     private long retellAtNs()
@@ -928,8 +896,7 @@ public final class DetectorNode
      */
     void announceMinority(final int deadRank, final RankSet minorityDead)
     {
-        originate(ownNotice.set(deadRank, rank, incarnation, MINORITY_SEQUENCE_BASE + ++broadcastSequence, minorityDead)
-            .subject(membership.incarnationOf(deadRank), false));
+        notices.originateMinority(deadRank, minorityDead);
     }
 
     private void viewChanged(final long nowNs)
@@ -1093,11 +1060,12 @@ public final class DetectorNode
             return;
         }
         final RankSet deadInMsg = notice.deadSet();
-        final boolean fence = notice.sequence() >= FENCE_SEQUENCE_BASE;
+        final NoticeKind kind = NoticeKind.of(notice);
+        final boolean fence = kind == NoticeKind.FENCE;
         final boolean majority = policy == PartitionPolicy.MAJORITY;
         // D_msg names boot incarnations only (see applyFailure), so it speaks of this node only if it never rejoined
         final boolean namesUs = namesThisIncarnation(notice) || (!joined && deadInMsg.contains(rank));
-        final boolean minorityNotice = !fence && notice.sequence() >= MINORITY_SEQUENCE_BASE;
+        final boolean minorityNotice = kind == NoticeKind.MINORITY;
         if (majority && state == NodeState.ACTIVE)
         {
             quorum.settleIfDue(dead, nowNs);
@@ -1114,7 +1082,7 @@ public final class DetectorNode
         {
             return;
         }
-        if (isHeal(notice) && notice.deadRank() == rank)
+        if (kind == NoticeKind.HEAL && notice.deadRank() == rank)
         {
             // this node is the announcer's emitter, named (and so listed in D_msg) by a JOIN that changes nothing
             healHeardNs = nowNs;
@@ -1146,7 +1114,7 @@ public final class DetectorNode
             return;
         }
 
-        if (!seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(), notice.sequence()))
+        if (!notices.firstReceipt(notice))
         {
             counters.increment(ProtocolCounter.NOTICES_DUPLICATE);
             return;
@@ -1159,7 +1127,7 @@ public final class DetectorNode
                 counters.increment(ProtocolCounter.NOTICES_REFUSED);
                 return;
             }
-            forward(notice, fromRank);
+            notices.forward(notice, fromRank);
             if (majorityRule.verifyMinority(deadInMsg, notice.sourceRank(), nowNs))
             {
                 expectedWakeNs = nextDeadlineNs();
@@ -1168,9 +1136,9 @@ public final class DetectorNode
         }
 
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
-        forward(notice, fromRank);
-        catchUp(notice, fromRank);
-        if (isHeal(notice))
+        notices.forward(notice, fromRank);
+        notices.catchUp(notice, fromRank, emitter, observer);
+        if (kind == NoticeKind.HEAL)
         {
             healHeardNs = nowNs;
             retellRecent(nowNs);
@@ -1196,16 +1164,6 @@ public final class DetectorNode
         }
         adjustNeighboursAfterLearning(nowNs);
         expectedWakeNs = nextDeadlineNs();
-    }
-
-    private void forward(final Notice notice, final int fromRank)
-    {
-        if (notice.deadSet().contains(rank) || (joinStar && notice.isJoin()))
-        {
-            // a joined node may get a copy though D_msg lists it (see catchUp): it is no participant, no hop of its own
-            return;
-        }
-        counters.add(ProtocolCounter.NOTICES_FORWARDED, forwarder.forward(notice.sourceRank(), notice.deadSet(), fromRank, notice, sendNotice));
     }
 
     /**
@@ -1329,38 +1287,6 @@ public final class DetectorNode
     }
 
     /**
-     * A broadcast that started before a rank's JOIN lists the rank in D_msg, so its schedule skips it: the ranks that
-     * know it joined and are closest to it (its ring neighbours here, and any rank this node admitted) hand it a copy.
-     * Only ranks that rejoined can be alive here and listed in D_msg, so this costs nothing without joins.
-     */
-    private void catchUp(final Notice notice, final int fromRank)
-    {
-        catchUpTo(emitter, notice, fromRank);
-        if (observer != emitter)
-        {
-            catchUpTo(observer, notice, fromRank);
-        }
-        for (int i = 0, count = membership.admittedCount(); i < count; i++)
-        {
-            final int admitted = membership.admittedAt(i);
-            if (admitted >= 0 && admitted != emitter && admitted != observer)
-            {
-                catchUpTo(admitted, notice, fromRank);
-            }
-        }
-    }
-
-    private void catchUpTo(final int to, final Notice notice, final int fromRank)
-    {
-        if (to != rank && to != fromRank && to != notice.deadRank() && to != notice.sourceRank() &&
-            !dead.contains(to) && notice.deadSet().contains(to))
-        {
-            counters.increment(ProtocolCounter.CATCH_UPS_FORWARDED);
-            control.sendNotice(to, notice);
-        }
-    }
-
-    /**
      * A JOIN_REQUEST from {@code fromRank} under {@code fromIncarnation}: the contact's side of a join. A frame from a
      * rank held dead is normally fenced; this one is not when its incarnation is newer. An incarnation newer than the
      * one held alive means that life ended unnoticed: it is announced dead first. A repeated request (the joiner has
@@ -1397,16 +1323,16 @@ public final class DetectorNode
                 // the new life takes the old one's place on the ring at once, so the ring is not mended around it
                 learnDead(fromRank, nowNs, FailureCause.DETECTED, rank);
                 viewChanged(nowNs);
-                originateNotice(fromRank);
+                notices.originateFailure(fromRank);
             }
             membership.incarnations().raise(fromRank, fromIncarnation);
             counters.increment(ProtocolCounter.JOINS_ADMITTED);
         }
 
         // D_msg holds the joiner: it takes no part in its own JOIN broadcast, and the view tells it whom to watch
-        final boolean wasDead = !dead.add(fromRank);
-        control.sendView(fromRank, dead, membership.incarnations());
-        originate(joinNotice.set(fromRank, rank, incarnation, ++broadcastSequence, dead).subject(fromIncarnation, true));
+        final boolean wasDead = dead.contains(fromRank);
+        control.sendView(fromRank, notices.deadPlus(fromRank), membership.incarnations());
+        notices.originateJoin(fromRank, fromIncarnation);
         membership.admitted(fromRank);
         if (wasDead)
         {
@@ -1415,7 +1341,6 @@ public final class DetectorNode
         }
         else
         {
-            dead.remove(fromRank);
             recentChanges.record(true, fromRank, fromIncarnation, nowNs, rank, membership.incarnationOf(rank));
         }
         expectedWakeNs = nextDeadlineNs();
@@ -1444,9 +1369,8 @@ public final class DetectorNode
     {
         final int subject = notice.deadRank();
         // fences, and minority notices (never merged), are no news for a joiner
-        if (notice.sequence() >= MINORITY_SEQUENCE_BASE || !ring.isRank(fromRank) || !ring.isRank(subject) ||
-            subject == rank || !seenBroadcasts.addIfAbsent(notice.sourceRank(), notice.sourceIncarnation(),
-            notice.sequence()))
+        if (!NoticeKind.of(notice).isBroadcastNews() || !ring.isRank(fromRank) || !ring.isRank(subject) ||
+            subject == rank || !notices.firstReceipt(notice))
         {
             return;
         }
@@ -1672,7 +1596,7 @@ public final class DetectorNode
         learnDead(fromRank, nowNs, FailureCause.LEFT, fromRank);
         viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
-        originateNotice(fromRank);
+        notices.originateFailure(fromRank);
         expectedWakeNs = nextDeadlineNs();
     }
 
@@ -1785,9 +1709,7 @@ public final class DetectorNode
         {
             return false;
         }
-        counters.increment(ProtocolCounter.FENCES_SENT);
-        control.sendNotice(zombie, fenceNotice.set(zombie, rank, incarnation, FENCE_SEQUENCE_BASE + counters.get(ProtocolCounter.FENCES_SENT), dead)
-            .subject(membership.incarnationOf(zombie), false));
+        notices.sendFence(zombie);
         if (announce && zombieIncarnation <= membership.incarnationOf(zombie))
         {
             // a newer life (its JOIN still on its way here) is no zombie back from a cut: its death is not news
@@ -1835,37 +1757,6 @@ public final class DetectorNode
         if (emitter != rank)
         {
             control.sendNewObserver(emitter);
-        }
-    }
-
-    private void originateNotice(final int deadRank)
-    {
-        originate(ownNotice.set(deadRank, rank, incarnation, ++broadcastSequence, dead)
-            .subject(membership.incarnationOf(deadRank), false));
-    }
-
-    private void originate(final ReusableNotice notice)
-    {
-        seenBroadcasts.addIfAbsent(rank, incarnation, notice.sequence());
-        counters.increment(ProtocolCounter.NOTICES_ORIGINATED);
-        if (joinStar && notice.isJoin())
-        {
-            for (int to = 0; to < clusterSize; to++)
-            {
-                if (to != rank && !notice.deadSet().contains(to))
-                {
-                    control.sendNotice(to, notice);
-                }
-            }
-            return;
-        }
-        final int count = schedule.neighbours(rank, rank, notice.deadSet(), clusterSize, targets);
-        for (int i = 0; i < count; i++)
-        {
-            if (targets[i] != rank)
-            {
-                control.sendNotice(targets[i], notice);
-            }
         }
     }
 
