@@ -61,8 +61,6 @@ public final class DetectorNode
 
     private static final int FENCE_LIMITER_CAPACITY = 16;
     private static final int SMALL_RUN = 64;
-    private static final int NO_RETELL = -1;
-    private static final int RECENT_CHANGES = 16;
 
     /**
      * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
@@ -105,8 +103,6 @@ public final class DetectorNode
     // δ, or 0 under the old arming rule (ProtocolSettings.BREAK_GRACE_ARMING, negative controls only)
     private final long armingDelayNs;
     private final long fenceIntervalNs;
-    private final long settlePeriodNs;
-    private final long healSilenceNs;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
@@ -116,6 +112,7 @@ public final class DetectorNode
     private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final Membership membership;
     private final Notices notices;
+    private final HealRetell heal;
     private final RankArray mergedDead = new RankArray(8);
     private final RankArray runDeclared = new RankArray(8);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
@@ -124,7 +121,6 @@ public final class DetectorNode
     private final Quorum quorum;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
-    private final RecentChanges recentChanges = new RecentChanges(RECENT_CHANGES);
     private final ViewRepair viewRepair;
     private final RankArray repairDead = new RankArray(8);
     private final Reform reform;
@@ -140,13 +136,11 @@ public final class DetectorNode
     private long emitterHeardNs;
     // this node's duty cycle ran late since the emitter was last heard: it cannot tell a cut from its own stall
     private boolean stalledSinceHeard;
-    private long healHeardNs = Long.MIN_VALUE / 2;
     private long suspicionDeadlineNs;
     private long armedAtNs;
     private long expectedWakeNs;
     private long viewEpoch;
 
-    private int retellDeadRank = NO_RETELL;
 
 
     /**
@@ -182,8 +176,6 @@ public final class DetectorNode
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
         this.fenceIntervalNs = settings.fenceIntervalNs();
-        this.settlePeriodNs = settings.settlePeriodNs();
-        this.healSilenceNs = Math.max(2 * heartbeatPeriodNs, suspicionTimeoutNs / 2);
         this.heartbeats = heartbeats;
         this.control = control;
         this.listener = listener;
@@ -198,6 +190,7 @@ public final class DetectorNode
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
+        this.heal = new HealRetell(settings, ring, dead, membership, quorum, notices, counters);
         this.probes = new ProbeSession(this, ring, dead, quorum, control, settings, counters);
         this.majorityRule = new MajorityRule(this, ring, dead, quorum, probes, settings);
         this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs(), counters);
@@ -364,7 +357,7 @@ public final class DetectorNode
         work += fenceSlotWriterIfDead(nowNs);
         work += askToJoin(nowNs);
         work += state == NodeState.ACTIVE ? majorityRule.checkVerification(nowNs) : 0;
-        work += retellIfSettled(nowNs);
+        work += heal.retellIfSettled(nowNs);
         if (state == NodeState.ACTIVE)
         {
             // no deadline of its own: a node that beats wakes every η anyway, and a lone node has nobody to tell
@@ -555,7 +548,10 @@ public final class DetectorNode
             counters.increment(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
             membership.emitterHeard();
             probes.cancel();
-            retellAfterSilence(nowNs, beats, late || stalledSinceHeard);
+            final long silenceNs = nowNs - emitterHeardNs;
+            emitterHeardNs = nowNs;
+            heal.onEmitterBeat(nowNs, silenceNs, beats, late || stalledSinceHeard, emitter,
+                state == NodeState.ACTIVE && policy == PartitionPolicy.MAJORITY);
             stalledSinceHeard = false;
             suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
             return 1;
@@ -600,7 +596,7 @@ public final class DetectorNode
      */
     void declareRun(final long nowNs, final int endDistance, final int runLength, final boolean retell)
     {
-        retellDeadRank = retell ? emitter : NO_RETELL;
+        heal.retellWhenSettled(retell ? emitter : -1);
         declareRun(nowNs, endDistance, runLength);
     }
 
@@ -636,7 +632,7 @@ public final class DetectorNode
         viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
         final Notice failure = notices.originateFailure(deadRank);
-        recentChanges.record(false, deadRank, membership.incarnationOf(deadRank), nowNs, rank, 0);
+        heal.recordDeath(deadRank, nowNs);
         // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
         // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
@@ -652,133 +648,6 @@ public final class DetectorNode
                 notices.originateFailure(r);
             }
         }
-    }
-
-    /**
-     * A node that declared a death while part of the ring did not answer (a cut) tells its whole view once more when
-     * the view has been quiet for 2δ: by then its dead set holds the other side too, so the schedule routes around
-     * it and the nodes that missed the first broadcast learn it.
-     */
-    private int retellIfSettled(final long nowNs)
-    {
-        if (retellDeadRank == NO_RETELL || nowNs - retellAtNs() < 0)
-        {
-            return 0;
-        }
-        final int deadRank = retellDeadRank;
-        retellDeadRank = NO_RETELL;
-        if (!dead.contains(deadRank))
-        {
-            // it rejoined meanwhile: retelling now would declare its new life dead
-            return 0;
-        }
-        notices.originateFailure(deadRank);
-        return 1;
-    }
-
-    /**
-     * The emitter beats again. If it had been silent for more than δ/2 (lost heartbeats alone do not do that), a cut
-     * may have kept from the far side the deaths and JOINs broadcast meanwhile: their broadcasts are not repeated, and
-     * a JOIN has no observer to notice it missing. Announce the heal, so that every node retells what it originated
-     * lately, unless another node's heal notice came within δ/2: every node on a cut's edge sees the same heal, and
-     * one announcement is enough (each is a broadcast, and too many at once would overrun the broadcast-id memory).
-     * Under the majority rule only, like the re-announcement of deaths: the paper's rule repairs nothing.
-     * <p>
-     * A stall is not a cut, and heals cost a broadcast per recent change: at a boot through joins, with JVMs
-     * compiling on shared cores, treating every stall as a heal flooded the cluster with retold JOINs. So the silence
-     * must have been watched (no late duty cycle of this node's since the emitter was last heard) and the emitter must
-     * have gone on beating through it: its counter advanced by at least half the beats the silence spans, beats the
-     * cut swallowed; an emitter that stood still resumes one beat on (it skips the beats it missed). A new emitter's
-     * first beat carries no count to compare; it must come more than δ late, later than any boot stall measured.
-     */
-    private void retellAfterSilence(final long nowNs, final long beats, final boolean stalled)
-    {
-        final long silenceNs = nowNs - emitterHeardNs;
-        emitterHeardNs = nowNs;
-        if (!cutHealed(silenceNs, beats, stalled) || state != NodeState.ACTIVE ||
-            policy != PartitionPolicy.MAJORITY || nowNs - healHeardNs <= healSilenceNs)
-        {
-            return;
-        }
-        counters.increment(ProtocolCounter.HEALS_ANNOUNCED);
-        healHeardNs = nowNs;
-        notices.originateHeal(emitter);
-        retellRecent(nowNs);
-    }
-
-    private boolean cutHealed(final long silenceNs, final long beats, final boolean stalled)
-    {
-        if (stalled || silenceNs <= healSilenceNs)
-        {
-            return false;
-        }
-        return beats == 0 ? silenceNs > suspicionTimeoutNs : 2 * beats * heartbeatPeriodNs >= silenceNs;
-    }
-
-    /**
-     * A heal notice arrived (or this node announced one): a cut somewhere healed, and the far side may have missed
-     * the deaths and JOINs broadcast while it lasted. Tell again those of the last settle period that are still
-     * current (a longer cut stops the minority, whose nodes then rejoin), each at most once per δ/2 however many heal
-     * notices come (one heal announces itself at most once per δ/2, and a link flapping faster may cut a retelling): a death by its detector (its notice carries the detector's whole dead set), a JOIN by its contact
-     * or, if the contact has died since, by the contact's successor (nobody else would ever notice a JOIN missing).
-     */
-    private void retellRecent(final long nowNs)
-    {
-        final long windowNs = nowNs - settlePeriodNs;
-        for (int i = 0, size = recentChanges.size(); i < size; i++)
-        {
-            final boolean join = recentChanges.isJoinAt(i);
-            final int subject = recentChanges.rankAt(i);
-            final int subjectIncarnation = recentChanges.incarnationAt(i);
-            final long toldNs = recentChanges.toldNsAt(i);
-            if (recentChanges.admittedNsAt(i) - windowNs < 0 || dead.contains(subject) == join ||
-                membership.incarnationOf(subject) != subjectIncarnation || !mayRetell(i) ||
-                (toldNs != recentChanges.admittedNsAt(i) && nowNs - toldNs <= healSilenceNs))
-            {
-                continue;
-            }
-            recentChanges.told(i, nowNs);
-            counters.increment(ProtocolCounter.HEAL_RETELLS);
-            if (join)
-            {
-                retellJoin(subject, subjectIncarnation);
-            }
-            else
-            {
-                notices.originateFailure(subject);
-            }
-        }
-    }
-
-    /**
-     * The contact retells its JOINs. If it has died since (or lives on under a newer incarnation, which knows nothing
-     * of them), its nearest live successor in this view retells them for it: one node, not every node that learned
-     * them, so a heal costs a broadcast per JOIN.
-     */
-    private boolean mayRetell(final int i)
-    {
-        final int contact = recentChanges.contactAt(i);
-        if (contact == rank)
-        {
-            return true;
-        }
-        if (!ring.isRank(contact) ||
-            (!dead.contains(contact) && membership.incarnationOf(contact) == recentChanges.contactIncarnationAt(i)))
-        {
-            return false;
-        }
-        return ring.nextAlive(contact) == rank;
-    }
-
-    private void retellJoin(final int joiner, final int joinerIncarnation)
-    {
-        // as the contact's JOIN
-        notices.originateJoin(joiner, joinerIncarnation);
-    }
-
-    private long retellAtNs()
-    {
-        return quorum.lastChangeNs() + 2 * suspicionTimeoutNs;
     }
 
     /**
@@ -1085,8 +954,7 @@ public final class DetectorNode
         if (kind == NoticeKind.HEAL && notice.deadRank() == rank)
         {
             // this node is the announcer's emitter, named (and so listed in D_msg) by a JOIN that changes nothing
-            healHeardNs = nowNs;
-            retellRecent(nowNs);
+            heal.onHeal(nowNs);
             return;
         }
 
@@ -1140,8 +1008,7 @@ public final class DetectorNode
         notices.catchUp(notice, fromRank, emitter, observer);
         if (kind == NoticeKind.HEAL)
         {
-            healHeardNs = nowNs;
-            retellRecent(nowNs);
+            heal.onHeal(nowNs);
         }
 
         if (changed)
@@ -1249,7 +1116,7 @@ public final class DetectorNode
     {
         dead.remove(joiner);
         counters.increment(ProtocolCounter.JOINS_LEARNED);
-        recentChanges.record(true, joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
+        heal.recordJoin(joiner, joinerIncarnation, nowNs, contact);
         if (probes.active())
         {
             // A run of silent predecessors being probed may hold the joiner's old life (silent, but never asked again
@@ -1341,7 +1208,7 @@ public final class DetectorNode
         }
         else
         {
-            recentChanges.record(true, fromRank, fromIncarnation, nowNs, rank, membership.incarnationOf(rank));
+            heal.recordJoin(fromRank, fromIncarnation, nowNs, rank);
         }
         expectedWakeNs = nextDeadlineNs();
     }
@@ -1782,9 +1649,9 @@ public final class DetectorNode
             final long verifyNs = majorityRule.verifyDeadlineNs();
             nextNs = verifyNs - nextNs < 0 ? verifyNs : nextNs;
         }
-        if (retellDeadRank != NO_RETELL)
+        final long retellNs = heal.deadlineNs();
+        if (retellNs != Long.MAX_VALUE)
         {
-            final long retellNs = retellAtNs();
             nextNs = retellNs - nextNs < 0 ? retellNs : nextNs;
         }
         return nextNs;
