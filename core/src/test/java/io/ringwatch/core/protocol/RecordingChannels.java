@@ -29,7 +29,8 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
 
     record Sent(String type, int to, long value) {}
 
-    record SentNotice(int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation) {}
+    record SentNotice(
+        int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation, RankArray deadSet) {}
 
     final List<Sent> sent = new ArrayList<>();
     /** VIEW_DIGEST frames, apart from {@link #sent}: they go out every period whatever else a test looks at. */
@@ -130,7 +131,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     {
         sent.add(new Sent("notice", toRank, notice.deadRank()));
         notices.add(new SentNotice(toRank, notice.deadRank(), notice.sourceRank(), notice.sequence(), notice.isJoin(),
-            notice.subjectIncarnation()));
+            notice.subjectIncarnation(), RankArray.copyOf(notice.deadSet())));
         final int length = noticeCodec.encode(wire, 0, WIRE_CLUSTER_ID, notice.sourceRank(), 0, toRank, 0, notice);
         wireVerdicts.add(length < 0 ? RejectReason.WRONG_LENGTH : structure.decode(wire, 0, length));
     }
