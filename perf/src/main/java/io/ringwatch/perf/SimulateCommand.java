@@ -2,14 +2,14 @@ package io.ringwatch.perf;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.codec.ProcessFailureFlyweight;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobFile;
 import io.ringwatch.core.process.JobLayout;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
+import io.ringwatch.core.sim.BootMode;
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.Partition;
-import io.ringwatch.core.sim.BootMode;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.core.sim.Simulation;

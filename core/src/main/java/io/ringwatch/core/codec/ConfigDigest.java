@@ -1,8 +1,8 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
-import io.ringwatch.core.protocol.DetectorNode;
-import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.config.BootSeeds;
+import io.ringwatch.core.config.PartitionPolicy;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -103,7 +103,7 @@ public final class ConfigDigest
         final PartitionPolicy policy)
     {
         return of(version, clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0,
-            DetectorNode.defaultSeeds(clusterSize));
+            BootSeeds.defaultFor(clusterSize));
     }
 
     /**
@@ -117,7 +117,7 @@ public final class ConfigDigest
      * @param jobDigest          {@link io.ringwatch.core.process.JobLayout#digest()} of the job, 0 for a node
      *                           without a process level (which then digests exactly as before jobs existed).
      * @param seeds              ranks that boot as members (start = join);
-     *                           {@link DetectorNode#defaultSeeds(int)} digests exactly as before seeds existed.
+     *                           {@link BootSeeds#defaultFor(int)} digests exactly as before seeds existed.
      * @return the digest.
      */
     public static int of(
@@ -144,7 +144,7 @@ public final class ConfigDigest
             // two daemons with different jobs name different processes by the same rank
             fields.putInt(jobDigest);
         }
-        if (seeds != DetectorNode.defaultSeeds(clusterSize))
+        if (seeds != BootSeeds.defaultFor(clusterSize))
         {
             // nodes that disagree on the seeds disagree on who is a member at boot and who must join
             fields.putInt(seeds);
@@ -173,7 +173,7 @@ public final class ConfigDigest
         final PartitionPolicy policy)
     {
         return describe(clusterId, clusterSize, heartbeatPeriodNs, suspicionTimeoutNs, broadcast, policy, 0,
-            DetectorNode.defaultSeeds(clusterSize));
+            BootSeeds.defaultFor(clusterSize));
     }
 
     /**

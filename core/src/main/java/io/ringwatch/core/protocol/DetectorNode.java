@@ -1,12 +1,13 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
-import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
+import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.NoticeKind;
 import io.ringwatch.core.spi.NoticeSequences;
@@ -74,22 +75,6 @@ public final class DetectorNode
      * that knows it) so that every node retells the changes it originated lately.
      */
     public static final long HEAL_SEQUENCE_BASE = NoticeSequences.HEAL_BASE;
-
-    /**
-     * Seeds when a cluster boots through joins and none are configured: the first three ranks (fewer in a smaller
-     * cluster). One seed would be a single point of failure for the boot and, under the majority rule, M is the
-     * seeds until the view settles with the joiners; three survive one seed lost at boot.
-     */
-    public static final int DEFAULT_SEEDS = 3;
-
-    /**
-     * @param clusterSize N.
-     * @return the seeds a node takes when none are configured: {@link #DEFAULT_SEEDS}, at most N.
-     */
-    public static int defaultSeeds(final int clusterSize)
-    {
-        return Math.min(DEFAULT_SEEDS, clusterSize);
-    }
 
     private final int rank;
     private final int incarnation;

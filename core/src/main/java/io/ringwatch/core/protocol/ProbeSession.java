@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;

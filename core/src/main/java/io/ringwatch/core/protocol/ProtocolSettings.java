@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.config.PartitionPolicy;
 import java.util.Arrays;
 
 /**

@@ -1,9 +1,9 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.config.BootSeeds;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
-import io.ringwatch.core.protocol.DetectorNode;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
 import java.util.ArrayList;
@@ -200,7 +200,7 @@ public final class SimConfig
         require(boot != null, "boot mode must be set");
         if (seeds < 0)
         {
-            seeds = DetectorNode.defaultSeeds(nodes);
+            seeds = BootSeeds.defaultFor(nodes);
         }
         require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
         require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");
@@ -324,7 +324,7 @@ public final class SimConfig
     }
 
     /**
-     * @param count the seeds, the first ranks: they start at once; default {@link DetectorNode#DEFAULT_SEEDS}.
+     * @param count the seeds, the first ranks: they start at once; default {@link BootSeeds#DEFAULT}.
      * @return this.
      */
     public SimConfig seeds(final int count)

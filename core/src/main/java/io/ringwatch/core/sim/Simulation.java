@@ -2,16 +2,16 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.protocol.DetectorNode;
-import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;

@@ -1,9 +1,9 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.config.BootSeeds;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
-import io.ringwatch.core.protocol.DetectorNode;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -57,21 +57,21 @@ class ConfigDigestTest
     {
         assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16,
             ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE, PartitionPolicy.MAJORITY, 0,
-            DetectorNode.defaultSeeds(16)));
+            BootSeeds.defaultFor(16)));
         assertEquals(withJob(JobLayout.of(4, 4)), withJob(JobLayout.uniform(2, 4)));
     }
 
     private static int withJob(final JobLayout job)
     {
         return ConfigDigest.of(FrameHeaderFlyweight.VERSION, 7, 16, ETA_NS, DELTA_NS, BroadcastKind.DOUBLE_HYPERCUBE,
-            PartitionPolicy.MAJORITY, job.digest(), DetectorNode.defaultSeeds(16));
+            PartitionPolicy.MAJORITY, job.digest(), BootSeeds.defaultFor(16));
     }
 
     @Test
     void shouldDifferWhenNodesDisagreeOnTheSeedsAndDigestAsBeforeWithTheDefault()
     {
-        assertEquals(3, DetectorNode.defaultSeeds(16));
-        assertEquals(2, DetectorNode.defaultSeeds(2));
+        assertEquals(3, BootSeeds.defaultFor(16));
+        assertEquals(2, BootSeeds.defaultFor(2));
         assertEquals(ConfigDigest.of(7, 16, ETA_NS, DELTA_NS), withSeeds(16, 3));
         final Set<Integer> digests = new HashSet<>();
         for (int seeds = 1; seeds <= 16; seeds++)

@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.ThreadAllocation;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.MembershipListener;

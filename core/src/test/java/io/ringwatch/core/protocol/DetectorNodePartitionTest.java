@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.config.PartitionPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

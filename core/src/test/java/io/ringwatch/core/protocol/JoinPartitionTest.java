@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;

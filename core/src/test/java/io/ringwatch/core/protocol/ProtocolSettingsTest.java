@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.config.PartitionPolicy;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,6 +1,6 @@
 package io.ringwatch.core.sim;
 
-import io.ringwatch.core.protocol.PartitionPolicy;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import org.junit.jupiter.api.Test;

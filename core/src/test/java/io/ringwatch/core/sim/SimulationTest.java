@@ -1,14 +1,13 @@
 package io.ringwatch.core.sim;
 
-import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

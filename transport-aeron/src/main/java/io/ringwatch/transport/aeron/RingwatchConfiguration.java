@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -264,7 +265,7 @@ public final class RingwatchConfiguration
 
     /**
      * @return the seeds from {@link #SEEDS_PROP_NAME}, or -1 for the default
-     * ({@link io.ringwatch.core.protocol.DetectorNode#DEFAULT_SEEDS}, at most N).
+     * ({@link io.ringwatch.core.config.BootSeeds#DEFAULT}, at most N).
      */
     public static int seeds()
     {

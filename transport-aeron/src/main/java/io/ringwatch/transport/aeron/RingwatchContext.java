@@ -2,15 +2,15 @@ package io.ringwatch.transport.aeron;
 
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.codec.ConfigDigest;
-import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.Durations;
-import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
-import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.nativeconfig.TuningProfile;
@@ -123,7 +123,7 @@ public final class RingwatchContext
         }
         if (seeds < 0)
         {
-            seeds = DetectorNode.defaultSeeds(cluster.size());
+            seeds = BootSeeds.defaultFor(cluster.size());
         }
         if (seeds < 1 || seeds > cluster.size())
         {
@@ -402,7 +402,7 @@ public final class RingwatchContext
      * Every node of a cluster must be given the same value; {@code seeds} = N boots every rank as a member.
      *
      * @param seeds in [1, N]; default {@link RingwatchConfiguration#SEEDS_PROP_NAME} or
-     *              {@link DetectorNode#DEFAULT_SEEDS} (at most N).
+     *              {@link BootSeeds#DEFAULT} (at most N).
      * @return this.
      */
     public RingwatchContext seeds(final int seeds)

@@ -1,8 +1,8 @@
 package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.protocol.DetectorNode;
-import io.ringwatch.core.protocol.PartitionPolicy;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ControlChannel;

@@ -1,6 +1,6 @@
 package io.ringwatch.transport.aeron.internal.launch;
 
-import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -70,7 +70,7 @@ public final class ClusterStart
      */
     public static long settleAfterJoinsNs(final int nodes, final long suspicionTimeoutNs)
     {
-        return nodes > DetectorNode.DEFAULT_SEEDS ?
+        return nodes > BootSeeds.DEFAULT ?
             ProtocolSettings.defaultSettlePeriodNs(nodes, suspicionTimeoutNs) : 0;
     }
 

@@ -1,4 +1,4 @@
-package io.ringwatch.core.protocol;
+package io.ringwatch.core.config;
 
 import java.util.Locale;
 
