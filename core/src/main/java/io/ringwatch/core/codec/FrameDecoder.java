@@ -1,8 +1,9 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.NoticeSequences;
-import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.agrona.DirectBuffer;
@@ -61,7 +62,7 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * owns: D_msg is expanded from its runs into that sorted array so lookups are a binary search, and receivers see
  * one notice type whether it came off the wire or was built locally.
  */
-public final class FrameDecoder
+public final class FrameDecoder implements InboundFrame
 {
     /** Ranks a fresh decoder's notice holds before its first growth. */
     public static final int DEFAULT_NOTICE_CAPACITY = 64;

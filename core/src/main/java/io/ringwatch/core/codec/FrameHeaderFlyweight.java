@@ -1,5 +1,6 @@
 package io.ringwatch.core.codec;
 
+import io.ringwatch.core.spi.FrameType;
 import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
@@ -56,31 +57,31 @@ public class FrameHeaderFlyweight
     public static final int VERSION = 3;
 
     /** {@link HeartbeatFlyweight}. */
-    public static final int HEARTBEAT_TYPE = 1;
+    public static final int HEARTBEAT_TYPE = FrameType.HEARTBEAT;
     /** {@link NewObserverFlyweight}. */
-    public static final int NEW_OBSERVER_TYPE = 2;
+    public static final int NEW_OBSERVER_TYPE = FrameType.NEW_OBSERVER;
     /** {@link FailureNoticeFlyweight}. */
-    public static final int FAILURE_NOTICE_TYPE = 3;
+    public static final int FAILURE_NOTICE_TYPE = FrameType.FAILURE_NOTICE;
     /** {@link LeaveFlyweight}. */
-    public static final int LEAVE_TYPE = 4;
+    public static final int LEAVE_TYPE = FrameType.LEAVE;
     /** {@link ProbeFlyweight}: asks for an answer. */
-    public static final int PROBE_TYPE = 5;
+    public static final int PROBE_TYPE = FrameType.PROBE;
     /** {@link ProbeFlyweight}: the answer. */
-    public static final int PROBE_ACK_TYPE = 6;
+    public static final int PROBE_ACK_TYPE = FrameType.PROBE_ACK;
     /** {@link ProcessFailureFlyweight}. */
-    public static final int PROCESS_FAILURE_TYPE = 9;
+    public static final int PROCESS_FAILURE_TYPE = FrameType.PROCESS_FAILURE;
     /** {@link FailureNoticeFlyweight} of a JOIN broadcast. */
-    public static final int JOIN_TYPE = 16;
+    public static final int JOIN_TYPE = FrameType.JOIN;
     /** {@link JoinRequestFlyweight}. */
-    public static final int JOIN_REQUEST_TYPE = 17;
+    public static final int JOIN_REQUEST_TYPE = FrameType.JOIN_REQUEST;
     /** {@link ViewFlyweight}. */
-    public static final int VIEW_TYPE = 18;
+    public static final int VIEW_TYPE = FrameType.VIEW;
     /** {@link ProbeFlyweight}'s layout: the token field holds the digest of the sender's view. */
-    public static final int VIEW_DIGEST_TYPE = 19;
+    public static final int VIEW_DIGEST_TYPE = FrameType.VIEW_DIGEST;
     /** {@link ProbeFlyweight}'s layout: the lowest rank, joining, polls whether every other rank is joining too. */
-    public static final int REFORM_POLL_TYPE = 20;
+    public static final int REFORM_POLL_TYPE = FrameType.REFORM_POLL;
     /** {@link ProbeFlyweight}'s layout: a joiner's answer to a REFORM_POLL, the poll's token returned. */
-    public static final int REFORM_ACK_TYPE = 21;
+    public static final int REFORM_ACK_TYPE = FrameType.REFORM_ACK;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;

@@ -5,7 +5,9 @@ import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
@@ -350,6 +352,38 @@ public final class DetectorNode
         }
         expectedWakeNs = nextDeadlineNs();
         return work;
+    }
+
+    /**
+     * The one way frames enter the node, live and simulated alike: the frame's type picks the rule (T4, T5, a join,
+     * a probe...). A type the node does not act on (a daemon's process notice) is ignored.
+     *
+     * @param frame decoded and authenticated; valid during the call.
+     * @param nowNs protocol time.
+     */
+    public void onFrame(final InboundFrame frame, final long nowNs)
+    {
+        final int sender = frame.senderRank();
+        final int senderIncarnation = frame.senderIncarnation();
+        switch (frame.type())
+        {
+            case FrameType.HEARTBEAT ->
+                onHeartbeat(sender, senderIncarnation, frame.heartbeatCounter(), frame.heartbeatTimestampNs(), nowNs);
+            case FrameType.NEW_OBSERVER -> onNewObserver(sender, senderIncarnation, frame.newObserverEmitterRank(),
+                frame.rdmaRkey(), frame.rdmaAddress(), frame.rdmaLength(), nowNs);
+            case FrameType.FAILURE_NOTICE, FrameType.JOIN -> onNotice(frame.notice(), sender, senderIncarnation, nowNs);
+            case FrameType.LEAVE -> onLeave(sender, senderIncarnation, nowNs);
+            case FrameType.JOIN_REQUEST -> onJoinRequest(sender, senderIncarnation, nowNs);
+            case FrameType.VIEW -> onView(sender, senderIncarnation, frame.viewDead(), frame.viewIncarnations(), nowNs);
+            case FrameType.PROBE -> onProbe(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.PROBE_ACK -> onProbeAck(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.VIEW_DIGEST -> onViewDigest(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.REFORM_POLL -> onReformPoll(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.REFORM_ACK -> onReformAck(sender, senderIncarnation, frame.probeToken(), nowNs);
+            default ->
+            {
+            }
+        }
     }
 
     /**

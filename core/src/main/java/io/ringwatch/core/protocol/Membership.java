@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 
@@ -25,7 +26,7 @@ import java.util.Arrays;
 final class Membership
 {
     /** Incarnation of a frame whose sender's incarnation the driver does not know. */
-    static final int UNKNOWN_INCARNATION = -1;
+    static final int UNKNOWN_INCARNATION = InboundFrame.UNKNOWN_INCARNATION;
 
     private static final int ADMITTED_CAPACITY = 4;
     private static final int NONE = -1;

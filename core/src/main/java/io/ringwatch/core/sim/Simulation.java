@@ -10,7 +10,9 @@ import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
@@ -70,6 +72,7 @@ public final class Simulation implements ClusterState
     private final double loss;
     private final long seed;
     private final SplittableRandom random;
+    private final SimFrame frame = new SimFrame();
     private final EventQueue queue;
     private final Network network;
     private final DetectorNode[] nodes;
@@ -657,33 +660,42 @@ public final class Simulation implements ClusterState
         final int from = queue.from(slot);
         // control messages carry their sender's incarnation, as frames do in their header (probes: see sendProbeEvent)
         final int fromIncarnation = (int)queue.value(slot);
-        switch (queue.type(slot))
+        final SimFrame frame = switch (queue.type(slot))
         {
-            case EventQueue.NEW_OBSERVER -> enter(to).onNewObserver(from, fromIncarnation, to, 0, 0L, 0, nowNs);
-            case EventQueue.NOTICE -> enter(to).onNotice((SimNotice)queue.ref(slot), from, fromIncarnation, nowNs);
-            case EventQueue.JOIN_REQUEST -> enter(to).onJoinRequest(from, fromIncarnation, nowNs);
+            case EventQueue.NEW_OBSERVER -> this.frame.newObserver(from, fromIncarnation, to);
+            case EventQueue.NOTICE -> this.frame.notice(from, fromIncarnation, (SimNotice)queue.ref(slot));
+            case EventQueue.JOIN_REQUEST -> this.frame.header(FrameType.JOIN_REQUEST, from, fromIncarnation);
             case EventQueue.VIEW ->
             {
                 final SimView view = (SimView)queue.ref(slot);
-                enter(to).onView(from, fromIncarnation, view.dead(), view.incarnations(), nowNs);
+                yield this.frame.view(from, fromIncarnation, view.dead(), view.incarnations());
             }
-            case EventQueue.VIEW_DIGEST -> enter(to).onViewDigest(from, fromIncarnation, (Long)queue.ref(slot), nowNs);
-            case EventQueue.PROBE -> enter(to).onProbe(from, probeIncarnation(slot), probeToken(slot), nowNs);
-            case EventQueue.PROBE_ACK -> enter(to).onProbeAck(from, probeIncarnation(slot), probeToken(slot), nowNs);
+            case EventQueue.VIEW_DIGEST ->
+                this.frame.token(FrameType.VIEW_DIGEST, from, fromIncarnation, (Long)queue.ref(slot));
+            case EventQueue.PROBE -> this.frame.token(FrameType.PROBE, from, probeIncarnation(slot), probeToken(slot));
+            case EventQueue.PROBE_ACK ->
+                this.frame.token(FrameType.PROBE_ACK, from, probeIncarnation(slot), probeToken(slot));
             case EventQueue.REFORM_POLL ->
-                enter(to).onReformPoll(from, probeIncarnation(slot), probeToken(slot), nowNs);
-            case EventQueue.REFORM_ACK -> enter(to).onReformAck(from, probeIncarnation(slot), probeToken(slot), nowNs);
-            case EventQueue.PROCESS_NOTICE -> processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
+                this.frame.token(FrameType.REFORM_POLL, from, probeIncarnation(slot), probeToken(slot));
+            case EventQueue.REFORM_ACK ->
+                this.frame.token(FrameType.REFORM_ACK, from, probeIncarnation(slot), probeToken(slot));
+            case EventQueue.PROCESS_NOTICE ->
+            {
+                processes.deliver(to, from, (SimProcessNotice)queue.ref(slot), nowNs);
+                yield null;
+            }
             case EventQueue.FORGED_NOTICE ->
             {
                 // only what the receiver's decoder accepts reaches the node
                 final SimNotice believed = forgery.receive(to, (UnsafeBuffer)queue.ref(slot));
-                if (believed != null)
-                {
-                    enter(to).onNotice(believed, forgery.lastSender(), nowNs);
-                }
+                yield believed == null ? null :
+                    this.frame.notice(forgery.lastSender(), InboundFrame.UNKNOWN_INCARNATION, believed);
             }
-            default -> enter(to).onLeave(from, fromIncarnation, nowNs);
+            default -> this.frame.header(FrameType.LEAVE, from, fromIncarnation);
+        };
+        if (frame != null)
+        {
+            enter(to).onFrame(frame, nowNs);
         }
         afterCall(to);
         return false;

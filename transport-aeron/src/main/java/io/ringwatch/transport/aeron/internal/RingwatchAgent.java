@@ -326,69 +326,17 @@ public final class RingwatchAgent implements Agent, MembershipListener
             return;
         }
 
-        final int sender = decoder.senderRank();
-        final int incarnation = decoder.senderIncarnation();
-        switch (decoder.type())
+        if (decoder.type() == FrameHeaderFlyweight.PROCESS_FAILURE_TYPE)
         {
-            case FrameHeaderFlyweight.HEARTBEAT_TYPE:
-                node.onHeartbeat(sender, incarnation, decoder.heartbeatCounter(), decoder.heartbeatTimestampNs(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.NEW_OBSERVER_TYPE:
-                node.onNewObserver(sender, incarnation, decoder.newObserverEmitterRank(), decoder.rdmaRkey(),
-                    decoder.rdmaAddress(), decoder.rdmaLength(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.FAILURE_NOTICE_TYPE:
-            case FrameHeaderFlyweight.JOIN_TYPE:
-                node.onNotice(decoder.notice(), sender, incarnation, nowNs);
-                break;
-
-            case FrameHeaderFlyweight.LEAVE_TYPE:
-                node.onLeave(sender, incarnation, nowNs);
-                break;
-
-            case FrameHeaderFlyweight.JOIN_REQUEST_TYPE:
-                node.onJoinRequest(sender, incarnation, nowNs);
-                break;
-
-            case FrameHeaderFlyweight.VIEW_TYPE:
-                node.onView(sender, incarnation, decoder.viewDead(), decoder.viewIncarnations(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.PROBE_TYPE:
-                node.onProbe(sender, incarnation, decoder.probeToken(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.PROBE_ACK_TYPE:
-                node.onProbeAck(sender, incarnation, decoder.probeToken(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.VIEW_DIGEST_TYPE:
-                node.onViewDigest(sender, incarnation, decoder.probeToken(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.REFORM_POLL_TYPE:
-                node.onReformPoll(sender, incarnation, decoder.probeToken(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.REFORM_ACK_TYPE:
-                node.onReformAck(sender, incarnation, decoder.probeToken(), nowNs);
-                break;
-
-            case FrameHeaderFlyweight.PROCESS_FAILURE_TYPE:
+            // the daemon's, not the node's: its application processes (two levels)
+            final ProcessLevelHook processLevel = this.processLevel;
+            if (processLevel != null)
             {
-                final ProcessLevelHook processLevel = this.processLevel;
-                if (processLevel != null)
-                {
-                    processLevel.onProcessNotice(decoder.processNotice(), sender, nowNs);
-                }
-                break;
+                processLevel.onProcessNotice(decoder.processNotice(), decoder.senderRank(), nowNs);
             }
-
-            default:
-                break;
+            return;
         }
+        node.onFrame(decoder, nowNs);
     }
 
     /**

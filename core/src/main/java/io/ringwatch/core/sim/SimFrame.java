@@ -1,0 +1,121 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.spi.FrameType;
+import io.ringwatch.core.spi.InboundFrame;
+import io.ringwatch.core.spi.Notice;
+import io.ringwatch.core.spi.RankIncarnations;
+import io.ringwatch.core.spi.RankSet;
+
+/**
+ * The frame a simulated delivery hands the node, as the live decoder hands it a decoded one: one instance reused for
+ * every delivery, so the node's one inbound entry serves both.
+ */
+final class SimFrame implements InboundFrame
+{
+    private int type;
+    private int senderRank;
+    private int senderIncarnation;
+    private int newObserverEmitterRank;
+    private long probeToken;
+    private Notice notice;
+    private RankSet viewDead;
+    private RankIncarnations viewIncarnations;
+
+    SimFrame header(final int type, final int senderRank, final int senderIncarnation)
+    {
+        this.type = type;
+        this.senderRank = senderRank;
+        this.senderIncarnation = senderIncarnation;
+        return this;
+    }
+
+    SimFrame newObserver(final int senderRank, final int senderIncarnation, final int emitterRank)
+    {
+        newObserverEmitterRank = emitterRank;
+        return header(FrameType.NEW_OBSERVER, senderRank, senderIncarnation);
+    }
+
+    SimFrame notice(final int senderRank, final int senderIncarnation, final Notice notice)
+    {
+        this.notice = notice;
+        return header(notice.isJoin() ? FrameType.JOIN : FrameType.FAILURE_NOTICE, senderRank, senderIncarnation);
+    }
+
+    SimFrame view(final int senderRank, final int senderIncarnation, final RankSet dead, final RankIncarnations known)
+    {
+        viewDead = dead;
+        viewIncarnations = known;
+        return header(FrameType.VIEW, senderRank, senderIncarnation);
+    }
+
+    SimFrame token(final int type, final int senderRank, final int senderIncarnation, final long token)
+    {
+        probeToken = token;
+        return header(type, senderRank, senderIncarnation);
+    }
+
+    public int type()
+    {
+        return type;
+    }
+
+    public int senderRank()
+    {
+        return senderRank;
+    }
+
+    public int senderIncarnation()
+    {
+        return senderIncarnation;
+    }
+
+    public long heartbeatCounter()
+    {
+        return 0;
+    }
+
+    public long heartbeatTimestampNs()
+    {
+        return 0;
+    }
+
+    public int newObserverEmitterRank()
+    {
+        return newObserverEmitterRank;
+    }
+
+    public int rdmaRkey()
+    {
+        return 0;
+    }
+
+    public long rdmaAddress()
+    {
+        return 0;
+    }
+
+    public int rdmaLength()
+    {
+        return 0;
+    }
+
+    public Notice notice()
+    {
+        return notice;
+    }
+
+    public RankSet viewDead()
+    {
+        return viewDead;
+    }
+
+    public RankIncarnations viewIncarnations()
+    {
+        return viewIncarnations;
+    }
+
+    public long probeToken()
+    {
+        return probeToken;
+    }
+}
