@@ -62,7 +62,6 @@ public final class DetectorNode
     /** Sequence numbers of fencing notices start here, far above any broadcast's. */
     public static final long FENCE_SEQUENCE_BASE = NoticeSequences.FENCE_BASE;
 
-    private static final int FENCE_LIMITER_CAPACITY = 16;
     private static final int SMALL_RUN = 64;
 
     /**
@@ -82,27 +81,24 @@ public final class DetectorNode
     private final int incarnation;
     private final int clusterSize;
     private final boolean requestObserverAgain;
-    private final boolean quietZombieFrames;
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
     private final long startupGraceNs;
     // δ, or 0 under the old arming rule (ProtocolSettings.BREAK_GRACE_ARMING, negative controls only)
     private final long armingDelayNs;
-    private final long fenceIntervalNs;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
     private final ProtocolCounters counters = new ProtocolCounters();
     private final RankArray dead = new RankArray(8);
     private final Ring ring;
-    private final FenceLimiter fenceLimiter = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final Membership membership;
     private final Notices notices;
     private final HealRetell heal;
+    private final Admission admission;
     private final RankArray mergedDead = new RankArray(8);
     private final RankArray runDeclared = new RankArray(8);
-    private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
     private final Quorum quorum;
@@ -158,11 +154,9 @@ public final class DetectorNode
         this.incarnation = incarnation;
         this.clusterSize = settings.clusterSize();
         this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
-        this.quietZombieFrames = !settings.breaks(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES);
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
-        this.fenceIntervalNs = settings.fenceIntervalNs();
         this.heartbeats = heartbeats;
         this.control = control;
         this.listener = listener;
@@ -174,6 +168,7 @@ public final class DetectorNode
         this.armingDelayNs = settings.breaks(ProtocolSettings.BREAK_GRACE_ARMING) ? 0 : suspicionTimeoutNs;
         this.membership = new Membership(suspicionTimeoutNs / 2);
         this.notices = new Notices(rank, incarnation, settings, schedule, control, membership, dead, counters);
+        this.admission = new Admission(settings, ring, dead, membership, notices, counters);
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
@@ -341,7 +336,8 @@ public final class DetectorNode
         quorum.settleIfDue(dead, nowNs);
         int work = emitHeartbeatIfDue(nowNs);
         work += checkEmitter(nowNs, late);
-        work += fenceSlotWriterIfDead(nowNs);
+        final int slotWriter = heartbeats.lastWriter();
+        work += state == NodeState.ACTIVE ? admission.fenceSlotWriterIfDead(slotWriter, nowNs) : 0;
         work += askToJoin(nowNs);
         work += state == NodeState.ACTIVE ? majorityRule.checkVerification(nowNs) : 0;
         work += heal.retellIfSettled(nowNs);
@@ -499,31 +495,6 @@ public final class DetectorNode
         expectedWakeNs = nextDeadlineNs();
     }
 
-    private int fenceSlotWriterIfDead(final long nowNs)
-    {
-        final int writer = heartbeats.lastWriter();
-        if (writer != HeartbeatChannel.NO_WRITER && writer != rank && state == NodeState.ACTIVE &&
-            ring.isRank(writer) && dead.contains(writer))
-        {
-            return fence(writer, Membership.UNKNOWN_INCARNATION, nowNs, true) ? 1 : 0;
-        }
-        return 0;
-    }
-
-    /**
-     * A rank held dead talks to this node again: it may be back from a cut that also swallowed the broadcast of its
-     * death. Under the majority rule announce it again, once per rank (as long as it is remembered), so the nodes that
-     * missed it learn it; to the others it is a duplicate that changes nothing. Only its ring frames (beats, digests,
-     * NEW_OBSERVER, LEAVE) count, see {@link #admitQuietly}: a zombie costs a broadcast per ring neighbour it talks to.
-     */
-    private void reannounce(final int zombie, final long nowNs)
-    {
-        if (policy == PartitionPolicy.MAJORITY && reannounced.tryAcquire(zombie, nowNs, Long.MAX_VALUE))
-        {
-            notices.originateFailure(zombie);
-        }
-    }
-
     private int emitHeartbeatIfDue(final long nowNs)
     {
         if (nowNs - nextHeartbeatNs < 0 || observer == rank || !membership.mayBeat())
@@ -655,7 +626,7 @@ public final class DetectorNode
         // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
         // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
-        fenceLimiter.tryAcquire(deadRank, nowNs, fenceIntervalNs);
+        admission.toldSuspect(deadRank, nowNs);
         control.sendNotice(deadRank, failure);
         // D_msg carries no incarnations, so receivers merge from it only ranks at the boot incarnation: a rank of the
         // run that joined (at boot through start = join, or rejoined) needs a notice naming its incarnation
@@ -1542,66 +1513,20 @@ public final class DetectorNode
     }
 
     /**
-     * Whether a frame from {@code fromRank} may act on this node: only while this node takes part, and only from a
-     * rank it does not hold dead. A frame from a dead rank is dropped and its sender fenced.
+     * Whether a frame from {@code fromRank} may act on this node: only while this node takes part, and as
+     * {@link Admission#admit} has it.
      */
     private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs)
     {
-        return admit(fromRank, fromIncarnation, nowNs, true);
+        return state == NodeState.ACTIVE && admission.admit(fromRank, fromIncarnation, nowNs);
     }
 
     /**
-     * As {@link #admit(int, int, long)} for frames a node sends to many ranks at once (probes and their answers,
-     * notices it forwards, views): a zombie's are fenced but its death is not announced again on them. A zombie back
-     * from a cut probes every rank; had each that holds it dead announced it, dozens of broadcasts of one death at
-     * once overran the broadcast-id memory, and nodes that forgot a broadcast forwarded it again, without end (the
-     * simulator's event queue ran out of heap). Its ring neighbours still announce it, on its beats and digests.
+     * {@link #admit} for frames a node sends to many ranks at once, see {@link Admission#admitQuietly}.
      */
     private boolean admitQuietly(final int fromRank, final int fromIncarnation, final long nowNs)
     {
-        return admit(fromRank, fromIncarnation, nowNs, !quietZombieFrames);
-    }
-
-    private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs, final boolean announce)
-    {
-        if (state != NodeState.ACTIVE || !ring.isRank(fromRank))
-        {
-            return false;
-        }
-        if (membership.isStale(fromRank, fromIncarnation))
-        {
-            counters.increment(ProtocolCounter.STALE_FRAMES);
-            return false;
-        }
-        if (dead.contains(fromRank))
-        {
-            // The fence names the life this node holds dead: a newer one whose JOIN has not reached this node yet
-            // reads it as stale and carries on, a zombie of that life stops.
-            counters.increment(ProtocolCounter.FRAMES_FROM_DEAD);
-            fence(fromRank, fromIncarnation, nowNs, announce);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Tell a rank this node holds dead that it is dead, at most once per fence interval.
-     *
-     * @return true if a fencing notice was sent.
-     */
-    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs, final boolean announce)
-    {
-        if (!fenceLimiter.tryAcquire(zombie, nowNs, fenceIntervalNs))
-        {
-            return false;
-        }
-        notices.sendFence(zombie);
-        if (announce && zombieIncarnation <= membership.incarnationOf(zombie))
-        {
-            // a newer life (its JOIN still on its way here) is no zombie back from a cut: its death is not news
-            reannounce(zombie, nowNs);
-        }
-        return true;
+        return state == NodeState.ACTIVE && admission.admitQuietly(fromRank, fromIncarnation, nowNs);
     }
 
     private boolean learnDead(final int deadRank, final long nowNs, final FailureCause cause, final int reporter)
