@@ -80,13 +80,8 @@ public final class DetectorNode
     private final int rank;
     private final int incarnation;
     private final int clusterSize;
-    private final boolean requestObserverAgain;
-    private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long pauseThresholdNs;
-    private final long startupGraceNs;
-    // δ, or 0 under the old arming rule (ProtocolSettings.BREAK_GRACE_ARMING, negative controls only)
-    private final long armingDelayNs;
     private final HeartbeatChannel heartbeats;
     private final ControlChannel control;
     private final MembershipListener listener;
@@ -94,6 +89,7 @@ public final class DetectorNode
     private final RankArray dead = new RankArray(8);
     private final Ring ring;
     private final Membership membership;
+    private final Observation observation;
     private final Notices notices;
     private final HealRetell heal;
     private final Admission admission;
@@ -110,17 +106,6 @@ public final class DetectorNode
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
-    private int emitter;
-    private int observer;
-    private long heartbeatCounter;
-    private long nextHeartbeatNs;
-    private long lastEmittedNs;
-    private long lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
-    private long emitterHeardNs;
-    // this node's duty cycle ran late since the emitter was last heard: it cannot tell a cut from its own stall
-    private boolean stalledSinceHeard;
-    private long suspicionDeadlineNs;
-    private long armedAtNs;
     private long expectedWakeNs;
     private long viewEpoch;
 
@@ -153,8 +138,6 @@ public final class DetectorNode
         this.rank = rank;
         this.incarnation = incarnation;
         this.clusterSize = settings.clusterSize();
-        this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
-        this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.pauseThresholdNs = settings.pauseThresholdNs();
         this.heartbeats = heartbeats;
@@ -162,19 +145,16 @@ public final class DetectorNode
         this.listener = listener;
         this.ring = new Ring(rank, clusterSize, dead);
 
-        emitter = Math.floorMod(rank - 1, clusterSize);
-        observer = Math.floorMod(rank + 1, clusterSize);
-        this.startupGraceNs = settings.startupGraceNs();
-        this.armingDelayNs = settings.breaks(ProtocolSettings.BREAK_GRACE_ARMING) ? 0 : suspicionTimeoutNs;
         this.membership = new Membership(suspicionTimeoutNs / 2);
+        this.observation = new Observation(rank, settings, heartbeats, control, membership, counters);
         this.notices = new Notices(rank, incarnation, settings, schedule, control, membership, dead, counters);
         this.admission = new Admission(settings, ring, dead, membership, notices, counters);
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
         this.heal = new HealRetell(settings, ring, dead, membership, quorum, notices, counters);
-        this.probes = new ProbeSession(this, ring, dead, quorum, control, settings, counters);
-        this.majorityRule = new MajorityRule(this, ring, dead, quorum, probes, settings);
+        this.probes = new ProbeSession(this, ring, observation, dead, quorum, control, settings, counters);
+        this.majorityRule = new MajorityRule(this, ring, observation, dead, quorum, probes, settings);
         this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs(), counters);
         // 4δ: a live cluster admits a joiner at its first or second ask (δ/2 apart); the lease of 2δ covers any
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
@@ -223,14 +203,13 @@ public final class DetectorNode
         }
         state = NodeState.JOINING;
         joined = true;
-        emitter = rank;
-        observer = rank;
+        observation.alone();
         rebase(nowNs);
         membership.incarnations().raise(rank, incarnation);
         // Ask once the startup grace is over: once admitted, this node's observer allows it 2δ to beat, which a JVM
         // still loading and compiling may miss; nobody waits on it meanwhile, it is dead in every view.
-        membership.startJoin(armedAtNs);
-        reform.joinStarted(armedAtNs);
+        membership.startJoin(observation.armedAtNs());
+        reform.joinStarted(observation.armedAtNs());
     }
 
     /**
@@ -252,8 +231,7 @@ public final class DetectorNode
         start(nowNs);
         membership.seeds(seedCount, clusterSize);
         membership.holdNotYetAdmitted(dead, clusterSize);
-        emitter = ring.predecessor();
-        observer = ring.successor();
+        observation.neighbours(ring.predecessor(), ring.successor());
         // the seeds are M until the view settles with the ranks that joined
         quorum.adopt(dead);
     }
@@ -288,26 +266,9 @@ public final class DetectorNode
 
     private void rebase(final long startNs)
     {
-        nextHeartbeatNs = startNs;
-        lastEmittedNs = startNs;
-        emitterHeardNs = startNs;
-        armedAtNs = startNs + startupGraceNs;
-        suspicionDeadlineNs = armedAtNs + suspicionTimeoutNs;
+        observation.rebase(startNs);
         expectedWakeNs = startNs;
         viewRepair.rebase(startNs);
-    }
-
-    /**
-     * A suspicion deadline, but never less than δ after the startup grace ends: while the cluster is still coming up
-     * (JVMs starting, compiling, mapping memory on the same cores) stalls are expected and nobody is declared dead, and
-     * a silence that began in the grace is not held against anyone when it ends. Every emitter gets a whole δ once
-     * judging starts, as one never heard does. Live, 16 node JVMs on two cores were still stalling for 20–80 ms when
-     * their graces ended; judged at once, emitters heard 15 ms before the end were declared dead.
-     */
-    long armed(final long deadlineNs)
-    {
-        final long earliestNs = armedAtNs + armingDelayNs;
-        return deadlineNs - earliestNs < 0 ? earliestNs : deadlineNs;
     }
 
     /**
@@ -320,7 +281,7 @@ public final class DetectorNode
     {
         if (state == NodeState.JOINING)
         {
-            final int work = emitHeartbeatIfDue(nowNs) + askToJoin(nowNs);
+            final int work = observation.beatIfDue(nowNs) + askToJoin(nowNs);
             expectedWakeNs = nextDeadlineNs();
             return work;
         }
@@ -334,7 +295,7 @@ public final class DetectorNode
         // Judging staleness after our own stall would blame the emitter for our pause: see the slot afresh first.
         final boolean late = nowNs - expectedWakeNs > pauseThresholdNs;
         quorum.settleIfDue(dead, nowNs);
-        int work = emitHeartbeatIfDue(nowNs);
+        int work = observation.beatIfDue(nowNs);
         work += checkEmitter(nowNs, late);
         final int slotWriter = heartbeats.lastWriter();
         work += state == NodeState.ACTIVE ? admission.fenceSlotWriterIfDead(slotWriter, nowNs) : 0;
@@ -344,7 +305,8 @@ public final class DetectorNode
         if (state == NodeState.ACTIVE)
         {
             // no deadline of its own: a node that beats wakes every η anyway, and a lone node has nobody to tell
-            viewRepair.sendIfDue(nowNs, rank, emitter, observer, dead, membership.incarnations(), control);
+            viewRepair.sendIfDue(nowNs, rank, observation.emitter(), observation.observer(), dead,
+                membership.incarnations(), control);
         }
         expectedWakeNs = nextDeadlineNs();
         return work;
@@ -387,11 +349,11 @@ public final class DetectorNode
      */
     private int askToJoin(final long nowNs)
     {
-        if (membership.takeReask() && state == NodeState.ACTIVE && emitter != rank)
+        if (membership.takeReask() && state == NodeState.ACTIVE && observation.emitter() != rank)
         {
             // the emitter knows of this life: it beats it
             counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
-            control.sendJoinRequest(emitter);
+            control.sendJoinRequest(observation.emitter());
             return 1;
         }
         if (state == NodeState.JOINING)
@@ -487,97 +449,61 @@ public final class DetectorNode
         membership.reformed();
         membership.holdNotYetAdmitted(dead, clusterSize);
         state = NodeState.ACTIVE;
-        emitter = rank;
-        observer = rank;
+        observation.alone();
         quorum.adopt(dead);
         listener.onJoin(rank, incarnation, nowNs);
         viewChanged(nowNs);
         expectedWakeNs = nextDeadlineNs();
     }
 
-    private int emitHeartbeatIfDue(final long nowNs)
-    {
-        if (nowNs - nextHeartbeatNs < 0 || observer == rank || !membership.mayBeat())
-        {
-            return 0;
-        }
-
-        final long periodsDue = (nowNs - nextHeartbeatNs) / heartbeatPeriodNs;
-        // before the first beat the wait is the driver starting its duty cycle, not a late emitter
-        counters.add(ProtocolCounter.HEARTBEAT_DEADLINES_MISSED, counters.get(ProtocolCounter.HEARTBEATS_SENT) == 0 ? 0 : periodsDue);
-        sendHeartbeat(nowNs);
-        // Absolute deadlines: a late beat never pushes the schedule back, it only skips the beats already missed.
-        nextHeartbeatNs += (periodsDue + 1) * heartbeatPeriodNs;
-        return 1;
-    }
-
-    private void sendHeartbeat(final long nowNs)
-    {
-        final long gapNs = nowNs - lastEmittedNs;
-        if (counters.get(ProtocolCounter.HEARTBEATS_SENT) > 0)
-        {
-            counters.raiseTo(ProtocolCounter.MAX_HEARTBEAT_GAP_NS, gapNs);
-        }
-        lastEmittedNs = nowNs;
-        counters.increment(ProtocolCounter.HEARTBEATS_SENT);
-        heartbeats.writeHeartbeat(observer, ++heartbeatCounter);
-    }
-
     private int checkEmitter(final long nowNs, final boolean late)
     {
-        if (emitter == rank)
+        switch (observation.watchEmitter(nowNs, late))
         {
-            return 0;
+            case Observation.HEARD ->
+            {
+                membership.emitterHeard();
+                probes.cancel();
+                heal.onEmitterBeat(nowNs, observation.silenceNs(), observation.beats(), observation.stalled(),
+                    observation.emitter(), state == NodeState.ACTIVE && policy == PartitionPolicy.MAJORITY);
+                return 1;
+            }
+            case Observation.LATE ->
+            {
+                // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
+                probes.cancel();
+                return 1;
+            }
+            case Observation.EXPIRED ->
+            {
+                suspect(nowNs);
+                return 1;
+            }
+            default ->
+            {
+                return 0;
+            }
         }
+    }
 
-        final long counter = heartbeats.readHeartbeat(emitter);
-        if (counter != HeartbeatChannel.NO_HEARTBEAT && counter != lastSeenCounter)
+    /**
+     * T3: the emitter was silent for δ. The paper declares it at once; the majority rule first checks this node can
+     * still hear ({@link ProbeSession}).
+     */
+    private void suspect(final long nowNs)
+    {
+        if (policy == PartitionPolicy.NONE)
         {
-            final long beats = lastSeenCounter == HeartbeatChannel.NO_HEARTBEAT ? 0 : counter - lastSeenCounter;
-            lastSeenCounter = counter;
-            counters.increment(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
-            membership.emitterHeard();
-            probes.cancel();
-            final long silenceNs = nowNs - emitterHeardNs;
-            emitterHeardNs = nowNs;
-            heal.onEmitterBeat(nowNs, silenceNs, beats, late || stalledSinceHeard, emitter,
-                state == NodeState.ACTIVE && policy == PartitionPolicy.MAJORITY);
-            stalledSinceHeard = false;
-            suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
-            return 1;
+            declareRun(nowNs, ring.distance(observation.emitter()) + 1, 1);
         }
-
-        if (late)
+        else if (probeTimeoutNs == 0)
         {
-            stalledSinceHeard = true;
-            counters.increment(ProtocolCounter.PAUSES_DETECTED);
-            // our own stall also stalled the probes' clock: start over once the slot has been seen afresh
-            probes.cancel();
-            if (suspicionDeadlineNs - (nowNs + suspicionTimeoutNs) < 0)
-            {
-                suspicionDeadlineNs = nowNs + suspicionTimeoutNs;
-            }
-            return 1;
+            probes.resolveEmitterAlone(nowNs);
         }
-
-        if (nowNs - suspicionDeadlineNs >= 0)
+        else
         {
-            if (policy == PartitionPolicy.NONE)
-            {
-                declareRun(nowNs, ring.distance(emitter) + 1, 1);
-            }
-            else if (probeTimeoutNs == 0)
-            {
-                probes.resolveEmitterAlone(nowNs);
-            }
-            else
-            {
-                probes.step(nowNs);
-            }
-            return 1;
+            probes.step(nowNs);
         }
-
-        return 0;
     }
 
     /**
@@ -586,7 +512,7 @@ public final class DetectorNode
      */
     void declareRun(final long nowNs, final int endDistance, final int runLength, final boolean retell)
     {
-        heal.retellWhenSettled(retell ? emitter : -1);
+        heal.retellWhenSettled(retell ? observation.emitter() : -1);
         declareRun(nowNs, endDistance, runLength);
     }
 
@@ -597,11 +523,11 @@ public final class DetectorNode
     private void declareRun(final long nowNs, final int endDistance, final int runLength)
     {
         counters.increment(ProtocolCounter.SUSPICIONS);
-        final int deadRank = emitter;
+        final int deadRank = observation.emitter();
         runDeclared.clear();
         if (runLength <= SMALL_RUN)
         {
-            for (int r = emitter, i = 0; i < runLength; r = ring.previousAlive(r), i++)
+            for (int r = observation.emitter(), i = 0; i < runLength; r = ring.previousAlive(r), i++)
             {
                 learnDead(r, nowNs, FailureCause.DETECTED, rank);
                 runDeclared.add(r);
@@ -706,31 +632,6 @@ public final class DetectorNode
         if (probes.onAck(fromRank, token, nowNs))
         {
             expectedWakeNs = nextDeadlineNs();
-        }
-    }
-
-    /**
-     * Set when {@link #checkEmitter} next looks at the emitter (the probe session's next step while it runs).
-     */
-    void suspicionDeadline(final long deadlineNs)
-    {
-        suspicionDeadlineNs = deadlineNs;
-    }
-
-    /**
-     * The emitter answered a probe after a silence of δ: it lives and reaches this node, yet sent no beat here. The
-     * likeliest reason is that it never took this node as its observer (the NEW_OBSERVER of a ring mend lost in a
-     * cut), and nothing else would ever tell it: it would answer every probe and never beat, and it would keep
-     * sending its view digests to an observer it still holds alive. So ask again; a NEW_OBSERVER it had taken already
-     * only makes it beat at once.
-     */
-    void emitterAnswered(final long nowNs)
-    {
-        suspicionDeadlineNs = armed(nowNs + suspicionTimeoutNs);
-        if (emitter != rank && requestObserverAgain)
-        {
-            counters.increment(ProtocolCounter.NEW_OBSERVER_RESENT);
-            control.sendNewObserver(emitter);
         }
     }
 
@@ -856,17 +757,18 @@ public final class DetectorNode
             {
                 return;
             }
-            if (observer != rank && Math.floorMod(fromRank - rank, clusterSize) > Math.floorMod(observer - rank,
-                clusterSize))
+            final int observer = observation.observer();
+            if (observer != rank &&
+                Math.floorMod(fromRank - rank, clusterSize) > Math.floorMod(observer - rank, clusterSize))
             {
                 // a nearer successor adopted this node already: the farther one has not learned of the joins between
                 // (as skipsJoiner, for a node that does not know its view yet) and takes a nearer emitter once it has
                 counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
                 return;
             }
-            if (observer == rank)
+            if (observation.observer() == rank)
             {
-                nextHeartbeatNs = nowNs + heartbeatPeriodNs;
+                observation.beatsDueFrom(nowNs);
             }
         }
         else if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
@@ -882,9 +784,7 @@ public final class DetectorNode
             counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return;
         }
-        observer = fromRank;
-        membership.observerConfirmed();
-        sendHeartbeat(nowNs);
+        observation.observedBy(fromRank, nowNs);
         expectedWakeNs = nextDeadlineNs();
     }
 
@@ -995,7 +895,7 @@ public final class DetectorNode
 
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
         notices.forward(notice, fromRank);
-        notices.catchUp(notice, fromRank, emitter, observer);
+        notices.catchUp(notice, fromRank, observation.emitter(), observation.observer());
         if (kind == NoticeKind.HEAL)
         {
             heal.onHeal(nowNs);
@@ -1090,7 +990,8 @@ public final class DetectorNode
         if (!ring.isRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
         {
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
-            if (ring.isRank(joiner) && emitter == joiner && joinerIncarnation == membership.incarnationOf(joiner))
+            if (ring.isRank(joiner) && observation.emitter() == joiner &&
+                joinerIncarnation == membership.incarnationOf(joiner))
             {
                 // the joiner is still unconfirmed: it may have refused this node's NEW_OBSERVER while it still held
                 // a nearer successor alive (one that died before adopting it); say it again
@@ -1113,7 +1014,7 @@ public final class DetectorNode
             // since the JOIN) or now skip its new one: its evidence is void. Probe afresh; a new emitter (the
             // joiner) gets its 2δ below instead.
             probes.cancel();
-            suspicionDeadlineNs = nowNs;
+            observation.suspicionDeadline(nowNs);
         }
         listener.onJoin(joiner, joinerIncarnation, nowNs);
         mendRingForJoin(joiner, nowNs);
@@ -1127,19 +1028,13 @@ public final class DetectorNode
     {
         if (ring.predecessor() == joiner)
         {
-            emitter = joiner;
-            lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
-            emitterHeardNs = nowNs;
-            stalledSinceHeard = false;
-            suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
+            observation.newEmitter(joiner, nowNs);
             control.sendNewObserver(joiner);
         }
         if (ring.successor() == joiner)
         {
             // the joiner knows this node alive: its contact's view said so, or it would not be joining after it
-            observer = joiner;
-            membership.observerConfirmed();
-            sendHeartbeat(nowNs);
+            observation.observedBy(joiner, nowNs);
         }
     }
 
@@ -1311,22 +1206,18 @@ public final class DetectorNode
         reform.stop();
         mergeView(viewDead, incarnations);
         state = NodeState.ACTIVE;
-        emitter = ring.predecessor();
-        if (observer == rank)
+        observation.newEmitter(ring.predecessor(), nowNs);
+        if (observation.observer() == rank)
         {
-            observer = ring.successor();
+            observation.neighbours(observation.emitter(), ring.successor());
         }
-        lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
-        emitterHeardNs = nowNs;
-        stalledSinceHeard = false;
-        suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
         membership.viewReceived(nowNs);
-        if (emitter != rank)
+        if (observation.emitter() != rank)
         {
             // the predecessor adopts this node when the JOIN reaches it; this covers a predecessor that learned of
             // this node only from a view of its own (a joiner too); one not told yet fences the incarnation it holds
             // dead, which this one ignores
-            control.sendNewObserver(emitter);
+            control.sendNewObserver(observation.emitter());
         }
         // the contact counted a majority in this view when it admitted this node: it is M until the view settles
         quorum.adopt(dead);
@@ -1468,9 +1359,9 @@ public final class DetectorNode
         {
             return;
         }
-        if (observer != rank)
+        if (observation.observer() != rank)
         {
-            control.sendLeave(observer);
+            control.sendLeave(observation.observer());
         }
         exclude(nowNs, ExclusionCause.LEFT, rank);
     }
@@ -1542,32 +1433,24 @@ public final class DetectorNode
 
     private void adjustNeighboursAfterLearning(final long nowNs)
     {
-        if (dead.contains(emitter))
+        if (dead.contains(observation.emitter()))
         {
             mendRing(nowNs);
         }
-        if (dead.contains(observer))
+        if (dead.contains(observation.observer()))
         {
             // Our observer is gone: the next live successor will adopt us; heartbeat it now so its grace is short.
-            observer = ring.findObserver(observer);
-            if (observer != rank)
-            {
-                sendHeartbeat(nowNs);
-            }
+            observation.observerLost(ring.findObserver(observation.observer()), nowNs);
         }
     }
 
     private void mendRing(final long nowNs)
     {
         probes.cancel();
-        emitter = ring.findEmitter(emitter);
-        lastSeenCounter = HeartbeatChannel.NO_HEARTBEAT;
-        emitterHeardNs = nowNs;
-        stalledSinceHeard = false;
-        suspicionDeadlineNs = armed(nowNs + 2 * suspicionTimeoutNs);
-        if (emitter != rank)
+        observation.newEmitter(ring.findEmitter(observation.emitter()), nowNs);
+        if (observation.emitter() != rank)
         {
-            control.sendNewObserver(emitter);
+            control.sendNewObserver(observation.emitter());
         }
     }
 
@@ -1581,8 +1464,8 @@ public final class DetectorNode
         {
             return Long.MAX_VALUE;
         }
-        final long heartbeatNs = observer == rank || !membership.mayBeat() ? Long.MAX_VALUE : nextHeartbeatNs;
-        final long suspicionNs = emitter == rank ? Long.MAX_VALUE : suspicionDeadlineNs;
+        final long heartbeatNs = observation.nextHeartbeatNs();
+        final long suspicionNs = observation.suspicionDeadlineNs();
         long nextNs = heartbeatNs - suspicionNs < 0 ? heartbeatNs : suspicionNs;
         final long joinNs = membership.nextAttemptNs();
         nextNs = joinNs - nextNs < 0 ? joinNs : nextNs;
@@ -1623,7 +1506,7 @@ public final class DetectorNode
      */
     public long armedAtNs()
     {
-        return armedAtNs;
+        return observation.armedAtNs();
     }
 
     /**
@@ -1697,7 +1580,7 @@ public final class DetectorNode
      */
     public int emitter()
     {
-        return emitter;
+        return observation.emitter();
     }
 
     /**
@@ -1705,7 +1588,7 @@ public final class DetectorNode
      */
     public int observer()
     {
-        return observer;
+        return observation.observer();
     }
 
     /**

@@ -20,6 +20,7 @@ final class MajorityRule
 
     private final DetectorNode node;
     private final Ring ring;
+    private final Observation observation;
     private final int rank;
     private final int clusterSize;
     private final RankSet dead;
@@ -39,6 +40,7 @@ final class MajorityRule
     MajorityRule(
         final DetectorNode node,
         final Ring ring,
+        final Observation observation,
         final RankSet dead,
         final Quorum quorum,
         final ProbeSession probes,
@@ -46,6 +48,7 @@ final class MajorityRule
     {
         this.node = node;
         this.ring = ring;
+        this.observation = observation;
         this.rank = node.rank();
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
@@ -208,7 +211,7 @@ final class MajorityRule
         // like a suspicion, never concluded from silence before δ after the grace: at a boot through joins a notice
         // holding ranks not yet admitted dead can look like a minority's, and the probes that would refute it went
         // unanswered for 10 ms while 16 JVMs warmed up on two cores, which stopped all three seeds
-        verifyUntilNs = node.armed(nowNs + suspicionTimeoutNs);
+        verifyUntilNs = observation.armed(nowNs + suspicionTimeoutNs);
         verifyReprobeNs = nowNs + probes.reprobeIntervalNs();
         for (int i = 0; i < verifySampleSize; i++)
         {

@@ -37,6 +37,7 @@ final class ProbeSession
 
     private final DetectorNode node;
     private final Ring ring;
+    private final Observation observation;
     private final int rank;
     private final int clusterSize;
     private final RankSet dead;
@@ -80,6 +81,7 @@ final class ProbeSession
     ProbeSession(
         final DetectorNode node,
         final Ring ring,
+        final Observation observation,
         final RankSet dead,
         final Quorum quorum,
         final ControlChannel control,
@@ -89,6 +91,7 @@ final class ProbeSession
         this.node = node;
         this.counters = counters;
         this.ring = ring;
+        this.observation = observation;
         this.rank = node.rank();
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
@@ -144,7 +147,7 @@ final class ProbeSession
      */
     void resolveEmitterAlone(final long nowNs)
     {
-        runAnswerDistance = ring.distance(node.emitter()) + 1;
+        runAnswerDistance = ring.distance(observation.emitter()) + 1;
         resolve(nowNs);
     }
 
@@ -209,11 +212,11 @@ final class ProbeSession
                     return;
                 }
                 // answers wake the node (onAck); otherwise it decides when the last count is due
-                node.suspicionDeadline(finalCountDueNs);
+                observation.suspicionDeadline(finalCountDueNs);
                 return;
             }
         }
-        final int emitter = node.emitter();
+        final int emitter = observation.emitter();
         if (runConfirmAtNs != NOT_YET && nowNs - runReprobeNs >= 0)
         {
             // a lost probe or answer must not make a live node look silent: ask the run again
@@ -238,7 +241,7 @@ final class ProbeSession
             nextNs = earlier(nextNs, runConfirmAtNs - nowNs > 0 ? runConfirmAtNs :
                 roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
         }
-        node.suspicionDeadline(nextNs - nowNs > 0 ? nextNs : nowNs + 1);
+        observation.suspicionDeadline(nextNs - nowNs > 0 ? nextNs : nowNs + 1);
     }
 
     /**
@@ -252,12 +255,12 @@ final class ProbeSession
         {
             return false;
         }
-        final int emitter = node.emitter();
+        final int emitter = observation.emitter();
         if (fromRank == emitter)
         {
             // the emitter lives and reaches us; its beats will tell the rest, once it knows to send them here
             runRounds = 0;
-            node.emitterAnswered(nowNs);
+            observation.emitterAnswered(nowNs);
             return true;
         }
         if (RankBits.addFirst(rechecking ? rechecked : answered, fromRank))
@@ -279,7 +282,7 @@ final class ProbeSession
             }
         }
         // weigh the evidence in the next duty cycle
-        node.suspicionDeadline(nowNs);
+        observation.suspicionDeadline(nowNs);
         return true;
     }
 
@@ -331,7 +334,7 @@ final class ProbeSession
      */
     private void start(final long nowNs)
     {
-        final int emitter = node.emitter();
+        final int emitter = observation.emitter();
         runToken = nextToken();
         runCursor = emitter;
         runBatch = 2;
@@ -359,7 +362,7 @@ final class ProbeSession
             probe(witnesses[i], runToken);
         }
         sendRound(nowNs);
-        node.suspicionDeadline(nowNs + probeTimeoutNs);
+        observation.suspicionDeadline(nowNs + probeTimeoutNs);
     }
 
     private void clearAnswers(final long[] bits)
@@ -424,7 +427,7 @@ final class ProbeSession
         final long earliestNs = evidenceSinceNs == NOT_YET ? confirmAtNs : evidenceSinceNs + heartbeatPeriodNs;
         runConfirmAtNs = earliestNs - confirmAtNs > 0 ? earliestNs : confirmAtNs;
         runReprobeNs = nowNs + reprobeIntervalNs();
-        node.suspicionDeadline(nowNs);
+        observation.suspicionDeadline(nowNs);
     }
 
     private void sendRound(final long nowNs)
@@ -455,7 +458,7 @@ final class ProbeSession
             node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
             return;
         }
-        node.stopAsMinority(nowNs, runEnd(), node.emitter());
+        node.stopAsMinority(nowNs, runEnd(), observation.emitter());
     }
 
     /**
@@ -464,7 +467,7 @@ final class ProbeSession
      */
     private void resolve(final long nowNs)
     {
-        final int emitter = node.emitter();
+        final int emitter = observation.emitter();
         final int endDistance = runEnd();
         int runLength = 0;
         boolean lowestInRun = false;
@@ -521,7 +524,7 @@ final class ProbeSession
         {
             probe(witnesses[i], runToken);
         }
-        for (int r = node.emitter(); r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
+        for (int r = observation.emitter(); r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
         {
             if (!isWitness(r))
             {
@@ -547,7 +550,7 @@ final class ProbeSession
                 }
             }
         }
-        node.suspicionDeadline(nowNs + probeTimeoutNs);
+        observation.suspicionDeadline(nowNs + probeTimeoutNs);
     }
 
     private void stepRecheck(final long nowNs)
@@ -564,10 +567,10 @@ final class ProbeSession
             // no majority answered again within δ: the earlier evidence is void, not proof of a minority (answers
             // may be slow, or a link flapping), so probing starts afresh and the run stays undeclared
             runRounds = 0;
-            node.suspicionDeadline(nowNs);
+            observation.suspicionDeadline(nowNs);
             return;
         }
         // answers wake the node themselves (onAck)
-        node.suspicionDeadline(nowNs - waitedNs < 0 ? waitedNs : recheckUntilNs);
+        observation.suspicionDeadline(nowNs - waitedNs < 0 ? waitedNs : recheckUntilNs);
     }
 }
