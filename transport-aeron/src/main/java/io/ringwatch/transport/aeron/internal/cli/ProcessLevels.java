@@ -69,7 +69,7 @@ final class ProcessLevels
                 Math.max(0, ctx.realtimePriority()));
         }
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
-        Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "ringwatch-processes"));
+        CliShutdown.add(daemon::close);
         node.agent().processLevel(daemon);
         startLog(daemon, layout);
         final int first = layout.firstProcess(ctx.rank());
