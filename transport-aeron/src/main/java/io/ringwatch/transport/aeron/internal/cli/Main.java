@@ -21,7 +21,7 @@ public final class Main
     static final String[] EXIT_CODES = {
         "exit codes (the shipped systemd units restart on every code but 0, " +
             RingwatchConfiguration.EXIT_ALREADY_RUNNING + " and " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "):",
-        "  0   ok; a node stopped on SIGTERM/SIGINT (LEFT: it told its observer)",
+        "  0   ok; a node or driver stopped on SIGTERM/SIGINT (a node LEFT: it told its observer)",
         "  1   a command's check failed (demo, app), or an internal error (a stack trace follows): restart",
         "  " + RingwatchConfiguration.EXIT_CONFIG_ERROR + "   start failed for a reason that can pass: no media " +
             "driver at --aeron-dir, a port held by another process, a host that does not resolve: restart",
@@ -33,7 +33,7 @@ public final class Main
             "same --aeron-dir): refused before touching anything; do not restart",
         "  " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "  bad command line, cluster file, key file or setting: " +
             "a restart cannot help; fix the configuration",
-        "  143 the JVM was stopped by SIGTERM before the node (or the driver) could handle it: a stop, not a failure"};
+        "  143 SIGTERM before the node or driver could handle it (it was still starting): a stop, not a failure"};
 
     private static final String[] COMMANDS = {"node", "demo", "app", "driver", "stat", "doctor", "keygen"};
 
