@@ -598,7 +598,7 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("a media driver is already running at aeron.dir=" + dir +
                 ": use it with --driver external (-D" + RingwatchConfiguration.DRIVER_PROP_NAME +
-                "=external) or pick another -Daeron.dir");
+                "=external) or pick another --aeron-dir (-Daeron.dir)");
         }
         return MediaDriver.launch(Drivers.lowFootprint(dir));
     }
@@ -616,7 +616,8 @@ public final class RingwatchNode implements AutoCloseable
         catch (final AeronException | IllegalStateException ex)
         {
             throw new IllegalStateException("no media driver at aeron.dir=" + dir + " (" + ex.getMessage() +
-                "): start one (java -cp ringwatch.jar io.aeron.driver.MediaDriver) or use --driver embedded", ex);
+                "): start one (java -jar ringwatch.jar driver --aeron-dir " + dir + ", or its systemd unit " +
+                "ringwatch-driver) or use --driver embedded", ex);
         }
     }
 

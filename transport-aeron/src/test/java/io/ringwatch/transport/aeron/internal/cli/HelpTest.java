@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ringwatch.jar COMMAND --help} prints that command's options and the exit codes; {@code --version} the
- * version; a bad flag exits with the do-not-restart code.
+ * version; a bad flag or a missing cluster file exits with the do-not-restart code.
  */
 class HelpTest
 {
@@ -38,6 +38,10 @@ class HelpTest
         assertTrue(run(0, "--version").startsWith("ringwatch "), "a version line");
         final String bad = run(RingwatchConfiguration.EXIT_CONFIG_INVALID, "stat", "--no-such-flag");
         assertTrue(bad.contains("--no-such-flag"), bad);
+        final String noCluster = run(RingwatchConfiguration.EXIT_CONFIG_INVALID, "node", "--cluster",
+            tmp.resolve("missing.conf").toString(), "--rank", "0");
+        assertTrue(noCluster.contains("cannot read cluster file") && noCluster.contains("a restart cannot help"),
+            noCluster);
     }
 
     private String run(final int expectedExit, final String... args) throws IOException, InterruptedException
