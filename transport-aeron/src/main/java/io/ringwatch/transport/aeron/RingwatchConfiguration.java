@@ -214,8 +214,27 @@ public final class RingwatchConfiguration
      * it used before. A supervisor restarting on this code (systemd {@code Restart=on-failure}) brings it back.
      */
     public static final int EXIT_FENCED = 3;
-    /** Exit code of a node process that failed to start (bad configuration, no driver, port in use). */
+    /**
+     * Exit code of a process that failed to start for a reason that can pass without a change to its configuration:
+     * no media driver at its Aeron directory (yet), a port held by another process, a host that does not resolve.
+     * A supervisor may restart it. (The name is historical: configuration that can never work is
+     * {@link #EXIT_CONFIG_INVALID}.)
+     */
     public static final int EXIT_CONFIG_ERROR = 2;
+
+    /**
+     * Exit code of a process refused at start because its configuration can never work as it stands: a bad command
+     * line, cluster file or key file, settings out of range. Restarting it changes nothing, so the shipped unit
+     * files list it in {@code RestartPreventExitStatus}. 78 is {@code EX_CONFIG} of sysexits(3).
+     */
+    public static final int EXIT_CONFIG_INVALID = 78;
+
+    /**
+     * Exit code of a node process refused at start because the same rank of the same cluster already runs on this
+     * host with the same Aeron directory: it stopped before touching any file, so the running node is unharmed. A
+     * supervisor restarting it would only be refused again while the other runs: the unit files do not restart it.
+     */
+    public static final int EXIT_ALREADY_RUNNING = 5;
 
     /**
      * Exit code of a node process that lost its media driver (it can neither hear nor be heard) or, with transport

@@ -18,6 +18,7 @@ import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.IncarnationFile;
+import io.ringwatch.transport.aeron.internal.RankLock;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import io.ringwatch.transport.rdma.RdmaVerbs;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -37,6 +38,7 @@ import java.nio.file.Path;
 public final class RingwatchContext
 {
     private boolean concluded;
+    private RankLock rankLock;
     private Path clusterFile;
     private ClusterConfig cluster;
     private int rank = -1;
@@ -95,6 +97,29 @@ public final class RingwatchContext
      */
     public RingwatchContext conclude()
     {
+        return conclude(false);
+    }
+
+    /**
+     * {@link #conclude()} for {@link RingwatchNode#launch}: also take the rank's {@link RankLock} before the first
+     * file of the rank is touched, so a duplicate start is refused before it can harm the running node. The caller
+     * owns the lock ({@link #rankLock()}) from then on, also when this throws after taking it.
+     */
+    RingwatchContext concludeForLaunch()
+    {
+        return conclude(true);
+    }
+
+    /**
+     * @return the lock taken by {@link #concludeForLaunch()}, or null.
+     */
+    RankLock rankLock()
+    {
+        return rankLock;
+    }
+
+    private RingwatchContext conclude(final boolean lockRank)
+    {
         if (concluded)
         {
             throw new IllegalStateException(this + " already concluded: a context launches one node");
@@ -133,6 +158,10 @@ public final class RingwatchContext
         if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
         {
             throw new IllegalArgumentException("aeron.dir is empty");
+        }
+        if (lockRank)
+        {
+            rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
         }
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
         // a rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here

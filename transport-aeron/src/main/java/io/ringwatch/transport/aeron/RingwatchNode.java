@@ -47,12 +47,14 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
+import java.lang.System.Logger.Level;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -87,6 +89,8 @@ public final class RingwatchNode implements AutoCloseable
         void await(RingwatchNode node) throws InterruptedException;
     }
 
+    private static final System.Logger LOG = System.getLogger("io.ringwatch.node");
+
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<PeerPublications> peerPublications = new ArrayList<>(2);
@@ -99,6 +103,7 @@ public final class RingwatchNode implements AutoCloseable
     private volatile String pinResult;
     private volatile String pinned;
     private volatile Throwable driverLost;
+    private ViewFile viewFile;
 
     private RingwatchNode(final RingwatchContext ctx)
     {
@@ -114,6 +119,8 @@ public final class RingwatchNode implements AutoCloseable
         // protocol's clock last. Whatever fails closes what was built before it.
         try
         {
+            // taken by concludeForLaunch before any file of the rank was touched; released last
+            own(ctx.rankLock());
             warmUp();
             if (ctx.embeddedDriver())
             {
@@ -131,7 +138,7 @@ public final class RingwatchNode implements AutoCloseable
             {
                 slots.clear(rank);
             }
-            final ViewFile viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
+            viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
                 cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime()));
             final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank, rdma));
 
@@ -155,7 +162,7 @@ public final class RingwatchNode implements AutoCloseable
             final BroadcastSchedule schedule = ctx.broadcast().newSchedule();
             if (ctx.authMode() == AuthMode.OFF)
             {
-                System.err.println("ringwatch node " + rank + ": " + AuthMode.OFF_WARNING);
+                LOG.log(Level.WARNING, "ringwatch node " + rank + ": " + AuthMode.OFF_WARNING);
             }
             // one stamper for heartbeats and control frames alike: one frame sequence per destination
             final FrameStamper stamper = new FrameStamper(n, ctx.frameAuthenticator());
@@ -165,7 +172,7 @@ public final class RingwatchNode implements AutoCloseable
                 ctx.configDigest(), stamper, ctx.heartbeatReceiveBufferBytes())) : null;
             if (datagrams != null && datagrams.receiveBufferGranted() < datagrams.receiveBufferRequested())
             {
-                System.err.println("ringwatch node " + rank + ": heartbeat socket receive buffer " +
+                LOG.log(Level.WARNING, "ringwatch node " + rank + ": heartbeat socket receive buffer " +
                     datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
                     ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
             }
@@ -214,7 +221,7 @@ public final class RingwatchNode implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            closeResources();
+            closeAfterFailedStart();
             throw ex;
         }
     }
@@ -230,7 +237,16 @@ public final class RingwatchNode implements AutoCloseable
      */
     public static RingwatchNode launch(final RingwatchContext ctx)
     {
-        final RingwatchNode node = new RingwatchNode(ctx.conclude());
+        final RingwatchNode node;
+        try
+        {
+            node = new RingwatchNode(ctx.concludeForLaunch());
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(ctx.rankLock());
+            throw ex;
+        }
         try
         {
             node.passStartGate();
@@ -238,7 +254,7 @@ public final class RingwatchNode implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            node.close();
+            node.closeAfterFailedStart();
             throw ex;
         }
         return node;
@@ -267,12 +283,12 @@ public final class RingwatchNode implements AutoCloseable
         switch (ctx.threadingMode())
         {
             case DEDICATED:
-                runner = new AgentRunner(dedicatedIdleStrategy(), Throwable::printStackTrace, null, dutyCycleAgent);
+                runner = new AgentRunner(dedicatedIdleStrategy(), this::onAgentError, null, dutyCycleAgent);
                 AgentRunner.startOnThread(runner);
                 break;
 
             case INVOKER:
-                invoker = new AgentInvoker(Throwable::printStackTrace, null, dutyCycleAgent);
+                invoker = new AgentInvoker(this::onAgentError, null, dutyCycleAgent);
                 invoker.start();
                 break;
 
@@ -556,6 +572,17 @@ public final class RingwatchNode implements AutoCloseable
         closeResources();
     }
 
+    private void closeAfterFailedStart()
+    {
+        CloseHelper.quietClose(runner);
+        CloseHelper.quietClose(invoker);
+        if (viewFile != null)
+        {
+            viewFile.stopped(ViewLayout.STOP_START_FAILED);
+        }
+        closeResources();
+    }
+
     private void closeResources()
     {
         for (int i = resources.size() - 1; i >= 0; i--)
@@ -571,7 +598,7 @@ public final class RingwatchNode implements AutoCloseable
         {
             throw new IllegalStateException("a media driver is already running at aeron.dir=" + dir +
                 ": use it with --driver external (-D" + RingwatchConfiguration.DRIVER_PROP_NAME +
-                "=external) or pick another -Daeron.dir");
+                "=external) or pick another --aeron-dir (-Daeron.dir)");
         }
         return MediaDriver.launch(Drivers.lowFootprint(dir));
     }
@@ -589,7 +616,8 @@ public final class RingwatchNode implements AutoCloseable
         catch (final AeronException | IllegalStateException ex)
         {
             throw new IllegalStateException("no media driver at aeron.dir=" + dir + " (" + ex.getMessage() +
-                "): start one (java -cp ringwatch.jar io.aeron.driver.MediaDriver) or use --driver embedded", ex);
+                "): start one (java -jar ringwatch.jar driver --aeron-dir " + dir + ", or its systemd unit " +
+                "ringwatch-driver) or use --driver embedded", ex);
         }
     }
 
@@ -603,8 +631,21 @@ public final class RingwatchNode implements AutoCloseable
             {
                 agent.halt(1000);
             }
+            // expected and handled (the node stops, exit 4 for `node`): one line, no stack trace
+            LOG.log(Level.WARNING, "ringwatch node " + ctx.rank() + ": lost the media driver: " +
+                ex.getMessage());
+            return;
         }
-        ex.printStackTrace();
+        LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": Aeron client error", ex);
+    }
+
+    private void onAgentError(final Throwable ex)
+    {
+        // the agent stops itself this way once it has recorded why (view file, listener): not an error to report
+        if (!(ex instanceof AgentTerminationException))
+        {
+            LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": agent error", ex);
+        }
     }
 
     /**
@@ -640,8 +681,8 @@ public final class RingwatchNode implements AutoCloseable
         final long livenessNs = driverWatch.clientLivenessTimeoutNs();
         final long startNs = System.nanoTime();
         final long deadlineNs = startNs + 2 * livenessNs;
-        System.err.println("ringwatch node " + ctx.rank() + ": the media driver still holds control port " + endpoint +
-            ", most likely for this rank's previous life until it times that client out (" +
+        LOG.log(Level.INFO, "ringwatch node " + ctx.rank() + ": the media driver still holds control port " +
+            endpoint + ", most likely for this rank's previous life until it times that client out (" +
             TimeUnit.NANOSECONDS.toMillis(livenessNs) + " ms of silence); waiting for it");
         while (bindRefusal(host, port) != null)
         {
@@ -663,7 +704,7 @@ public final class RingwatchNode implements AutoCloseable
                 throw portInUse(host, port, "interrupted while waiting for the media driver to free it", ex);
             }
         }
-        System.err.println("ringwatch node " + ctx.rank() + ": control port " + endpoint + " free after " +
+        LOG.log(Level.INFO, "ringwatch node " + ctx.rank() + ": control port " + endpoint + " free after " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms");
     }
 

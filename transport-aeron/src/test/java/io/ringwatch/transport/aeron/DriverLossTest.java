@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -71,6 +72,8 @@ class DriverLossTest
                 assertTrue(stoppedAfterMs < TimeUnit.NANOSECONDS.toMillis(SUSPICION_TIMEOUT_NS),
                     "stopped within δ: " + stoppedAfterMs + " ms; " + view);
                 assertTrue(cluster.log(r).contains("DRIVER_LOST"), cluster.log(r));
+                assertFalse(cluster.log(r).contains("Exception"), "an expected stop prints no stack trace: " +
+                    cluster.log(r));
             }
 
             // what an operator runs on the host: the driver is gone, its CnC file and the view files are not

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.invoke.VarHandle;
+import java.time.Instant;
 import java.nio.MappedByteBuffer;
 
 import static io.ringwatch.transport.aeron.view.ViewLayout.*;
@@ -31,7 +32,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     private final File file;
     private final int clusterSize;
     private final int rank;
-    private final MappedByteBuffer mapped;
+    private MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
     private long sequence;
     private boolean writing;
@@ -72,6 +73,8 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         this.buffer = new UnsafeBuffer(mapped);
 
         buffer.putLong(PID_OFFSET, ProcessHandle.current().pid(), LITTLE_ENDIAN);
+        buffer.putLong(PID_START_MS_OFFSET, ProcessHandle.current().info().startInstant()
+            .map(Instant::toEpochMilli).orElse(0L), LITTLE_ENDIAN);
         buffer.putInt(CLUSTER_ID_OFFSET, clusterId, LITTLE_ENDIAN);
         buffer.putInt(CLUSTER_SIZE_OFFSET, clusterSize, LITTLE_ENDIAN);
         buffer.putInt(RANK_OFFSET, rank, LITTLE_ENDIAN);
@@ -231,10 +234,35 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     }
 
     /**
-     * Unmap; the file stays so tools can read the final view of a stopped node.
+     * Say the node stopped, and why, unless it said so before: the view a reader finds after the node is gone tells
+     * a stopped node from one that died. Call once the agent no longer writes.
+     *
+     * @param stopCause {@link ViewLayout#STOP_CLOSED} or {@link ViewLayout#STOP_START_FAILED}.
+     */
+    public void stopped(final int stopCause)
+    {
+        if (mapped == null || buffer.getInt(STOP_CAUSE_OFFSET, LITTLE_ENDIAN) != STOP_NONE)
+        {
+            return;
+        }
+        // a bracket the agent left open is closed by this update
+        beginUpdate();
+        buffer.putInt(STOP_CAUSE_OFFSET, stopCause, LITTLE_ENDIAN);
+        buffer.putLong(STOPPED_AT_MS_OFFSET, System.currentTimeMillis(), LITTLE_ENDIAN);
+        endUpdate();
+    }
+
+    /**
+     * Say the node stopped ({@link ViewLayout#STOP_CLOSED} unless a cause was given before) and unmap; the file stays
+     * so tools can read the final view of a stopped node.
      */
     public void close()
     {
-        IoUtil.unmap(mapped);
+        if (mapped != null)
+        {
+            stopped(STOP_CLOSED);
+            IoUtil.unmap(mapped);
+            mapped = null;
+        }
     }
 }

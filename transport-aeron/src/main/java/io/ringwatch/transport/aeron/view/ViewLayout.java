@@ -22,7 +22,11 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *    80  lastProgressNs int64      outside the seqlock
  *    88  exclusionCause int32      ExclusionCause code (1 notice, 2 fenced, 3 left, 4 minority, 5 isolated,
  *                                  6 driver lost), 0 while active
- *    92  reserved up to 128
+ *    92  stopCause int32           0 running (or a writer that never said), 1 closed, 2 start failed
+ *    96  stoppedAtMs int64         wall clock (ms since the epoch) when it stopped, 0 while running
+ *   104  pidStartMs int64          wall clock (ms since the epoch) when the writing process started, 0 unknown:
+ *                                  with the pid, tells the writer from a later process given the same pid
+ *   112  reserved up to 128
  *   Dead bitmap: ceil(N / 64) int64 words, bit r of word r/64 set when rank r is dead
  *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left, 4 joined),
  *            reporter int32}; for a rank that joined, the time this node admitted it and reporter -1
@@ -54,6 +58,9 @@ public final class ViewLayout
     public static final int HEARTBEAT_PROGRESS_OFFSET = EXCLUDED_AT_NS_OFFSET + SIZE_OF_LONG;
     public static final int LAST_PROGRESS_NS_OFFSET = HEARTBEAT_PROGRESS_OFFSET + SIZE_OF_LONG;
     public static final int EXCLUSION_CAUSE_OFFSET = LAST_PROGRESS_NS_OFFSET + SIZE_OF_LONG;
+    public static final int STOP_CAUSE_OFFSET = EXCLUSION_CAUSE_OFFSET + SIZE_OF_INT;
+    public static final int STOPPED_AT_MS_OFFSET = STOP_CAUSE_OFFSET + SIZE_OF_INT;
+    public static final int PID_START_MS_OFFSET = STOPPED_AT_MS_OFFSET + SIZE_OF_LONG;
     /** Bytes of header before the bitmap. */
     public static final int HEADER_LENGTH = 128;
 
@@ -73,6 +80,13 @@ public final class ViewLayout
     public static final int CAUSE_LEFT = 3;
     /** Record cause: it rejoined under a new incarnation and is alive in this view. */
     public static final int CAUSE_JOINED = 4;
+
+    /** Stop cause: the node runs, or its writer died without saying (see {@link ViewSnapshot#writerAlive()}). */
+    public static final int STOP_NONE = 0;
+    /** Stop cause: its process closed it (SIGTERM or SIGINT, the end of a command, an application's close). */
+    public static final int STOP_CLOSED = 1;
+    /** Stop cause: its start failed after the view file was made (a port in use, a host that does not resolve). */
+    public static final int STOP_START_FAILED = 2;
 
     private ViewLayout()
     {
@@ -121,6 +135,21 @@ public final class ViewLayout
     public static File fileFor(final String aeronDir, final int clusterId, final int rank)
     {
         return new File(aeronDir, "ringwatch-" + clusterId + "-view-" + rank + ".dat");
+    }
+
+    /**
+     * @param stopCause a stop cause code.
+     * @return its name.
+     */
+    public static String stopCauseName(final int stopCause)
+    {
+        switch (stopCause)
+        {
+            case STOP_NONE: return "RUNNING";
+            case STOP_CLOSED: return "CLOSED";
+            case STOP_START_FAILED: return "START_FAILED";
+            default: return "UNKNOWN(" + stopCause + ")";
+        }
     }
 
     /**

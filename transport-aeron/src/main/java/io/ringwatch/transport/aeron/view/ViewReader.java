@@ -114,6 +114,9 @@ public final class ViewReader implements AutoCloseable
             snapshot.exclusionCause = buffer.getInt(EXCLUSION_CAUSE_OFFSET, LITTLE_ENDIAN);
             snapshot.startNs = buffer.getLong(START_NS_OFFSET, LITTLE_ENDIAN);
             snapshot.excludedAtNs = buffer.getLong(EXCLUDED_AT_NS_OFFSET, LITTLE_ENDIAN);
+            snapshot.stopCause = buffer.getInt(STOP_CAUSE_OFFSET, LITTLE_ENDIAN);
+            snapshot.stoppedAtMs = buffer.getLong(STOPPED_AT_MS_OFFSET, LITTLE_ENDIAN);
+            snapshot.pidStartMs = buffer.getLong(PID_START_MS_OFFSET, LITTLE_ENDIAN);
             for (int i = 0; i < words; i++)
             {
                 snapshot.bitmap[i] = buffer.getLong(HEADER_LENGTH + i * Long.BYTES, LITTLE_ENDIAN);

@@ -10,6 +10,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ViewSnapshot
 {
+    // process start times come from /proc in clock ticks plus the boot time: equal to well within a second
+    private static final long PID_START_TOLERANCE_MS = 1000;
+
     long pid;
     int clusterId;
     int clusterSize;
@@ -23,6 +26,9 @@ public final class ViewSnapshot
     long excludedAtNs;
     long heartbeatProgress;
     long lastProgressNs;
+    int stopCause;
+    long stoppedAtMs;
+    long pidStartMs;
     long[] bitmap = new long[0];
     long[] detectedAtNs = new long[0];
     int[] cause = new int[0];
@@ -192,7 +198,42 @@ public final class ViewSnapshot
     }
 
     /**
-     * @return human-readable state.
+     * @return why the node stopped: {@link ViewLayout#STOP_NONE} while it runs (or if it died without saying), else
+     * {@link ViewLayout#STOP_CLOSED} or {@link ViewLayout#STOP_START_FAILED}; its state says more.
+     */
+    public int stopCause()
+    {
+        return stopCause;
+    }
+
+    /**
+     * @return wall-clock time (ms since the epoch) when it stopped, 0 while it runs.
+     */
+    public long stoppedAtMs()
+    {
+        return stoppedAtMs;
+    }
+
+    /**
+     * Whether the process that wrote the view still runs: its pid is alive and, where the writer recorded its start
+     * time, started then (not a later process given the same pid). Asks the operating system: not for a hot loop.
+     *
+     * @return false once the writer is gone, whatever its last state says.
+     */
+    public boolean writerAlive()
+    {
+        final ProcessHandle writer = ProcessHandle.of(pid).orElse(null);
+        if (writer == null || !writer.isAlive())
+        {
+            return false;
+        }
+        return pidStartMs == 0 || writer.info().startInstant()
+            .map(started -> Math.abs(started.toEpochMilli() - pidStartMs) < PID_START_TOLERANCE_MS).orElse(true);
+    }
+
+    /**
+     * @return human-readable state: for a node that stopped, why; for a running state whose writer is gone (killed,
+     * crashed), that it is dead, since its view froze then.
      */
     public String stateName()
     {
@@ -202,7 +243,16 @@ public final class ViewSnapshot
             return "UNKNOWN(" + state + ")";
         }
         final ExclusionCause cause = exclusionCause();
-        return cause == null || known == NodeState.LEFT ? known.name() : known.name() + " (" + cause + ")";
+        final String name = cause == null || known == NodeState.LEFT ? known.name() : known.name() + " (" + cause + ")";
+        if (known == NodeState.EXCLUDED || known == NodeState.LEFT)
+        {
+            return name;
+        }
+        if (stopCause != ViewLayout.STOP_NONE)
+        {
+            return "STOPPED (" + ViewLayout.stopCauseName(stopCause) + ", was " + name + ")";
+        }
+        return writerAlive() ? name : "DEAD (pid " + pid + " gone without stopping, was " + name + ")";
     }
 
     /**
@@ -219,6 +269,10 @@ public final class ViewSnapshot
             // when (since this node's own start) and by whom: orders a cascade of exclusions
             sb.append(" by ").append(excludedBy).append(" at +")
                 .append(TimeUnit.NANOSECONDS.toMillis(excludedAtNs - startNs)).append("ms");
+        }
+        if (stoppedAtMs != 0)
+        {
+            sb.append(" stopped=").append(java.time.Instant.ofEpochMilli(stoppedAtMs));
         }
         sb.append(" epoch=").append(viewEpoch).append(" dead=").append(deadCount).append(" {");
         String sep = "";

@@ -6,12 +6,14 @@ import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.Drivers;
-import org.agrona.concurrent.ShutdownSignalBarrier;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code driver}: a media driver with ringwatch's settings in a process of its own, for nodes started with
- * {@code --driver external}. Stops on SIGTERM or SIGINT (exit status 143 or 130, as for any JVM ended by a signal)
- * after closing the driver, which removes its directory.
+ * {@code --driver external}. Stops on SIGTERM or SIGINT after closing the driver, which removes its directory, and
+ * exits 0: an orderly stop, as for a node.
  * <p>
  * Why a process of its own: notices and probes pass through the driver, and a driver embedded in a busy JVM stops
  * whenever that JVM does (a 20 ms young collection in the demo's harness was enough for false suspicions at
@@ -19,11 +21,13 @@ import org.agrona.concurrent.ShutdownSignalBarrier;
  */
 final class DriverCommand
 {
+    private static final long CLOSE_TIMEOUT_MS = 10_000;
+
     private DriverCommand()
     {
     }
 
-    static int run(final String[] argv)
+    static int run(final String[] argv) throws InterruptedException
     {
         final Args args = new Args(argv, 1);
         final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
@@ -45,18 +49,35 @@ final class DriverCommand
             RealtimePriority.validate(agentPriority);
         }
 
-        // the barrier holds the JVM's shutdown until it is closed, which try-with-resources does after the driver
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-            MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(
-                Drivers.lowFootprint(dir, networkPeriodNs), agentPriority)))
+        // SIGTERM/SIGINT: the shutdown waits for the driver to close (its directory deleted) and exits 0
+        final CountDownLatch stop = new CountDownLatch(1);
+        final CountDownLatch closed = new CountDownLatch(1);
+        CliShutdown.add(() ->
+        {
+            stop.countDown();
+            try
+            {
+                closed.await(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try (MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(
+            Drivers.lowFootprint(dir, networkPeriodNs), agentPriority)))
         {
             System.out.println(Drivers.READY_LINE + ": aeron.dir=" + driver.aeronDirectoryName() + " pid=" +
                 ProcessHandle.current().pid() + " network period " + Durations.format(networkPeriodNs) +
                 (agentPriority == 0 ? "" :
                 " network thread SCHED_FIFO " + Drivers.networkPriority(agentPriority) +
                 ", conductor " + Drivers.conductorPriority(agentPriority)));
-            barrier.await();
+            stop.await();
             System.out.println("driver stopping");
+        }
+        finally
+        {
+            closed.countDown();
         }
         return 0;
     }

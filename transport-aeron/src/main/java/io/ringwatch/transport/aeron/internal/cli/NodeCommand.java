@@ -20,6 +20,7 @@ import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -27,11 +28,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code node}: run one node until it is declared dead (exit {@value RingwatchConfiguration#EXIT_FENCED}) or told
- * to stop (SIGTERM/SIGINT: graceful LEAVE, exit 0). Detections are logged from the view file by the main thread,
- * so the agent thread never formats or prints.
+ * to stop (SIGTERM/SIGINT: graceful LEAVE, exit 0). Membership events are logged from the view file by the main
+ * thread, so the agent thread never formats or prints; everything goes through {@link System.Logger}
+ * {@value #LOGGER}.
  */
 final class NodeCommand
 {
+    static final String LOGGER = "io.ringwatch.node";
+    private static final System.Logger LOG = System.getLogger(LOGGER);
+    // how long a signal's shutdown waits for the main thread to log the stop: it polls every 50 ms
+    private static final long REPORT_TIMEOUT_MS = 2000;
+
     private NodeCommand()
     {
     }
@@ -114,7 +121,7 @@ final class NodeCommand
         ctx.startGate(built ->
         {
             // from here on SIGTERM leaves (if it can) and closes the node, also while it waits at the barrier
-            Runtime.getRuntime().addShutdownHook(shutdownHook(built));
+            CliShutdown.add(shutdownAction(built));
             if (processLevel)
             {
                 // before the barrier: launching K JVMs is the noisiest thing a host does, so it happens before anyone
@@ -127,7 +134,7 @@ final class NodeCommand
                 // the wait at the barrier is free time: compile the hot paths now, not once judging starts (on a
                 // thread of its own, as the Aeron client must still be serviced meanwhile)
                 final JitWarmup warmup = JitWarmup.start(built.context().protocolSettings());
-                System.out.println(built.holdUntil(warmup::done, TimeUnit.MINUTES.toMillis(2)) ?
+                LOG.log(Level.INFO, built.holdUntil(warmup::done, TimeUnit.MINUTES.toMillis(2)) ?
                     "warm-up " + TimeUnit.NANOSECONDS.toMillis(warmup.tookNs()) + " ms" :
                     "warm-up not over within 2 minutes; going on without it");
                 // a launcher holds joiners too: their JVMs then start before the seeds watch each other
@@ -137,27 +144,31 @@ final class NodeCommand
 
         final RingwatchNode node = RingwatchNode.launch(ctx);
 
-        System.out.println("node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
+        LOG.log(Level.INFO, "node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
             profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
             " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
             (ctx.join() ? " joining" : ctx.seedBoot() ? " seed" : ""));
-        System.out.flush();
 
         return logUntilStopped(node, ctx);
     }
 
-    private static Thread shutdownHook(final RingwatchNode node)
+    private static Runnable shutdownAction(final RingwatchNode node)
     {
-        return new Thread(() ->
+        return () ->
         {
             try
             {
-                if (node.agent().stopped().getCount() > 0 && node.driverLost() == null &&
-                    node.agent().localFault() == null)
+                if (CliShutdown.signalled())
                 {
-                    node.leave(1000);
+                    if (node.agent().stopped().getCount() > 0 && node.driverLost() == null &&
+                        node.agent().localFault() == null)
+                    {
+                        node.leave(1000);
+                    }
+                    // the main thread sees the node stopped and logs how; the exit code is what it reports
+                    CliShutdown.awaitReport(REPORT_TIMEOUT_MS);
                 }
             }
             catch (final InterruptedException ignore)
@@ -165,7 +176,7 @@ final class NodeCommand
                 Thread.currentThread().interrupt();
             }
             node.close();
-        }, "ringwatch-shutdown");
+        };
     }
 
     /**
@@ -180,7 +191,7 @@ final class NodeCommand
         // for the others to come up, and the setup exchanges are over before anyone is judged
         if (!node.holdUntil(node::peersConnected, TimeUnit.MINUTES.toMillis(2)))
         {
-            System.out.println("not every peer connected within 2 minutes; declaring ready anyway");
+            LOG.log(Level.WARNING, "not every peer connected within 2 minutes; declaring ready anyway");
         }
         try
         {
@@ -190,8 +201,7 @@ final class NodeCommand
         {
             throw new IllegalStateException("cannot create " + ready + " for the start barrier: " + ex.getMessage(), ex);
         }
-        System.out.println("ready; waiting for " + go);
-        System.out.flush();
+        LOG.log(Level.INFO, "ready; waiting for " + go);
         if (!node.holdUntil(() -> Files.exists(go), TimeUnit.MINUTES.toMillis(10)))
         {
             throw new IllegalStateException("start barrier " + go + " was not created within 10 minutes");
@@ -221,8 +231,9 @@ final class NodeCommand
     private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)
     {
         final ViewSnapshot snapshot = new ViewSnapshot();
-        final boolean[] logged = new boolean[ctx.cluster().size()];
+        final MembershipLog membership = new MembershipLog(ctx.cluster().size(), ctx.rank(), LOG);
         boolean pinLogged = false;
+        long reforms = 0;
         String transportError = "";
         final Path keyFile = ctx.authMode() == AuthMode.REQUIRED ? ctx.authKeyFile() : null;
         Object keyFileVersion = keyFileVersion(keyFile);
@@ -236,18 +247,15 @@ final class NodeCommand
                 if (!pinLogged && node.pinResult() != null)
                 {
                     pinLogged = true;
-                    System.out.println("agent thread: " + node.pinResult());
+                    LOG.log(Level.INFO, "agent thread: " + node.pinResult());
                 }
-                for (int r = 0; r < logged.length; r++)
+                membership.log(snapshot);
+                final long reformed = node.agent().counters().get(NodeCounter.REFORMS);
+                if (reformed != reforms)
                 {
-                    if (!logged[r] && snapshot.isDead(r))
-                    {
-                        logged[r] = true;
-                        System.out.println("rank " + r + " dead: " + ViewLayout.causeName(snapshot.cause(r)) +
-                            " by " + snapshot.reporter(r) + " at " + snapshot.detectedAtNs(r) + "ns (+" +
-                            TimeUnit.NANOSECONDS.toMillis(snapshot.detectedAtNs(r) - snapshot.startNs()) +
-                            "ms since start) epoch=" + snapshot.viewEpoch());
-                    }
+                    reforms = reformed;
+                    LOG.log(Level.INFO, "membership: cluster RE-FORMED after a stop of every node (re-forms " +
+                        "counted here: " + reformed + "), view epoch " + snapshot.viewEpoch());
                 }
                 final Object version = keyFileVersion(keyFile);
                 if (keyFile != null && !version.equals(keyFileVersion))
@@ -268,51 +276,13 @@ final class NodeCommand
                 if (!error.equals(transportError))
                 {
                     transportError = error;
-                    System.out.println("rdma: " + error);
+                    LOG.log(Level.WARNING, "rdma: " + error);
                 }
-                if (node.agent().localFault() != null)
+                final int exitCode = stopCode(node, ctx, snapshot, stopped);
+                if (exitCode >= 0)
                 {
-                    // the view file says EXCLUDED (TRANSPORT_FAULT); exit 4 as for any loss of the node's own transport
-                    System.out.println(node.agent().localFault() + "; stopping, exit " +
-                        RingwatchConfiguration.EXIT_DRIVER_LOST);
-                    System.out.flush();
-                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
-                }
-                if (node.driverLost() != null)
-                {
-                    System.out.println("lost the media driver (" + node.driverLost() + "); stopping, exit " +
-                        RingwatchConfiguration.EXIT_DRIVER_LOST);
-                    System.out.flush();
-                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
-                }
-                if (stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
-                {
-                    System.out.println("DRIVER_LOST: " + node.agent().driverLost() + "; stopped without reporting " +
-                        "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST);
-                    System.out.flush();
-                    return RingwatchConfiguration.EXIT_DRIVER_LOST;
-                }
-                if (stopped)
-                {
-                    if (snapshot.state() == NodeState.EXCLUDED)
-                    {
-                        final ExclusionCause cause = snapshot.exclusionCause();
-                        final String why = cause == ExclusionCause.FENCED ?
-                            "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead" :
-                            cause == ExclusionCause.MINORITY ?
-                            "this node's side of a partition holds no majority of the cluster (" +
-                                (snapshot.excludedBy() == ctx.rank() ? "its own count" :
-                                "checking a minority notice from rank " + snapshot.excludedBy()) + ")" :
-                            cause == ExclusionCause.ISOLATED ?
-                            "this node heard nobody for longer than the suspicion timeout (cut off, or deaf)" :
-                            "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
-                        System.out.println("EXCLUDED: " + why + "; fencing, exit " + RingwatchConfiguration.EXIT_FENCED);
-                        System.out.println(ownTiming(node));
-                        System.out.flush();
-                        return RingwatchConfiguration.EXIT_FENCED;
-                    }
-                    System.out.println("LEFT");
-                    return 0;
+                    CliShutdown.report(exitCode);
+                    return exitCode;
                 }
             }
         }
@@ -320,6 +290,87 @@ final class NodeCommand
         {
             Thread.currentThread().interrupt();
             return 0;
+        }
+    }
+
+    /**
+     * Log why the node stopped, if it did, with what to do about it.
+     *
+     * @return the exit code, or -1 while the node runs.
+     */
+    private static int stopCode(
+        final RingwatchNode node, final RingwatchContext ctx, final ViewSnapshot snapshot, final boolean stopped)
+    {
+        final String restart = "; a supervisor restarts it (Restart=on-failure) and it rejoins under a new incarnation";
+        if (CliShutdown.signalled() && (stopped || node.driverLost() != null || node.agent().localFault() != null))
+        {
+            // an operator's stop, whatever else happened on the way: a success
+            LOG.log(Level.INFO, snapshot.state() == NodeState.LEFT ?
+                "LEFT on SIGTERM/SIGINT: told its observer, which reports it as left; exit 0" :
+                "stopped on SIGTERM/SIGINT without leaving: it was " + snapshot.stateName() + " already (" +
+                stopReason(ctx, snapshot) + "); exit 0");
+            return 0;
+        }
+        if (node.agent().localFault() != null)
+        {
+            // the view file says EXCLUDED (TRANSPORT_FAULT); exit 4 as for any loss of the node's own transport
+            LOG.log(Level.WARNING, "TRANSPORT_FAULT: " + node.agent().localFault() + "; it stopped without " +
+                "reporting anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": bring the port up (ibstat), " +
+                "then restart the node");
+            return RingwatchConfiguration.EXIT_DRIVER_LOST;
+        }
+        if (node.driverLost() != null || stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
+        {
+            final String why = node.driverLost() != null ? "lost the media driver (" + node.driverLost() + ")" :
+                String.valueOf(node.agent().driverLost());
+            LOG.log(Level.WARNING, "DRIVER_LOST: " + why + "; it stopped without reporting " +
+                "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": restart the media driver " +
+                "(ringwatch.jar driver; its unit restarts the nodes that require it), then the node");
+            return RingwatchConfiguration.EXIT_DRIVER_LOST;
+        }
+        if (!stopped)
+        {
+            return -1;
+        }
+        if (snapshot.state() == NodeState.EXCLUDED)
+        {
+            LOG.log(Level.WARNING, "EXCLUDED: " + stopReason(ctx, snapshot) + "; fencing, exit " +
+                RingwatchConfiguration.EXIT_FENCED + restart);
+            LOG.log(Level.INFO, ownTiming(node));
+            return RingwatchConfiguration.EXIT_FENCED;
+        }
+        LOG.log(Level.INFO, "LEFT: it left the cluster; exit 0");
+        return 0;
+    }
+
+    private static String stopReason(final RingwatchContext ctx, final ViewSnapshot snapshot)
+    {
+        final ExclusionCause cause = snapshot.exclusionCause();
+        if (cause == null)
+        {
+            return "it was running";
+        }
+        switch (cause)
+        {
+            case FENCED:
+                return "fenced by rank " + snapshot.excludedBy() + ", which holds this node dead (it came back " +
+                    "from a pause or a cut)";
+            case MINORITY:
+                return "this node's side of a partition holds no majority of the cluster (" +
+                    (snapshot.excludedBy() == ctx.rank() ? "its own count" :
+                    "checking a minority notice from rank " + snapshot.excludedBy()) + ")";
+            case ISOLATED:
+                return "this node heard nobody for longer than the suspicion timeout: cut off (check the network " +
+                    "and the firewall for the cluster file's ports), deaf, alone at the cluster's first boot, or " +
+                    "its frames dropped by the others (a wrong key or configuration: their logs and their " +
+                    "'frames rejected' counters in ringwatch.jar stat say which)";
+            case LEFT:
+                return "it left";
+            case DRIVER_LOST:
+            case TRANSPORT_FAULT:
+                return "it lost its own transport (" + cause + ")";
+            default:
+                return "declared dead by the cluster (reported by rank " + snapshot.excludedBy() + ")";
         }
     }
 

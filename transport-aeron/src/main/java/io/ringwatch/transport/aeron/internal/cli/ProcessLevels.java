@@ -11,6 +11,7 @@ import io.ringwatch.transport.aeron.client.RingwatchClient;
 import io.ringwatch.transport.aeron.internal.process.LocalProcesses;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
 
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ProcessLevels
 {
+    private static final System.Logger LOG = System.getLogger(NodeCommand.LOGGER);
+
     /** Default watchdog timeout: an attached process that has not polled for this long is declared dead. */
     static final long PROCESS_TIMEOUT_DEFAULT_NS = TimeUnit.SECONDS.toNanos(1);
 
@@ -69,11 +72,11 @@ final class ProcessLevels
                 Math.max(0, ctx.realtimePriority()));
         }
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
-        Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "ringwatch-processes"));
+        CliShutdown.add(daemon::close);
         node.agent().processLevel(daemon);
         startLog(daemon, layout);
         final int first = layout.firstProcess(ctx.rank());
-        System.out.println("process level: " + layout + ", job digest " + String.format("%08x", layout.digest()) +
+        LOG.log(Level.INFO, "process level: " + layout + ", job digest " + String.format("%08x", layout.digest()) +
             "; this node hosts " + processesOnThisNode +
             (processesOnThisNode > 0 ? ", ranks " + first + ".." + (first + processesOnThisNode - 1) : "") +
             (command != null ? ", launched: " + command : ", none launched: slots open to attach") +
@@ -92,7 +95,7 @@ final class ProcessLevels
     {
         if (daemon.local() != null && !node.holdUntil(() -> allAttached(daemon), timeoutMs))
         {
-            System.out.println("not every launched process attached within " + timeoutMs + " ms; going on");
+            LOG.log(Level.WARNING, "not every launched process attached within " + timeoutMs + " ms; going on");
         }
     }
 
@@ -128,9 +131,9 @@ final class ProcessLevels
                         logged[p] = true;
                         final boolean own = daemon.local() != null && layout.nodeOf(p) == daemon.view().nodeRank();
                         final long exitNs = own ? daemon.local().exitedAtNs(layout.localIndexOf(p)) : 0;
-                        System.out.println("process " + p + " (node " + layout.nodeOf(p) + ") dead, learned at " +
-                            atNs + "ns" + (exitNs != 0 ? ", " + (atNs - exitNs) / 1000 + "us after its exit was " +
-                            "reported, exit code " + daemon.local().exitCode(layout.localIndexOf(p)) : ""));
+                        LOG.log(Level.INFO, "membership: process " + p + " (node " + layout.nodeOf(p) +
+                            ") dead, learned at " + atNs + "ns" + (exitNs != 0 ? ", " + (atNs - exitNs) / 1000 +
+                            "us after its exit was reported, exit code " + daemon.local().exitCode(layout.localIndexOf(p)) : ""));
                     }
                 }
                 try

@@ -1,0 +1,110 @@
+package io.ringwatch.transport.aeron;
+
+import io.ringwatch.transport.aeron.internal.cli.Main;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ringwatch.jar} as an operator runs it, from this test JVM's classpath (the jar is built after the tests):
+ * the same main class and JVM options the jar's manifest gives it.
+ */
+final class Cli
+{
+    /** What the jar's manifest opens (Add-Opens), for JVMs started with -cp. */
+    static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+        "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
+    private Cli()
+    {
+    }
+
+    /**
+     * @return {@code java} of this JVM.
+     */
+    static String java()
+    {
+        return ProcessHandle.current().info().command().orElse(
+            System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+    }
+
+    /**
+     * @param args the jar's arguments.
+     * @return the whole command line, as {@code java -jar ringwatch.jar ARGS} would run.
+     */
+    static List<String> command(final List<String> args)
+    {
+        final List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(JVM_OPTIONS);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /**
+     * @param log  where its stdout and stderr go.
+     * @param args the jar's arguments.
+     * @return the process.
+     */
+    static Process start(final File log, final String... args)
+    {
+        return startCommand(log, command(List.of(args)));
+    }
+
+    /**
+     * @param log where its stdout and stderr go.
+     * @param cmd a whole command line.
+     * @return the process.
+     */
+    static Process startCommand(final File log, final List<String> cmd)
+    {
+        try
+        {
+            return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Run to its end.
+     *
+     * @param log  where its output goes.
+     * @param args the jar's arguments.
+     * @return its exit code.
+     * @throws InterruptedException if interrupted.
+     */
+    static int run(final File log, final String... args) throws InterruptedException
+    {
+        final Process process = start(log, args);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), () -> "ended: " + read(log));
+        return process.exitValue();
+    }
+
+    /**
+     * @param log a log file.
+     * @return its text, or "" if none yet.
+     */
+    static String read(final File log)
+    {
+        try
+        {
+            return log.exists() ? Files.readString(log.toPath(), StandardCharsets.UTF_8) : "";
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
