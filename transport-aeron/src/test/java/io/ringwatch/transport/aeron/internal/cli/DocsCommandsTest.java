@@ -138,7 +138,7 @@ class DocsCommandsTest
     private static boolean dispatches(final String command, final String className) throws IOException
     {
         final String main = Files.readString(CLI.resolve("Main.java"), StandardCharsets.UTF_8);
-        return Pattern.compile("case \"" + command + "\":\\s+(exitCode = )?" + className + "\\.(run|main)\\(")
+        return Pattern.compile("case \"" + command + "\":\\s+(exitCode = |return )?" + className + "\\.(run|main)\\(")
             .matcher(main).find();
     }
 
