@@ -93,7 +93,6 @@ public final class DetectorNode
     private final Notices notices;
     private final HealRetell heal;
     private final Admission admission;
-    private final RankArray mergedDead = new RankArray(8);
     private final RankArray runDeclared = new RankArray(8);
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
@@ -103,6 +102,7 @@ public final class DetectorNode
     private final ViewRepair viewRepair;
     private final RankArray repairDead = new RankArray(8);
     private final Reform reform;
+    private final Joining joining;
 
     private NodeState state = NodeState.ACTIVE;
     private boolean joined;
@@ -160,6 +160,7 @@ public final class DetectorNode
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
             settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
+        this.joining = new Joining(ring, dead, membership, reform, notices, control, counters);
         rebase(startNs);
     }
 
@@ -349,39 +350,14 @@ public final class DetectorNode
      */
     private int askToJoin(final long nowNs)
     {
-        if (membership.takeReask() && state == NodeState.ACTIVE && observation.emitter() != rank)
+        final int asked = joining.askIfDue(nowNs, state == NodeState.ACTIVE, state == NodeState.JOINING,
+            observation.emitter());
+        if (asked == Joining.REFORM)
         {
-            // the emitter knows of this life: it beats it
-            counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
-            control.sendJoinRequest(observation.emitter());
+            reformCluster(nowNs);
             return 1;
         }
-        if (state == NodeState.JOINING)
-        {
-            final int polled = reform.pollIfDue(nowNs, control);
-            if (polled == Reform.REFORM)
-            {
-                reformCluster(nowNs);
-                return 1;
-            }
-            if (polled == Reform.POLLED)
-            {
-                return 1;
-            }
-        }
-        int contact = membership.nextContact(rank, clusterSize, nowNs);
-        if (contact < 0)
-        {
-            return 0;
-        }
-        if (state == NodeState.JOINING && reform.committed(nowNs))
-        {
-            // bound to the leader's poll: a view from anyone else would be refused
-            contact = Reform.LEADER;
-        }
-        counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
-        control.sendJoinRequest(contact);
-        return 1;
+        return asked;
     }
 
     /**
@@ -815,7 +791,7 @@ public final class DetectorNode
     {
         if (state == NodeState.JOINING)
         {
-            learnWhileJoining(notice, fromRank);
+            joining.learn(notice, fromRank);
             return;
         }
         final RankSet deadInMsg = notice.deadSet();
@@ -1114,63 +1090,6 @@ public final class DetectorNode
     }
 
     /**
-     * A copy that reaches a joiner before its view (a contact passes on what it learns after admitting it, and copies
-     * may overtake the view) is kept, not forwarded, and merged with the view when it comes.
-     */
-    private void learnWhileJoining(final Notice notice, final int fromRank)
-    {
-        final int subject = notice.deadRank();
-        // fences, and minority notices (never merged), are no news for a joiner
-        if (!NoticeKind.of(notice).isBroadcastNews() || !ring.isRank(fromRank) || !ring.isRank(subject) ||
-            subject == rank || !notices.firstReceipt(notice))
-        {
-            return;
-        }
-        if (notice.isJoin())
-        {
-            if (membership.incarnations().raise(subject, notice.subjectIncarnation()))
-            {
-                dead.remove(subject);
-            }
-        }
-        else if (!membership.isStale(subject, notice.subjectIncarnation()))
-        {
-            membership.incarnations().raise(subject, notice.subjectIncarnation());
-            dead.add(subject);
-        }
-    }
-
-    /**
-     * Merge a view into what this joiner learned before it: per rank the higher incarnation wins, and at equal
-     * incarnations dead wins, so the order of view and copies does not matter.
-     */
-    private void mergeView(final RankSet viewDead, final RankIncarnations viewIncarnations)
-    {
-        mergedDead.clear();
-        for (int i = 0, size = viewDead.size(); i < size; i++)
-        {
-            final int r = viewDead.rankAt(i);
-            if (r != rank && membership.incarnationOf(r) <= viewIncarnations.incarnationOf(r))
-            {
-                mergedDead.add(r);
-            }
-        }
-        for (int i = 0, size = dead.size(); i < size; i++)
-        {
-            final int r = dead.rankAt(i);
-            if (r != rank && membership.incarnationOf(r) >= viewIncarnations.incarnationOf(r))
-            {
-                mergedDead.add(r);
-            }
-        }
-        for (int i = 0, size = viewIncarnations.size(); i < size; i++)
-        {
-            membership.incarnations().raise(viewIncarnations.rankAt(i), viewIncarnations.incarnationAt(i));
-        }
-        dead.copyFrom(mergedDead);
-    }
-
-    /**
      * VIEW: the state transfer a contact sends a joiner it admitted, or a neighbour's answer to this node's differing
      * view digest ({@link ViewRepair}). A joiner takes the contact's dead set and incarnations, watches its nearest
      * live predecessor, reports itself up and takes part, provided the view admits this very incarnation; an active
@@ -1204,7 +1123,7 @@ public final class DetectorNode
             return;
         }
         reform.stop();
-        mergeView(viewDead, incarnations);
+        joining.mergeView(viewDead, incarnations);
         state = NodeState.ACTIVE;
         observation.newEmitter(ring.predecessor(), nowNs);
         if (observation.observer() == rank)
