@@ -93,6 +93,7 @@ public final class DetectorNode
     private final Notices notices;
     private final HealRetell heal;
     private final Admission admission;
+    private final NoticeReceipt receipt;
     private final RankArray runDeclared = new RankArray(8);
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
@@ -105,7 +106,6 @@ public final class DetectorNode
     private final Joining joining;
 
     private NodeState state = NodeState.ACTIVE;
-    private boolean joined;
     private long expectedWakeNs;
     private long viewEpoch;
 
@@ -153,6 +153,8 @@ public final class DetectorNode
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.quorum = new Quorum(clusterSize, settings.settlePeriodNs(), startNs);
         this.heal = new HealRetell(settings, ring, dead, membership, quorum, notices, counters);
+        this.receipt = new NoticeReceipt(incarnation, settings, ring, dead, membership, quorum, admission, notices,
+            counters);
         this.probes = new ProbeSession(this, ring, observation, dead, quorum, control, settings, counters);
         this.majorityRule = new MajorityRule(this, ring, observation, dead, quorum, probes, settings);
         this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs(), counters);
@@ -203,7 +205,7 @@ public final class DetectorNode
             throw new IllegalArgumentException("a joining node needs an incarnation above 0: " + incarnation);
         }
         state = NodeState.JOINING;
-        joined = true;
+        receipt.joined();
         observation.alone();
         rebase(nowNs);
         membership.incarnations().raise(rank, incarnation);
@@ -794,89 +796,39 @@ public final class DetectorNode
             joining.learn(notice, fromRank);
             return;
         }
-        final RankSet deadInMsg = notice.deadSet();
-        final NoticeKind kind = NoticeKind.of(notice);
-        final boolean fence = kind == NoticeKind.FENCE;
-        final boolean majority = policy == PartitionPolicy.MAJORITY;
-        // D_msg names boot incarnations only (see applyFailure), so it speaks of this node only if it never rejoined
-        final boolean namesUs = namesThisIncarnation(notice) || (!joined && deadInMsg.contains(rank));
-        final boolean minorityNotice = kind == NoticeKind.MINORITY;
-        if (majority && state == NodeState.ACTIVE)
+        switch (receipt.judge(notice, fromRank, fromIncarnation, nowNs, state == NodeState.ACTIVE))
         {
-            quorum.settleIfDue(dead, nowNs);
-            if (fence && namesUs && ring.isRank(fromRank) && dead.contains(fromRank) &&
-                !membership.isStale(fromRank, fromIncarnation) && quorum.leftAliveBy(deadInMsg))
+            case NoticeReceipt.EXCLUDE_FENCED -> exclude(nowNs, ExclusionCause.FENCED, notice.sourceRank());
+            case NoticeReceipt.EXCLUDE_NOTICE -> exclude(nowNs, ExclusionCause.NOTICE, notice.sourceRank());
+            case NoticeReceipt.HEAL_FOR_EMITTER -> heal.onHeal(nowNs);
+            case NoticeReceipt.CHECK_MINORITY ->
             {
-                // both sides of a healed partition hold each other dead: the fence of the side with a majority
-                // crosses, or neither would ever stop
-                exclude(nowNs, ExclusionCause.FENCED, notice.sourceRank());
-                return;
+                notices.forward(notice, fromRank);
+                if (majorityRule.verifyMinority(notice.deadSet(), notice.sourceRank(), nowNs))
+                {
+                    expectedWakeNs = nextDeadlineNs();
+                }
+            }
+            case NoticeReceipt.APPLY -> apply(notice, fromRank, nowNs);
+            default ->
+            {
             }
         }
-        if (!admitQuietly(fromRank, fromIncarnation, nowNs))
-        {
-            return;
-        }
-        if (kind == NoticeKind.HEAL && notice.deadRank() == rank)
-        {
-            // this node is the announcer's emitter, named (and so listed in D_msg) by a JOIN that changes nothing
-            heal.onHeal(nowNs);
-            return;
-        }
+    }
 
-        if (namesUs || fence || notice.deadRank() == rank)
-        {
-            if (!namesUs && notice.deadRank() == rank)
-            {
-                // about an older life of this rank, or this node's own JOIN passed back
-                counters.increment(ProtocolCounter.STALE_FRAMES);
-            }
-            else if (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg)))
-            {
-                // never obey a minority's view of us
-                counters.increment(ProtocolCounter.NOTICES_REFUSED);
-            }
-            else if (namesUs)
-            {
-                exclude(nowNs, fence ? ExclusionCause.FENCED : ExclusionCause.NOTICE, notice.sourceRank());
-            }
-            else
-            {
-                // a fence is for the zombie it names alone; one that reaches anybody else is never forwarded
-                counters.increment(ProtocolCounter.STRAY_FENCES);
-            }
-            return;
-        }
-
-        if (!notices.firstReceipt(notice))
-        {
-            counters.increment(ProtocolCounter.NOTICES_DUPLICATE);
-            return;
-        }
-        if (!notice.isJoin() && (minorityNotice || (majority && !quorum.leftAliveBy(deadInMsg))))
-        {
-            // never merge a minority's view: check whether we are on its side
-            if (!majority)
-            {
-                counters.increment(ProtocolCounter.NOTICES_REFUSED);
-                return;
-            }
-            notices.forward(notice, fromRank);
-            if (majorityRule.verifyMinority(deadInMsg, notice.sourceRank(), nowNs))
-            {
-                expectedWakeNs = nextDeadlineNs();
-            }
-            return;
-        }
-
+    /**
+     * T5 proper: merge a first copy (a death and its D_msg, or a JOIN), forward it along the schedule, hand it to
+     * rejoined neighbours the schedule skips, and retell on a heal.
+     */
+    private void apply(final Notice notice, final int fromRank, final long nowNs)
+    {
         final boolean changed = notice.isJoin() ? applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
         notices.forward(notice, fromRank);
         notices.catchUp(notice, fromRank, observation.emitter(), observation.observer());
-        if (kind == NoticeKind.HEAL)
+        if (NoticeKind.of(notice) == NoticeKind.HEAL)
         {
             heal.onHeal(nowNs);
         }
-
         if (changed)
         {
             afterLearning(nowNs);
@@ -913,15 +865,6 @@ public final class DetectorNode
             return true;
         }
         return false;
-    }
-
-    private boolean namesThisIncarnation(final Notice notice)
-    {
-        // A death names this life if it is about this incarnation or a later one; a JOIN of a later one replaces it.
-        // A boot member is incarnation 0 to the others whatever its own number (a pid, say).
-        final int self = joined ? incarnation : 0;
-        return notice.deadRank() == rank && (notice.isJoin() ?
-            notice.subjectIncarnation() > self : notice.subjectIncarnation() >= self);
     }
 
     private boolean applyFailure(final Notice notice, final long nowNs)
