@@ -545,20 +545,9 @@ public final class DetectorNode
     }
 
     /**
-     * A PROBE from {@code fromRank}: answer it, unless the prober is dead in this view (then it is fenced instead).
-     *
-     * @param fromRank the prober.
-     * @param token    its token, returned as is.
-     * @param nowNs    protocol time.
-     */
-    public void onProbe(final int fromRank, final long token, final long nowNs)
-    {
-        onProbe(fromRank, Membership.UNKNOWN_INCARNATION, token, nowNs);
-    }
-
-    /**
-     * PROBE as {@link #onProbe(int, long, long)}, with the prober's incarnation from the frame: a stale life is not
-     * answered, and a joining node answers nobody (it takes no part yet).
+     * A PROBE: answer it, unless the prober is dead in this view (then it is fenced instead) or a stale life; a
+     * joining node answers nobody (it takes no part yet). A frame that carries no incarnation passes
+     * {@link InboundFrame#UNKNOWN_INCARNATION}.
      *
      * @param fromRank        the prober.
      * @param fromIncarnation its incarnation.
@@ -576,18 +565,6 @@ public final class DetectorNode
 
     /**
      * A PROBE_ACK: {@code fromRank} is alive and this node can hear it.
-     *
-     * @param fromRank the rank that answered.
-     * @param token    the token of the probe it answers.
-     * @param nowNs    protocol time.
-     */
-    public void onProbeAck(final int fromRank, final long token, final long nowNs)
-    {
-        onProbeAck(fromRank, Membership.UNKNOWN_INCARNATION, token, nowNs);
-    }
-
-    /**
-     * PROBE_ACK as {@link #onProbeAck(int, long, long)}, with the answerer's incarnation from the frame.
      *
      * @param fromRank        the rank that answered.
      * @param fromIncarnation its incarnation.
@@ -667,45 +644,11 @@ public final class DetectorNode
     }
 
     /**
-     * T4 for a frame without a slot descriptor: as {@link #onNewObserver(int, int, int, long, int, long)} with zeros.
-     *
-     * @param fromRank    sender of NEW_OBSERVER.
-     * @param emitterRank the rank the frame is addressed to as the new emitter; anything but this node is dropped.
-     * @param nowNs       protocol time.
-     */
-    public void onNewObserver(final int fromRank, final int emitterRank, final long nowNs)
-    {
-        onNewObserver(fromRank, emitterRank, 0, 0L, 0, nowNs);
-    }
-
-    /**
      * T4: {@code fromRank} has become this node's observer; heartbeat at once so its 2δ grace is not spent waiting.
-     * The frame's slot descriptor goes to the heartbeat channel ({@link HeartbeatChannel#acceptObserver}) once the
-     * frame is admitted; a descriptor it refuses drops the frame (counted in {@link #newObserverRefused()}) and the
-     * node keeps its observer.
-     *
-     * @param fromRank    sender of NEW_OBSERVER.
-     * @param emitterRank the rank the frame is addressed to as the new emitter; anything but this node is dropped.
-     * @param rkey        the frame's slot remote key (RDMA), 0 if none.
-     * @param address     the frame's slot address (RDMA), 0 if none.
-     * @param length      the frame's slot length (RDMA), 0 if none.
-     * @param nowNs       protocol time.
-     */
-    public void onNewObserver(
-        final int fromRank,
-        final int emitterRank,
-        final int rkey,
-        final long address,
-        final int length,
-        final long nowNs)
-    {
-        onNewObserver(fromRank, Membership.UNKNOWN_INCARNATION, emitterRank, rkey, address, length, nowNs);
-    }
-
-    /**
-     * T4 as {@link #onNewObserver(int, int, int, long, int, long)}, with the sender's incarnation from the frame so a
-     * stale one is dropped. A joining node takes it too: only a node that knows of its join sends it, and it is what
-     * lets the joiner start beating.
+     * The frame's slot descriptor (RDMA; zeros otherwise) goes to the heartbeat channel
+     * ({@link HeartbeatChannel#acceptObserver}) once the frame is admitted; a descriptor it refuses drops the frame
+     * (counted) and the node keeps its observer. A stale sender is dropped. A joining node takes it too: only a node
+     * that knows of its join sends it, and it is what lets the joiner start beating.
      *
      * @param fromRank        sender of NEW_OBSERVER.
      * @param fromIncarnation sender's incarnation.
@@ -767,20 +710,8 @@ public final class DetectorNode
     }
 
     /**
-     * T5: a failure notice arrived. Merges D_msg into the local view and, on first receipt of this broadcast id,
-     * forwards it along the schedule computed from D_msg.
-     *
-     * @param notice   the notice, valid during the call.
-     * @param fromRank the rank that sent this copy; it already has the notice and is skipped.
-     * @param nowNs    protocol time.
-     */
-    public void onNotice(final Notice notice, final int fromRank, final long nowNs)
-    {
-        onNotice(notice, fromRank, Membership.UNKNOWN_INCARNATION, nowNs);
-    }
-
-    /**
-     * T5 as {@link #onNotice(Notice, int, long)}, with the forwarder's incarnation from the frame. A JOIN broadcast
+     * T5: a notice arrived: merge D_msg and, on first receipt of this broadcast id, forward it along the schedule
+     * computed from D_msg ({@link NoticeReceipt} judges it first). A JOIN broadcast
      * ({@link Notice#isJoin()}) travels the same way and admits its rank instead; it merges no D_msg, so the
      * majority rule's check of D_msg does not apply to it.
      *
@@ -1181,17 +1112,6 @@ public final class DetectorNode
 
     /**
      * A LEAVE from {@code fromRank}: announce its departure now instead of waiting for δ to expire.
-     *
-     * @param fromRank the leaving node.
-     * @param nowNs    protocol time.
-     */
-    public void onLeave(final int fromRank, final long nowNs)
-    {
-        onLeave(fromRank, Membership.UNKNOWN_INCARNATION, nowNs);
-    }
-
-    /**
-     * LEAVE as {@link #onLeave(int, long)}, with the leaver's incarnation from the frame.
      *
      * @param fromRank        the leaving node.
      * @param fromIncarnation its incarnation.

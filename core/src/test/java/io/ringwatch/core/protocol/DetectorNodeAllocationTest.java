@@ -5,6 +5,7 @@ import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import org.junit.jupiter.api.Test;
@@ -251,7 +252,7 @@ class DetectorNodeAllocationTest
             if (control.probedEmitter == 0)
             {
                 control.probedEmitter = -1;
-                node.onProbeAck(0, control.probeToken, now);
+                node.onProbeAck(0, InboundFrame.UNKNOWN_INCARNATION, control.probeToken, now);
                 beats = 0;
             }
         }

@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.spi.InboundFrame;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -165,7 +166,7 @@ class DetectorNodeTest
     @Test
     void shouldSkipKnownDeadRanksWhenMendingTheRing()
     {
-        node.onNotice(TestNotice.of(3, 9, 1, 2), 9, START);
+        node.onNotice(TestNotice.of(3, 9, 1, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         runUntil(node, START, START + DELTA);
         assertEquals(1, node.emitter(), "3 and 2 are known dead, so after 4 the nearest live predecessor is 1");
     }
@@ -209,7 +210,7 @@ class DetectorNodeTest
     void shouldHeartbeatAtOnceForNewObserverWithoutMovingTheSchedule()
     {
         node.doWork(START);
-        node.onNewObserver(8, node.rank(), START + 3);
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 3);
 
         final List<RecordingChannels.Sent> beats = io.sentOfType("heartbeat");
         assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), beats.get(1));
@@ -220,10 +221,10 @@ class DetectorNodeTest
     @Test
     void shouldIgnoreNewObserverFromRankItKnowsDeadOrOutOfRange()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
-        node.onNewObserver(9, node.rank(), START);
-        node.onNewObserver(N + 3, node.rank(), START);
-        node.onNewObserver(-2, node.rank(), START);
+        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        node.onNewObserver(9, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        node.onNewObserver(N + 3, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        node.onNewObserver(-2, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
         assertEquals(6, node.observer());
     }
 
@@ -231,9 +232,9 @@ class DetectorNodeTest
     void shouldMergeWholeDeadSetAndForwardEachBroadcastOnce()
     {
         final TestNotice notice = TestNotice.of(11, 12, 1, 13, 14);
-        node.onNotice(notice, 12, START);
+        node.onNotice(notice, 12, InboundFrame.UNKNOWN_INCARNATION, START);
         final int firstCopies = io.sentOfType("notice").size();
-        node.onNotice(notice, 10, START + 1);
+        node.onNotice(notice, 10, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         assertFalse(node.isAlive(11));
         assertFalse(node.isAlive(13));
@@ -248,9 +249,9 @@ class DetectorNodeTest
     @Test
     void shouldForwardASecondBroadcastOfTheSameDeath()
     {
-        node.onNotice(TestNotice.of(11, 12, 1), 12, START);
+        node.onNotice(TestNotice.of(11, 12, 1), 12, InboundFrame.UNKNOWN_INCARNATION, START);
         final int afterFirst = io.sentOfType("notice").size();
-        node.onNotice(TestNotice.of(11, 13, 1), 13, START + 1);
+        node.onNotice(TestNotice.of(11, 13, 1), 13, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(io.sentOfType("notice").size() > afterFirst,
             "re-detection by another observer is a new broadcast and its paths must be walked");
         assertEquals(1, node.viewEpoch(), "but the view did not change");
@@ -259,7 +260,7 @@ class DetectorNodeTest
     @Test
     void shouldExcludeItselfWhenANoticeNamesIt()
     {
-        node.onNotice(TestNotice.of(2, 9, 1, 5), 9, START);
+        node.onNotice(TestNotice.of(2, 9, 1, 5), 9, InboundFrame.UNKNOWN_INCARNATION, START);
 
         assertEquals(NodeState.EXCLUDED, node.state());
         assertTrue(io.events.contains("excluded by 9 at " + START));
@@ -271,7 +272,7 @@ class DetectorNodeTest
     @Test
     void shouldMendRingAtOnceWhenANoticeReportsItsEmitter()
     {
-        node.onNotice(TestNotice.of(4, 9, 1), 9, START);
+        node.onNotice(TestNotice.of(4, 9, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(3, node.emitter());
         assertEquals(List.of(new RecordingChannels.Sent("newObserver", 3, 0)), io.sentOfType("newObserver"));
         assertEquals(0, node.counter(ProtocolCounter.NOTICES_ORIGINATED), "learning by notice starts no new broadcast");
@@ -280,7 +281,7 @@ class DetectorNodeTest
     @Test
     void shouldMoveHeartbeatsToNextLiveSuccessorWhenObserverIsReportedDead()
     {
-        node.onNotice(TestNotice.of(6, 9, 1, 7), 9, START);
+        node.onNotice(TestNotice.of(6, 9, 1, 7), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(8, node.observer());
         assertEquals(8, io.sentOfType("heartbeat").get(0).to());
     }
@@ -288,7 +289,7 @@ class DetectorNodeTest
     @Test
     void shouldBroadcastAtOnceOnLeaveWithoutWaitingForTimeout()
     {
-        node.onLeave(4, START + 1);
+        node.onLeave(4, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         assertFalse(node.isAlive(4));
         assertTrue(io.events.contains("failure 4 LEFT by 4 at " + (START + 1)));
@@ -369,11 +370,11 @@ class DetectorNodeTest
     @Test
     void shouldDropFramesFromARankHeldDeadAndFenceItOncePerInterval()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
+        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         io.notices.clear();
 
-        node.onLeave(9, START + 1);
-        node.onNotice(TestNotice.of(3, 9, 4), 9, START + 2);
+        node.onLeave(9, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        node.onNotice(TestNotice.of(3, 9, 4), 9, InboundFrame.UNKNOWN_INCARNATION, START + 2);
         node.onHeartbeat(9, 7, 12, 0, START + 3);
 
         assertEquals(3, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
@@ -395,7 +396,7 @@ class DetectorNodeTest
     @Test
     void shouldFenceARankHeldDeadThatStillWritesItsSlot()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
+        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         io.notices.clear();
         io.deposit(9, 40);
 
@@ -422,7 +423,7 @@ class DetectorNodeTest
     @Test
     void shouldDropNewObserverAddressedToAnotherRank()
     {
-        node.onNewObserver(8, 7, START);
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, 7, 0, 0L, 0, START);
 
         assertEquals(1, node.counter(ProtocolCounter.MISADDRESSED));
         assertEquals(6, node.observer());
@@ -433,7 +434,7 @@ class DetectorNodeTest
     void shouldOfferTheSlotDescriptorToTheChannelThenAdoptTheObserver()
     {
         node.doWork(START);
-        node.onNewObserver(8, node.rank(), 0x42, 4096, 64, START + 3);
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
         assertEquals(List.of("observer 8 rkey 66 address 4096 length 64 at " + (START + 3)), io.observersOffered);
         assertEquals(8, node.observer());
@@ -444,7 +445,7 @@ class DetectorNodeTest
     @Test
     void shouldOfferZerosForANewObserverFrameWithoutADescriptor()
     {
-        node.onNewObserver(8, node.rank(), START);
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
 
         assertEquals(List.of("observer 8 rkey 0 address 0 length 0 at " + START), io.observersOffered);
         assertEquals(8, node.observer());
@@ -455,7 +456,7 @@ class DetectorNodeTest
     {
         node.doWork(START);
         io.acceptsObservers = false;
-        node.onNewObserver(8, node.rank(), 0x42, 4096, 64, START + 3);
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
         assertEquals(1, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(6, node.observer());
@@ -468,10 +469,10 @@ class DetectorNodeTest
     @Test
     void shouldNotOfferTheDescriptorOfAFrameItDoesNotAdmit()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, START);
-        node.onNewObserver(9, node.rank(), 0x42, 4096, 64, START);
-        node.onNewObserver(8, 7, 0x42, 4096, 64, START);
-        node.onNewObserver(node.rank(), node.rank(), 0x42, 4096, 64, START);
+        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        node.onNewObserver(9, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START);
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, 7, 0x42, 4096, 64, START);
+        node.onNewObserver(node.rank(), InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START);
 
         assertEquals(List.of(), io.observersOffered, "dead sender, another addressee, itself: never offered");
         assertEquals(1, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
@@ -484,12 +485,12 @@ class DetectorNodeTest
     void shouldTellFencedFromNamedInANotice()
     {
         final DetectorNode fenced = newNode(2, paper(N));
-        fenced.onNotice(TestNotice.of(2, 9, DetectorNode.FENCE_SEQUENCE_BASE + 1), 9, START);
+        fenced.onNotice(TestNotice.of(2, 9, DetectorNode.FENCE_SEQUENCE_BASE + 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(NodeState.EXCLUDED, fenced.state());
         assertTrue(io.events.contains("exclusion cause FENCED"));
 
         io.events.clear();
-        node.onNotice(TestNotice.of(5, 9, 3), 9, START);
+        node.onNotice(TestNotice.of(5, 9, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertTrue(io.events.contains("exclusion cause NOTICE"));
 
         io.events.clear();
@@ -500,7 +501,7 @@ class DetectorNodeTest
     @Test
     void shouldNeverForwardAFenceNamingAnotherRank()
     {
-        node.onNotice(TestNotice.of(9, 1, DetectorNode.FENCE_SEQUENCE_BASE + 3), 1, START);
+        node.onNotice(TestNotice.of(9, 1, DetectorNode.FENCE_SEQUENCE_BASE + 3), 1, InboundFrame.UNKNOWN_INCARNATION, START);
 
         assertEquals(1, node.counter(ProtocolCounter.STRAY_FENCES));
         assertEquals(0, io.sentOfType("notice").size());

@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.Test;
@@ -122,7 +123,7 @@ class HealRetellTest
     {
         beat(1, START);
         watch(START + ETA, START + DELTA / 2);
-        node.onNotice(heal(3, 1), 3, START + DELTA / 2);
+        node.onNotice(heal(3, 1), 3, InboundFrame.UNKNOWN_INCARNATION, START + DELTA / 2);
 
         beat(2 + (DELTA / 2 + ETA) / ETA, START + DELTA / 2 + ETA);
 
@@ -132,7 +133,7 @@ class HealRetellTest
     @Test
     void shouldNotAnnounceAnythingWhileTheEmitterOnlyMissesBeats()
     {
-        node.onNotice(join(9, 1, 1, 1), 1, START);
+        node.onNotice(join(9, 1, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         for (int k = 1; k <= 10; k++)
         {
             // every other beat lost: gaps of 2η
@@ -151,15 +152,15 @@ class HealRetellTest
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         io.notices.clear();
 
-        node.onNotice(heal(1, 1), 1, START + 10);
+        node.onNotice(heal(1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START + 10);
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
             "the contact retells the JOIN it broadcast");
 
-        node.onNotice(heal(2, 1), 2, START + 20);
+        node.onNotice(heal(2, 1), 2, InboundFrame.UNKNOWN_INCARNATION, START + 20);
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
             "a second heal notice within δ/2 retells nothing more");
 
-        node.onNotice(heal(3, 1), 3, START + 20 + DELTA / 2);
+        node.onNotice(heal(3, 1), 3, InboundFrame.UNKNOWN_INCARNATION, START + 20 + DELTA / 2);
         assertEquals(2, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
     }
 
@@ -170,7 +171,7 @@ class HealRetellTest
         io.notices.clear();
 
         // node 6's emitter is this node: the heal notice names it and reaches it directly
-        node.onNotice(heal(6, 1), 6, START + 10);
+        node.onNotice(heal(6, 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 10);
 
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
         assertEquals(0, node.counter(ProtocolCounter.STALE_FRAMES), "not taken for this node's own JOIN passed back");
@@ -180,10 +181,10 @@ class HealRetellTest
     @Test
     void shouldRetellNothingOnAHealNoticeForAJoinItOnlyLearned()
     {
-        node.onNotice(join(9, 1, 1, 1), 1, START + 1);
+        node.onNotice(join(9, 1, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         io.notices.clear();
 
-        node.onNotice(heal(2, 1), 2, START + 10);
+        node.onNotice(heal(2, 1), 2, InboundFrame.UNKNOWN_INCARNATION, START + 10);
 
         assertTrue(joinsOf(9).stream().noneMatch((n) -> n.sourceRank() == 5), "its contact retells it");
         assertEquals(1, node.incarnationOf(9));

@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -36,7 +37,7 @@ class JoinPartitionTest
 
     private void learnDead(final int rank)
     {
-        node.onNotice(failure(rank, 1, 1, RankArray.of(rank)), 1, START);
+        node.onNotice(failure(rank, 1, 1, RankArray.of(rank)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         assertFalse(node.isAlive(rank));
         io.sent.clear();
         io.notices.clear();
@@ -48,7 +49,7 @@ class JoinPartitionTest
         {
             if (probe.to() != silent && n.state() == NodeState.ACTIVE)
             {
-                n.onProbeAck(probe.to(), probe.value(), nowNs);
+                n.onProbeAck(probe.to(), InboundFrame.UNKNOWN_INCARNATION, probe.value(), nowNs);
             }
         }
     }
@@ -84,7 +85,7 @@ class JoinPartitionTest
     void shouldRefuseAJoinWhileCheckingAMinorityNoticeAndAdmitItOnceTheNoticeIsRefuted()
     {
         final RankArray otherSide = RankArray.of(8, 9, 10, 11, 12, 13, 14, 15);
-        node.onNotice(failure(9, 1, DetectorNode.MINORITY_SEQUENCE_BASE + 1, otherSide), 1, START + 1);
+        node.onNotice(failure(9, 1, DetectorNode.MINORITY_SEQUENCE_BASE + 1, otherSide), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "a minority notice is checked by probing its D_msg");
 
         node.onJoinRequest(3, 1, START + 2);
@@ -109,7 +110,7 @@ class JoinPartitionTest
     {
         final DetectorNode paper = new DetectorNode(5, 0, SETTINGS.withPartitionPolicy(PartitionPolicy.NONE),
             new DoubleHypercubeSchedule(), io, io, io, START);
-        paper.onNotice(failure(6, 1, 1, RankArray.of(6)), 1, START);
+        paper.onNotice(failure(6, 1, 1, RankArray.of(6)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
 
         paper.onJoinRequest(6, 1, START + 1);
 
@@ -156,7 +157,7 @@ class JoinPartitionTest
     void shouldAnswerProbesFromTheCurrentLifeOfARankOnly()
     {
         learnDead(6);
-        node.onNotice(new ReusableNotice().set(6, 9, 0, 2, RankArray.of(6)).subject(2, true), 9, START + 1);
+        node.onNotice(new ReusableNotice().set(6, 9, 0, 2, RankArray.of(6)).subject(2, true), 9, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.isAlive(6));
         final long stale = node.counter(ProtocolCounter.STALE_FRAMES);
 

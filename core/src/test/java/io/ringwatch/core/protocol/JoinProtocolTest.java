@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -37,7 +38,7 @@ class JoinProtocolTest
 
     private void learnDead(final int rank)
     {
-        node.onNotice(failure(rank, 1, 1, 0), 1, START);
+        node.onNotice(failure(rank, 1, 1, 0), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         assertFalse(node.isAlive(rank));
         io.sent.clear();
         io.notices.clear();
@@ -72,7 +73,7 @@ class JoinProtocolTest
         learnDead(4);
         assertEquals(3, node.emitter());
 
-        node.onNotice(join(4, 9, 1, 2), 9, START + 20);
+        node.onNotice(join(4, 9, 1, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 20);
 
         assertEquals(4, node.emitter());
         assertTrue(io.sentOfType("newObserver").stream().anyMatch((s) -> s.to() == 4));
@@ -97,9 +98,9 @@ class JoinProtocolTest
         final long epoch = node.viewEpoch();
 
         node.onJoinRequest(6, 1, START + 11);
-        node.onNotice(failure(6, 9, 5, 1), 9, START + 12);
+        node.onNotice(failure(6, 9, 5, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 12);
         node.onLeave(6, 1, START + 13);
-        node.onNotice(join(6, 9, 6, 1), 9, START + 14);
+        node.onNotice(join(6, 9, 6, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 14);
 
         assertTrue(node.isAlive(6));
         assertEquals(2, node.incarnationOf(6));
@@ -107,7 +108,7 @@ class JoinProtocolTest
         assertTrue(node.counter(ProtocolCounter.STALE_FRAMES) >= 3, "stale frames are counted: " + node.counter(ProtocolCounter.STALE_FRAMES));
         assertTrue(io.sentOfType("view").isEmpty());
 
-        node.onNotice(failure(6, 9, 7, 2), 9, START + 15);
+        node.onNotice(failure(6, 9, 7, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 15);
         assertFalse(node.isAlive(6), "the death of the current incarnation applies");
         node.onJoinRequest(6, 2, START + 16);
         assertFalse(node.isAlive(6), "and that incarnation cannot come back");
@@ -116,8 +117,8 @@ class JoinProtocolTest
     @Test
     void shouldConvergeWhateverTheOrderOfAnOldDeathAndANewJoin()
     {
-        node.onNotice(join(6, 9, 1, 1), 9, START);
-        node.onNotice(failure(6, 10, 1, 0), 10, START + 1);
+        node.onNotice(join(6, 9, 1, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        node.onNotice(failure(6, 10, 1, 0), 10, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.isAlive(6), "the death of the boot life after the JOIN of life 1 is stale");
         assertEquals(1, node.incarnationOf(6));
     }
@@ -191,9 +192,9 @@ class JoinProtocolTest
         joiner.onView(7, 0, RankArray.of(6), incarnations, START + 1);
 
         joiner.onNotice(new ReusableNotice().set(6, 9, 0, DetectorNode.FENCE_SEQUENCE_BASE + 1, RankArray.of(6))
-            .subject(0, false), 9, START + 2);
+            .subject(0, false), 9, InboundFrame.UNKNOWN_INCARNATION, START + 2);
         assertEquals(NodeState.ACTIVE, joiner.state());
-        joiner.onNotice(failure(6, 9, 2, 3), 9, START + 3);
+        joiner.onNotice(failure(6, 9, 2, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START + 3);
         assertEquals(NodeState.EXCLUDED, joiner.state());
     }
 

@@ -1,5 +1,6 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
@@ -78,7 +79,7 @@ class ViewRepairTest
     @Test
     void shouldAnswerADifferingDigestWithItsViewAndAMatchingOneWithNothing()
     {
-        node.onNotice(new ReusableNotice().set(9, 1, 0, 1, RankArray.of(9)).subject(0, false), 1, START);
+        node.onNotice(new ReusableNotice().set(9, 1, 0, 1, RankArray.of(9)).subject(0, false), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         final long digest = digestOf(RankArray.of(9), new IncarnationTable(4));
 
         node.onViewDigest(6, 0, digest, START + 1);
@@ -149,7 +150,7 @@ class ViewRepairTest
     @Test
     void shouldIgnoreAViewFromARankItHoldsDead()
     {
-        node.onNotice(new ReusableNotice().set(4, 1, 0, 1, RankArray.of(4)).subject(0, false), 1, START);
+        node.onNotice(new ReusableNotice().set(4, 1, 0, 1, RankArray.of(4)).subject(0, false), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         io.events.clear();
 
         node.onView(4, 0, RankArray.of(11), new IncarnationTable(4), START + 1);

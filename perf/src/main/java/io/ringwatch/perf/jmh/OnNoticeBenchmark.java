@@ -1,11 +1,12 @@
 package io.ringwatch.perf.jmh;
 
-import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -88,7 +89,7 @@ public class OnNoticeBenchmark
             }
             final int deadRank = dead[i];
             notices[i] = BenchNotice.of(deadRank, deadRank + 1, 0, 1, dead);
-            node.onNotice(notices[i], notices[i].sourceRank(), NOW_NS);
+            node.onNotice(notices[i], notices[i].sourceRank(), InboundFrame.UNKNOWN_INCARNATION, NOW_NS);
         }
 
         if (node.counter(ProtocolCounter.NOTICES_DUPLICATE) != 0 || node.deadSet().size() != broadcastsInFlight)
@@ -106,7 +107,7 @@ public class OnNoticeBenchmark
     public long duplicateNotice()
     {
         final ReusableNotice notice = notices[next++ & (broadcastsInFlight - 1)];
-        node.onNotice(notice, notice.sourceRank(), NOW_NS);
+        node.onNotice(notice, notice.sourceRank(), InboundFrame.UNKNOWN_INCARNATION, NOW_NS);
         return node.counter(ProtocolCounter.NOTICES_DUPLICATE);
     }
 

@@ -7,6 +7,7 @@ import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
@@ -128,12 +129,12 @@ class RdmaPortDownTest
                 {
                     final RemoteSlot slot = heartbeats[m.from].localSlot();
                     // the live agent's path: the protocol hands the frame's descriptor to RdmaHeartbeats
-                    nodes[m.to].onNewObserver(m.from, m.to, slot.rkey(), slot.address(), slot.length(), now);
+                    nodes[m.to].onNewObserver(m.from, InboundFrame.UNKNOWN_INCARNATION, m.to, slot.rkey(), slot.address(), slot.length(), now);
                 }
                 else
                 {
                     nodes[m.to].onNotice(delivered.set(m.deadRank, m.source, m.sourceIncarnation, m.sequence,
-                        m.deadSet), m.from, now);
+                        m.deadSet), m.from, InboundFrame.UNKNOWN_INCARNATION, now);
                 }
             }
             for (int r = 0; r < N; r++)
