@@ -96,6 +96,22 @@ public final class ConfigOutcome
         return config.label() + (sharedThread ? " (shared thread)" : "");
     }
 
+    /**
+     * @return what every detector thread did, summed over the valid pairs' B windows.
+     */
+    ThreadActivity threads()
+    {
+        final ThreadActivity sum = new ThreadActivity();
+        for (final PairResult p : pairs)
+        {
+            if (p.valid() && p.window() != null)
+            {
+                sum.add(p.window().threads());
+            }
+        }
+        return sum;
+    }
+
     long validPairs()
     {
         return pairs.stream().filter(PairResult::valid).count();

@@ -39,6 +39,9 @@ public final class NoiseBenchmark
     private static final long START_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(2_500);
     private static final long START_PER_NODE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
+    /** Freezing and thawing a detector, once per pair in steady state: a few {@code kill}s and a driver beat. */
+    private static final long FREEZE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
     /** Starting the load worker and calibrating FWQ, once per run. */
     private static final long WORKER_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(10);
 
@@ -108,11 +111,13 @@ public final class NoiseBenchmark
         long total = WORKER_ESTIMATE_NS;
         for (final NoiseConfig config : configs)
         {
-            if (DetectorUnderTest.whyNotRunnable(config, layout) == null)
+            if (DetectorUnderTest.whyNotRunnable(config, layout, settings.cold()) == null)
             {
-                final long perPair = 2 * perSide + START_ESTIMATE_NS +
-                    START_PER_NODE_ESTIMATE_NS * config.clusterSize() + settings.settleNs() + settings.graceNs();
-                total += settings.pairs() * perPair;
+                final long start = START_ESTIMATE_NS + START_PER_NODE_ESTIMATE_NS * config.clusterSize() +
+                    settings.graceNs();
+                total += settings.cold() ? settings.pairs() * (2 * perSide + start + settings.settleNs()) :
+                    start + settings.warmNs() + settings.pairs() * (2 * perSide + settings.settleNs() +
+                    FREEZE_ESTIMATE_NS);
             }
         }
         return total;
@@ -194,7 +199,7 @@ public final class NoiseBenchmark
     {
         final ConfigOutcome outcome = new ConfigOutcome(config);
         final double loadStart = loadAverage();
-        final String whyNot = DetectorUnderTest.whyNotRunnable(config, layout);
+        final String whyNot = DetectorUnderTest.whyNotRunnable(config, layout, settings.cold());
         if (whyNot != null)
         {
             outcome.notRun(whyNot);
@@ -204,6 +209,12 @@ public final class NoiseBenchmark
             return outcome;
         }
         outcome.sharedThread(DetectorUnderTest.sharesOneThread(config, layout));
+        if (!settings.cold())
+        {
+            runSteady(outcome, worker, bar);
+            outcome.loads(loadStart, loadAverage());
+            return outcome;
+        }
         int failedInARow = 0;
         for (int i = 0; i < settings.pairs(); i++)
         {
@@ -219,7 +230,8 @@ public final class NoiseBenchmark
                     a = measure(worker);
                     continue;
                 }
-                try (DetectorUnderTest detector = DetectorUnderTest.start(config, layout, settings, clusterId++))
+                try (DetectorUnderTest detector =
+                    DetectorUnderTest.start(config, layout, settings, clusterId++, false))
                 {
                     detector.notes().forEach(outcome::note);
                     Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
@@ -252,6 +264,88 @@ public final class NoiseBenchmark
         }
         outcome.loads(loadStart, loadAverage());
         return outcome;
+    }
+
+    /**
+     * Steady state: one detector, started (up to {@link #MAX_FAILED_STARTS_IN_A_ROW} tries) and left to run warm,
+     * then every pair's A with all its processes frozen and B with them running; a thaw is followed by the settle
+     * time so the resumed processes' catching up falls in no window.
+     */
+    private void runSteady(final ConfigOutcome outcome, final LoadClient worker, final Progress bar)
+        throws InterruptedException, IOException
+    {
+        final NoiseConfig config = outcome.config();
+        DetectorUnderTest detector = null;
+        for (int attempt = 1; detector == null && attempt <= MAX_FAILED_STARTS_IN_A_ROW; attempt++)
+        {
+            try
+            {
+                detector = DetectorUnderTest.start(config, layout, settings, clusterId++, true);
+            }
+            catch (final IllegalStateException ex)
+            {
+                final String message = String.valueOf(ex.getMessage());
+                final int log = message.indexOf(NodeProcesses.LOG_MARK);
+                outcome.note("start " + attempt + ": detector did not start: " +
+                    (log > 0 ? message.substring(0, log) : message));
+            }
+        }
+        if (detector == null)
+        {
+            outcome.note("gave up after " + MAX_FAILED_STARTS_IN_A_ROW + " failed starts in a row");
+            bar.advance(settings.pairs(), config.label() + " gave up");
+            return;
+        }
+        try (DetectorUnderTest running = detector)
+        {
+            running.notes().forEach(outcome::note);
+            progress.println("[" + config.label() + "] up; running warm for " +
+                TimeUnit.NANOSECONDS.toSeconds(settings.warmNs()) + " s before the first pair");
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.warmNs()));
+            for (int i = 0; i < settings.pairs(); i++)
+            {
+                final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
+                Measurement a = null;
+                Measurement b = null;
+                DetectorUnderTest.Window window = null;
+                String invalid = null;
+                for (int side = 0; side < 2; side++)
+                {
+                    if ((side == 0) == baselineFirst)
+                    {
+                        try
+                        {
+                            running.freeze();
+                            a = measure(worker);
+                        }
+                        finally
+                        {
+                            running.thaw();
+                        }
+                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
+                    }
+                    else
+                    {
+                        running.beginWindow();
+                        b = measure(worker);
+                        window = running.endWindow();
+                        invalid = window.health() == null ? null : "during B: " + window.health();
+                    }
+                }
+                if (invalid != null)
+                {
+                    outcome.note("pair " + i + ": " + invalid);
+                }
+                outcome.add(new PairResult(i, baselineFirst, a, b, window, invalid));
+                bar.advance(1, config.label() + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
+                if (invalid != null && invalid.contains(" exited "))
+                {
+                    outcome.note("gave up: a node of the running detector exited");
+                    bar.advance(settings.pairs() - i - 1, config.label() + " gave up");
+                    break;
+                }
+            }
+        }
     }
 
     private static String pairSummary(final ConfigOutcome outcome)
@@ -307,6 +401,17 @@ public final class NoiseBenchmark
     {
         // under surefire java.class.path is the whole test classpath too (useManifestOnlyJar=false in the root pom)
         return settings.classpath() != null ? settings.classpath() : System.getProperty("java.class.path");
+    }
+
+    /**
+     * @param config a configuration.
+     * @param layout the cores given.
+     * @param cold   fresh starts rather than steady state.
+     * @return null if the layout can give the configuration its placement, else why not.
+     */
+    public static String whyNotRunnable(final NoiseConfig config, final HostLayout layout, final boolean cold)
+    {
+        return DetectorUnderTest.whyNotRunnable(config, layout, cold);
     }
 
     /**

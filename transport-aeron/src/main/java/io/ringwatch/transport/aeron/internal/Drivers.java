@@ -1,9 +1,11 @@
 package io.ringwatch.transport.aeron.internal;
 
+import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import org.agrona.SystemUtil;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +48,16 @@ public final class Drivers
      */
     public static final long TIMER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(10);
 
+    /**
+     * How long the driver keeps a silent client, unless {@code -Daeron.client.liveness.timeout} says otherwise (a
+     * harness that freezes every process of a cluster with SIGSTOP sets it above the freeze, or the driver would
+     * drop its clients on waking before they could send their keepalives).
+     */
+    public static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+
+    /** Aeron wants the unblock timeout above the liveness timeout; this much above it, 15 s at the default. */
+    private static final long UNBLOCK_MARGIN_NS = TimeUnit.SECONDS.toNanos(10);
+
     private Drivers()
     {
     }
@@ -84,6 +96,8 @@ public final class Drivers
      */
     public static MediaDriver.Context lowFootprint(final String aeronDir, final long networkPeriodNs)
     {
+        final long livenessNs = SystemUtil.getDurationInNanos(
+            Configuration.CLIENT_LIVENESS_TIMEOUT_PROP_NAME, CLIENT_LIVENESS_TIMEOUT_NS);
         return new MediaDriver.Context()
             .aeronDirectoryName(aeronDir)
             .threadingMode(ThreadingMode.SHARED_NETWORK)
@@ -92,8 +106,8 @@ public final class Drivers
             .timerIntervalNs(TIMER_INTERVAL_NS)
             .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
-            .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(5))
-            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(15))
+            .clientLivenessTimeoutNs(livenessNs)
+            .publicationUnblockTimeoutNs(livenessNs + UNBLOCK_MARGIN_NS)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .warnIfDirectoryExists(false);
