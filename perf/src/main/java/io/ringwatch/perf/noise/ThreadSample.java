@@ -111,7 +111,8 @@ public record ThreadSample(
         final long cpuNs = schedstat != null ? Long.parseLong(schedstat.trim().split("\\s+")[0]) :
             (Long.parseLong(rest[UTIME_FIELD - 3]) + Long.parseLong(rest[STIME_FIELD - 3])) * NS_PER_CLOCK_TICK;
         return new ThreadSample(tid, name, cpuNs, Long.parseLong(field(status, "voluntary_ctxt_switches")),
-            Long.parseLong(field(status, "nonvoluntary_ctxt_switches")), CpuList.parse(field(status, "Cpus_allowed_list")),
+            Long.parseLong(field(status, "nonvoluntary_ctxt_switches")),
+            CpuList.parse(field(status, "Cpus_allowed_list")),
             Integer.parseInt(rest[PROCESSOR_FIELD - 3]));
     }
 

@@ -33,9 +33,10 @@ public final class Drivers
 
     /**
      * Pacing of the network thread of a driver that carries only shared-memory (IPC) streams: nothing crosses it, so
-     * it need not wake 10,000 times a second (measured by {@code perf noise}: about a third of a shared core).
+     * it need not wake 10,000 times a second (measured by {@code perf noise}: about a third of a shared core), nor
+     * 100 (the per-thread table of {@code perf noise}); what is left is how long closing the driver waits for it.
      */
-    public static final long IPC_NETWORK_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    public static final long IPC_NETWORK_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** Most a client command (add publication, keepalive) waits for the driver's conductor. */
     public static final long CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -60,6 +61,43 @@ public final class Drivers
 
     private Drivers()
     {
+    }
+
+    /** Longest {@link #lowNoiseIpcConductorPeriodNs(long)}: Aeron's own timer interval is ten times that. */
+    public static final long MAX_IPC_CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /**
+     * Pacing of the conductor of a low-noise driver that carries only shared-memory streams: δ/10 within
+     * [{@link #CONDUCTOR_PERIOD_NS}, {@link #MAX_IPC_CONDUCTOR_PERIOD_NS}]. Frames do not cross it (a subscriber
+     * reads the publisher's log directly); what waits for it is a client command, such as the publication a node adds
+     * for a peer it writes to first (a notice then leaves up to δ/10 later), and the publishers' limits (a term
+     * window, 32 KiB, per period).
+     *
+     * @param suspicionTimeoutNs δ.
+     * @return the conductor's period.
+     */
+    public static long lowNoiseIpcConductorPeriodNs(final long suspicionTimeoutNs)
+    {
+        return Math.max(CONDUCTOR_PERIOD_NS, Math.min(MAX_IPC_CONDUCTOR_PERIOD_NS, suspicionTimeoutNs / 10));
+    }
+
+    /**
+     * For a driver that carries only shared-memory streams: the conductor paced at {@code conductorPeriodNs}, its
+     * timers (its heartbeat) as often or every {@link #TIMER_INTERVAL_NS}, whichever is longer, and no thread for
+     * asynchronous tasks, which only network channels give it (name resolution): it would wake every millisecond for
+     * nothing. A heartbeat older than {@link DriverWatch#SUSPECT_AFTER_MS} only makes the nodes look at the driver's
+     * process on the duty cycles they run anyway, so a crashed driver is found as soon as before.
+     *
+     * @param ctx               driver context from {@link #lowFootprint(String, long)}.
+     * @param conductorPeriodNs the conductor's period, at most {@link #MAX_IPC_CONDUCTOR_PERIOD_NS}.
+     * @return ctx.
+     */
+    public static MediaDriver.Context sharedMemoryOnly(final MediaDriver.Context ctx, final long conductorPeriodNs)
+    {
+        return ctx
+            .conductorIdleStrategy(new PacedIdleStrategy(conductorPeriodNs))
+            .timerIntervalNs(Math.max(TIMER_INTERVAL_NS, conductorPeriodNs))
+            .asyncExecutorEnabled(false);
     }
 
     /**
@@ -103,6 +141,9 @@ public final class Drivers
             .threadingMode(ThreadingMode.SHARED_NETWORK)
             .sharedNetworkIdleStrategy(new PacedIdleStrategy(networkPeriodNs))
             .conductorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
+            // name resolution for network channels: as prompt as the conductor that hands it over, not a backoff
+            // that wakes it a thousand times a second with nothing to do
+            .asyncExecutorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
             .timerIntervalNs(TIMER_INTERVAL_NS)
             .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
