@@ -232,7 +232,11 @@ final class NoiseCommand implements Command
         if (dryRun)
         {
             final NoiseBenchmark plan = new NoiseBenchmark(configs, settings, layout, outDir, err);
-            configs.forEach(c -> out.println(c.label()));
+            for (final NoiseConfig c : configs)
+            {
+                final String whyNot = NoiseBenchmark.whyNotRunnable(c, layout, cold);
+                out.println(c.label() + (whyNot == null ? "" : " (not run: " + whyNot + ")"));
+            }
             out.printf(Locale.ROOT, "%d configuration(s) x %d pair(s), %s per run: planned about %s on %s%n",
                 configs.size(), pairs, Durations.format(settings.runNs()), minutes(plan.estimateNs()), layout);
             return 0;

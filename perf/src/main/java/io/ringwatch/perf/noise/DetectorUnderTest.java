@@ -6,6 +6,8 @@ import io.ringwatch.perf.live.LiveCluster;
 import io.ringwatch.perf.live.ProcessCluster;
 import io.ringwatch.perf.live.SharedThreadCluster;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.aeron.CncFileDescriptor;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterReader;
@@ -14,8 +16,14 @@ import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.status.CountersReader;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -57,6 +65,8 @@ final class DetectorUnderTest implements AutoCloseable
     private final List<Map<Long, ThreadSample>> threadsBefore = new ArrayList<>();
     private long windowStartNs;
     private DriverWatch driverWatch;
+    private MappedByteBuffer cnc;
+    private CountersReader counters;
     private boolean frozen;
 
     /**
@@ -163,6 +173,12 @@ final class DetectorUnderTest implements AutoCloseable
             {
                 detector.driverWatch = new DriverWatch(host.aeronDir().getAbsolutePath(),
                     TimeUnit.MILLISECONDS.toNanos(DRIVER_THAW_TIMEOUT_MS));
+                detector.cnc = IoUtil.mapExistingFile(
+                    new File(host.aeronDir(), CncFileDescriptor.CNC_FILE), "cnc");
+                final DirectBuffer meta = CncFileDescriptor.createMetaDataBuffer(detector.cnc);
+                detector.counters = new CountersReader(
+                    CncFileDescriptor.createCountersMetaDataBuffer(detector.cnc, meta),
+                    CncFileDescriptor.createCountersValuesBuffer(detector.cnc, meta));
             }
             return detector;
         }
@@ -357,6 +373,28 @@ final class DetectorUnderTest implements AutoCloseable
         frozen = false;
     }
 
+    /**
+     * @return by rank (this host's nodes and the peer), the late duty cycles each node took for a pause of its own
+     * and restarted its suspicion window for ({@link NodeCounter#PAUSES_DETECTED}), as its counter says; -1 for a
+     * node whose counter is not found.
+     */
+    long[] pausesDetected()
+    {
+        final long[] pauses = new long[config.clusterSize()];
+        java.util.Arrays.fill(pauses, -1);
+        final int clusterId = host.options().clusterId();
+        counters.forEach((counterId, typeId, key, label) ->
+        {
+            final int rank = key.getInt(Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+            if (typeId == NodeCounter.PAUSES_DETECTED.typeId() &&
+                key.getInt(0, ByteOrder.LITTLE_ENDIAN) == clusterId && rank >= 0 && rank < pauses.length)
+            {
+                pauses[rank] = counters.getCounterValue(counterId);
+            }
+        });
+        return pauses;
+    }
+
     private static void signal(final String signal, final List<Long> pids) throws IOException, InterruptedException
     {
         final List<String> cmd = new ArrayList<>(List.of("kill", "-" + signal));
@@ -415,7 +453,7 @@ final class DetectorUnderTest implements AutoCloseable
         return new Window(emission, duty, idle, seconds * readers.length, threads, health());
     }
 
-    private String health()
+    String health()
     {
         for (int r = 0; r < config.clusterSize(); r++)
         {
@@ -455,6 +493,10 @@ final class DetectorUnderTest implements AutoCloseable
             }
         }
         CloseHelper.quietClose(driverWatch);
+        if (cnc != null)
+        {
+            IoUtil.unmap(cnc);
+        }
         CloseHelper.quietCloseAll(readers);
         cluster.close();
     }

@@ -6,6 +6,8 @@ import io.ringwatch.nativeconfig.ProcessAffinity;
 import io.ringwatch.perf.reproduce.Progress;
 import io.ringwatch.transport.aeron.internal.launch.NodeProcesses;
 
+import org.agrona.CloseHelper;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -267,9 +269,10 @@ public final class NoiseBenchmark
     }
 
     /**
-     * Steady state: one detector, started (up to {@link #MAX_FAILED_STARTS_IN_A_ROW} tries) and left to run warm,
-     * then every pair's A with all its processes frozen and B with them running; a thaw is followed by the settle
-     * time so the resumed processes' catching up falls in no window.
+     * Steady state: one detector, started and left to run warm (up to {@link #MAX_FAILED_STARTS_IN_A_ROW} tries, a
+     * try failing when the cluster does not come up or loses a node while warming), then every pair's A with all its
+     * processes frozen and B with them running; a thaw is followed by the settle time so the resumed processes'
+     * catching up falls in no window.
      */
     private void runSteady(final ConfigOutcome outcome, final LoadClient worker, final Progress bar)
         throws InterruptedException, IOException
@@ -278,17 +281,7 @@ public final class NoiseBenchmark
         DetectorUnderTest detector = null;
         for (int attempt = 1; detector == null && attempt <= MAX_FAILED_STARTS_IN_A_ROW; attempt++)
         {
-            try
-            {
-                detector = DetectorUnderTest.start(config, layout, settings, clusterId++, true);
-            }
-            catch (final IllegalStateException ex)
-            {
-                final String message = String.valueOf(ex.getMessage());
-                final int log = message.indexOf(NodeProcesses.LOG_MARK);
-                outcome.note("start " + attempt + ": detector did not start: " +
-                    (log > 0 ? message.substring(0, log) : message));
-            }
+            detector = startWarm(outcome, attempt);
         }
         if (detector == null)
         {
@@ -296,12 +289,10 @@ public final class NoiseBenchmark
             bar.advance(settings.pairs(), config.label() + " gave up");
             return;
         }
+        int thaws = 0;
+        final long[] pauses = new long[config.clusterSize()];
         try (DetectorUnderTest running = detector)
         {
-            running.notes().forEach(outcome::note);
-            progress.println("[" + config.label() + "] up; running warm for " +
-                TimeUnit.NANOSECONDS.toSeconds(settings.warmNs()) + " s before the first pair");
-            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.warmNs()));
             for (int i = 0; i < settings.pairs(); i++)
             {
                 final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
@@ -313,6 +304,7 @@ public final class NoiseBenchmark
                 {
                     if ((side == 0) == baselineFirst)
                     {
+                        final long[] pausesBefore = running.pausesDetected();
                         try
                         {
                             running.freeze();
@@ -323,6 +315,8 @@ public final class NoiseBenchmark
                             running.thaw();
                         }
                         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
+                        thaws++;
+                        addRise(pauses, pausesBefore, running.pausesDetected());
                     }
                     else
                     {
@@ -345,6 +339,57 @@ public final class NoiseBenchmark
                     break;
                 }
             }
+        }
+        catch (final IOException ex)
+        {
+            // a process gone between two signals: the detector is broken, the benchmark goes on
+            outcome.note("gave up: " + ex.getMessage());
+            bar.advance(settings.pairs() - outcome.pairs().size(), config.label() + " gave up");
+        }
+        // a node whose first duty cycle after the thaw already finds its emitter's new beat re-arms on the beat
+        // and counts no pause: either way its suspicion window starts afresh
+        outcome.note(String.format(Locale.ROOT, "%d freeze(s) of every detector process%s; pauses the nodes " +
+            "counted on waking, by rank: %s", thaws, outcome.validPairs() == outcome.pairs().size() ?
+            ", and no node was declared dead or exited" : "", java.util.Arrays.toString(pauses)));
+    }
+
+    /**
+     * @return the detector, up and warm with no node lost, or null (closed, with a note saying why).
+     */
+    private DetectorUnderTest startWarm(final ConfigOutcome outcome, final int attempt) throws InterruptedException
+    {
+        final NoiseConfig config = outcome.config();
+        DetectorUnderTest detector = null;
+        try
+        {
+            detector = DetectorUnderTest.start(config, layout, settings, clusterId++, true);
+            detector.notes().forEach(outcome::note);
+            progress.println("[" + config.label() + "] up; running warm for " +
+                TimeUnit.NANOSECONDS.toSeconds(settings.warmNs()) + " s before the first pair");
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.warmNs()));
+            final String health = detector.health();
+            if (health == null)
+            {
+                return detector;
+            }
+            outcome.note("start " + attempt + ": while warming, " + health);
+        }
+        catch (final IllegalStateException ex)
+        {
+            final String message = String.valueOf(ex.getMessage());
+            final int log = message.indexOf(NodeProcesses.LOG_MARK);
+            outcome.note("start " + attempt + ": detector did not start: " +
+                (log > 0 ? message.substring(0, log) : message));
+        }
+        CloseHelper.quietClose(detector);
+        return null;
+    }
+
+    private static void addRise(final long[] sum, final long[] before, final long[] after)
+    {
+        for (int r = 0; r < sum.length; r++)
+        {
+            sum[r] = before[r] < 0 || after[r] < 0 ? -1 : sum[r] < 0 ? -1 : sum[r] + after[r] - before[r];
         }
     }
 
