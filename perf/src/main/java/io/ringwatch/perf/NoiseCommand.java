@@ -120,7 +120,8 @@ final class NoiseCommand implements Command
         final boolean runTimeGiven = flags.isSet("--run-time");
         final boolean hplNGiven = flags.isSet("--hpl-n");
         final boolean dryRun = flags.switchOn("--dry-run");
-        final boolean listsGiven = flags.isSet("--placements") || flags.isSet("--heartbeat-periods") ||
+        final boolean placementsGiven = flags.isSet("--placements");
+        final boolean listsGiven = placementsGiven || flags.isSet("--heartbeat-periods") ||
             flags.isSet("--nodes-per-host") || flags.isSet("--transports");
         final List<Placement> placements = new ArrayList<>();
         for (final String p : list(flags.string("--placements", "low-noise,low-noise-driver-apart,low-latency,low-latency-app-core")))
@@ -220,7 +221,7 @@ final class NoiseCommand implements Command
             }
         }
 
-        refuseWhatTheCoresCannotGive(configs, layout, cold, flags.isSet("--placements") || quick);
+        refuseWhatTheCoresCannotGive(configs, layout, cold, placementsGiven || quick);
 
         NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
             settleNs, startTimeoutNs, realtimePriority, cold, warmNs, null);
