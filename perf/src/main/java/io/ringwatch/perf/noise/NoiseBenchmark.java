@@ -217,53 +217,37 @@ public final class NoiseBenchmark
             outcome.loads(loadStart, loadAverage());
             return outcome;
         }
-        int failedInARow = 0;
-        for (int i = 0; i < settings.pairs(); i++)
+        final int[] failedInARow = new int[1];
+        runPairs(outcome, bar, new Sides()
         {
-            final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
-            Measurement a = null;
-            Measurement b = null;
-            DetectorUnderTest.Window window = null;
-            String invalid = null;
-            for (int side = 0; side < 2; side++)
+            public Measurement baseline() throws IOException, InterruptedException
             {
-                if ((side == 0) == baselineFirst)
-                {
-                    a = measure(worker);
-                    continue;
-                }
+                return measure(worker);
+            }
+
+            public Detected detected() throws IOException, InterruptedException
+            {
                 try (DetectorUnderTest detector =
                     DetectorUnderTest.start(config, layout, settings, clusterId++, false))
                 {
                     detector.notes().forEach(outcome::note);
                     Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
-                    detector.beginWindow();
-                    b = measure(worker);
-                    window = detector.endWindow();
-                    invalid = window.health() == null ? null : "during B: " + window.health();
-                    failedInARow = 0;
+                    failedInARow[0] = 0;
+                    return measureWindow(detector, worker);
                 }
                 catch (final IllegalStateException ex)
                 {
-                    final String message = String.valueOf(ex.getMessage());
-                    final int log = message.indexOf(NodeProcesses.LOG_MARK);
-                    invalid = "detector did not start: " + (log > 0 ? message.substring(0, log) : message);
-                    failedInARow++;
+                    failedInARow[0]++;
+                    return new Detected(null, null, "detector did not start: " + withoutLog(ex));
                 }
             }
-            if (invalid != null)
+
+            public String giveUp(final String invalid)
             {
-                outcome.note("pair " + i + ": " + invalid);
+                return failedInARow[0] >= MAX_FAILED_STARTS_IN_A_ROW ?
+                    "gave up after " + failedInARow[0] + " failed starts in a row" : null;
             }
-            outcome.add(new PairResult(i, baselineFirst, a, b, window, invalid));
-            bar.advance(1, config.label() + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
-            if (failedInARow >= MAX_FAILED_STARTS_IN_A_ROW)
-            {
-                outcome.note("gave up after " + failedInARow + " failed starts in a row");
-                bar.advance(settings.pairs() - i - 1, config.label() + " gave up");
-                break;
-            }
-        }
+        });
         outcome.loads(loadStart, loadAverage());
         return outcome;
     }
@@ -289,56 +273,42 @@ public final class NoiseBenchmark
             bar.advance(settings.pairs(), config.label() + " gave up");
             return;
         }
-        int thaws = 0;
+        final int[] thaws = new int[1];
         final long[] pauses = new long[config.clusterSize()];
         try (DetectorUnderTest running = detector)
         {
-            for (int i = 0; i < settings.pairs(); i++)
+            runPairs(outcome, bar, new Sides()
             {
-                final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
-                Measurement a = null;
-                Measurement b = null;
-                DetectorUnderTest.Window window = null;
-                String invalid = null;
-                for (int side = 0; side < 2; side++)
+                public Measurement baseline() throws IOException, InterruptedException
                 {
-                    if ((side == 0) == baselineFirst)
+                    final long[] pausesBefore = running.pausesDetected();
+                    final Measurement a;
+                    try
                     {
-                        final long[] pausesBefore = running.pausesDetected();
-                        try
-                        {
-                            running.freeze();
-                            a = measure(worker);
-                        }
-                        finally
-                        {
-                            running.thaw();
-                        }
-                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
-                        thaws++;
-                        addRise(pauses, pausesBefore, running.pausesDetected());
+                        running.freeze();
+                        a = measure(worker);
                     }
-                    else
+                    finally
                     {
-                        running.beginWindow();
-                        b = measure(worker);
-                        window = running.endWindow();
-                        invalid = window.health() == null ? null : "during B: " + window.health();
+                        running.thaw();
                     }
+                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
+                    thaws[0]++;
+                    addRise(pauses, pausesBefore, running.pausesDetected());
+                    return a;
                 }
-                if (invalid != null)
+
+                public Detected detected() throws IOException, InterruptedException
                 {
-                    outcome.note("pair " + i + ": " + invalid);
+                    return measureWindow(running, worker);
                 }
-                outcome.add(new PairResult(i, baselineFirst, a, b, window, invalid));
-                bar.advance(1, config.label() + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
-                if (invalid != null && invalid.contains(" exited "))
+
+                public String giveUp(final String invalid)
                 {
-                    outcome.note("gave up: a node of the running detector exited");
-                    bar.advance(settings.pairs() - i - 1, config.label() + " gave up");
-                    break;
+                    return invalid != null && invalid.contains(" exited ") ?
+                        "gave up: a node of the running detector exited" : null;
                 }
-            }
+            });
         }
         catch (final IOException ex)
         {
@@ -349,7 +319,7 @@ public final class NoiseBenchmark
         // a node whose first duty cycle after the thaw already finds its emitter's new beat re-arms on the beat
         // and counts no pause: either way its suspicion window starts afresh
         outcome.note(String.format(Locale.ROOT, "%d freeze(s) of every detector process%s; pauses the nodes " +
-            "counted on waking, by rank: %s", thaws, outcome.validPairs() == outcome.pairs().size() ?
+            "counted on waking, by rank: %s", thaws[0], outcome.validPairs() == outcome.pairs().size() ?
             ", and no node was declared dead or exited" : "", java.util.Arrays.toString(pauses)));
     }
 
@@ -376,10 +346,7 @@ public final class NoiseBenchmark
         }
         catch (final IllegalStateException ex)
         {
-            final String message = String.valueOf(ex.getMessage());
-            final int log = message.indexOf(NodeProcesses.LOG_MARK);
-            outcome.note("start " + attempt + ": detector did not start: " +
-                (log > 0 ? message.substring(0, log) : message));
+            outcome.note("start " + attempt + ": detector did not start: " + withoutLog(ex));
         }
         CloseHelper.quietClose(detector);
         return null;
@@ -391,6 +358,94 @@ public final class NoiseBenchmark
         {
             sum[r] = before[r] < 0 || after[r] < 0 ? -1 : sum[r] < 0 ? -1 : sum[r] + after[r] - before[r];
         }
+    }
+
+    /**
+     * One pair's two sides, as a mode measures them.
+     */
+    private interface Sides
+    {
+        /**
+         * @return A: the loads without the detector's cost.
+         */
+        Measurement baseline() throws IOException, InterruptedException;
+
+        /**
+         * @return B: the loads with the detector running.
+         */
+        Detected detected() throws IOException, InterruptedException;
+
+        /**
+         * @param invalid why the pair just measured is invalid, or null.
+         * @return why to measure no more pairs, or null to go on.
+         */
+        String giveUp(String invalid);
+    }
+
+    /**
+     * B's side of a pair.
+     *
+     * @param b       the measurement, null if the detector did not run.
+     * @param window  what the detector recorded, null if it did not run.
+     * @param invalid null for a usable B, else why not.
+     */
+    private record Detected(Measurement b, DetectorUnderTest.Window window, String invalid)
+    {
+    }
+
+    /**
+     * The pairs of one configuration, A first in every other one.
+     */
+    private void runPairs(final ConfigOutcome outcome, final Progress bar, final Sides sides)
+        throws IOException, InterruptedException
+    {
+        final String label = outcome.config().label();
+        for (int i = 0; i < settings.pairs(); i++)
+        {
+            final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
+            Measurement a = null;
+            Detected b = null;
+            for (int side = 0; side < 2; side++)
+            {
+                if ((side == 0) == baselineFirst)
+                {
+                    a = sides.baseline();
+                }
+                else
+                {
+                    b = sides.detected();
+                }
+            }
+            if (b.invalid() != null)
+            {
+                outcome.note("pair " + i + ": " + b.invalid());
+            }
+            outcome.add(new PairResult(i, baselineFirst, a, b.b(), b.window(), b.invalid()));
+            bar.advance(1, label + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
+            final String giveUp = sides.giveUp(b.invalid());
+            if (giveUp != null)
+            {
+                outcome.note(giveUp);
+                bar.advance(settings.pairs() - i - 1, label + " gave up");
+                break;
+            }
+        }
+    }
+
+    private Detected measureWindow(final DetectorUnderTest detector, final LoadClient worker)
+        throws IOException, InterruptedException
+    {
+        detector.beginWindow();
+        final Measurement b = measure(worker);
+        final DetectorUnderTest.Window window = detector.endWindow();
+        return new Detected(b, window, window.health() == null ? null : "during B: " + window.health());
+    }
+
+    private static String withoutLog(final IllegalStateException ex)
+    {
+        final String message = String.valueOf(ex.getMessage());
+        final int log = message.indexOf(NodeProcesses.LOG_MARK);
+        return log > 0 ? message.substring(0, log) : message;
     }
 
     private static String pairSummary(final ConfigOutcome outcome)

@@ -33,16 +33,9 @@ class ThreadActivityTest
         final long[] spun = new long[1];
         final Thread sleeper = new Thread(() ->
         {
-            synchronized (gate)
+            if (!awaitGate(gate))
             {
-                try
-                {
-                    gate.wait();
-                }
-                catch (final InterruptedException ex)
-                {
-                    return;
-                }
+                return;
             }
             for (int i = 0; i < SLEEPS; i++)
             {
@@ -52,16 +45,9 @@ class ThreadActivityTest
         }, "rwt-sleeper");
         final Thread spinner = new Thread(() ->
         {
-            synchronized (gate)
+            if (!awaitGate(gate))
             {
-                try
-                {
-                    gate.wait();
-                }
-                catch (final InterruptedException ex)
-                {
-                    return;
-                }
+                return;
             }
             final long start = System.nanoTime();
             long x = 0;
@@ -137,6 +123,22 @@ class ThreadActivityTest
         p.waitFor();
         assertFalse(p.isAlive());
         assertTrue(ThreadSample.ofProcess(p.pid()).isEmpty());
+    }
+
+    private static boolean awaitGate(final Object gate)
+    {
+        synchronized (gate)
+        {
+            try
+            {
+                gate.wait();
+                return true;
+            }
+            catch (final InterruptedException ex)
+            {
+                return false;
+            }
+        }
     }
 
     private static void holdUntilSampled(final CountDownLatch done, final CountDownLatch release)
