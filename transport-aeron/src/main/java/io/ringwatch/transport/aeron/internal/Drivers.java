@@ -141,9 +141,6 @@ public final class Drivers
             .threadingMode(ThreadingMode.SHARED_NETWORK)
             .sharedNetworkIdleStrategy(new PacedIdleStrategy(networkPeriodNs))
             .conductorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
-            // name resolution for network channels: as prompt as the conductor that hands it over, not a backoff
-            // that wakes it a thousand times a second with nothing to do
-            .asyncExecutorIdleStrategy(new PacedIdleStrategy(CONDUCTOR_PERIOD_NS))
             .timerIntervalNs(TIMER_INTERVAL_NS)
             .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
