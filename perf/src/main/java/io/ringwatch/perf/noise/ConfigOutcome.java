@@ -18,6 +18,7 @@ public final class ConfigOutcome
     private boolean sharedThread;
     private double loadAtStart = Double.NaN;
     private double loadAtEnd = Double.NaN;
+    private String warmUp;
 
     ConfigOutcome(final NoiseConfig config)
     {
@@ -60,6 +61,19 @@ public final class ConfigOutcome
     String notRun()
     {
         return notRun;
+    }
+
+    /**
+     * @param curve steady state: what the detector's threads on the application's cores did while it warmed.
+     */
+    void warmUp(final String curve)
+    {
+        this.warmUp = curve;
+    }
+
+    String warmUp()
+    {
+        return warmUp;
     }
 
     void sharedThread(final boolean shared)

@@ -407,15 +407,42 @@ final class DetectorUnderTest implements AutoCloseable
     }
 
     /**
+     * @return every detector process's threads now, in {@link #processes()}' order.
+     */
+    List<Map<Long, ThreadSample>> threadSnapshot()
+    {
+        final List<Map<Long, ThreadSample>> snapshot = new ArrayList<>();
+        for (final long pid : processes().values())
+        {
+            snapshot.add(ThreadActivity.snapshot(pid));
+        }
+        return snapshot;
+    }
+
+    /**
+     * @param before  {@link #threadSnapshot()} at the start.
+     * @param seconds time since.
+     * @return what every thread did since.
+     */
+    ThreadActivity threadsSince(final List<Map<Long, ThreadSample>> before, final double seconds)
+    {
+        final ThreadActivity threads = new ThreadActivity();
+        int i = 0;
+        for (final Map.Entry<String, Long> process : processes().entrySet())
+        {
+            threads.add(process.getKey(), before.get(i++), ThreadSample.ofProcess(process.getValue()));
+        }
+        threads.addSeconds(seconds);
+        return threads;
+    }
+
+    /**
      * Start of a measured window.
      */
     void beginWindow()
     {
         threadsBefore.clear();
-        for (final long pid : processes().values())
-        {
-            threadsBefore.add(ThreadActivity.snapshot(pid));
-        }
+        threadsBefore.addAll(threadSnapshot());
         emissionBefore = new JitterSnapshot[readers.length];
         dutyBefore = new JitterSnapshot[readers.length];
         idleBefore = new JitterSnapshot[readers.length];
@@ -442,14 +469,8 @@ final class DetectorUnderTest implements AutoCloseable
             NoiseStats.add(duty, readers[r].snapshot(JitterLayout.DUTY_CYCLE).minus(dutyBefore[r]));
             NoiseStats.add(idle, readers[r].snapshot(JitterLayout.IDLE_GAP).minus(idleBefore[r]));
         }
-        final ThreadActivity threads = new ThreadActivity();
-        int i = 0;
-        for (final Map.Entry<String, Long> process : processes().entrySet())
-        {
-            threads.add(process.getKey(), threadsBefore.get(i++), ThreadSample.ofProcess(process.getValue()));
-        }
         final double seconds = (System.nanoTime() - windowStartNs) / 1e9;
-        threads.addSeconds(seconds);
+        final ThreadActivity threads = threadsSince(threadsBefore, seconds);
         return new Window(emission, duty, idle, seconds * readers.length, threads, health());
     }
 

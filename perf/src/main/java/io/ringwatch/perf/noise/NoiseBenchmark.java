@@ -41,6 +41,9 @@ public final class NoiseBenchmark
     private static final long START_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(2_500);
     private static final long START_PER_NODE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
+    /** Steady state: the warm-up is watched in this many equal steps (their thread counters make its curve). */
+    private static final int WARM_UP_STEPS = 6;
+
     /** Freezing and thawing a detector, once per pair in steady state: a few {@code kill}s and a driver beat. */
     private static final long FREEZE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -336,7 +339,7 @@ public final class NoiseBenchmark
             detector.notes().forEach(outcome::note);
             progress.println("[" + config.label() + "] up; running warm for " +
                 TimeUnit.NANOSECONDS.toSeconds(settings.warmNs()) + " s before the first pair");
-            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.warmNs()));
+            outcome.warmUp(warmUp(detector));
             final String health = detector.health();
             if (health == null)
             {
@@ -350,6 +353,27 @@ public final class NoiseBenchmark
         }
         CloseHelper.quietClose(detector);
         return null;
+    }
+
+    /**
+     * Run the detector warm, in {@link #WARM_UP_STEPS} steps, and say what its threads on the application's cores
+     * did in each: how long after its start its cost settles.
+     */
+    private String warmUp(final DetectorUnderTest detector) throws InterruptedException
+    {
+        final StringBuilder sb = new StringBuilder();
+        final long stepNs = settings.warmNs() / WARM_UP_STEPS;
+        for (int step = 0; step < WARM_UP_STEPS; step++)
+        {
+            final var before = detector.threadSnapshot();
+            final long startNs = System.nanoTime();
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(stepNs));
+            final ThreadActivity threads = detector.threadsSince(before, (System.nanoTime() - startNs) / 1e9);
+            sb.append(String.format(Locale.ROOT, "%s%.1f–%.1f s: %.0f wake-ups/s, %.0f CPU µs/s",
+                step == 0 ? "" : "; ", step * stepNs / 1e9, (step + 1) * stepNs / 1e9,
+                threads.wakeUpsPerSecondOn(layout.appCpus()), threads.cpuMicrosPerSecondOn(layout.appCpus())));
+        }
+        return sb.toString();
     }
 
     private static void addRise(final long[] sum, final long[] before, final long[] after)

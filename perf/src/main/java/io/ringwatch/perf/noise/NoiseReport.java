@@ -138,6 +138,10 @@ public final class NoiseReport
             }
             final ThreadActivity threads = o.threads();
             sb.append(f("%s: DGEMM slowdown %s, FWQ %s%n", o.label(), percent(o.dgemm()), percent(o.fwq())));
+            if (o.warmUp() != null)
+            {
+                sb.append(f("  warming up, on the application's cores: %s%n", o.warmUp()));
+            }
             sb.append(threads.seconds() > 0 ? threads.table(layout.appCpus()) : "  (no thread counters)\n");
             sb.append('\n');
         }
