@@ -295,6 +295,20 @@ public final class NoiseReport
             }
         }
         sb.append(fwq.isEmpty() ? "not measured in this run.\n" : String.join("; ", fwq) + ".\n");
+        sb.append("- Wake-ups/s of all detector threads on the application's cores ≤ 2/η + 20 at η ≥ 10 ms: ");
+        final List<String> wakeUps = new ArrayList<>();
+        for (final ConfigOutcome o : outcomes)
+        {
+            final ThreadActivity threads = o.threads();
+            if (o.config().heartbeatPeriodNs() >= 10_000_000L && threads.seconds() > 0)
+            {
+                final double bound = 2e9 / o.config().heartbeatPeriodNs() + 20;
+                final double measured = threads.wakeUpsPerSecondOn(layout.appCpus());
+                wakeUps.add(f("%s %.1f (bound %.0f: %s)", o.label(), measured, bound, measured <= bound ? "met" :
+                    "NOT met, see the thread table"));
+            }
+        }
+        sb.append(wakeUps.isEmpty() ? "not measured in this run.\n" : String.join("; ", wakeUps) + ".\n");
         return sb.toString();
     }
 
