@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +48,12 @@ final class NoiseCommand implements Command
         return String.join(System.lineSeparator(),
             "usage: java -jar ringwatch-perf.jar noise [flags]",
             "  --quick                one configuration (low-noise η=10ms, 1 node/host, ipc), 3 pairs of 1 s runs,",
-            "                         DGEMM n=512 and FWQ only: under a minute, for CI; not a measurement",
+            "                         5 s warm, DGEMM n=512 and FWQ only: under a minute, for CI; not a measurement",
+            "  --cold                 start a fresh detector for every B run (the old mode) instead of steady state:",
+            "                         answers what a detector costs in its first seconds (JVMs compiling, driver",
+            "                         setting up), not what a site pays while it runs",
+            "  --warm D               steady state: how long the detector runs before the first pair (default 60s,",
+            "                         5s with --quick)",
             "  --pairs N              A/B pairs per configuration (default 10)",
             "  --run-time D           length of each DGEMM and each FWQ run (default 10s)",
             "  --placements LIST      low-noise (agents and driver on the application's cores),",
@@ -66,7 +72,12 @@ final class NoiseCommand implements Command
             "  --dgemm-n N            DGEMM matrix order (default 1024)",
             "  --fwq-quantum D        target length of one FWQ work quantum (default 20us)",
             "  --hpl-n N              HPL problem size (default 4000: about 1 s of HPL in 12 s of HPCC per run)",
-            "  --app-cores LIST       the application's cores (default every allowed core but the last, which the",
+            "  --cores LIST           the cores the benchmark may use (default every core this process may run on);",
+            "                         refused if one is not on this host or not allowed to this process. A",
+            "                         placement these cores cannot give is refused with the reason rather than",
+            "                         silently shared: asked for by --placements, the command stops (exit 2); in",
+            "                         the default matrix it is listed as not run",
+            "  --app-cores LIST       the application's cores (default every core of --cores but the last, which the",
             "                         harness and a detector of its own get)",
             "  --rt-priority P        SCHED_FIFO priority of low-noise agents, 0 for none (default 10 where",
             "                         permitted, else 0)",
@@ -82,16 +93,24 @@ final class NoiseCommand implements Command
             "  --dry-run              print the configurations and the planned time, run nothing",
             "  --out DIR              writes DIR/noise.md, noise.csv, noise-pairs.csv and PNG plots after every",
             "                         configuration (default results)",
-            "Each pair runs the loads without the detector (A) and with a freshly started one (B), A first in every",
-            "other pair; slowdown = A's rate / B's rate - 1 within a pair, mean and Student-t 95 % interval over the",
+            "Steady state (default): one detector per configuration, started, left to run warm, then in each pair A",
+            "runs the loads with every detector process (this host's nodes, the peer, the driver) frozen by SIGSTOP",
+            "and B with them running; the driver's timeouts are set so a freeze harms nobody and each node's pause",
+            "guard restarts its suspicion deadline on the thaw. It answers what a running detector costs, and",
+            "prints per thread of every detector process its wake-ups/s, preemptions/s and CPU µs/s during B.",
+            "--cold: A without a detector, B with a freshly started one. Either way A goes first in every other",
+            "pair; slowdown = A's rate / B's rate - 1 within a pair, mean and Student-t 95 % interval over the",
             "pairs, \"not measurable\" when the interval contains 0. Prints the planned time first and an ETA as it",
             "goes. Exit code 1 if a configuration that could run here got fewer than 2 valid pairs.");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--quick", "--dry-run");
+        final Args flags = new Args(args, 0, "--quick", "--dry-run", "--cold");
         final boolean quick = flags.switchOn("--quick");
+        final boolean cold = flags.switchOn("--cold");
+        final long warmNs = flags.durationNs("--warm", TimeUnit.SECONDS.toNanos(quick ? 5 : 60));
+        final String coresGiven = flags.string("--cores", null);
         final long budgetNs = budgetNs(flags.string("--budget", null));
         if (budgetNs < 0 || (budgetNs > 0 && quick))
         {
@@ -101,7 +120,8 @@ final class NoiseCommand implements Command
         final boolean runTimeGiven = flags.isSet("--run-time");
         final boolean hplNGiven = flags.isSet("--hpl-n");
         final boolean dryRun = flags.switchOn("--dry-run");
-        final boolean listsGiven = flags.isSet("--placements") || flags.isSet("--heartbeat-periods") ||
+        final boolean placementsGiven = flags.isSet("--placements");
+        final boolean listsGiven = placementsGiven || flags.isSet("--heartbeat-periods") ||
             flags.isSet("--nodes-per-host") || flags.isSet("--transports");
         final List<Placement> placements = new ArrayList<>();
         for (final String p : list(flags.string("--placements", "low-noise,low-noise-driver-apart,low-latency,low-latency-app-core")))
@@ -166,15 +186,7 @@ final class NoiseCommand implements Command
         final Path outDir = Path.of(flags.string("--out", "results"));
         flags.finish();
 
-        final HostLayout layout;
-        try
-        {
-            layout = HostLayout.of(HostCpus.probe().allowedCores(), appCores == null ? null : CpuList.parse(appCores));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new UsageException("bad value for --app-cores: " + ex.getMessage());
-        }
+        final HostLayout layout = layout(coresGiven, appCores);
 
         final List<NoiseConfig> configs = new ArrayList<>();
         if (quick || listsGiven)
@@ -209,8 +221,10 @@ final class NoiseCommand implements Command
             }
         }
 
+        refuseWhatTheCoresCannotGive(configs, layout, cold, placementsGiven || quick);
+
         NoiseSettings settings = new NoiseSettings(pairs, runNs, loads, dgemmN, quantumNs, hplN, seed, graceNs,
-            settleNs, startTimeoutNs, realtimePriority, null);
+            settleNs, startTimeoutNs, realtimePriority, cold, warmNs, null);
         if (budgeted)
         {
             settings = fitBudget(budgetNs, configs, settings, layout, runTimeGiven, hplNGiven, out);
@@ -219,7 +233,11 @@ final class NoiseCommand implements Command
         if (dryRun)
         {
             final NoiseBenchmark plan = new NoiseBenchmark(configs, settings, layout, outDir, err);
-            configs.forEach(c -> out.println(c.label()));
+            for (final NoiseConfig c : configs)
+            {
+                final String whyNot = NoiseBenchmark.whyNotRunnable(c, layout, cold);
+                out.println(c.label() + (whyNot == null ? "" : " (not run: " + whyNot + ")"));
+            }
             out.printf(Locale.ROOT, "%d configuration(s) x %d pair(s), %s per run: planned about %s on %s%n",
                 configs.size(), pairs, Durations.format(settings.runNs()), minutes(plan.estimateNs()), layout);
             return 0;
@@ -255,6 +273,7 @@ final class NoiseCommand implements Command
             Runtime.getRuntime().availableProcessors(), layout, NoiseBenchmark.loadAverage());
         out.println(report.slowdownTable(outcomes));
         out.println(report.jitterTable(outcomes));
+        out.println(report.threadTables(outcomes));
         out.println("written: " + outDir.resolve("noise.md") + ", noise.csv, noise-pairs.csv, " +
             "slowdown_vs_eta.png, fwq_percentiles.png, emission_error_cdf.png, duty_cycle_cdf.png");
         if (NoiseBenchmark.allMeasured(outcomes))
@@ -264,6 +283,74 @@ final class NoiseCommand implements Command
         }
         err.println("noise: a configuration got fewer than 2 valid pairs; worker log and HPCC files kept in " + workDir);
         return 1;
+    }
+
+    private static HostLayout layout(final String coresGiven, final String appCores) throws UsageException
+    {
+        final BitSet allowed = HostCpus.probe().allowedCores();
+        BitSet cores = allowed;
+        if (coresGiven != null)
+        {
+            try
+            {
+                cores = CpuList.parse(coresGiven);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UsageException("bad value for --cores: " + ex.getMessage());
+            }
+            final BitSet missing = (BitSet)cores.clone();
+            missing.andNot(allowed);
+            if (!missing.isEmpty())
+            {
+                throw new UsageException("--cores " + coresGiven + ": this host cannot give core(s) " +
+                    CpuList.format(missing) + " (this process may run on " + CpuList.format(allowed) + ", " +
+                    Runtime.getRuntime().availableProcessors() + " CPU(s))");
+            }
+        }
+        try
+        {
+            final BitSet app = appCores == null ? null : CpuList.parse(appCores);
+            if (app != null && !cores.equals(orOf(cores, app)))
+            {
+                throw new UsageException("--app-cores " + appCores + " lies outside the cores given (" +
+                    CpuList.format(cores) + ")");
+            }
+            return HostLayout.of(cores, app);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException("bad value for --app-cores: " + ex.getMessage());
+        }
+    }
+
+    private static BitSet orOf(final BitSet a, final BitSet b)
+    {
+        final BitSet or = (BitSet)a.clone();
+        or.or(b);
+        return or;
+    }
+
+    /**
+     * A placement asked for by name that the cores cannot give stops the command with the reason; in the default
+     * matrix it is left to be reported as not run.
+     */
+    private static void refuseWhatTheCoresCannotGive(
+        final List<NoiseConfig> configs, final HostLayout layout, final boolean cold, final boolean asked)
+        throws UsageException
+    {
+        if (!asked)
+        {
+            return;
+        }
+        for (final NoiseConfig config : configs)
+        {
+            final String whyNot = NoiseBenchmark.whyNotRunnable(config, layout, cold);
+            if (whyNot != null)
+            {
+                throw new UsageException("refused: " + config.label() + ": " + whyNot + " (" + layout + ")");
+            }
+        }
     }
 
     /**
@@ -289,7 +376,8 @@ final class NoiseCommand implements Command
             final NoiseSettings s = new NoiseSettings(asked.pairs(),
                 runTimeGiven ? asked.runNs() : TimeUnit.MILLISECONDS.toNanos(step[0]), asked.loads(), asked.dgemmN(),
                 asked.fwqQuantumNs(), hplNGiven ? asked.hplN() : (int)step[1], asked.seed(), asked.graceNs(),
-                asked.settleNs(), asked.startTimeoutNs(), asked.realtimePriority(), asked.classpath());
+                asked.settleNs(), asked.startTimeoutNs(), asked.realtimePriority(), asked.cold(), asked.warmNs(),
+                asked.classpath());
             fitted = s;
             if (new NoiseBenchmark(configs, s, layout, null, out).estimateNs() <= budgetNs)
             {

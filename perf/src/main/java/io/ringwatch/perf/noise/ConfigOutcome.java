@@ -18,6 +18,7 @@ public final class ConfigOutcome
     private boolean sharedThread;
     private double loadAtStart = Double.NaN;
     private double loadAtEnd = Double.NaN;
+    private String warmUp;
 
     ConfigOutcome(final NoiseConfig config)
     {
@@ -62,6 +63,19 @@ public final class ConfigOutcome
         return notRun;
     }
 
+    /**
+     * @param curve steady state: what the detector's threads on the application's cores did while it warmed.
+     */
+    void warmUp(final String curve)
+    {
+        this.warmUp = curve;
+    }
+
+    String warmUp()
+    {
+        return warmUp;
+    }
+
     void sharedThread(final boolean shared)
     {
         this.sharedThread = shared;
@@ -94,6 +108,22 @@ public final class ConfigOutcome
     String label()
     {
         return config.label() + (sharedThread ? " (shared thread)" : "");
+    }
+
+    /**
+     * @return what every detector thread did, summed over the valid pairs' B windows.
+     */
+    ThreadActivity threads()
+    {
+        final ThreadActivity sum = new ThreadActivity();
+        for (final PairResult p : pairs)
+        {
+            if (p.valid() && p.window() != null)
+            {
+                sum.add(p.window().threads());
+            }
+        }
+        return sum;
     }
 
     long validPairs()

@@ -6,6 +6,9 @@ import io.ringwatch.perf.live.LiveCluster;
 import io.ringwatch.perf.live.ProcessCluster;
 import io.ringwatch.perf.live.SharedThreadCluster;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.aeron.CncFileDescriptor;
+import io.ringwatch.transport.aeron.NodeCounter;
+import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterReader;
 import io.ringwatch.transport.aeron.internal.jitter.JitterSnapshot;
@@ -13,10 +16,19 @@ import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.status.CountersReader;
 
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +41,19 @@ import java.util.concurrent.TimeUnit;
  */
 final class DetectorUnderTest implements AutoCloseable
 {
+    /** Driver timeouts a freeze of every detector process would otherwise run out. */
+    private static final List<String> FREEZE_SAFE_TIMEOUTS = List.of(
+        "aeron.client.liveness.timeout", "aeron.image.liveness.timeout", "aeron.publication.connection.timeout");
+
+    /** Above any A run, HPL's included. */
+    private static final String FREEZE_TIMEOUT = "3600s";
+
+    /** How long a thawed driver has to stamp its heartbeat before its nodes are let go. */
+    private static final long DRIVER_THAW_TIMEOUT_MS = 10_000;
+
+    /** A driver heartbeat this fresh is one stamped since the thaw (its timers run every 10 ms). */
+    private static final long FRESH_HEARTBEAT_MS = 100;
+
     private final NoiseConfig config;
     private final LiveCluster cluster;
     private final LocalCluster host;
@@ -37,7 +62,12 @@ final class DetectorUnderTest implements AutoCloseable
     private JitterSnapshot[] emissionBefore;
     private JitterSnapshot[] dutyBefore;
     private JitterSnapshot[] idleBefore;
+    private final List<Map<Long, ThreadSample>> threadsBefore = new ArrayList<>();
     private long windowStartNs;
+    private DriverWatch driverWatch;
+    private MappedByteBuffer cnc;
+    private CountersReader counters;
+    private boolean frozen;
 
     /**
      * What the host's nodes recorded during a window, and whether the cluster stayed whole.
@@ -46,9 +76,12 @@ final class DetectorUnderTest implements AutoCloseable
      * @param dutyCycle duty-cycle lengths, ns.
      * @param idleGap   gaps after duty cycles that found no work (the idle strategy's sleeps), ns.
      * @param nodeSeconds the window's length times this host's nodes, s.
+     * @param threads   what every thread of every detector process (this host's nodes, the peer, the driver) did.
      * @param health    null when every node ran and nobody was declared dead, else what went wrong.
      */
-    record Window(Histogram emission, Histogram dutyCycle, Histogram idleGap, double nodeSeconds, String health)
+    record Window(
+        Histogram emission, Histogram dutyCycle, Histogram idleGap, double nodeSeconds, ThreadActivity threads,
+        String health)
     {
         /**
          * @return idle gaps of {@link JitterLayout#WAKE_UP_MIN_NS} or more: wake-ups from sleep.
@@ -72,16 +105,30 @@ final class DetectorUnderTest implements AutoCloseable
      * @param layout     the host's cores.
      * @param settings   grace, priority, timeouts, classpath.
      * @param clusterId  distinct per start.
+     * @param freezable  true to set the media driver's timeouts so that {@link #freeze()} harms nobody.
      * @return the detector, up and past its grace, placed.
      * @throws IllegalStateException if the cluster fails to come up.
      */
     static DetectorUnderTest start(
-        final NoiseConfig config, final HostLayout layout, final NoiseSettings settings, final int clusterId)
+        final NoiseConfig config,
+        final HostLayout layout,
+        final NoiseSettings settings,
+        final int clusterId,
+        final boolean freezable)
         throws InterruptedException
     {
         final boolean lowLatency = "low-latency".equals(config.placement().profile());
         final List<String> jvm = new ArrayList<>(new LocalCluster.Options().jvmOptions());
         jvm.add("-D" + RingwatchConfiguration.JITTER_FILE_PROP_NAME + "=true");
+        if (freezable)
+        {
+            // a frozen client sends no keepalive and a frozen peer no frame: the driver, woken first on a thaw, must
+            // not time out either (the nodes' own pause guard covers their side)
+            for (final String timeout : FREEZE_SAFE_TIMEOUTS)
+            {
+                jvm.add("-D" + timeout + "=" + FREEZE_TIMEOUT);
+            }
+        }
         final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(config.clusterSize())
             .transport(config.transport())
@@ -122,6 +169,17 @@ final class DetectorUnderTest implements AutoCloseable
                 detector.readers[r] = new JitterReader(
                     JitterLayout.fileFor(host.aeronDir().getAbsolutePath(), clusterId, r));
             }
+            if (freezable)
+            {
+                detector.driverWatch = new DriverWatch(host.aeronDir().getAbsolutePath(),
+                    TimeUnit.MILLISECONDS.toNanos(DRIVER_THAW_TIMEOUT_MS));
+                detector.cnc = IoUtil.mapExistingFile(
+                    new File(host.aeronDir(), CncFileDescriptor.CNC_FILE), "cnc");
+                final DirectBuffer meta = CncFileDescriptor.createMetaDataBuffer(detector.cnc);
+                detector.counters = new CountersReader(
+                    CncFileDescriptor.createCountersMetaDataBuffer(detector.cnc, meta),
+                    CncFileDescriptor.createCountersValuesBuffer(detector.cnc, meta));
+            }
             return detector;
         }
         catch (final RuntimeException | InterruptedException ex)
@@ -132,10 +190,21 @@ final class DetectorUnderTest implements AutoCloseable
     }
 
     /**
+     * @param config what to run.
+     * @param layout the cores given.
+     * @param cold   fresh starts: low-latency agents may then take turns on one spinning thread in this JVM, which
+     *               steady state (it freezes processes) cannot do.
      * @return null if the configuration can run on this layout, else why not.
      */
-    static String whyNotRunnable(final NoiseConfig config, final HostLayout layout)
+    static String whyNotRunnable(final NoiseConfig config, final HostLayout layout, final boolean cold)
     {
+        if (!cold && sharesOneThread(config, layout))
+        {
+            return "low-latency on cores of its own needs one spare core per spinning agent (" + config.clusterSize() +
+                ": this host's " + config.nodesPerHost() + " and the peer), the cores given leave " +
+                layout.detectorCpus().cardinality() + " (" + CpuList.format(layout.detectorCpus()) + ") beside the " +
+                "application's; refused rather than shared (--cold shares one spinning thread)";
+        }
         if (config.placement() == Placement.LOW_LATENCY_APP_CORE &&
             config.nodesPerHost() > layout.appCpus().cardinality())
         {
@@ -240,10 +309,140 @@ final class DetectorUnderTest implements AutoCloseable
     }
 
     /**
+     * @return every process of the detector by name: this host's nodes, the peer, the driver; none for a shared
+     * thread in this JVM.
+     */
+    private Map<String, Long> processes()
+    {
+        final Map<String, Long> pids = new LinkedHashMap<>();
+        if (!(cluster instanceof SharedThreadCluster))
+        {
+            for (int r = 0; r < config.clusterSize(); r++)
+            {
+                pids.put(r == config.nodesPerHost() ? "peer" : "node " + r, host.process(r).pid());
+            }
+        }
+        pids.put("driver", host.driverPid());
+        return pids;
+    }
+
+    /**
+     * SIGSTOP every node (this host's and the peer) and then the driver, in one {@code kill}: within microseconds of
+     * each other, so no node sees another stop while it still runs. The baseline then runs on a host where the
+     * detector holds memory but takes no CPU, cache or wake-up.
+     *
+     * @throws IOException          if {@code kill} fails.
+     * @throws InterruptedException if interrupted.
+     */
+    void freeze() throws IOException, InterruptedException
+    {
+        if (driverWatch == null)
+        {
+            throw new IllegalStateException("not started freezable");
+        }
+        signal("STOP", new ArrayList<>(processes().values()));
+        frozen = true;
+    }
+
+    /**
+     * SIGCONT the driver, wait until it has stamped a fresh heartbeat (else a node waking first would take its
+     * driver for hung), then every node at once: each finds its next duty cycle late past its pause threshold and
+     * starts its emitter's suspicion deadline afresh instead of blaming it for the freeze.
+     *
+     * @throws IOException          if {@code kill} fails or the driver does not beat again.
+     * @throws InterruptedException if interrupted.
+     */
+    void thaw() throws IOException, InterruptedException
+    {
+        final List<Long> pids = new ArrayList<>(processes().values());
+        final long driverPid = pids.remove(pids.size() - 1);
+        signal("CONT", List.of(driverPid));
+        final long deadline = System.currentTimeMillis() + DRIVER_THAW_TIMEOUT_MS;
+        long age;
+        while ((age = driverWatch.heartbeatAgeMs(System.currentTimeMillis())) > FRESH_HEARTBEAT_MS || age < 0)
+        {
+            if (System.currentTimeMillis() > deadline)
+            {
+                signal("CONT", pids);
+                frozen = false;
+                throw new IOException("the thawed driver did not beat within " + DRIVER_THAW_TIMEOUT_MS + " ms");
+            }
+            Thread.sleep(1);
+        }
+        signal("CONT", pids);
+        frozen = false;
+    }
+
+    /**
+     * @return by rank (this host's nodes and the peer), the late duty cycles each node took for a pause of its own
+     * and restarted its suspicion window for ({@link NodeCounter#PAUSES_DETECTED}), as its counter says; -1 for a
+     * node whose counter is not found.
+     */
+    long[] pausesDetected()
+    {
+        final long[] pauses = new long[config.clusterSize()];
+        java.util.Arrays.fill(pauses, -1);
+        final int clusterId = host.options().clusterId();
+        counters.forEach((counterId, typeId, key, label) ->
+        {
+            final int rank = key.getInt(Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+            if (typeId == NodeCounter.PAUSES_DETECTED.typeId() &&
+                key.getInt(0, ByteOrder.LITTLE_ENDIAN) == clusterId && rank >= 0 && rank < pauses.length)
+            {
+                pauses[rank] = counters.getCounterValue(counterId);
+            }
+        });
+        return pauses;
+    }
+
+    private static void signal(final String signal, final List<Long> pids) throws IOException, InterruptedException
+    {
+        final List<String> cmd = new ArrayList<>(List.of("kill", "-" + signal));
+        pids.forEach(p -> cmd.add(Long.toString(p)));
+        final Process kill = new ProcessBuilder(cmd).inheritIO().start();
+        if (kill.waitFor() != 0)
+        {
+            throw new IOException(String.join(" ", cmd) + " failed");
+        }
+    }
+
+    /**
+     * @return every detector process's threads now, in {@link #processes()}' order.
+     */
+    List<Map<Long, ThreadSample>> threadSnapshot()
+    {
+        final List<Map<Long, ThreadSample>> snapshot = new ArrayList<>();
+        for (final long pid : processes().values())
+        {
+            snapshot.add(ThreadActivity.snapshot(pid));
+        }
+        return snapshot;
+    }
+
+    /**
+     * @param before  {@link #threadSnapshot()} at the start.
+     * @param seconds time since.
+     * @return what every thread did since.
+     */
+    ThreadActivity threadsSince(final List<Map<Long, ThreadSample>> before, final double seconds)
+    {
+        final ThreadActivity threads = new ThreadActivity();
+        int i = 0;
+        for (final Map.Entry<String, Long> process : processes().entrySet())
+        {
+            threads.add(process.getKey(), before.get(i++), ThreadSample.ofProcess(process.getValue()));
+        }
+        threads.addSeconds(seconds);
+        return threads;
+    }
+
+    /**
      * Start of a measured window.
      */
     void beginWindow()
     {
+        threadsBefore.clear();
+        threadsBefore.addAll(threadSnapshot());
         emissionBefore = new JitterSnapshot[readers.length];
         dutyBefore = new JitterSnapshot[readers.length];
         idleBefore = new JitterSnapshot[readers.length];
@@ -270,11 +469,12 @@ final class DetectorUnderTest implements AutoCloseable
             NoiseStats.add(duty, readers[r].snapshot(JitterLayout.DUTY_CYCLE).minus(dutyBefore[r]));
             NoiseStats.add(idle, readers[r].snapshot(JitterLayout.IDLE_GAP).minus(idleBefore[r]));
         }
-        final double nodeSeconds = (System.nanoTime() - windowStartNs) / 1e9 * readers.length;
-        return new Window(emission, duty, idle, nodeSeconds, health());
+        final double seconds = (System.nanoTime() - windowStartNs) / 1e9;
+        final ThreadActivity threads = threadsSince(threadsBefore, seconds);
+        return new Window(emission, duty, idle, seconds * readers.length, threads, health());
     }
 
-    private String health()
+    String health()
     {
         for (int r = 0; r < config.clusterSize(); r++)
         {
@@ -302,6 +502,22 @@ final class DetectorUnderTest implements AutoCloseable
 
     public void close()
     {
+        if (frozen)
+        {
+            try
+            {
+                thaw();
+            }
+            catch (final IOException | InterruptedException ex)
+            {
+                // closing stops them anyway; a stopped process still takes SIGKILL
+            }
+        }
+        CloseHelper.quietClose(driverWatch);
+        if (cnc != null)
+        {
+            IoUtil.unmap(cnc);
+        }
         CloseHelper.quietCloseAll(readers);
         cluster.close();
     }

@@ -6,6 +6,8 @@ import io.ringwatch.nativeconfig.ProcessAffinity;
 import io.ringwatch.perf.reproduce.Progress;
 import io.ringwatch.transport.aeron.internal.launch.NodeProcesses;
 
+import org.agrona.CloseHelper;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -38,6 +40,12 @@ public final class NoiseBenchmark
      */
     private static final long START_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(2_500);
     private static final long START_PER_NODE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /** Steady state: the warm-up is watched in this many equal steps (their thread counters make its curve). */
+    private static final int WARM_UP_STEPS = 6;
+
+    /** Freezing and thawing a detector, once per pair in steady state: a few {@code kill}s and a driver beat. */
+    private static final long FREEZE_ESTIMATE_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** Starting the load worker and calibrating FWQ, once per run. */
     private static final long WORKER_ESTIMATE_NS = TimeUnit.SECONDS.toNanos(10);
@@ -108,11 +116,13 @@ public final class NoiseBenchmark
         long total = WORKER_ESTIMATE_NS;
         for (final NoiseConfig config : configs)
         {
-            if (DetectorUnderTest.whyNotRunnable(config, layout) == null)
+            if (DetectorUnderTest.whyNotRunnable(config, layout, settings.cold()) == null)
             {
-                final long perPair = 2 * perSide + START_ESTIMATE_NS +
-                    START_PER_NODE_ESTIMATE_NS * config.clusterSize() + settings.settleNs() + settings.graceNs();
-                total += settings.pairs() * perPair;
+                final long start = START_ESTIMATE_NS + START_PER_NODE_ESTIMATE_NS * config.clusterSize() +
+                    settings.graceNs();
+                total += settings.cold() ? settings.pairs() * (2 * perSide + start + settings.settleNs()) :
+                    start + settings.warmNs() + settings.pairs() * (2 * perSide + settings.settleNs() +
+                    FREEZE_ESTIMATE_NS);
             }
         }
         return total;
@@ -194,7 +204,7 @@ public final class NoiseBenchmark
     {
         final ConfigOutcome outcome = new ConfigOutcome(config);
         final double loadStart = loadAverage();
-        final String whyNot = DetectorUnderTest.whyNotRunnable(config, layout);
+        final String whyNot = DetectorUnderTest.whyNotRunnable(config, layout, settings.cold());
         if (whyNot != null)
         {
             outcome.notRun(whyNot);
@@ -204,54 +214,262 @@ public final class NoiseBenchmark
             return outcome;
         }
         outcome.sharedThread(DetectorUnderTest.sharesOneThread(config, layout));
-        int failedInARow = 0;
+        if (!settings.cold())
+        {
+            runSteady(outcome, worker, bar);
+            outcome.loads(loadStart, loadAverage());
+            return outcome;
+        }
+        final int[] failedInARow = new int[1];
+        runPairs(outcome, bar, new Sides()
+        {
+            public Measurement baseline() throws IOException, InterruptedException
+            {
+                return measure(worker);
+            }
+
+            public Detected detected() throws IOException, InterruptedException
+            {
+                try (DetectorUnderTest detector =
+                    DetectorUnderTest.start(config, layout, settings, clusterId++, false))
+                {
+                    detector.notes().forEach(outcome::note);
+                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
+                    failedInARow[0] = 0;
+                    return measureWindow(detector, worker);
+                }
+                catch (final IllegalStateException ex)
+                {
+                    failedInARow[0]++;
+                    return new Detected(null, null, "detector did not start: " + withoutLog(ex));
+                }
+            }
+
+            public String giveUp(final String invalid)
+            {
+                return failedInARow[0] >= MAX_FAILED_STARTS_IN_A_ROW ?
+                    "gave up after " + failedInARow[0] + " failed starts in a row" : null;
+            }
+        });
+        outcome.loads(loadStart, loadAverage());
+        return outcome;
+    }
+
+    /**
+     * Steady state: one detector, started and left to run warm (up to {@link #MAX_FAILED_STARTS_IN_A_ROW} tries, a
+     * try failing when the cluster does not come up or loses a node while warming), then every pair's A with all its
+     * processes frozen and B with them running; a thaw is followed by the settle time so the resumed processes'
+     * catching up falls in no window.
+     */
+    private void runSteady(final ConfigOutcome outcome, final LoadClient worker, final Progress bar)
+        throws InterruptedException, IOException
+    {
+        final NoiseConfig config = outcome.config();
+        DetectorUnderTest detector = null;
+        for (int attempt = 1; detector == null && attempt <= MAX_FAILED_STARTS_IN_A_ROW; attempt++)
+        {
+            detector = startWarm(outcome, attempt);
+        }
+        if (detector == null)
+        {
+            outcome.note("gave up after " + MAX_FAILED_STARTS_IN_A_ROW + " failed starts in a row");
+            bar.advance(settings.pairs(), config.label() + " gave up");
+            return;
+        }
+        final int[] thaws = new int[1];
+        final long[] pauses = new long[config.clusterSize()];
+        try (DetectorUnderTest running = detector)
+        {
+            runPairs(outcome, bar, new Sides()
+            {
+                public Measurement baseline() throws IOException, InterruptedException
+                {
+                    final long[] pausesBefore = running.pausesDetected();
+                    final Measurement a;
+                    try
+                    {
+                        running.freeze();
+                        a = measure(worker);
+                    }
+                    finally
+                    {
+                        running.thaw();
+                    }
+                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
+                    thaws[0]++;
+                    addRise(pauses, pausesBefore, running.pausesDetected());
+                    return a;
+                }
+
+                public Detected detected() throws IOException, InterruptedException
+                {
+                    return measureWindow(running, worker);
+                }
+
+                public String giveUp(final String invalid)
+                {
+                    return invalid != null && invalid.contains(" exited ") ?
+                        "gave up: a node of the running detector exited" : null;
+                }
+            });
+        }
+        catch (final IOException ex)
+        {
+            // a process gone between two signals: the detector is broken, the benchmark goes on
+            outcome.note("gave up: " + ex.getMessage());
+            bar.advance(settings.pairs() - outcome.pairs().size(), config.label() + " gave up");
+        }
+        // a node whose first duty cycle after the thaw already finds its emitter's new beat re-arms on the beat
+        // and counts no pause: either way its suspicion window starts afresh
+        outcome.note(String.format(Locale.ROOT, "%d freeze(s) of every detector process%s; pauses the nodes " +
+            "counted on waking, by rank: %s", thaws[0], outcome.validPairs() == outcome.pairs().size() ?
+            ", and no node was declared dead or exited" : "", java.util.Arrays.toString(pauses)));
+    }
+
+    /**
+     * @return the detector, up and warm with no node lost, or null (closed, with a note saying why).
+     */
+    private DetectorUnderTest startWarm(final ConfigOutcome outcome, final int attempt) throws InterruptedException
+    {
+        final NoiseConfig config = outcome.config();
+        DetectorUnderTest detector = null;
+        try
+        {
+            detector = DetectorUnderTest.start(config, layout, settings, clusterId++, true);
+            detector.notes().forEach(outcome::note);
+            progress.println("[" + config.label() + "] up; running warm for " +
+                TimeUnit.NANOSECONDS.toSeconds(settings.warmNs()) + " s before the first pair");
+            outcome.warmUp(warmUp(detector));
+            final String health = detector.health();
+            if (health == null)
+            {
+                return detector;
+            }
+            outcome.note("start " + attempt + ": while warming, " + health);
+        }
+        catch (final IllegalStateException ex)
+        {
+            outcome.note("start " + attempt + ": detector did not start: " + withoutLog(ex));
+        }
+        CloseHelper.quietClose(detector);
+        return null;
+    }
+
+    /**
+     * Run the detector warm, in {@link #WARM_UP_STEPS} steps, and say what its threads on the application's cores
+     * did in each: how long after its start its cost settles.
+     */
+    private String warmUp(final DetectorUnderTest detector) throws InterruptedException
+    {
+        final StringBuilder sb = new StringBuilder();
+        final long stepNs = settings.warmNs() / WARM_UP_STEPS;
+        for (int step = 0; step < WARM_UP_STEPS; step++)
+        {
+            final var before = detector.threadSnapshot();
+            final long startNs = System.nanoTime();
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(stepNs));
+            final ThreadActivity threads = detector.threadsSince(before, (System.nanoTime() - startNs) / 1e9);
+            sb.append(String.format(Locale.ROOT, "%s%.1f–%.1f s: %.0f wake-ups/s, %.0f CPU µs/s",
+                step == 0 ? "" : "; ", step * stepNs / 1e9, (step + 1) * stepNs / 1e9,
+                threads.wakeUpsPerSecondOn(layout.appCpus()), threads.cpuMicrosPerSecondOn(layout.appCpus())));
+        }
+        return sb.toString();
+    }
+
+    private static void addRise(final long[] sum, final long[] before, final long[] after)
+    {
+        for (int r = 0; r < sum.length; r++)
+        {
+            sum[r] = before[r] < 0 || after[r] < 0 ? -1 : sum[r] < 0 ? -1 : sum[r] + after[r] - before[r];
+        }
+    }
+
+    /**
+     * One pair's two sides, as a mode measures them.
+     */
+    private interface Sides
+    {
+        /**
+         * @return A: the loads without the detector's cost.
+         */
+        Measurement baseline() throws IOException, InterruptedException;
+
+        /**
+         * @return B: the loads with the detector running.
+         */
+        Detected detected() throws IOException, InterruptedException;
+
+        /**
+         * @param invalid why the pair just measured is invalid, or null.
+         * @return why to measure no more pairs, or null to go on.
+         */
+        String giveUp(String invalid);
+    }
+
+    /**
+     * B's side of a pair.
+     *
+     * @param b       the measurement, null if the detector did not run.
+     * @param window  what the detector recorded, null if it did not run.
+     * @param invalid null for a usable B, else why not.
+     */
+    private record Detected(Measurement b, DetectorUnderTest.Window window, String invalid)
+    {
+    }
+
+    /**
+     * The pairs of one configuration, A first in every other one.
+     */
+    private void runPairs(final ConfigOutcome outcome, final Progress bar, final Sides sides)
+        throws IOException, InterruptedException
+    {
+        final String label = outcome.config().label();
         for (int i = 0; i < settings.pairs(); i++)
         {
             final boolean baselineFirst = ((i + settings.seed()) & 1) == 0;
             Measurement a = null;
-            Measurement b = null;
-            DetectorUnderTest.Window window = null;
-            String invalid = null;
+            Detected b = null;
             for (int side = 0; side < 2; side++)
             {
                 if ((side == 0) == baselineFirst)
                 {
-                    a = measure(worker);
-                    continue;
+                    a = sides.baseline();
                 }
-                try (DetectorUnderTest detector = DetectorUnderTest.start(config, layout, settings, clusterId++))
+                else
                 {
-                    detector.notes().forEach(outcome::note);
-                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(settings.settleNs()));
-                    detector.beginWindow();
-                    b = measure(worker);
-                    window = detector.endWindow();
-                    invalid = window.health() == null ? null : "during B: " + window.health();
-                    failedInARow = 0;
-                }
-                catch (final IllegalStateException ex)
-                {
-                    final String message = String.valueOf(ex.getMessage());
-                    final int log = message.indexOf(NodeProcesses.LOG_MARK);
-                    invalid = "detector did not start: " + (log > 0 ? message.substring(0, log) : message);
-                    failedInARow++;
+                    b = sides.detected();
                 }
             }
-            if (invalid != null)
+            if (b.invalid() != null)
             {
-                outcome.note("pair " + i + ": " + invalid);
+                outcome.note("pair " + i + ": " + b.invalid());
             }
-            outcome.add(new PairResult(i, baselineFirst, a, b, window, invalid));
-            bar.advance(1, config.label() + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
-            if (failedInARow >= MAX_FAILED_STARTS_IN_A_ROW)
+            outcome.add(new PairResult(i, baselineFirst, a, b.b(), b.window(), b.invalid()));
+            bar.advance(1, label + " pair " + (i + 1) + "/" + settings.pairs() + pairSummary(outcome));
+            final String giveUp = sides.giveUp(b.invalid());
+            if (giveUp != null)
             {
-                outcome.note("gave up after " + failedInARow + " failed starts in a row");
-                bar.advance(settings.pairs() - i - 1, config.label() + " gave up");
+                outcome.note(giveUp);
+                bar.advance(settings.pairs() - i - 1, label + " gave up");
                 break;
             }
         }
-        outcome.loads(loadStart, loadAverage());
-        return outcome;
+    }
+
+    private Detected measureWindow(final DetectorUnderTest detector, final LoadClient worker)
+        throws IOException, InterruptedException
+    {
+        detector.beginWindow();
+        final Measurement b = measure(worker);
+        final DetectorUnderTest.Window window = detector.endWindow();
+        return new Detected(b, window, window.health() == null ? null : "during B: " + window.health());
+    }
+
+    private static String withoutLog(final IllegalStateException ex)
+    {
+        final String message = String.valueOf(ex.getMessage());
+        final int log = message.indexOf(NodeProcesses.LOG_MARK);
+        return log > 0 ? message.substring(0, log) : message;
     }
 
     private static String pairSummary(final ConfigOutcome outcome)
@@ -307,6 +525,17 @@ public final class NoiseBenchmark
     {
         // under surefire java.class.path is the whole test classpath too (useManifestOnlyJar=false in the root pom)
         return settings.classpath() != null ? settings.classpath() : System.getProperty("java.class.path");
+    }
+
+    /**
+     * @param config a configuration.
+     * @param layout the cores given.
+     * @param cold   fresh starts rather than steady state.
+     * @return null if the layout can give the configuration its placement, else why not.
+     */
+    public static String whyNotRunnable(final NoiseConfig config, final HostLayout layout, final boolean cold)
+    {
+        return DetectorUnderTest.whyNotRunnable(config, layout, cold);
     }
 
     /**

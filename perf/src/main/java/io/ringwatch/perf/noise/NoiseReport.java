@@ -123,6 +123,31 @@ public final class NoiseReport
         return t.toString();
     }
 
+    /**
+     * @param outcomes configurations.
+     * @return per configuration, its slowdown and what each thread of the detector's processes did during B.
+     */
+    public String threadTables(final List<ConfigOutcome> outcomes)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final ConfigOutcome o : outcomes)
+        {
+            if (o.notRun() != null || o.validPairs() == 0)
+            {
+                continue;
+            }
+            final ThreadActivity threads = o.threads();
+            sb.append(f("%s: DGEMM slowdown %s, FWQ %s%n", o.label(), percent(o.dgemm()), percent(o.fwq())));
+            if (o.warmUp() != null)
+            {
+                sb.append(f("  warming up, on the application's cores: %s%n", o.warmUp()));
+            }
+            sb.append(threads.seconds() > 0 ? threads.table(layout.appCpus()) : "  (no thread counters)\n");
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
     private String fwqTable(final List<ConfigOutcome> outcomes)
     {
         final MarkdownTable t = new MarkdownTable("configuration", "side", "quanta", "p50 (µs)", "p99 (µs)",
@@ -158,6 +183,12 @@ public final class NoiseReport
             Durations.format(settings.runNs()), settings.seed(), NoiseConfig.TIMEOUT_RATIO));
         md.append("## Host\n\n").append(hostFacts()).append('\n');
         md.append("## Slowdown of the application\n\n");
+        md.append(settings.cold() ?
+            "Cold (`--cold`): every B starts a fresh detector and measures it from its grace's end: the cost of a " +
+            "detector in its first seconds, JIT and driver set-up included.\n\n" :
+            f("Steady state: one detector per configuration, warm for %s before the first pair; A = the same " +
+            "processes frozen (SIGSTOP of this host's nodes, the peer and the driver), B = them running.%n%n",
+            Durations.format(settings.warmNs())));
         md.append("A = the loads alone, B = the same loads with the detector running; each pair runs back to back, " +
             "A first in every other pair. Slowdown = A's rate / B's rate − 1 within a pair (FWQ: B's mean quantum / " +
             "A's − 1); mean over the valid pairs with a Student-t 95 % interval. **not measurable** = the interval " +
@@ -170,6 +201,12 @@ public final class NoiseReport
             "≥ 20 µs after a duty cycle that found no work (sleeps, or a spinner losing its core), per second of " +
             "one agent.\n\n");
         md.append(jitterTable(outcomes)).append('\n');
+        md.append("## Wake-ups by thread\n\n");
+        md.append("Every thread of every detector process (this host's nodes, the peer, the driver) during the valid " +
+            "pairs' B windows, from `/proc/PID/task/TID/{stat,status,schedstat}`: wake-ups = voluntary context " +
+            "switches (the thread slept and was woken), preempt = involuntary ones, CPU = run time; per second of " +
+            "B. Cores = where the thread may run, `*` = an application core. The sum on the application's cores " +
+            "is the figure to drive down.\n\n```\n").append(threadTables(outcomes)).append("```\n\n");
         md.append("## FWQ quanta (pooled over valid pairs)\n\n").append(fwqTable(outcomes)).append('\n');
         md.append("## Targets\n\n").append(targets(outcomes)).append('\n');
         md.append("## Against the papers\n\n").append(papers(outcomes)).append('\n');
@@ -258,6 +295,20 @@ public final class NoiseReport
             }
         }
         sb.append(fwq.isEmpty() ? "not measured in this run.\n" : String.join("; ", fwq) + ".\n");
+        sb.append("- Wake-ups/s of all detector threads on the application's cores ≤ 2/η + 20 at η ≥ 10 ms: ");
+        final List<String> wakeUps = new ArrayList<>();
+        for (final ConfigOutcome o : outcomes)
+        {
+            final ThreadActivity threads = o.threads();
+            if (o.config().heartbeatPeriodNs() >= 10_000_000L && threads.seconds() > 0)
+            {
+                final double bound = 2e9 / o.config().heartbeatPeriodNs() + 20;
+                final double measured = threads.wakeUpsPerSecondOn(layout.appCpus());
+                wakeUps.add(f("%s %.1f (bound %.0f: %s)", o.label(), measured, bound, measured <= bound ? "met" :
+                    "NOT met, see the thread table"));
+            }
+        }
+        sb.append(wakeUps.isEmpty() ? "not measured in this run.\n" : String.join("; ", wakeUps) + ".\n");
         return sb.toString();
     }
 
@@ -369,14 +420,15 @@ public final class NoiseReport
             "fwq_excess_per_core_s", "fwq_excess_ci_low", "fwq_excess_ci_high",
             "beats", "emission_p50_ns", "emission_p99_ns", "emission_p999_ns", "emission_max_ns",
             "duty_cycles", "duty_p50_ns", "duty_p99_ns", "duty_p999_ns", "duty_max_ns", "wakeups_per_agent_s",
-            "load_start", "load_end");
+            "app_core_wakeups_per_s", "app_core_cpu_us_per_s", "load_start", "load_end");
         csv.comment("layout", layout).comment("pairs", settings.pairs()).comment("run_ns", settings.runNs())
-            .comment("quick", quick);
+            .comment("quick", quick).comment("mode", settings.cold() ? "cold" : "steady");
         for (final ConfigOutcome o : outcomes)
         {
             final NoiseConfig c = o.config();
             final Histogram e = o.emissionPooled();
             final Histogram d = o.dutyCyclePooled();
+            final ThreadActivity threads = o.threads();
             csv.row(c.placement().cliName(), c.heartbeatPeriodNs(), c.suspicionTimeoutNs(), c.nodesPerHost(),
                 c.transport().name().toLowerCase(Locale.ROOT), o.sharedThread(),
                 o.notRun() == null ? "" : o.notRun().replace(',', ';'), o.validPairs(), o.invalidPairs(),
@@ -386,6 +438,7 @@ public final class NoiseReport
                 o.fwqExcess().high(), e.getTotalCount(), e.getValueAtPercentile(50), e.getValueAtPercentile(99),
                 e.getValueAtPercentile(99.9), e.getMaxValue(), d.getTotalCount(), d.getValueAtPercentile(50),
                 d.getValueAtPercentile(99), d.getValueAtPercentile(99.9), d.getMaxValue(), o.wakeUpsPerNodeSecond(),
+                threads.wakeUpsPerSecondOn(layout.appCpus()), threads.cpuMicrosPerSecondOn(layout.appCpus()),
                 o.loadAtStart(), o.loadAtEnd());
         }
         return csv;

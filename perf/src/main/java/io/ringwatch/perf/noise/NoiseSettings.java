@@ -16,6 +16,10 @@ import java.util.Set;
  * @param settleNs         wait after the cluster is up before its window.
  * @param startTimeoutNs   time for a cluster to come up.
  * @param realtimePriority SCHED_FIFO priority for low-noise agents, 0 for none.
+ * @param cold             true for a freshly started detector per B run (the cost of a detector just launched);
+ *                         false for one detector per configuration, warmed, frozen for A and running for B (the
+ *                         steady-state cost).
+ * @param warmNs           steady state: how long the detector runs before the first pair (JIT settled).
  * @param classpath        classpath of node and worker JVMs, null for this JVM's.
  */
 public record NoiseSettings(
@@ -30,6 +34,8 @@ public record NoiseSettings(
     long settleNs,
     long startTimeoutNs,
     int realtimePriority,
+    boolean cold,
+    long warmNs,
     String classpath)
 {
     /** Load names. */

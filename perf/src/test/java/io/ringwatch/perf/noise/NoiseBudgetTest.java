@@ -47,6 +47,29 @@ class NoiseBudgetTest
         run(2, "noise", "--budget", "soon", "--dry-run");
     }
 
+    @Test
+    void shouldRefuseCoresTheHostCannotGiveAndALowLatencyPlacementWithoutASpareCorePerAgent()
+    {
+        final java.util.BitSet allowed = io.ringwatch.nativeconfig.HostCpus.probe().allowedCores();
+        final String missing = run(2, "noise", "--cores", allowed.length() + "-" + (allowed.length() + 1), "--dry-run");
+        assertTrue(missing.contains("this host cannot give core(s)"), missing);
+
+        // two cores: the application's and one more, where low-latency's node and peer would have to share
+        final int first = allowed.nextSetBit(0);
+        final int second = allowed.nextSetBit(first + 1);
+        final String two = first + "," + second;
+        final String refused = run(2, "noise", "--cores", two, "--placements", "low-latency", "--dry-run");
+        assertTrue(refused.contains("refused: low-latency η=100us") &&
+            refused.contains("needs one spare core per spinning agent (2: this host's 1 and the peer)"), refused);
+        // the fresh-start mode still shares one spinning thread, and says so in its results
+        run(0, "noise", "--cores", two, "--placements", "low-latency", "--cold", "--dry-run");
+        // the default matrix lists what it cannot give as not run instead of stopping
+        final String matrix = run(0, "noise", "--cores", two, "--dry-run");
+        assertTrue(matrix.contains("24 configuration(s)") &&
+            matrix.contains("low-latency η=1ms δ=10ms 4/host ipc (not run: low-latency on cores of its own needs"),
+            matrix);
+    }
+
     private static String run(final int expectedExit, final String... args)
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The media driver's liveness as the driver itself publishes it: its conductor stamps the epoch time into the
  * to-driver ring buffer of the CnC file on every timer check (every {@link Drivers#TIMER_INTERVAL_NS} for ringwatch's
- * drivers), and sets it to -1 when it closes. A node without its driver can neither hear nor be heard, and must learn
+ * drivers, up to δ/10 for a low-noise shared-memory one: {@link Drivers#sharedMemoryOnly}), and sets it to -1 when it
+ * closes. A node without its driver can neither hear nor be heard, and must learn
  * that before δ passes, or it would blame its emitter for the silence; Aeron's client notices only after its driver
  * timeout (5 s by default, 20δ at δ = 250 ms).
  * <p>

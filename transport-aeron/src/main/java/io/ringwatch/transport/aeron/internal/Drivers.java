@@ -1,9 +1,11 @@
 package io.ringwatch.transport.aeron.internal;
 
+import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import org.agrona.SystemUtil;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +33,10 @@ public final class Drivers
 
     /**
      * Pacing of the network thread of a driver that carries only shared-memory (IPC) streams: nothing crosses it, so
-     * it need not wake 10,000 times a second (measured by {@code perf noise}: about a third of a shared core).
+     * it need not wake 10,000 times a second (measured by {@code perf noise}: about a third of a shared core), nor
+     * 100 (the per-thread table of {@code perf noise}); what is left is how long closing the driver waits for it.
      */
-    public static final long IPC_NETWORK_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    public static final long IPC_NETWORK_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** Most a client command (add publication, keepalive) waits for the driver's conductor. */
     public static final long CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -46,8 +49,55 @@ public final class Drivers
      */
     public static final long TIMER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(10);
 
+    /**
+     * How long the driver keeps a silent client, unless {@code -Daeron.client.liveness.timeout} says otherwise (a
+     * harness that freezes every process of a cluster with SIGSTOP sets it above the freeze, or the driver would
+     * drop its clients on waking before they could send their keepalives).
+     */
+    public static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(5);
+
+    /** Aeron wants the unblock timeout above the liveness timeout; this much above it, 15 s at the default. */
+    private static final long UNBLOCK_MARGIN_NS = TimeUnit.SECONDS.toNanos(10);
+
     private Drivers()
     {
+    }
+
+    /** Longest {@link #lowNoiseIpcConductorPeriodNs(long)}: Aeron's own timer interval is ten times that. */
+    public static final long MAX_IPC_CONDUCTOR_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /**
+     * Pacing of the conductor of a low-noise driver that carries only shared-memory streams: δ/10 within
+     * [{@link #CONDUCTOR_PERIOD_NS}, {@link #MAX_IPC_CONDUCTOR_PERIOD_NS}]. Frames do not cross it (a subscriber
+     * reads the publisher's log directly); what waits for it is a client command, such as the publication a node adds
+     * for a peer it writes to first (a notice then leaves up to δ/10 later), and the publishers' limits (a term
+     * window, 32 KiB, per period).
+     *
+     * @param suspicionTimeoutNs δ.
+     * @return the conductor's period.
+     */
+    public static long lowNoiseIpcConductorPeriodNs(final long suspicionTimeoutNs)
+    {
+        return Math.max(CONDUCTOR_PERIOD_NS, Math.min(MAX_IPC_CONDUCTOR_PERIOD_NS, suspicionTimeoutNs / 10));
+    }
+
+    /**
+     * For a driver that carries only shared-memory streams: the conductor paced at {@code conductorPeriodNs}, its
+     * timers (its heartbeat) as often or every {@link #TIMER_INTERVAL_NS}, whichever is longer, and no thread for
+     * asynchronous tasks, which only network channels give it (name resolution): it would wake every millisecond for
+     * nothing. A heartbeat older than {@link DriverWatch#SUSPECT_AFTER_MS} only makes the nodes look at the driver's
+     * process on the duty cycles they run anyway, so a crashed driver is found as soon as before.
+     *
+     * @param ctx               driver context from {@link #lowFootprint(String, long)}.
+     * @param conductorPeriodNs the conductor's period, at most {@link #MAX_IPC_CONDUCTOR_PERIOD_NS}.
+     * @return ctx.
+     */
+    public static MediaDriver.Context sharedMemoryOnly(final MediaDriver.Context ctx, final long conductorPeriodNs)
+    {
+        return ctx
+            .conductorIdleStrategy(new PacedIdleStrategy(conductorPeriodNs))
+            .timerIntervalNs(Math.max(TIMER_INTERVAL_NS, conductorPeriodNs))
+            .asyncExecutorEnabled(false);
     }
 
     /**
@@ -84,6 +134,8 @@ public final class Drivers
      */
     public static MediaDriver.Context lowFootprint(final String aeronDir, final long networkPeriodNs)
     {
+        final long livenessNs = SystemUtil.getDurationInNanos(
+            Configuration.CLIENT_LIVENESS_TIMEOUT_PROP_NAME, CLIENT_LIVENESS_TIMEOUT_NS);
         return new MediaDriver.Context()
             .aeronDirectoryName(aeronDir)
             .threadingMode(ThreadingMode.SHARED_NETWORK)
@@ -92,8 +144,8 @@ public final class Drivers
             .timerIntervalNs(TIMER_INTERVAL_NS)
             .ipcTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
             .publicationTermBufferLength(RingwatchConfiguration.TERM_LENGTH_DEFAULT)
-            .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(5))
-            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(15))
+            .clientLivenessTimeoutNs(livenessNs)
+            .publicationUnblockTimeoutNs(livenessNs + UNBLOCK_MARGIN_NS)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .warnIfDirectoryExists(false);

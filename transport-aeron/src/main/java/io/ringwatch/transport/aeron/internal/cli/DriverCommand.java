@@ -6,6 +6,7 @@ import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.PacedIdleStrategy;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,7 @@ final class DriverCommand
         final boolean ipcOnly = "ipc".equalsIgnoreCase(args.string("--transport", "udp"));
         final long networkPeriodNs = args.durationNs("--network-period",
             ipcOnly ? Drivers.IPC_NETWORK_PERIOD_NS : Drivers.NETWORK_PERIOD_NS);
+        final long conductorPeriodNs = args.durationNs("--conductor-period", Drivers.CONDUCTOR_PERIOD_NS);
         args.finish();
         // shorter than a sleep worth a system call, the thread would spin; longer than the IPC pacing, notices wait
         final long minNs = DeadlineIdleStrategy.MIN_PARK_NS;
@@ -43,6 +45,14 @@ final class DriverCommand
         {
             throw new UsageException("--network-period must be within " + Durations.format(minNs) + " and " +
                 Durations.format(Drivers.IPC_NETWORK_PERIOD_NS) + ": " + Durations.format(networkPeriodNs));
+        }
+        // a network channel's conductor keeps Aeron's pace; shared memory alone lets it sleep up to 100 ms
+        final long maxConductorNs = ipcOnly ? Drivers.MAX_IPC_CONDUCTOR_PERIOD_NS : Drivers.CONDUCTOR_PERIOD_NS;
+        if (conductorPeriodNs < minNs || conductorPeriodNs > maxConductorNs)
+        {
+            throw new UsageException("--conductor-period must be within " + Durations.format(minNs) + " and " +
+                Durations.format(maxConductorNs) + (ipcOnly ? "" : " with --transport udp") + ": " +
+                Durations.format(conductorPeriodNs));
         }
         if (agentPriority != 0)
         {
@@ -65,10 +75,11 @@ final class DriverCommand
             }
         });
         try (MediaDriver driver = MediaDriver.launch(Drivers.withRealtimePriority(
-            Drivers.lowFootprint(dir, networkPeriodNs), agentPriority)))
+            context(dir, ipcOnly, networkPeriodNs, conductorPeriodNs), agentPriority)))
         {
             System.out.println(Drivers.READY_LINE + ": aeron.dir=" + driver.aeronDirectoryName() + " pid=" +
                 ProcessHandle.current().pid() + " network period " + Durations.format(networkPeriodNs) +
+                " conductor period " + Durations.format(conductorPeriodNs) +
                 (agentPriority == 0 ? "" :
                 " network thread SCHED_FIFO " + Drivers.networkPriority(agentPriority) +
                 ", conductor " + Drivers.conductorPriority(agentPriority)));
@@ -80,5 +91,13 @@ final class DriverCommand
             closed.countDown();
         }
         return 0;
+    }
+
+    private static MediaDriver.Context context(
+        final String dir, final boolean ipcOnly, final long networkPeriodNs, final long conductorPeriodNs)
+    {
+        final MediaDriver.Context ctx = Drivers.lowFootprint(dir, networkPeriodNs);
+        return ipcOnly ? Drivers.sharedMemoryOnly(ctx, conductorPeriodNs) :
+            ctx.conductorIdleStrategy(new PacedIdleStrategy(conductorPeriodNs));
     }
 }

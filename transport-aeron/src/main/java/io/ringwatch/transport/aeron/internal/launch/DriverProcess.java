@@ -54,11 +54,17 @@ final class DriverProcess
     {
         final List<String> args = new ArrayList<>(List.of("driver", "--aeron-dir", aeronDir.getAbsolutePath(),
             "--transport", options.transport().name().toLowerCase(Locale.ROOT)));
-        if (options.transport() != TransportMode.IPC && TuningProfile.LOW_NOISE.cliName().equals(options.profile()))
+        final boolean lowNoise = TuningProfile.LOW_NOISE.cliName().equals(options.profile());
+        if (options.transport() != TransportMode.IPC && lowNoise)
         {
             args.add("--network-period");
             args.add(Durations.format(Drivers.lowNoiseNetworkPeriodNs(ProtocolSettings.defaultProbeTimeoutNs(
                 options.heartbeatPeriodNs(), options.suspicionTimeoutNs()))));
+        }
+        if (options.transport() == TransportMode.IPC && lowNoise)
+        {
+            args.add("--conductor-period");
+            args.add(Durations.format(Drivers.lowNoiseIpcConductorPeriodNs(options.suspicionTimeoutNs())));
         }
         if (options.realtimePriority() > 0)
         {

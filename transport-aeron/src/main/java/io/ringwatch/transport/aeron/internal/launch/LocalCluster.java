@@ -58,6 +58,9 @@ public final class LocalCluster implements AutoCloseable
         private List<String> jvmOptions = new ArrayList<>(List.of(
             "-XX:+UseSerialGC", "-Xms128m", "-Xmx128m", "-Xmn96m", "-XX:TieredStopAtLevel=1", "-Xss512k",
             "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0",
+            // the JVM's periodic wake-ups on the cores it shares with the application: perf-data sampling every
+            // 50 ms (jstat and jps cannot see these JVMs; jcmd still can) and idle-monitor deflation every 250 ms
+            "-XX:-UsePerfData", "-XX:AsyncDeflationInterval=0",
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));

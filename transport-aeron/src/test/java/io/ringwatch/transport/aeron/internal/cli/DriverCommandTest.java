@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
-import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.aeron.CncFileDescriptor;
+import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,7 +57,7 @@ class DriverCommandTest
     @Test
     void shouldPaceTheNetworkThreadSlowlyWhenOnlySharedMemoryStreamsCrossIt() throws Exception
     {
-        assertReadyWithPeriod("ipc", "network period 10ms", "--transport", "ipc");
+        assertReadyWithPeriod("ipc", "network period 100ms conductor period 1ms", "--transport", "ipc");
         assertReadyWithPeriod("udp", "network period 100us", "--transport", "udp");
     }
 
@@ -70,7 +70,30 @@ class DriverCommandTest
         final Process driver = launch(log, "--aeron-dir", tmp.resolve("y").toString(), "--network-period", "5s");
         assertTrue(driver.waitFor(30, TimeUnit.SECONDS));
         assertEquals(RingwatchConfiguration.EXIT_CONFIG_INVALID, driver.exitValue(), () -> read(log));
-        assertTrue(read(log).contains("--network-period must be within 20us and 10ms: 5s"), () -> read(log));
+        assertTrue(read(log).contains("--network-period must be within 20us and 100ms: 5s"), () -> read(log));
+    }
+
+    @Test
+    void shouldPaceTheConductorAsToldWithinTheTimerInterval() throws Exception
+    {
+        assertReadyWithPeriod("conductor", "conductor period 10ms", "--transport", "ipc", "--conductor-period", "10ms");
+
+        final File log = tmp.resolve("bad-conductor.log").toFile();
+        final Process driver = launch(log, "--aeron-dir", tmp.resolve("z").toString(), "--transport", "ipc",
+            "--conductor-period", "500ms");
+        assertTrue(driver.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(RingwatchConfiguration.EXIT_CONFIG_INVALID, driver.exitValue(), () -> read(log));
+        assertTrue(read(log).contains("--conductor-period must be within 20us and 100ms: 500ms"), () -> read(log));
+    }
+
+    @Test
+    void shouldPaceALowNoiseIpcConductorAtATenthOfDeltaWithinOneAndAHundredMilliseconds()
+    {
+        final long oneMs = TimeUnit.MILLISECONDS.toNanos(1);
+        assertEquals(Drivers.CONDUCTOR_PERIOD_NS, Drivers.lowNoiseIpcConductorPeriodNs(oneMs));
+        assertEquals(5 * oneMs, Drivers.lowNoiseIpcConductorPeriodNs(50 * oneMs));
+        assertEquals(100 * oneMs, Drivers.lowNoiseIpcConductorPeriodNs(1000 * oneMs));
+        assertEquals(Drivers.MAX_IPC_CONDUCTOR_PERIOD_NS, Drivers.lowNoiseIpcConductorPeriodNs(60_000 * oneMs));
     }
 
     @Test
