@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class FloodCommand implements Command
 {
+    /** A cluster large enough that notices of the longest length are legitimate. */
+    private static final int SWEEP_LARGE_CLUSTER = 2048;
+
     public String name()
     {
         return "flood";
@@ -27,7 +30,7 @@ final class FloodCommand implements Command
 
     public String summary()
     {
-        return "largest heartbeat gap of a UDP node flooded with random, Aeron DATA and Aeron SETUP datagrams";
+        return "decode cost of junk frames by size; largest heartbeat gap of a UDP node flooded with junk datagrams";
     }
 
     public String usage()
@@ -44,6 +47,10 @@ final class FloodCommand implements Command
             "  --seed X               random bytes and ids (default: time)",
             "  --informed             Aeron frames carry the control stream id the nodes use (derived from the",
             "                         cluster key), as from an attacker who sniffed it; default: the configured id",
+            "  --sweep-only           print the junk-size sweep and stop, without starting a cluster",
+            "First, a junk-size sweep (in this process, no cluster): what the decoder spends on one frame with a",
+            "wrong MAC, 64 B to 12,360 B, random or with a plausible header, for N nodes and for N = 2048, one key",
+            "and three.",
             "Loopback only. Prints, per kind, the datagrams sent and the rate reached, the largest gap between two",
             "heartbeats the node saw from its emitter and its observer saw from it (upper bounds: sampled every",
             "200 µs from this process), the publication images the shared media driver created (each a log buffer",
@@ -52,7 +59,7 @@ final class FloodCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--informed");
+        final Args flags = new Args(args, 0, "--informed", "--sweep-only");
         final int rate = (int)flags.longValue("--rate", 60_000, 1, 1_000_000);
         final int seconds = (int)flags.longValue("--seconds", 3, 1, 60);
         final int nodes = (int)flags.longValue("--nodes", 4, 2, 16);
@@ -70,7 +77,14 @@ final class FloodCommand implements Command
         }
         final long seed = flags.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         final boolean informed = flags.switchOn("--informed");
+        final boolean sweepOnly = flags.switchOn("--sweep-only");
         flags.finish();
+
+        JunkSweep.run(out, new int[]{nodes, SWEEP_LARGE_CLUSTER}, seed);
+        if (sweepOnly)
+        {
+            return 0;
+        }
 
         final int target = 1;
         err.printf(Locale.ROOT, "flood: %d UDP nodes, eta %.0f ms, delta %.0f ms, driver nice %d; rank %d takes %,d " +
