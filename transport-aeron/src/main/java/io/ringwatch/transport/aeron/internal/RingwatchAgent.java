@@ -73,7 +73,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final boolean seedBoot;
     private final boolean firstBootJoin;
     private final FrameAuthenticator keyring;
-    private final FragmentHandler frameHandler = this::onFrame;
+    private final FragmentHandler frameHandler = (buffer, offset, length, header) ->
+        onFrame(buffer, offset, length, header, false);
+    // the heartbeat port carries heartbeats only: anything else is refused by its type and length, before its MAC
+    private final FragmentHandler heartbeatHandler = (buffer, offset, length, header) ->
+        onFrame(buffer, offset, length, header, true);
     // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
     private final FragmentHandler controlHandler =
         new FragmentAssembler(frameHandler, FailureNoticeFlyweight.MAX_LENGTH, true);
@@ -282,7 +286,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         work += controlSubscription.poll(controlHandler, fragmentLimit);
         if (heartbeatSubscription != null)
         {
-            work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
+            work += heartbeatSubscription.poll(heartbeatHandler, fragmentLimit);
         }
         work += node.doWork(now);
         final ProcessLevelHook processLevel = this.processLevel;
@@ -312,9 +316,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
         return work;
     }
 
-    private void onFrame(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private void onFrame(
+        final DirectBuffer buffer, final int offset, final int length, final Header header, final boolean heartbeatPort)
     {
-        final RejectReason reason = decoder.decode(buffer, offset, length);
+        final RejectReason reason = heartbeatPort ?
+            decoder.decodeHeartbeat(buffer, offset, length) : decoder.decode(buffer, offset, length);
         if (reason != RejectReason.NONE)
         {
             counters.onRejected(reason);
