@@ -90,7 +90,11 @@ public enum NodeCounter
     /** Times this node re-formed the cluster as its lone seed, every other rank having answered its poll. */
     REFORMS(40, "cluster reforms"),
     /** Views a joiner refused while bound to the lowest rank's poll. */
-    REFORM_VIEWS_REFUSED(41, "reform views refused");
+    REFORM_VIEWS_REFUSED(41, "reform views refused"),
+    /** Control messages dropped half-reassembled: every reassembly slot was taken and theirs was idle longest. */
+    REASSEMBLY_EVICTED(42, "reassembly evicted"),
+    /** Control messages dropped in reassembly for growing past the longest frame. */
+    REASSEMBLY_TOO_LONG(43, "reassembly too long");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
+import io.aeron.Image;
 import io.aeron.AeronCounters;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
@@ -584,12 +585,23 @@ public final class RingwatchNode implements AutoCloseable
                 .aeronDirectoryName(dir)
                 .driverTimeoutMs(5_000)
                 .useConductorAgentInvoker(true)
+                .unavailableImageHandler(this::onUnavailableImage)
                 .errorHandler(this::onClientError));
         }
         catch (final AeronException | IllegalStateException ex)
         {
             throw new IllegalStateException("no media driver at aeron.dir=" + dir + " (" + ex.getMessage() +
                 "): start one (java -cp ringwatch.jar io.aeron.driver.MediaDriver) or use --driver embedded", ex);
+        }
+    }
+
+    private void onUnavailableImage(final Image image)
+    {
+        // on the agent thread (conductor invoker); null while the node is still being built
+        final RingwatchAgent running = agent;
+        if (running != null)
+        {
+            running.onUnavailableImage(image.sessionId());
         }
     }
 
