@@ -107,8 +107,8 @@ public final class HostileTraffic
                 "out of it %.1f ms; progress seen %d; driver images %d before, at most %d (%.1f MiB of log " +
                 "buffers, /dev/shm grew %.1f MiB); driver CPU %.0f ms; node CPU %.0f ms", kind, sent, rate(),
                 maxGapInNs / 1e6, maxGapOutNs / 1e6, progressIn, imagesBefore, maxImages,
-                maxImageBytes / (1024.0 * 1024.0),
-                maxShmGrowthBytes / (1024.0 * 1024.0), driverCpuNs / 1e6);
+                maxImageBytes / (1024.0 * 1024.0), maxShmGrowthBytes / (1024.0 * 1024.0), driverCpuNs / 1e6,
+                targetCpuNs / 1e6);
         }
     }
 
