@@ -6,9 +6,11 @@
 #   a DiSNI 2.1 source tree (a checkout of zrlio/disni at tag v2.1), or a .tar.gz / .zip of one (GitHub's
 #   "Source code" archive of release v2.1), or an http(s) URL of such an archive.
 #
-# Needs: a C/C++ toolchain, autoconf/automake/libtool, rdma-core's development headers, a JDK (jni.h).
-#   Debian/Ubuntu: apt-get install build-essential autoconf automake libtool libibverbs-dev librdmacm-dev rdma-core
-#   RHEL/Fedora:   dnf install gcc-c++ make autoconf automake libtool rdma-core-devel
+# Needs: gcc and g++, rdma-core's development headers, a JDK (jni.h); autoconf/automake/libtool if present (DiSNI's
+# own build), else its two source files are compiled directly, as its Makefile.am would (no ODP prefetch, which
+# needs Mellanox OFED's verbs_exp.h, not rdma-core).
+#   Debian/Ubuntu: apt-get install g++ libibverbs-dev librdmacm-dev   (+ autoconf automake libtool for DiSNI's build)
+#   RHEL/Fedora:   dnf install gcc-c++ rdma-core-devel
 #
 # usage: build-libdisni.sh SOURCE [--dest DIR] [--jar DISNI_JAR] [--check-only]
 #   --dest DIR     install directory (default: the JVM's own JNI directory on java.library.path, so no
@@ -64,13 +66,17 @@ trap 'rm -rf "$work"' EXIT
 
 if ! $check_only; then
     missing=""
-    for tool in autoreconf automake libtoolize make g++ gcc; do
+    for tool in g++ gcc; do
         command -v "$tool" >/dev/null || missing="$missing $tool"
     done
     for header in infiniband/verbs.h rdma/rdma_cma.h; do
         echo "#include <$header>" | gcc -E -x c - >/dev/null 2>&1 || missing="$missing <$header>"
     done
-    [ -z "$missing" ] || die "missing:$missing (Debian: apt-get install build-essential autoconf automake libtool libibverbs-dev librdmacm-dev)"
+    [ -z "$missing" ] || die "missing:$missing (Debian: apt-get install g++ libibverbs-dev librdmacm-dev)"
+    autotools=true
+    for tool in autoreconf automake libtoolize make; do
+        command -v "$tool" >/dev/null || autotools=false
+    done
 
     case "$source_arg" in
         http://*|https://*)
@@ -95,18 +101,31 @@ if ! $check_only; then
     [ -n "$configure_ac" ] || die "no libdisni/configure.ac in $source_arg: not a DiSNI source tree"
     libdisni=$(dirname "$configure_ac")
 
-    echo "build-libdisni: building $libdisni against $java_home"
-    (
-        cd "$libdisni"
-        touch NEWS README AUTHORS ChangeLog COPYING
-        autoreconf --install >"$work/autoreconf.log" 2>&1 || { cat "$work/autoreconf.log" >&2; exit 1; }
-        # some revisions of configure.ac insist on --with-spdk and store its value in the jdk variable, so give
-        # both the JDK; DiSNI 2.1 has no SPDK part
-        ./configure --with-jdk="$java_home" --with-spdk="$java_home" --prefix="$work/install" \
-            >"$work/configure.log" 2>&1 || { tail -n 30 "$work/configure.log" >&2; exit 1; }
-        make -j"$(nproc 2>/dev/null || echo 2)" >"$work/make.log" 2>&1 || { tail -n 40 "$work/make.log" >&2; exit 1; }
-        make install >"$work/install.log" 2>&1 || { tail -n 20 "$work/install.log" >&2; exit 1; }
-    ) || die "build failed (logs above)"
+    if ! $autotools; then
+        echo "build-libdisni: compiling $libdisni directly against $java_home (no autotools)"
+        mkdir -p "$work/direct" "$work/install/lib"
+        : >"$work/direct/config.h"
+        flags=(-fPIC -O2 -I"$work/direct" -I"$java_home/include" -I"$java_home/include/linux")
+        g++ -c "${flags[@]}" "$libdisni/src/verbs/com_ibm_disni_verbs_impl_NativeDispatcher.cpp" \
+            -o "$work/direct/verbs.o" 2>"$work/compile.log" || { cat "$work/compile.log" >&2; die "compile failed"; }
+        gcc -c "${flags[@]}" "$libdisni/src/affinity/com_ibm_disni_util_NativeAffinity.c" \
+            -o "$work/direct/affinity.o" 2>>"$work/compile.log" || { cat "$work/compile.log" >&2; die "compile failed"; }
+        g++ -shared -o "$work/install/lib/libdisni.so" "$work/direct/verbs.o" "$work/direct/affinity.o" \
+            -libverbs -lrdmacm 2>>"$work/compile.log" || { cat "$work/compile.log" >&2; die "link failed"; }
+    else
+        echo "build-libdisni: building $libdisni against $java_home"
+        (
+            cd "$libdisni"
+            touch NEWS README AUTHORS ChangeLog COPYING
+            autoreconf --install >"$work/autoreconf.log" 2>&1 || { cat "$work/autoreconf.log" >&2; exit 1; }
+            # some revisions of configure.ac insist on --with-spdk and store its value in the jdk variable, so give
+            # both the JDK; DiSNI 2.1 has no SPDK part
+            ./configure --with-jdk="$java_home" --with-spdk="$java_home" --prefix="$work/install" \
+                >"$work/configure.log" 2>&1 || { tail -n 30 "$work/configure.log" >&2; exit 1; }
+            make -j"$(nproc 2>/dev/null || echo 2)" >"$work/make.log" 2>&1 || { tail -n 40 "$work/make.log" >&2; exit 1; }
+            make install >"$work/install.log" 2>&1 || { tail -n 20 "$work/install.log" >&2; exit 1; }
+        ) || die "build failed (logs above)"
+    fi
     built=$(ls "$work"/install/lib/libdisni.so.*.*.* 2>/dev/null | head -n1 || true)
     [ -n "$built" ] || built=$(ls "$work"/install/lib/libdisni.so* 2>/dev/null | head -n1 || true)
     [ -n "$built" ] || die "the build produced no libdisni.so under $work/install/lib"

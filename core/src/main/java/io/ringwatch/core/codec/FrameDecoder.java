@@ -32,9 +32,10 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * decoded values and stamping them with the decoded sequence gives back the same bytes.
  * <p>
  * Checks, in order: offset and length inside the buffer; at least a header and a MAC, at most the longest frame;
- * then the MAC ({@link FrameAuthenticator}), before any field is read, so nothing an outsider writes is ever
- * interpreted; then version; a known type; the exact length of that type (for a notice, a range count in
- * {@code [1, MAX_RANGES]} and {@link FailureNoticeFlyweight#lengthOf} bytes); zero flags; the cluster id; the config
+ * version; a known type; the exact length of that type (for a notice, a range count in {@code [1, ceil(N / 2)]},
+ * capped at {@code MAX_RANGES}, and {@link FailureNoticeFlyweight#lengthOf} bytes; views and process notices
+ * likewise); then the MAC ({@link FrameAuthenticator}). What is read before the MAC only ever rejects, so nothing an
+ * outsider writes is believed, and junk is refused without a hash. Then zero flags; the cluster id; the config
  * digest ({@link ConfigDigest}); a sender rank in {@code [0, N)}; this node as destination; a frame sequence of at
  * least 1. Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
  * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
@@ -48,8 +49,11 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
  * sender someone I hold dead) are left to the caller.
  * <p>
- * The cost of a bad frame is bounded: bounds and length are checked before the MAC, and the MAC is tried with at most
- * {@link FrameAuthenticator#MAX_KEYS} keys over at most {@link #MAX_FRAME_LENGTH} bytes.
+ * The cost of a bad frame is bounded: bounds, version, type and that type's length are checked before the MAC, so
+ * only a frame shaped like a valid one of its cluster costs a MAC, tried with at most
+ * {@link FrameAuthenticator#MAX_KEYS} keys over at most that type's longest length in a cluster of N ranks
+ * ({@link #MAX_FRAME_LENGTH} bytes only for PROCESS_FAILURE in clusters of 2,047 ranks or more). The heartbeat port
+ * ({@link #decodeHeartbeat}) takes heartbeats only, 64 bytes.
  * <p>
  * With authentication off ({@link FrameAuthenticator#NONE}) the MAC is not checked and every frame accepted is
  * counted in {@link #unauthenticatedAccepted()}.
@@ -75,6 +79,7 @@ public final class FrameDecoder implements InboundFrame
     private final int clusterSize;
     private final int localRank;
     private final int configDigest;
+    private final int maxRuns;
     private final boolean structureOnly;
     private final FrameAuthenticator authenticator;
     private final ReplayGuard replayGuard;
@@ -191,12 +196,13 @@ public final class FrameDecoder implements InboundFrame
         this.clusterSize = clusterSize;
         this.localRank = localRank;
         this.configDigest = configDigest;
+        this.maxRuns = maxRuns(clusterSize);
         this.authenticator = authenticator;
         this.replayGuard = replayGuard;
         this.structureOnly = structureOnly;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
         this.viewDead = new RankArray(initialNoticeCapacity, clusterSize);
-        this.processFailure = new ProcessFailureDecoding(clusterSize);
+        this.processFailure = new ProcessFailureDecoding(clusterSize, maxRuns);
         // Point the notice at its set now so deadSet() is an empty set, never null, before the first notice.
         notice.set(0, 0, 0, 0L, noticeRanks);
     }
@@ -211,6 +217,26 @@ public final class FrameDecoder implements InboundFrame
      */
     public RejectReason decode(final DirectBuffer buffer, final int offset, final int length)
     {
+        return decode(buffer, offset, length, false);
+    }
+
+    /**
+     * Validate and decode a frame read from the heartbeat port, which carries nothing but heartbeats: any other type
+     * is refused as {@link RejectReason#NOT_A_HEARTBEAT} before its MAC is computed.
+     *
+     * @param buffer holding the frame; only read.
+     * @param offset at which the frame begins.
+     * @param length of the frame as received.
+     * @return {@link RejectReason#NONE} if the frame is a valid heartbeat, else the first problem found.
+     */
+    public RejectReason decodeHeartbeat(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return decode(buffer, offset, length, true);
+    }
+
+    private RejectReason decode(
+        final DirectBuffer buffer, final int offset, final int length, final boolean heartbeatPort)
+    {
         if (offset < 0 || length < 0 || offset > buffer.capacity() - length)
         {
             return RejectReason.OUT_OF_BOUNDS;
@@ -223,24 +249,30 @@ public final class FrameDecoder implements InboundFrame
         {
             return RejectReason.WRONG_LENGTH;
         }
-        if (!authenticator.verify(buffer, offset, length))
-        {
-            return FrameAuthenticator.isUnsigned(buffer, offset, length) ? RejectReason.UNSIGNED : RejectReason.BAD_MAC;
-        }
 
-        // A view of exactly the frame: the flyweights need a MutableDirectBuffer but the decoder never writes.
+        // Structure before the MAC, so junk costs a few reads rather than a hash of up to MAX_FRAME_LENGTH bytes per
+        // key. These reads only ever reject: no field is believed before the MAC matches. A view of exactly the
+        // frame: the flyweights need a MutableDirectBuffer but the decoder never writes.
         frame.wrap(buffer, offset, length);
         header.wrap(frame, 0);
         if (header.version() != VERSION)
         {
             return RejectReason.UNSUPPORTED_VERSION;
         }
-
         final int type = header.type();
+        if (heartbeatPort && type != HEARTBEAT_TYPE)
+        {
+            return RejectReason.NOT_A_HEARTBEAT;
+        }
         final RejectReason structure = checkStructure(type, length);
         if (RejectReason.NONE != structure)
         {
             return structure;
+        }
+
+        if (!authenticator.verify(buffer, offset, length))
+        {
+            return FrameAuthenticator.isUnsigned(buffer, offset, length) ? RejectReason.UNSIGNED : RejectReason.BAD_MAC;
         }
 
         final RejectReason headerFields = checkHeader();
@@ -557,7 +589,8 @@ public final class FrameDecoder implements InboundFrame
                 view.wrap(frame, 0);
                 final int rangeCount = view.rangeCount();
                 final int entryCount = view.entryCount();
-                if (rangeCount < 0 || entryCount < 0 || rangeCount > ViewFlyweight.MAX_ITEMS - entryCount)
+                if (rangeCount < 0 || rangeCount > maxRuns || entryCount < 0 || entryCount > clusterSize ||
+                    rangeCount > ViewFlyweight.MAX_ITEMS - entryCount)
                 {
                     return RejectReason.RANGE_COUNT_OUT_OF_RANGE;
                 }
@@ -579,7 +612,7 @@ public final class FrameDecoder implements InboundFrame
                     return RejectReason.WRONG_LENGTH;
                 }
                 final int rangeCount = failureNotice.wrap(frame, 0).rangeCount();
-                if (rangeCount < 1 || rangeCount > FailureNoticeFlyweight.MAX_RANGES)
+                if (rangeCount < 1 || rangeCount > maxRuns)
                 {
                     return RejectReason.RANGE_COUNT_OUT_OF_RANGE;
                 }
@@ -734,6 +767,18 @@ public final class FrameDecoder implements InboundFrame
     public IncarnationTable viewIncarnations()
     {
         return viewIncarnations;
+    }
+
+    /**
+     * Runs are canonical (a gap between neighbours) and inside [0, N), so a set of N ranks needs at most
+     * ceil(N / 2) of them: a longer frame is junk whatever its MAC, and is refused before it is hashed.
+     *
+     * @param clusterSize N.
+     * @return most runs a notice, view or process notice may carry in a cluster of that size.
+     */
+    static int maxRuns(final int clusterSize)
+    {
+        return Math.min(FailureNoticeFlyweight.MAX_RANGES, (int)((clusterSize + 1L) / 2));
     }
 
     private boolean isRank(final int rank)

@@ -13,15 +13,17 @@ import org.agrona.MutableDirectBuffer;
 final class ProcessFailureDecoding
 {
     private final int clusterSize;
+    private final int maxRuns;
     private final ProcessFailureFlyweight flyweight = new ProcessFailureFlyweight();
     private final RankArray excluded;
     private final RankArray processes =
         new RankArray(ProcessFailureFlyweight.MAX_PROCESSES, ProcessFailureFlyweight.MAX_PROCESSES);
     private final ReusableProcessNotice notice = new ReusableProcessNotice();
 
-    ProcessFailureDecoding(final int clusterSize)
+    ProcessFailureDecoding(final int clusterSize, final int maxRuns)
     {
         this.clusterSize = clusterSize;
+        this.maxRuns = maxRuns;
         this.excluded = new RankArray(FrameDecoder.DEFAULT_NOTICE_CAPACITY, clusterSize);
         notice.set(0, 0, 0L, excluded, processes);
     }
@@ -35,7 +37,7 @@ final class ProcessFailureDecoding
         flyweight.wrap(frame, 0);
         final int rangeCount = flyweight.rangeCount();
         final int processCount = flyweight.processCount();
-        if (rangeCount < 0 || rangeCount > ProcessFailureFlyweight.MAX_RANGES ||
+        if (rangeCount < 0 || rangeCount > maxRuns ||
             processCount < 1 || processCount > ProcessFailureFlyweight.MAX_PROCESSES)
         {
             return RejectReason.RANGE_COUNT_OUT_OF_RANGE;

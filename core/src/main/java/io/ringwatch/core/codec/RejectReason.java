@@ -5,10 +5,11 @@ import io.ringwatch.core.spi.RankRuns;
 /**
  * Why {@link FrameDecoder} refused a frame. A receiver counts each reason and drops the frame; nothing is thrown.
  * <p>
- * {@link #NONE} means the frame was accepted. The decoder checks bounds and length first, then the MAC, then
- * structure (version, type, length), then the header fields, then the body, then freshness ({@link ReplayGuard}),
- * and reports the first check that fails. Every reason after {@link #BAD_MAC} was found in a frame signed with a
- * cluster key, so it names a sender that holds the key: a misconfigured or buggy node, not an outsider.
+ * {@link #NONE} means the frame was accepted. The decoder checks bounds, then structure (version, type, the length
+ * that type must have), then the MAC, then the header fields, then the body, then freshness ({@link ReplayGuard}),
+ * and reports the first check that fails. Structure comes before the MAC so junk costs no hash; what it reads
+ * there only ever rejects. Every reason after {@link #BAD_MAC} was found in a frame signed with a cluster key, so it
+ * names a sender that holds the key: a misconfigured or buggy node, not an outsider.
  */
 public enum RejectReason
 {
@@ -17,13 +18,14 @@ public enum RejectReason
     OUT_OF_BOUNDS("offset or length lies outside the buffer"),
     TOO_SHORT("shorter than a frame header and its MAC"),
 
-    UNSIGNED("MAC is zero: the sender runs with ringwatch.auth=off"),
-    BAD_MAC("MAC matches no accepted key: forged, corrupted, or signed with a key this node does not hold"),
-
     UNSUPPORTED_VERSION("unsupported protocol version"),
     UNKNOWN_TYPE("unknown frame type"),
+    NOT_A_HEARTBEAT("a frame other than a heartbeat on the heartbeat port"),
     WRONG_LENGTH("length does not match the frame type"),
-    RANGE_COUNT_OUT_OF_RANGE("notice range count outside [1, MAX_RANGES]"),
+    RANGE_COUNT_OUT_OF_RANGE("range, entry or process count outside what the frame type and cluster size allow"),
+
+    UNSIGNED("MAC is zero: the sender runs with ringwatch.auth=off"),
+    BAD_MAC("MAC matches no accepted key: forged, corrupted, or signed with a key this node does not hold"),
 
     BAD_FLAGS("reserved flags are not zero"),
     WRONG_CLUSTER("frame belongs to another cluster"),

@@ -8,11 +8,13 @@ import java.util.List;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One targeted malformed frame per {@link RejectReason}: each starts from a valid, signed frame and breaks one thing.
  * Frames broken by an insider (someone holding the key) are signed again after the change, so the check under test
- * is reached; frames broken by anyone else are not, and must fail the MAC before any field is read.
+ * is reached; frames broken by anyone else are not, and must be refused by their shape (version, type, length) or
+ * their MAC before any other field is read.
  */
 class FrameDecoderRejectionTest
 {
@@ -74,13 +76,27 @@ class FrameDecoderRejectionTest
     }
 
     @Test
-    void shouldRejectEveryFrameWithOneBitFlippedAnywhereAsBadMac()
+    void shouldRejectEveryFrameWithOneBitFlippedAnywhereByItsShapeOrItsMac()
     {
         final int length = validHeartbeat();
+        final int typeBits = 16;
         for (int bit = 0; bit < length * 8; bit++)
         {
             flip(bit);
-            assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, length), "bit " + bit);
+            final RejectReason reason = decoder.decode(buffer, 0, length);
+            if (bit < 8)
+            {
+                assertEquals(RejectReason.UNSUPPORTED_VERSION, reason, "bit " + bit);
+            }
+            else if (bit < typeBits)
+            {
+                assertTrue(reason == RejectReason.UNKNOWN_TYPE || reason == RejectReason.WRONG_LENGTH,
+                    "bit " + bit + ": " + reason);
+            }
+            else
+            {
+                assertEquals(RejectReason.BAD_MAC, reason, "bit " + bit);
+            }
             flip(bit);
         }
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
@@ -106,13 +122,69 @@ class FrameDecoderRejectionTest
     }
 
     @Test
-    void shouldCheckTheMacBeforeReadingAnyField()
+    void shouldReadOnlyVersionTypeAndLengthBeforeTheMac()
     {
         final int length = validLeave();
-        leave.version(0).type(0xFF).flags(1).clusterId(CLUSTER_ID + 1).senderRank(-1).destinationRank(N);
+        leave.flags(1).clusterId(CLUSTER_ID + 1).configDigest(DIGEST + 1).senderRank(-1).destinationRank(N);
 
         assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, length));
         assertEquals(-1, decoder.mismatchedSenderRank());
+    }
+
+    @Test
+    void shouldRefuseJunkByItsShapeBeforeComputingItsMac()
+    {
+        final int length = validLeave();
+        leave.version(0);
+        assertEquals(RejectReason.UNSUPPORTED_VERSION, decoder.decode(buffer, 0, length));
+        leave.version(FrameHeaderFlyweight.VERSION).type(0xFF);
+        assertEquals(RejectReason.UNKNOWN_TYPE, decoder.decode(buffer, 0, length));
+        leave.type(FrameHeaderFlyweight.LEAVE_TYPE);
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, length + 1));
+
+        // the longest frame there is, unsigned junk of a type and counts that could never be valid in N = 64
+        final int longest = FrameDecoder.MAX_FRAME_LENGTH;
+        new ProcessFailureFlyweight().wrap(buffer, 0)
+            .rangeCount(ProcessFailureFlyweight.MAX_RANGES)
+            .processCount(ProcessFailureFlyweight.MAX_PROCESSES)
+            .header(FrameHeaderFlyweight.PROCESS_FAILURE_TYPE, CLUSTER_ID, 0, 1, LOCAL_RANK, DIGEST);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE, decoder.decode(buffer, 0, longest));
+    }
+
+    @Test
+    void shouldRefuseMoreRunsThanTheClusterCanHoldEvenWhenSigned()
+    {
+        final int maxRuns = N / 2;
+        writeNotice(3, 9, 1L, 3, 1);
+        notice.rangeCount(maxRuns + 1);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE,
+            decoder.decode(buffer, 0, resign(FailureNoticeFlyweight.lengthOf(maxRuns + 1))));
+
+        new ViewFlyweight().wrap(buffer, 0).header(FrameHeaderFlyweight.VIEW_TYPE, CLUSTER_ID, 0, 1, LOCAL_RANK, DIGEST);
+        viewCounts(maxRuns + 1, 0);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE,
+            decoder.decode(buffer, 0, resign(ViewFlyweight.lengthOf(maxRuns + 1, 0))));
+        viewCounts(0, N + 1);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE,
+            decoder.decode(buffer, 0, resign(ViewFlyweight.lengthOf(0, N + 1))));
+
+        final ProcessFailureFlyweight processFailure = new ProcessFailureFlyweight();
+        processFailure.wrap(buffer, 0).rangeCount(maxRuns + 1).processCount(1)
+            .header(FrameHeaderFlyweight.PROCESS_FAILURE_TYPE, CLUSTER_ID, 0, 1, LOCAL_RANK, DIGEST);
+        assertEquals(RejectReason.RANGE_COUNT_OUT_OF_RANGE,
+            decoder.decode(buffer, 0, resign(ProcessFailureFlyweight.lengthOf(maxRuns + 1, 1))));
+    }
+
+    @Test
+    void shouldTakeOnlyHeartbeatsFromTheHeartbeatPort()
+    {
+        final int heartbeatLength = validHeartbeat();
+        assertEquals(RejectReason.NONE, decoder.decodeHeartbeat(buffer, 0, heartbeatLength));
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decodeHeartbeat(buffer, 0, resign(heartbeatLength + 1)));
+
+        final int leaveLength = validLeave();
+        assertEquals(RejectReason.NOT_A_HEARTBEAT, decoder.decodeHeartbeat(buffer, 0, leaveLength));
+        assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, leaveLength), "the control path takes it");
     }
 
     @Test
@@ -143,7 +215,7 @@ class FrameDecoderRejectionTest
     void shouldRejectFrameWhoseLengthDoesNotMatchItsType()
     {
         final int heartbeatLength = validHeartbeat();
-        assertEquals(RejectReason.BAD_MAC, decoder.decode(buffer, 0, heartbeatLength - 1));
+        assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, heartbeatLength - 1), "before its MAC");
         assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(heartbeatLength - 1)));
         assertEquals(RejectReason.WRONG_LENGTH, decoder.decode(buffer, 0, resign(heartbeatLength + 1)));
 
@@ -494,6 +566,13 @@ class FrameDecoderRejectionTest
     private int resign(final int length, final long sequence)
     {
         return Frames.seal(authenticator, buffer, 0, length, sequence);
+    }
+
+    // ViewFlyweight has no count setters: the counts follow the header
+    private void viewCounts(final int rangeCount, final int entryCount)
+    {
+        buffer.putInt(FrameHeaderFlyweight.HEADER_LENGTH, rangeCount, java.nio.ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(FrameHeaderFlyweight.HEADER_LENGTH + Integer.BYTES, entryCount, java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
     private void flip(final int bit)

@@ -93,28 +93,32 @@ public enum NodeCounter
     REFORMS(40, ProtocolCounter.REFORMS),
     /** See {@link ProtocolCounter#REFORM_VIEWS_REFUSED}. */
     REFORM_VIEWS_REFUSED(41, ProtocolCounter.REFORM_VIEWS_REFUSED),
+    /** Control messages dropped half-reassembled: every reassembly slot was taken and theirs was idle longest. */
+    REASSEMBLY_EVICTED(42, "reassembly evicted"),
+    /** Control messages dropped in reassembly for growing past the longest frame. */
+    REASSEMBLY_TOO_LONG(43, "reassembly too long"),
     /** See {@link ProtocolCounter#NOTICES_DUPLICATE}. */
-    NOTICES_DUPLICATE(42, ProtocolCounter.NOTICES_DUPLICATE),
+    NOTICES_DUPLICATE(44, ProtocolCounter.NOTICES_DUPLICATE),
     /** See {@link ProtocolCounter#NOTICES_REFUSED}. */
-    NOTICES_REFUSED(43, ProtocolCounter.NOTICES_REFUSED),
+    NOTICES_REFUSED(45, ProtocolCounter.NOTICES_REFUSED),
     /** See {@link ProtocolCounter#CATCH_UPS_FORWARDED}. */
-    CATCH_UPS_FORWARDED(44, ProtocolCounter.CATCH_UPS_FORWARDED),
+    CATCH_UPS_FORWARDED(46, ProtocolCounter.CATCH_UPS_FORWARDED),
     /** See {@link ProtocolCounter#STRAY_FENCES}. */
-    STRAY_FENCES(45, ProtocolCounter.STRAY_FENCES),
+    STRAY_FENCES(47, ProtocolCounter.STRAY_FENCES),
     /** See {@link ProtocolCounter#STALE_FRAMES}. */
-    STALE_FRAMES(46, ProtocolCounter.STALE_FRAMES),
+    STALE_FRAMES(48, ProtocolCounter.STALE_FRAMES),
     /** See {@link ProtocolCounter#HEARTBEAT_FRAMES_REFUSED}. */
-    HEARTBEAT_FRAMES_REFUSED(47, ProtocolCounter.HEARTBEAT_FRAMES_REFUSED),
+    HEARTBEAT_FRAMES_REFUSED(49, ProtocolCounter.HEARTBEAT_FRAMES_REFUSED),
     /** See {@link ProtocolCounter#PROBES_SENT}. */
-    PROBES_SENT(48, ProtocolCounter.PROBES_SENT),
+    PROBES_SENT(50, ProtocolCounter.PROBES_SENT),
     /** See {@link ProtocolCounter#JOIN_REQUESTS_SENT}. */
-    JOIN_REQUESTS_SENT(49, ProtocolCounter.JOIN_REQUESTS_SENT),
+    JOIN_REQUESTS_SENT(51, ProtocolCounter.JOIN_REQUESTS_SENT),
     /** See {@link ProtocolCounter#JOINS_ADMITTED}. */
-    JOINS_ADMITTED(50, ProtocolCounter.JOINS_ADMITTED),
+    JOINS_ADMITTED(52, ProtocolCounter.JOINS_ADMITTED),
     /** See {@link ProtocolCounter#JOINS_LEARNED}. */
-    JOINS_LEARNED(51, ProtocolCounter.JOINS_LEARNED),
+    JOINS_LEARNED(53, ProtocolCounter.JOINS_LEARNED),
     /** See {@link ProtocolCounter#JOINS_REFUSED}. */
-    JOINS_REFUSED(52, ProtocolCounter.JOINS_REFUSED);
+    JOINS_REFUSED(54, ProtocolCounter.JOINS_REFUSED);
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

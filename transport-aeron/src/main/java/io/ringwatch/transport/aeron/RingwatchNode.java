@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
+import io.aeron.Image;
 import io.aeron.AeronCounters;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
@@ -611,6 +612,7 @@ public final class RingwatchNode implements AutoCloseable
                 .aeronDirectoryName(dir)
                 .driverTimeoutMs(5_000)
                 .useConductorAgentInvoker(true)
+                .unavailableImageHandler(this::onUnavailableImage)
                 .errorHandler(this::onClientError));
         }
         catch (final AeronException | IllegalStateException ex)
@@ -618,6 +620,16 @@ public final class RingwatchNode implements AutoCloseable
             throw new IllegalStateException("no media driver at aeron.dir=" + dir + " (" + ex.getMessage() +
                 "): start one (java -jar ringwatch.jar driver --aeron-dir " + dir + ", or its systemd unit " +
                 "ringwatch-driver) or use --driver embedded", ex);
+        }
+    }
+
+    private void onUnavailableImage(final Image image)
+    {
+        // on the agent thread (conductor invoker); null while the node is still being built
+        final RingwatchAgent running = agent;
+        if (running != null)
+        {
+            running.onUnavailableImage(image.sessionId());
         }
     }
 

@@ -16,9 +16,17 @@ public enum AuthMode
     OFF("off");
 
     /** What a node prints, once, when it runs with authentication off. */
-    public static final String OFF_WARNING = "frame authentication is OFF (" + RingwatchConfiguration.AUTH_PROP_NAME +
-        "=off, or no " + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "): anyone who can send to this node " +
+    public static final String OFF_WARNING = "frame authentication is OFF (node --no-auth, " +
+        RingwatchConfiguration.AUTH_PROP_NAME + "=off, or an embedded node given no " +
+        RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "): anyone who can send to this node " +
         "(its UDP ports, or the Aeron directory with ipc) can get any node excluded or keep a dead one looking alive";
+
+    /** Why {@code node} refuses to start without a key, and the two ways out. */
+    public static final String KEY_REQUIRED = "no key file: a node authenticates its frames unless told not to. " +
+        "Make the cluster's keyring once with 'java -jar ringwatch.jar keygen --out FILE', copy it to every host " +
+        "(owner-only, 0600), and pass --key-file FILE (or -D" + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME +
+        "=FILE); or, on a closed test bench only, run without authentication with --no-auth (or -D" +
+        RingwatchConfiguration.AUTH_PROP_NAME + "=off), where anyone who can reach a node can get any node excluded";
 
     private final String propertyValue;
 
@@ -54,7 +62,26 @@ public enum AuthMode
     }
 
     /**
-     * The mode a node runs in: required whenever a key is configured, off only when asked for or when no key is.
+     * The mode the {@code node} command runs in: as {@link #resolve}, but with neither a key nor an explicit
+     * {@code off} it refuses to start ({@link #KEY_REQUIRED}) instead of running unauthenticated.
+     *
+     * @param configured the mode asked for ({@code --no-auth} or {@value RingwatchConfiguration#AUTH_PROP_NAME}), or
+     *                   null when neither is given.
+     * @param keyFile    the configured key file, or null.
+     * @return the mode.
+     * @throws IllegalArgumentException without a key or an explicit off, and for what {@link #resolve} refuses.
+     */
+    public static AuthMode resolveExplicit(final AuthMode configured, final Path keyFile)
+    {
+        if (configured == null && keyFile == null)
+        {
+            throw new IllegalArgumentException(KEY_REQUIRED);
+        }
+        return resolve(configured, keyFile);
+    }
+
+    /**
+     * The mode an embedded node runs in: required whenever a key is configured, off only when asked for or when no key is.
      *
      * @param configured the mode asked for, or null when unset.
      * @param keyFile    the configured key file, or null.

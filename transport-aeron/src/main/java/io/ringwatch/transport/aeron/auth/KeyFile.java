@@ -3,10 +3,15 @@ package io.ringwatch.transport.aeron.auth;
 import io.ringwatch.core.codec.FrameAuthenticator;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -26,8 +31,11 @@ import java.util.Set;
  * every node (it signs; the old key is still accepted from nodes not yet changed), then remove the old key. A node
  * reads its key file when it starts.
  * <p>
- * A key file is refused unless only its owner may read or write it (mode 0600 or 0400): a readable key lets every
- * local user forge frames. Error messages never contain key material; {@link #fingerprint} names a key in logs.
+ * A key file is refused unless it belongs to the user running the node and only that user may read or write it
+ * (mode 0600 or 0400): a readable key lets every local user forge frames, and its owner can change it. The file is
+ * opened once and the attributes checked are those of the opened file ({@link OpenedFiles}), so a file swapped in
+ * after the check is never read. A key that is one byte repeated (all zero, say) is refused: a placeholder, not a
+ * secret. Error messages never contain key material; {@link #fingerprint} names a key in logs.
  */
 public final class KeyFile
 {
@@ -36,34 +44,34 @@ public final class KeyFile
 
     private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
 
+    /** Largest key file read: three key lines and room for comments. */
+    private static final int MAX_FILE_BYTES = 64 * 1024;
+
     private KeyFile()
     {
     }
 
     /**
-     * Read a keyring after checking who may read it.
+     * Read a keyring after checking who owns it and who may read it.
      *
      * @param path key file.
      * @return its keys, primary first: 1 to {@value FrameAuthenticator#MAX_KEYS}.
-     * @throws IllegalArgumentException saying what is wrong: missing, readable by others, malformed.
+     * @throws IllegalArgumentException saying what is wrong: missing, not this user's, readable by others, malformed,
+     *                                  or a key that is no secret.
      */
     public static List<byte[]> load(final Path path)
     {
-        checkPermissions(path);
-        final List<String> lines;
-        try
-        {
-            lines = Files.readAllLines(path, StandardCharsets.US_ASCII);
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException("key file " + path + ": cannot read it: " + ex, ex);
-        }
+        return load(path, System.getProperty("user.name"));
+    }
 
+    static List<byte[]> load(final Path path, final String user)
+    {
+        final String text = readOwnerOnly(path, user);
+        final String[] lines = text.split("\n", -1);
         final List<byte[]> keys = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++)
+        for (int i = 0; i < lines.length; i++)
         {
-            final String line = lines.get(i).strip();
+            final String line = lines[i].strip();
             if (line.isEmpty() || line.startsWith("#"))
             {
                 continue;
@@ -80,6 +88,44 @@ public final class KeyFile
                 FrameAuthenticator.MAX_KEYS + " (the primary, then the keys still accepted during a rotation)");
         }
         return keys;
+    }
+
+    /**
+     * Open the file once, check the attributes of what was opened (not of whatever the path names a moment later:
+     * a file swapped in between a check and a read is never read), and read it through the same handle.
+     */
+    private static String readOwnerOnly(final Path path, final String user)
+    {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            checkPermissions(path, OpenedFiles.attributes(channel, path), user);
+            if (channel.size() > MAX_FILE_BYTES)
+            {
+                throw new IllegalArgumentException("key file " + path + " is " + channel.size() + " bytes: a keyring " +
+                    "is at most " + MAX_FILE_BYTES + " (" + FrameAuthenticator.MAX_KEYS + " key lines and comments)");
+            }
+            final ByteBuffer bytes = ByteBuffer.allocate((int)channel.size());
+            channel.position(0);
+            while (bytes.hasRemaining() && channel.read(bytes) >= 0)
+            {
+                // read to the end
+            }
+            return new String(bytes.array(), 0, bytes.position(), StandardCharsets.US_ASCII);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + " does not exist (make one with: " +
+                "java -jar ringwatch.jar keygen --out " + path + ")", ex);
+        }
+        catch (final UnsupportedOperationException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + " is on a file system without POSIX " +
+                "permissions, so nothing shows that other users cannot read it; keep it on one that has them", ex);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("key file " + path + ": cannot read it: " + ex, ex);
+        }
     }
 
     /**
@@ -102,38 +148,20 @@ public final class KeyFile
         }
     }
 
-    /**
-     * Refuse a key file anyone but its owner may read or write.
-     *
-     * @param path key file.
-     * @throws IllegalArgumentException saying why, with the fix.
-     */
-    public static void checkPermissions(final Path path)
+    private static void checkPermissions(final Path path, final PosixFileAttributes attributes, final String user)
     {
-        if (!Files.exists(path))
-        {
-            throw new IllegalArgumentException("key file " + path + " does not exist (make one with: " +
-                "java -jar ringwatch.jar keygen --out " + path + ")");
-        }
-        if (!Files.isRegularFile(path))
+        if (!attributes.isRegularFile())
         {
             throw new IllegalArgumentException("key file " + path + " is not a regular file");
         }
-        final Set<PosixFilePermission> permissions;
-        try
+        final String owner = attributes.owner().getName();
+        if (!owner.equals(user))
         {
-            permissions = Files.getPosixFilePermissions(path);
+            throw new IllegalArgumentException("key file " + path + " belongs to " + owner + ", not to " + user +
+                " who runs this node: its owner can change the cluster's key. Fix: chown " + user + " " + path +
+                " (or make a key of this user's own with java -jar ringwatch.jar keygen --out FILE)");
         }
-        catch (final UnsupportedOperationException ex)
-        {
-            throw new IllegalArgumentException("key file " + path + " is on a file system without POSIX " +
-                "permissions, so nothing shows that other users cannot read it; keep it on one that has them", ex);
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException("key file " + path + ": cannot read its permissions: " + ex, ex);
-        }
-
+        final Set<PosixFilePermission> permissions = attributes.permissions();
         final List<String> problems = new ArrayList<>();
         if (permissions.contains(PosixFilePermission.GROUP_READ) ||
             permissions.contains(PosixFilePermission.GROUP_WRITE))
@@ -239,13 +267,34 @@ public final class KeyFile
                 HEX_DIGITS + " hex digits (a " + FrameAuthenticator.KEY_LENGTH + "-byte key), found " +
                 line.length() + " characters");
         }
+        final byte[] key;
         try
         {
-            return HexFormat.of().parseHex(line);
+            key = HexFormat.of().parseHex(line);
         }
         catch (final IllegalArgumentException ex)
         {
             throw new IllegalArgumentException("key file " + path + " line " + lineNumber + ": not hexadecimal");
         }
+        if (isOneByteRepeated(key))
+        {
+            // says which byte: the key is no secret, and naming it tells the operator which placeholder was left
+            throw new IllegalArgumentException("key file " + path + " line " + lineNumber + ": the key is one byte " +
+                "repeated (" + String.format("0x%02x", key[0] & 0xFF) + " x " + key.length + "), a placeholder " +
+                "anyone can guess, not a secret; make a real one with java -jar ringwatch.jar keygen");
+        }
+        return key;
+    }
+
+    private static boolean isOneByteRepeated(final byte[] key)
+    {
+        for (final byte b : key)
+        {
+            if (b != key[0])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -1,10 +1,8 @@
 package io.ringwatch.transport.aeron.internal;
 
-import io.aeron.FragmentAssembler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.ringwatch.core.codec.ConfigDigest;
-import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
@@ -57,6 +55,8 @@ import java.util.function.Function;
  */
 public final class RingwatchAgent implements Agent, MembershipListener
 {
+    private static final int MAX_REASSEMBLY_SLOTS = 256;
+
     private final int rank;
     private final int fragmentLimit;
     private final NanoClock clock;
@@ -74,10 +74,13 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final boolean seedBoot;
     private final boolean firstBootJoin;
     private final FrameAuthenticator keyring;
-    private final FragmentHandler frameHandler = this::onFrame;
-    // a notice longer than the MTU arrives in fragments; one builder per sending image, sized once for the largest
-    private final FragmentHandler controlHandler =
-        new FragmentAssembler(frameHandler, FailureNoticeFlyweight.MAX_LENGTH, true);
+    private final FragmentHandler frameHandler = (buffer, offset, length, header) ->
+        onFrame(buffer, offset, length, header, false);
+    // the heartbeat port carries heartbeats only: anything else is refused by its type and length, before its MAC
+    private final FragmentHandler heartbeatHandler = (buffer, offset, length, header) ->
+        onFrame(buffer, offset, length, header, true);
+    // a notice longer than the MTU arrives in fragments, reassembled in bounded memory before any MAC is checked
+    private final ControlAssembler controlHandler;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final String roleName;
     private final boolean[] mismatchReported;
@@ -143,6 +146,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.cachedClock = cachedClock;
         this.clientConductor = clientConductor;
         this.controlSubscription = controlSubscription;
+        this.controlHandler = new ControlAssembler(
+            frameHandler, FrameDecoder.MAX_FRAME_LENGTH, reassemblySlots(ctx.cluster().size()));
         this.heartbeatSubscription = heartbeatSubscription;
         this.control = control;
         this.remoteHeartbeats = remoteHeartbeats;
@@ -283,7 +288,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         work += controlSubscription.poll(controlHandler, fragmentLimit);
         if (heartbeatSubscription != null)
         {
-            work += heartbeatSubscription.poll(frameHandler, fragmentLimit);
+            work += heartbeatSubscription.poll(heartbeatHandler, fragmentLimit);
         }
         work += node.doWork(now);
         final ProcessLevelHook processLevel = this.processLevel;
@@ -309,13 +314,46 @@ public final class RingwatchAgent implements Agent, MembershipListener
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         heartbeatTransport.publish(counters);
         counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
+        counters.set(NodeCounter.REASSEMBLY_EVICTED, controlHandler.evicted());
+        counters.set(NodeCounter.REASSEMBLY_TOO_LONG, controlHandler.tooLong());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
     }
 
-    private void onFrame(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    /**
+     * Free what reassembly held for an image that went away. Called on this thread: the node's Aeron client runs its
+     * conductor through the agent ({@code useConductorAgentInvoker}).
+     *
+     * @param sessionId the image's session.
+     */
+    public void onUnavailableImage(final int sessionId)
     {
-        final RejectReason reason = decoder.decode(buffer, offset, length);
+        controlHandler.onUnavailableImage(sessionId);
+    }
+
+    /**
+     * @return the control stream's reassembly, for tests and counters.
+     */
+    public ControlAssembler reassembly()
+    {
+        return controlHandler;
+    }
+
+    /**
+     * Messages may be in reassembly from every peer at once, twice over for peers restarting (old and new image);
+     * capped, as eviction of the longest idle copes with more: at most {@value #MAX_REASSEMBLY_SLOTS} slots of
+     * {@link FrameDecoder#MAX_FRAME_LENGTH} bytes, 3.2 MB.
+     */
+    static int reassemblySlots(final int clusterSize)
+    {
+        return (int)Math.min(MAX_REASSEMBLY_SLOTS, 2L * clusterSize + 8);
+    }
+
+    private void onFrame(
+        final DirectBuffer buffer, final int offset, final int length, final Header header, final boolean heartbeatPort)
+    {
+        final RejectReason reason = heartbeatPort ?
+            decoder.decodeHeartbeat(buffer, offset, length) : decoder.decode(buffer, offset, length);
         if (reason != RejectReason.NONE)
         {
             counters.onRejected(reason);

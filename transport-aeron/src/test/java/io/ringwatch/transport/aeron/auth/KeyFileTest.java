@@ -5,8 +5,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.List;
@@ -77,6 +81,56 @@ class KeyFileTest
         final IllegalArgumentException repeat = assertThrows(IllegalArgumentException.class,
             () -> KeyFile.authenticator(write("repeat", "rw-------", KEY_A, KEY_B, KEY_A)));
         assertTrue(repeat.getMessage().endsWith("key 3 repeats key 1"), repeat.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAKeyFileAnotherUserOwnsNamingBothAndTheFix() throws IOException
+    {
+        final Path file = write("theirs", "rw-------", KEY_A);
+        final String owner = Files.getOwner(file).getName();
+
+        final IllegalArgumentException ex =
+            assertThrows(IllegalArgumentException.class, () -> KeyFile.load(file, "ringwatch-not-" + owner));
+
+        assertTrue(ex.getMessage().contains("belongs to " + owner + ", not to ringwatch-not-" + owner),
+            ex.getMessage());
+        assertTrue(ex.getMessage().contains("chown ringwatch-not-" + owner), ex.getMessage());
+        assertEquals(1, KeyFile.load(file, owner).size(), "its owner's node takes it");
+    }
+
+    /**
+     * The check reads the attributes of the file that was opened: a file renamed over the path afterwards (here one
+     * anyone may read) is not what is checked, nor what is read.
+     */
+    @Test
+    void shouldCheckAndReadTheOpenedFileNotWhatThePathNamesLater() throws IOException
+    {
+        final Path file = write("cluster.key", "rw-------", KEY_A);
+        final Path swap = write("swap", "rw-r--r--", KEY_B);
+        final Object openedKey = Files.readAttributes(file, PosixFileAttributes.class).fileKey();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            Files.move(swap, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+            final PosixFileAttributes opened = OpenedFiles.attributes(channel, file);
+
+            assertEquals(openedKey, opened.fileKey(), "the opened file's identity");
+            assertEquals("rw-------", PosixFilePermissions.toString(opened.permissions()));
+            assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+                "the path now names the swapped file, which a check by path would have judged");
+            assertEquals(0, channel.position(), "left ready to read from the start");
+        }
+    }
+
+    @Test
+    void shouldRefuseAKeyThatIsOneByteRepeated() throws IOException
+    {
+        assertRefused(write("zero", "rw-------", "0".repeat(KeyFile.HEX_DIGITS)),
+            "line 1: the key is one byte repeated (0x00 x 32)", "keygen");
+        assertRefused(write("same", "rw-------", KEY_A, "41".repeat(FrameAuthenticator.KEY_LENGTH)),
+            "line 2: the key is one byte repeated (0x41 x 32)");
+        assertEquals(1, KeyFile.load(write("fine", "rw-------", "00".repeat(31) + "01")).size(),
+            "one differing byte is not refused: this guards against placeholders, it does not judge entropy");
     }
 
     @Test

@@ -134,7 +134,7 @@ public final class Main
     {
         final String[][] sections = {
             {"node", "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
-                "         [--key-file FILE] [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
+                "         --key-file FILE | --no-auth   [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
                 "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
                 "         [--seeds S]   ranks 0..S-1 boot the cluster, the others join (default 3; S = N: all boot)",
                 "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",

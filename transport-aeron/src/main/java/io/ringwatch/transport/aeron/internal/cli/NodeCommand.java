@@ -45,7 +45,7 @@ final class NodeCommand
 
     static int run(final String[] argv) throws InterruptedException
     {
-        final Args args = new Args(argv, 1, "--join");
+        final Args args = new Args(argv, 1, "--join", "--no-auth");
         if (!args.isSet("--cluster") || !args.isSet("--rank"))
         {
             throw new UsageException("--cluster FILE and --rank R are required");
@@ -96,6 +96,7 @@ final class NodeCommand
         final String profileName = args.string("--profile", "low-noise");
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
         final boolean join = args.switchOn("--join");
+        final boolean noAuth = args.switchOn("--no-auth");
         final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final String jobFile = args.string("--job", null);
         final String exec = args.string("--exec", null);
@@ -115,6 +116,10 @@ final class NodeCommand
             ctx.jobLayout(ProcessLevels.layout(clusterFile, procs, jobFile));
         }
         ctx.join(join);
+        // fail closed: a node without a key runs only when told to run without authentication
+        final String authProperty = RingwatchConfiguration.auth();
+        ctx.authMode(AuthMode.resolveExplicit(
+            noAuth ? AuthMode.OFF : authProperty == null ? null : AuthMode.parse(authProperty), ctx.authKeyFile()));
         final TuningProfile profile = TuningProfile.fromName(profileName);
         ctx.profile(profile);
         final Path go = startAfter;

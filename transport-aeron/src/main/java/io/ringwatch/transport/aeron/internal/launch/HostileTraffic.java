@@ -3,6 +3,8 @@ package io.ringwatch.transport.aeron.internal.launch;
 import io.aeron.protocol.DataHeaderFlyweight;
 import io.aeron.protocol.HeaderFlyweight;
 import io.aeron.protocol.SetupFlyweight;
+import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -12,6 +14,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
@@ -41,7 +44,11 @@ public final class HostileTraffic
         AERON_DATA,
         /** An Aeron SETUP frame of the chosen stream id for a random new session (valid term length and MTU): on a
          * stream the driver has a subscription for, each makes it create an image. */
-        AERON_SETUP
+        AERON_SETUP,
+        /** 12,360 bytes (the longest frame) with a heartbeat's header and a wrong MAC, sent to the heartbeat port only
+         * and from the heartbeat address of the node's emitter (bound with {@code SO_REUSEPORT}, as a local attacker,
+         * or one who can spoof source addresses, would): the one junk the heartbeat socket reads. */
+        SPOOFED_EMITTER
     }
 
     /** Which of the node's UDP ports take the flood. */
@@ -70,9 +77,11 @@ public final class HostileTraffic
      * @param maxShmGrowthBytes most the file system of the driver's directory ({@code /dev/shm}) grew during the
      *                          flood, in bytes of pages in use (other processes' use included: an upper bound).
      * @param driverCpuNs       CPU time the media driver's process used while the flood was sent, or -1 if unknown.
+     * @param targetCpuNs       CPU time the flooded node's process used meanwhile, or -1 if unknown.
      */
     public record Result(Kind kind, long sent, long elapsedNs, long maxGapInNs, long maxGapOutNs, long progressIn,
-        int imagesBefore, int maxImages, long maxImageBytes, long maxShmGrowthBytes, long driverCpuNs)
+        int imagesBefore, int maxImages, long maxImageBytes, long maxShmGrowthBytes, long driverCpuNs,
+        long targetCpuNs)
     {
         /**
          * @return images the flood made the driver create, at least (an image that came and went between two
@@ -96,9 +105,10 @@ public final class HostileTraffic
         {
             return String.format("%-11s sent=%,d rate=%,.0f/s largest heartbeat gap: into the node %.1f ms, " +
                 "out of it %.1f ms; progress seen %d; driver images %d before, at most %d (%.1f MiB of log " +
-                "buffers, /dev/shm grew %.1f MiB); driver CPU %.0f ms", kind, sent, rate(), maxGapInNs / 1e6,
-                maxGapOutNs / 1e6, progressIn, imagesBefore, maxImages, maxImageBytes / (1024.0 * 1024.0),
-                maxShmGrowthBytes / (1024.0 * 1024.0), driverCpuNs / 1e6);
+                "buffers, /dev/shm grew %.1f MiB); driver CPU %.0f ms; node CPU %.0f ms", kind, sent, rate(),
+                maxGapInNs / 1e6, maxGapOutNs / 1e6, progressIn, imagesBefore, maxImages,
+                maxImageBytes / (1024.0 * 1024.0), maxShmGrowthBytes / (1024.0 * 1024.0), driverCpuNs / 1e6,
+                targetCpuNs / 1e6);
         }
     }
 
@@ -106,6 +116,8 @@ public final class HostileTraffic
     private static final long MAX_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Images are counted every this many gap samples (a directory listing costs more than a view read). */
     private static final int IMAGE_SAMPLE_EVERY = 25;
+    /** The longest frame any type may have: what a spoofed datagram cost in MACs before length was checked first. */
+    private static final int SPOOFED_LENGTH = FrameDecoder.MAX_FRAME_LENGTH;
 
     private final LocalCluster cluster;
     private final int target;
@@ -115,6 +127,7 @@ public final class HostileTraffic
     private final UnsafeBuffer view = new UnsafeBuffer(datagram);
     private final DataHeaderFlyweight data = new DataHeaderFlyweight();
     private final SetupFlyweight setup = new SetupFlyweight();
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private int streamId = RingwatchConfiguration.controlStreamId();
 
     /**
@@ -172,9 +185,12 @@ public final class HostileTraffic
         final ClusterConfig.Member member = ClusterConfig.load(cluster.clusterFile().toPath()).member(target);
         final InetSocketAddress control = new InetSocketAddress(member.host(), member.controlPort());
         final InetSocketAddress heartbeat = new InetSocketAddress(member.host(), member.heartbeatPort());
-        final InetSocketAddress[] ports = targets == Ports.ALL ? new InetSocketAddress[] {control, heartbeat} :
+        final InetSocketAddress[] ports = kind == Kind.SPOOFED_EMITTER ? new InetSocketAddress[] {heartbeat} :
+            targets == Ports.ALL ? new InetSocketAddress[] {control, heartbeat} :
             new InetSocketAddress[] {targets == Ports.CONTROL ? control : heartbeat};
         final int n = cluster.options().nodes();
+        final ClusterConfig.Member emitter =
+            ClusterConfig.load(cluster.clusterFile().toPath()).member(Math.floorMod(target - 1, n));
         final GapProbe into = new GapProbe(target);
         final GapProbe outOf = new GapProbe((target + 1) % n);
         final ImageProbe images = new ImageProbe(new File(cluster.aeronDir(), "images"));
@@ -199,10 +215,16 @@ public final class HostileTraffic
 
         final long periodNs = TimeUnit.SECONDS.toNanos(1) / ratePerSecond;
         final long driverCpuBeforeNs = driverCpuNs();
+        final long targetCpuBeforeNs = cpuNs(cluster.process(target).pid());
         long sent = 0;
         final long startNs = System.nanoTime();
         try (DatagramChannel channel = DatagramChannel.open())
         {
+            if (kind == Kind.SPOOFED_EMITTER)
+            {
+                channel.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+                channel.bind(new InetSocketAddress(emitter.host(), emitter.heartbeatPort()));
+            }
             while (sent < count)
             {
                 // catch up to the schedule in one go, then sleep: a burst of about a millisecond at a time
@@ -227,16 +249,23 @@ public final class HostileTraffic
         // one more heartbeat period, so a gap that began during the flood is measured to its end
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(2 * cluster.options().heartbeatPeriodNs()) + 1);
         final long driverCpuAfterNs = driverCpuNs();
+        final long targetCpuAfterNs = cpuNs(cluster.process(target).pid());
         sampling.set(false);
         sampler.join();
         return new Result(kind, sent, elapsedNs, into.maxGapNs, outOf.maxGapNs, into.progress - into.firstProgress,
             images.first, images.max, images.maxBytes, images.maxUsed - images.firstUsed,
-            driverCpuBeforeNs < 0 || driverCpuAfterNs < 0 ? -1 : driverCpuAfterNs - driverCpuBeforeNs);
+            driverCpuBeforeNs < 0 || driverCpuAfterNs < 0 ? -1 : driverCpuAfterNs - driverCpuBeforeNs,
+            targetCpuBeforeNs < 0 || targetCpuAfterNs < 0 ? -1 : targetCpuAfterNs - targetCpuBeforeNs);
     }
 
     private long driverCpuNs()
     {
-        return ProcessHandle.of(cluster.driverPid())
+        return cpuNs(cluster.driverPid());
+    }
+
+    private static long cpuNs(final long pid)
+    {
+        return ProcessHandle.of(pid)
             .flatMap((handle) -> handle.info().totalCpuDuration())
             .map(Duration::toNanos)
             .orElse(-1L);
@@ -261,6 +290,14 @@ public final class HostileTraffic
                 data.reservedValue(random.nextLong());
                 randomBytes(DataHeaderFlyweight.HEADER_LENGTH, payload);
                 return length;
+            }
+
+            case SPOOFED_EMITTER:
+            {
+                randomBytes(0, SPOOFED_LENGTH);
+                heartbeat.encode(view, 0, cluster.options().clusterId(), Math.floorMod(target - 1,
+                    cluster.options().nodes()), 1, target, 0, 1 + random.nextInt(1 << 20), 0);
+                return SPOOFED_LENGTH;
             }
 
             case AERON_SETUP:

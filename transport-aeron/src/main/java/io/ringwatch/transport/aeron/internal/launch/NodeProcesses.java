@@ -110,6 +110,10 @@ public final class NodeProcesses
             args.add("--key-file");
             args.add(directory.keyFile().getAbsolutePath());
         }
+        else
+        {
+            args.add("--no-auth");
+        }
         if (options.realtimePriority() > 0)
         {
             args.add("--rt-priority");

@@ -36,7 +36,9 @@ import java.util.function.IntSupplier;
  * from other addresses) cost a kernel lookup and never reach Java, and {@code read} on the connected socket returns
  * no sender address, so a flood from many addresses allocates nothing (an unconnected {@code receive} allocates an
  * {@code InetSocketAddress} whenever the sender changes). A datagram that does come from the emitter's address,
- * forged or not, is still read and must pass the decoder's length, MAC and freshness checks.
+ * forged or not, is still read and must pass the decoder's checks: a heartbeat's type and length first
+ * ({@code FrameDecoder#decodeHeartbeat}; a datagram longer than a heartbeat is truncated on receipt), then MAC and
+ * freshness.
  * <p>
  * What the filter costs the protocol: a heartbeat from a rank other than the current emitter no longer reaches the
  * slot, so a zombie (a node held dead that resumes from a pause) is fenced when its first control frame (the probe
@@ -55,9 +57,13 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     /**
      * Most datagrams read in one duty cycle: a cycle that read any runs again at once (idle strategies sleep only
      * after a cycle without work), so a backlog is drained over several short cycles, each of which still sends this
-     * node's heartbeat when due; 256 junk datagrams cost about a millisecond (a {@code recv} and a MAC each).
+     * node's heartbeat when due. Each junk datagram costs a {@code recv} of at most {@link #RECEIVE_BUFFER_LENGTH}
+     * bytes, and a MAC only if it is shaped as a heartbeat ({@code ringwatch-perf.jar flood} prints the costs).
      */
     public static final int DRAIN_LIMIT = 256;
+
+    /** Longest datagram read whole: one byte past a heartbeat, so a longer one shows its wrong length. */
+    public static final int RECEIVE_BUFFER_LENGTH = HeartbeatFlyweight.LENGTH + 1;
 
     /** The sending socket's receive buffer: it only ever holds foreign datagrams, which nobody reads. */
     private static final int FOREIGN_RECEIVE_BUFFER_BYTES = 4096;
@@ -75,8 +81,9 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     private final HeartbeatFlyweight frame = new HeartbeatFlyweight();
     private final ByteBuffer sendBytes = BufferUtil.allocateDirectAligned(HeartbeatFlyweight.LENGTH, 64);
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(sendBytes);
-    // a full UDP payload, so an oversized datagram is read whole (and rejected by length), not truncated to a frame
-    private final ByteBuffer receiveBytes = BufferUtil.allocateDirectAligned(64 * 1024, 64);
+    // one byte more than a heartbeat: a longer datagram is truncated by the kernel and refused by its length, so junk
+    // costs a copy of 65 bytes whatever its size
+    private final ByteBuffer receiveBytes = BufferUtil.allocateDirectAligned(RECEIVE_BUFFER_LENGTH, 64);
     private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(receiveBytes);
     private IntSupplier emitter;
     private int connectedTo = -1;

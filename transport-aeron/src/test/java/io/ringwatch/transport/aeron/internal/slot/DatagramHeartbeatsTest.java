@@ -2,6 +2,9 @@ package io.ringwatch.transport.aeron.internal.slot;
 
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.HeartbeatFlyweight;
+import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.transport.aeron.ClusterConfig;
@@ -156,6 +159,48 @@ class DatagramHeartbeatsTest
             node.poll(handler, 16);
             Thread.sleep(1);
         }
+    }
+
+    /**
+     * A datagram from the emitter's own address (spoofed, or a compromised emitter) longer than a heartbeat is read
+     * truncated to one byte past a heartbeat, so it costs a 65-byte copy and the decoder refuses it by its length,
+     * before any MAC; the heartbeat after it is read whole.
+     */
+    @Test
+    void shouldReadAnOversizedDatagramFromTheEmitterTruncatedSoItIsRefusedByLength() throws Exception
+    {
+        start();
+        nodes[1].watch(() -> 0);
+        final java.util.List<Integer> lengths = new java.util.ArrayList<>();
+        final java.util.List<RejectReason> verdicts = new java.util.ArrayList<>();
+        final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, N, 1, 0,
+            FrameAuthenticator.withKey(new byte[]{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32}), null);
+        final FragmentHandler record = (buffer, offset, length, header) ->
+        {
+            lengths.add(length);
+            verdicts.add(decoder.decodeHeartbeat(buffer, offset, length));
+        };
+        final InetSocketAddress emitter = new InetSocketAddress("127.0.0.1", cluster.member(0).heartbeatPort());
+        try (DatagramChannel spoof = DatagramChannel.open())
+        {
+            spoof.setOption(java.net.StandardSocketOptions.SO_REUSEPORT, true);
+            spoof.bind(emitter);
+            // a heartbeat's header and counter, then 12 KB more: only its length is wrong
+            final ByteBuffer large = ByteBuffer.allocateDirect(12_360);
+            new HeartbeatFlyweight().encode(new UnsafeBuffer(large), 0, CLUSTER_ID, 0, 1, 1, 0, 1, 1);
+            spoof.send(large, new InetSocketAddress("127.0.0.1", cluster.member(1).heartbeatPort()));
+        }
+        assertTrue(nodes[0].send(1, 1, System.nanoTime()));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (lengths.size() < 2 && System.nanoTime() - deadline < 0)
+        {
+            nodes[1].poll(record, 16);
+            Thread.sleep(1);
+        }
+        assertEquals(java.util.List.of(DatagramHeartbeats.RECEIVE_BUFFER_LENGTH, HeartbeatFlyweight.LENGTH), lengths);
+        assertEquals(RejectReason.WRONG_LENGTH, verdicts.get(0));
+        assertEquals(RejectReason.UNSIGNED, verdicts.get(1), "the real heartbeat reached the MAC check");
     }
 
     @Test
