@@ -18,64 +18,32 @@ import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
 
 /**
- * One node of the failure detector: tasks T1–T5 of paper 002 Algorithm 1 as a pure state machine.
- * <p>
- * Time comes in as arguments, heartbeats and messages go out through the injected channels, and nothing here
- * starts a thread, reads a clock or draws a random number, so the simulator and the live agent drive the very
+ * One node of the failure detector, tasks T1–T5 of paper 002 Algorithm 1 as a pure state machine, and the façade its
+ * drivers see. Time comes in as arguments, heartbeats and messages go out through the injected channels, and nothing
+ * here starts a thread, reads a clock or draws a random number, so the simulator and the live agent drive the very
  * same object. Not thread safe: one driver thread calls everything.
  * <p>
- * Drivers call {@link #doWork(long)} whenever they like (every duty cycle live, only at {@link #nextDeadlineNs()}
- * and after heartbeat deliveries in the simulator) and the {@code on*} methods with every decoded frame. Every
- * decision about a frame is taken here, not by the driver: whether its sender may still be heard (a frame from a
- * rank this node holds dead is dropped and its sender fenced), whether it was meant for this node, and what it
- * changes.
- * <p>
- * <b>Fencing.</b> A rank this node holds dead but still hears from (a frame, or a write into this node's slot) is a
- * zombie: it came back from a pause longer than δ. It is sent a fencing notice naming it, at most once per
- * {@link ProtocolSettings#fenceIntervalNs()}, so one lost fence is re-sent while the zombie keeps talking. Fencing
- * notices use sequence numbers from {@link #FENCE_SEQUENCE_BASE} up, apart from every broadcast's, so a receiver
- * knows it was fenced rather than named in a broadcast, and nobody forwards a fence.
- * <p>
- * <b>Rejoining.</b> A restarted rank is built with a higher incarnation and {@link #join(long) joins}: a contact
- * admits it and broadcasts a JOIN over the same schedule as a failure notice, and sends it the view. Frames carry
- * their sender's incarnation; one from an older incarnation than the view holds is stale and dropped. A frame from
- * a rank held dead is fenced as before, but the fence names the incarnation held dead, so a newer life whose JOIN has
- * not reached the fencer yet ignores it. The rules and the joiner's side are in {@link Membership}.
- * <b>Partitions</b> ({@link PartitionPolicy#MAJORITY}). An emitter silent for δ is not declared at once: the node
- * probes its predecessors, the emitter and the next one first, then batches twice as large each
- * {@link ProtocolSettings#probeTimeoutNs()}, until one beyond the emitter answers. The run of predecessors before it
- * that stayed silent for δ more (re-probed meanwhile) is declared in one notice, if what is left alive is still a
- * majority of the settled membership ({@link Quorum}); otherwise this node tells its side so and stops
- * ({@link ExclusionCause#MINORITY}), and if nobody answered at all it stops as {@link ExclusionCause#ISOLATED}
- * without a word. So a node that cannot hear accuses nobody, a single crash costs one round trip more than δ, and a
- * run of L silent predecessors is found in about log₂ L probe rounds instead of L·2δ. A notice whose D_msg leaves
- * no majority alive is never merged: a node not named in it checks that a sample of D_msg stays silent for δ and
- * then stops too (the minority learning it in one broadcast), or refuses it if one answers. Fences cross between
- * nodes that hold each other dead, obeyed only if the fencer's dead set leaves a majority alive.
- * The ear check lives in {@link ProbeSession}, the minority stop and verification in {@link MajorityRule}.
- * <b>Heals.</b> A node whose emitter beats again after more than δ/2 of silence broadcasts a heal notice (a JOIN
- * of its emitter, sequences from {@link #HEAL_SEQUENCE_BASE}); on one, every node retells the deaths it detected
- * and the JOINs it admitted lately ({@link RecentChanges}), which a cut may have kept from the far side.
+ * Drivers call {@link #doWork(long)} whenever they like (every duty cycle live, at {@link #nextDeadlineNs()} and after
+ * heartbeat deliveries in the simulator) and {@link #onFrame} with every decoded frame. The node keeps the order of
+ * things (boot, the duty cycle's T1 → T3 → fencing → joining → majority checks → repairs, each frame's rule) and the
+ * state they share (its dead set D, its role: {@link NodeState}); each rule lives in a part named after its concept:
+ * <ul>
+ * <li>{@link io.ringwatch.core.ring.Ring}: who watches whom, FindEmitter;</li>
+ * <li>{@link Observation}: T1–T4, the startup grace and the pause guard;</li>
+ * <li>{@link Notices} and {@link NoticeReceipt}: T5, broadcasts started, forwarded, deduplicated, judged;</li>
+ * <li>{@link Admission}: stale incarnations and fencing of zombies (off the paper's map, as all below);</li>
+ * <li>{@link ProbeSession}, {@link MajorityRule}, {@link Quorum}: the partition rule (ear check, minority stop);</li>
+ * <li>{@link Membership}, {@link Joining}, {@link Reform}: joins, start = join, re-forming a cluster;</li>
+ * <li>{@link HealRetell} and {@link ViewRepair}: repairs after a cut;</li>
+ * <li>{@link ProtocolCounters}: what it counts, one descriptor per counter ({@link ProtocolCounter}).</li>
+ * </ul>
+ * The parts never call back into the node, except the partition rule's verdicts (declare a run, exclude, stop as a
+ * minority). The rules, with their reasons, are in the docs: {@code docs/algorithm.md} (glossary from paper terms
+ * to classes), {@code docs/partitions.md}, {@code docs/membership.md}.
  */
 public final class DetectorNode
 {
-    /** Sequence numbers of fencing notices start here, far above any broadcast's. */
-    public static final long FENCE_SEQUENCE_BASE = NoticeSequences.FENCE_BASE;
-
     private static final int SMALL_RUN = 64;
-
-    /**
-     * Minority notices (from a node that found no majority on its side) use sequence numbers from here up to
-     * {@link #FENCE_SEQUENCE_BASE}: a receiver checks them and never merges them.
-     */
-    public static final long MINORITY_SEQUENCE_BASE = NoticeSequences.MINORITY_BASE;
-
-    /**
-     * Sequence numbers of heal notices start here, below {@link #MINORITY_SEQUENCE_BASE}: a node whose emitter came
-     * back after a silence broadcasts a JOIN of that emitter at the incarnation its view holds (which changes no view
-     * that knows it) so that every node retells the changes it originated lately.
-     */
-    public static final long HEAL_SEQUENCE_BASE = NoticeSequences.HEAL_BASE;
 
     private final int rank;
     private final int incarnation;
@@ -108,8 +76,6 @@ public final class DetectorNode
     private NodeState state = NodeState.ACTIVE;
     private long expectedWakeNs;
     private long viewEpoch;
-
-
 
     /**
      * @param rank        this node's rank.
@@ -607,7 +573,7 @@ public final class DetectorNode
     }
 
     /**
-     * Broadcast a minority notice: sequences from {@link #MINORITY_SEQUENCE_BASE} up, so no receiver merges it.
+     * Broadcast a minority notice: sequences from {@link NoticeSequences#MINORITY_BASE} up, so no receiver merges it.
      */
     void announceMinority(final int deadRank, final RankSet minorityDead)
     {

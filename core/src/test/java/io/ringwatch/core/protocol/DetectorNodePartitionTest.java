@@ -3,6 +3,7 @@ package io.ringwatch.core.protocol;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.InboundFrame;
+import io.ringwatch.core.spi.NoticeSequences;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -153,7 +154,7 @@ class DetectorNodePartitionTest
 
         // a node that wrongly thinks itself cut off names only ranks everybody knows are dead: nothing to probe, and
         // this node's own count (13 of 16) decides, not the notice's mark
-        node.onNotice(TestNotice.of(1, 6, DetectorNode.MINORITY_SEQUENCE_BASE + 1, 2, 3), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        node.onNotice(TestNotice.of(1, 6, NoticeSequences.MINORITY_BASE + 1, 2, 3), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
         assertEquals(1, node.counter(ProtocolCounter.NOTICES_REFUSED));
@@ -165,7 +166,7 @@ class DetectorNodePartitionTest
     {
         node.onNotice(TestNotice.of(8, 7, 1, 9, 10, 11), 7, InboundFrame.UNKNOWN_INCARNATION, START);
 
-        node.onNotice(TestNotice.of(8, 6, DetectorNode.MINORITY_SEQUENCE_BASE + 1, 9, 10, 11, 12, 13, 14, 15, 0), 6, InboundFrame.UNKNOWN_INCARNATION,
+        node.onNotice(TestNotice.of(8, 6, NoticeSequences.MINORITY_BASE + 1, 9, 10, 11, 12, 13, 14, 15, 0), 6, InboundFrame.UNKNOWN_INCARNATION,
             START + 1);
 
         // of the notice's nine dead, 8..11 are dead here too: the four probes go to the five it holds alive
@@ -184,8 +185,8 @@ class DetectorNodePartitionTest
         assertEquals(0, node.deadSet().size(), "a minority declares nobody");
         assertFalse(io.notices.isEmpty(), "it tells its own side");
         assertTrue(io.notices.stream().allMatch((s) -> s.to() >= 6 && s.to() <= 12), io.notices::toString);
-        assertTrue(io.notices.stream().allMatch((s) -> s.sequence() >= DetectorNode.MINORITY_SEQUENCE_BASE &&
-            s.sequence() < DetectorNode.FENCE_SEQUENCE_BASE), "marked, so no receiver merges it");
+        assertTrue(io.notices.stream().allMatch((s) -> s.sequence() >= NoticeSequences.MINORITY_BASE &&
+            s.sequence() < NoticeSequences.FENCE_BASE), "marked, so no receiver merges it");
     }
 
     @Test
@@ -279,11 +280,11 @@ class DetectorNodePartitionTest
         assertFalse(node.isAlive(6));
 
         // 6 was cut off with a minority: its fence names us but holds most of the cluster dead
-        node.onNotice(TestNotice.of(5, 6, DetectorNode.FENCE_SEQUENCE_BASE + 1, 7, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION,
+        node.onNotice(TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 1, 7, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION,
             START + 1);
         assertEquals(NodeState.ACTIVE, node.state(), "a minority's fence is refused");
 
-        node.onNotice(TestNotice.of(5, 6, DetectorNode.FENCE_SEQUENCE_BASE + 2), 6, InboundFrame.UNKNOWN_INCARNATION, START + 2);
+        node.onNotice(TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 2), 6, InboundFrame.UNKNOWN_INCARNATION, START + 2);
         assertEquals(NodeState.EXCLUDED, node.state(), "a majority's fence crosses although we hold its sender dead");
         assertTrue(io.events.contains("exclusion cause FENCED"), io.events::toString);
     }
@@ -296,7 +297,7 @@ class DetectorNodePartitionTest
             ProtocolSettings.of(N, ETA, DELTA).withPartitionPolicy(PartitionPolicy.NONE),
             new DoubleHypercubeSchedule(), paperIo, paperIo, paperIo, START);
         paper.onNotice(TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START);
-        paper.onNotice(TestNotice.of(5, 6, DetectorNode.FENCE_SEQUENCE_BASE + 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        paper.onNotice(TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertEquals(NodeState.ACTIVE, paper.state(), "a fence from a rank held dead is dropped");
 
         for (long t = START; t <= START + DELTA; t += ETA / 2)

@@ -3,6 +3,7 @@ package io.ringwatch.core.protocol;
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.InboundFrame;
+import io.ringwatch.core.spi.NoticeSequences;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -384,7 +385,7 @@ class DetectorNodeTest
         assertEquals(9, fence.to());
         assertEquals(9, fence.deadRank());
         assertEquals(5, fence.sourceRank());
-        assertTrue(fence.sequence() >= DetectorNode.FENCE_SEQUENCE_BASE);
+        assertTrue(fence.sequence() >= NoticeSequences.FENCE_BASE);
         assertTrue(node.isAlive(3), "a dead sender's notice changes nothing");
         assertEquals(-1, io.slotWriter, "a dead sender's heartbeat never reaches the slot");
 
@@ -485,7 +486,7 @@ class DetectorNodeTest
     void shouldTellFencedFromNamedInANotice()
     {
         final DetectorNode fenced = newNode(2, paper(N));
-        fenced.onNotice(TestNotice.of(2, 9, DetectorNode.FENCE_SEQUENCE_BASE + 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        fenced.onNotice(TestNotice.of(2, 9, NoticeSequences.FENCE_BASE + 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(NodeState.EXCLUDED, fenced.state());
         assertTrue(io.events.contains("exclusion cause FENCED"));
 
@@ -501,7 +502,7 @@ class DetectorNodeTest
     @Test
     void shouldNeverForwardAFenceNamingAnotherRank()
     {
-        node.onNotice(TestNotice.of(9, 1, DetectorNode.FENCE_SEQUENCE_BASE + 3), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        node.onNotice(TestNotice.of(9, 1, NoticeSequences.FENCE_BASE + 3), 1, InboundFrame.UNKNOWN_INCARNATION, START);
 
         assertEquals(1, node.counter(ProtocolCounter.STRAY_FENCES));
         assertEquals(0, io.sentOfType("notice").size());

@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.spi.InboundFrame;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.Test;
@@ -32,20 +33,20 @@ class HealRetellTest
     private static ReusableNotice heal(final int source, final long seq)
     {
         final int emitter = source - 1;
-        return new ReusableNotice().set(emitter, source, 0, DetectorNode.HEAL_SEQUENCE_BASE + seq,
+        return new ReusableNotice().set(emitter, source, 0, NoticeSequences.HEAL_BASE + seq,
             RankArray.of(emitter)).subject(0, true);
     }
 
     private List<RecordingChannels.SentNotice> healNotices()
     {
-        return io.notices.stream().filter((n) -> n.sequence() >= DetectorNode.HEAL_SEQUENCE_BASE &&
-            n.sequence() < DetectorNode.MINORITY_SEQUENCE_BASE).toList();
+        return io.notices.stream().filter((n) -> n.sequence() >= NoticeSequences.HEAL_BASE &&
+            n.sequence() < NoticeSequences.MINORITY_BASE).toList();
     }
 
     private List<RecordingChannels.SentNotice> joinsOf(final int rank)
     {
         return io.notices.stream().filter((n) -> n.join() && n.deadRank() == rank &&
-            n.sequence() < DetectorNode.HEAL_SEQUENCE_BASE).toList();
+            n.sequence() < NoticeSequences.HEAL_BASE).toList();
     }
 
     /** This node's duty cycle runs on time through a silence of its emitter. */

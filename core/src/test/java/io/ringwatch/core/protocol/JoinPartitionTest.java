@@ -4,6 +4,7 @@ import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class JoinPartitionTest
     void shouldRefuseAJoinWhileCheckingAMinorityNoticeAndAdmitItOnceTheNoticeIsRefuted()
     {
         final RankArray otherSide = RankArray.of(8, 9, 10, 11, 12, 13, 14, 15);
-        node.onNotice(failure(9, 1, DetectorNode.MINORITY_SEQUENCE_BASE + 1, otherSide), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        node.onNotice(failure(9, 1, NoticeSequences.MINORITY_BASE + 1, otherSide), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "a minority notice is checked by probing its D_msg");
 
         node.onJoinRequest(3, 1, START + 2);
@@ -182,7 +183,7 @@ class JoinPartitionTest
         joined.onView(7, 0, RankArray.of(9), incarnations, START + 1);
         assertEquals(NodeState.ACTIVE, joined.state());
 
-        final long fenceSeq = DetectorNode.FENCE_SEQUENCE_BASE + 1;
+        final long fenceSeq = NoticeSequences.FENCE_BASE + 1;
         joined.onNotice(new ReusableNotice().set(5, 9, 0, fenceSeq, RankArray.of(5)).subject(0, false), 9, 0,
             START + 2);
         assertEquals(NodeState.ACTIVE, joined.state(), "a fence naming the boot life of 5 is stale to its new life");

@@ -2,6 +2,7 @@ package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.Test;
@@ -191,7 +192,7 @@ class JoinProtocolTest
         incarnations.raise(6, 3);
         joiner.onView(7, 0, RankArray.of(6), incarnations, START + 1);
 
-        joiner.onNotice(new ReusableNotice().set(6, 9, 0, DetectorNode.FENCE_SEQUENCE_BASE + 1, RankArray.of(6))
+        joiner.onNotice(new ReusableNotice().set(6, 9, 0, NoticeSequences.FENCE_BASE + 1, RankArray.of(6))
             .subject(0, false), 9, InboundFrame.UNKNOWN_INCARNATION, START + 2);
         assertEquals(NodeState.ACTIVE, joiner.state());
         joiner.onNotice(failure(6, 9, 2, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START + 3);

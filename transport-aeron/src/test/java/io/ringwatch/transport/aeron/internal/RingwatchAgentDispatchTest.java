@@ -13,6 +13,7 @@ import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolCounter;
+import io.ringwatch.core.spi.NoticeSequences;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.transport.aeron.EmbeddedCluster;
@@ -123,7 +124,7 @@ class RingwatchAgentDispatchTest
             {
                 if (decoder.decode(b, offset, length) == RejectReason.NONE &&
                     decoder.type() == FrameHeaderFlyweight.FAILURE_NOTICE_TYPE &&
-                    decoder.notice().sequence() >= DetectorNode.FENCE_SEQUENCE_BASE)
+                    decoder.notice().sequence() >= NoticeSequences.FENCE_BASE)
                 {
                     fences.add("from " + decoder.senderRank() + " naming " + decoder.notice().deadRank());
                 }
