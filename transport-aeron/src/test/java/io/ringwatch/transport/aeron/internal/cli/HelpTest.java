@@ -38,10 +38,14 @@ class HelpTest
         assertTrue(run(0, "--version").startsWith("ringwatch "), "a version line");
         final String bad = run(RingwatchConfiguration.EXIT_CONFIG_INVALID, "stat", "--no-such-flag");
         assertTrue(bad.contains("--no-such-flag"), bad);
-        final String noCluster = run(RingwatchConfiguration.EXIT_CONFIG_INVALID, "node", "--cluster",
+        final String noCluster = run(RingwatchConfiguration.EXIT_CONFIG_INVALID, "node", "--no-auth", "--cluster",
             tmp.resolve("missing.conf").toString(), "--rank", "0");
         assertTrue(noCluster.contains("cannot read cluster file") && noCluster.contains("a restart cannot help"),
             noCluster);
+        // fails closed: no key and no explicit --no-auth is a configuration error whose message says both fixes
+        final String noKey = run(RingwatchConfiguration.EXIT_CONFIG_INVALID, "node", "--cluster",
+            tmp.resolve("missing.conf").toString(), "--rank", "0");
+        assertTrue(noKey.contains("no key file") && noKey.contains("keygen") && noKey.contains("--no-auth"), noKey);
     }
 
     private String run(final int expectedExit, final String... args) throws IOException, InterruptedException
