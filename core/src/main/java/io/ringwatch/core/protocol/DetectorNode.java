@@ -69,7 +69,6 @@ public final class DetectorNode
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
     private final ViewRepair viewRepair;
-    private final RankArray repairDead = new RankArray(8);
     private final Reform reform;
     private final Joining joining;
 
@@ -1024,49 +1023,29 @@ public final class DetectorNode
         {
             return;
         }
-        repairDead.clear();
-        for (int i = 0, size = viewDead.size(); i < size; i++)
-        {
-            final int r = viewDead.rankAt(i);
-            if (r != rank && ring.isRank(r) && !dead.contains(r) &&
-                viewIncarnations.incarnationOf(r) >= membership.incarnationOf(r))
-            {
-                repairDead.add(r);
-            }
-        }
-        final boolean takeDeaths = repairDead.size() == 0 || policy != PartitionPolicy.MAJORITY ||
-            quorum.leftAliveByUnion(dead, repairDead);
-        if (!takeDeaths)
-        {
-            counters.increment(ProtocolCounter.VIEW_REPAIRS_REFUSED);
-        }
         boolean changed = false;
-        for (int i = 0, size = viewIncarnations.size(); i < size; i++)
+        for (int i = 0, steps = viewRepair.planMerge(ring, dead, membership.incarnations(), quorum,
+            policy == PartitionPolicy.MAJORITY, viewDead, viewIncarnations); i < steps; i++)
         {
-            final int r = viewIncarnations.rankAt(i);
-            final int newer = viewIncarnations.incarnationAt(i);
-            if (r == rank || !ring.isRank(r) || newer <= membership.incarnationOf(r))
+            final int r = viewRepair.stepRank(i);
+            final int newer = viewRepair.stepIncarnation(i);
+            switch (viewRepair.stepKind(i))
             {
-                continue;
-            }
-            if (viewDead.contains(r))
-            {
-                if (takeDeaths)
+                case ViewRepair.DIES_NEWER ->
                 {
                     membership.incarnations().raise(r, newer);
                     changed |= learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
                 }
-                continue;
+                case ViewRepair.REPLACED ->
+                {
+                    // the life held alive here ended unnoticed: the application sees it go before the new one comes
+                    learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
+                    membership.incarnations().raise(r, newer);
+                    admitJoiner(r, newer, nowNs, fromRank);
+                    changed = true;
+                }
+                default -> changed |= learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
             }
-            // the life held alive here ended unnoticed: the application sees it go before the new one comes
-            changed |= learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
-            membership.incarnations().raise(r, newer);
-            admitJoiner(r, newer, nowNs, fromRank);
-            changed = true;
-        }
-        for (int i = 0, size = takeDeaths ? repairDead.size() : 0; i < size; i++)
-        {
-            changed |= learnDead(repairDead.rankAt(i), nowNs, FailureCause.NOTICE, fromRank);
         }
         if (!changed)
         {

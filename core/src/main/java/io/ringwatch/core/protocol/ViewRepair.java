@@ -1,8 +1,12 @@
 package io.ringwatch.core.protocol;
 
+import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
+
+import java.util.Arrays;
 
 /**
  * Anti-entropy for views. The broadcast reaches every participant its sender knows of, yet a node can still miss one:
@@ -22,9 +26,21 @@ final class ViewRepair
 {
     private static final long DEAD_BIT = 0x9E37_79B9_7F4A_7C15L;
 
+    /** {@link #planMerge} step: the rank's newer life is dead in the view: take the incarnation, then the death. */
+    static final int DIES_NEWER = 0;
+    /** {@link #planMerge} step: alive in the view under a newer incarnation: the life held here ended; admit it. */
+    static final int REPLACED = 1;
+    /** {@link #planMerge} step: dead in the view at an incarnation no older than this view's. */
+    static final int DIES = 2;
+
     private final long periodNs;
-    private long nextDigestNs;
     private final ProtocolCounters counters;
+    private final RankArray newlyDead = new RankArray(8);
+    private int[] stepKinds = new int[8];
+    private int[] stepRanks = new int[8];
+    private int[] stepIncarnations = new int[8];
+    private int steps;
+    private long nextDigestNs;
 
     /**
      * @param periodNs digest period; 0 turns the repair off.
@@ -119,5 +135,96 @@ final class ViewRepair
         z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
         return z ^ (z >>> 31);
+    }
+
+    /**
+     * Plan the merge of a neighbour's view into this one (the answer to a differing digest), as a joiner merges the
+     * view it is admitted with. Per rank a newer incarnation wins: alive in the view, the rank is admitted (its older
+     * life, if held alive here, ended unnoticed: {@link #REPLACED}); dead there, its newer life is dead
+     * ({@link #DIES_NEWER}). At equal incarnations a death wins ({@link #DIES}). Under the majority rule the deaths are
+     * taken only if what they leave alive is a majority of M, as for a notice's D_msg: a minority's view is never
+     * merged. This node's own entry is never taken from another's view. The node applies the plan in its order.
+     *
+     * @return how many steps the plan has; read them with {@link #stepKind}, {@link #stepRank},
+     * {@link #stepIncarnation}.
+     */
+    int planMerge(
+        final Ring ring,
+        final RankSet dead,
+        final RankIncarnations known,
+        final Quorum quorum,
+        final boolean majority,
+        final RankSet viewDead,
+        final RankIncarnations viewIncarnations)
+    {
+        final int rank = ring.rank();
+        newlyDead.clear();
+        for (int i = 0, size = viewDead.size(); i < size; i++)
+        {
+            final int r = viewDead.rankAt(i);
+            if (r != rank && ring.isRank(r) && !dead.contains(r) &&
+                viewIncarnations.incarnationOf(r) >= known.incarnationOf(r))
+            {
+                newlyDead.add(r);
+            }
+        }
+        final boolean takeDeaths = newlyDead.size() == 0 || !majority || quorum.leftAliveByUnion(dead, newlyDead);
+        if (!takeDeaths)
+        {
+            counters.increment(ProtocolCounter.VIEW_REPAIRS_REFUSED);
+        }
+        steps = 0;
+        for (int i = 0, size = viewIncarnations.size(); i < size; i++)
+        {
+            final int r = viewIncarnations.rankAt(i);
+            final int newer = viewIncarnations.incarnationAt(i);
+            if (r == rank || !ring.isRank(r) || newer <= known.incarnationOf(r))
+            {
+                continue;
+            }
+            if (!viewDead.contains(r))
+            {
+                step(REPLACED, r, newer);
+            }
+            else if (takeDeaths)
+            {
+                step(DIES_NEWER, r, newer);
+            }
+        }
+        for (int i = 0, size = takeDeaths ? newlyDead.size() : 0; i < size; i++)
+        {
+            step(DIES, newlyDead.rankAt(i), 0);
+        }
+        return steps;
+    }
+
+    int stepKind(final int i)
+    {
+        return stepKinds[i];
+    }
+
+    int stepRank(final int i)
+    {
+        return stepRanks[i];
+    }
+
+    int stepIncarnation(final int i)
+    {
+        return stepIncarnations[i];
+    }
+
+    private void step(final int kind, final int r, final int incarnation)
+    {
+        if (steps == stepKinds.length)
+        {
+            // grows with the largest disagreement seen, then never again
+            stepKinds = Arrays.copyOf(stepKinds, 2 * steps);
+            stepRanks = Arrays.copyOf(stepRanks, 2 * steps);
+            stepIncarnations = Arrays.copyOf(stepIncarnations, 2 * steps);
+        }
+        stepKinds[steps] = kind;
+        stepRanks[steps] = r;
+        stepIncarnations[steps] = incarnation;
+        steps++;
     }
 }
