@@ -310,6 +310,8 @@ public final class DetectorNode
             {
             }
         }
+        // whatever the frame changed, the pause guard judges the next duty cycle against the deadlines as they are now
+        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -355,7 +357,6 @@ public final class DetectorNode
         else if (state == NodeState.JOINING && fromIncarnation > 0)
         {
             reform.onPoll(token, nowNs, control);
-            expectedWakeNs = nextDeadlineNs();
         }
     }
 
@@ -396,7 +397,6 @@ public final class DetectorNode
         quorum.adopt(dead);
         listener.onJoin(rank, incarnation, nowNs);
         viewChanged(nowNs);
-        expectedWakeNs = nextDeadlineNs();
     }
 
     private int checkEmitter(final long nowNs, final boolean late)
@@ -546,13 +546,9 @@ public final class DetectorNode
         {
             // someone the notice held dead answered: its sender's side is not ours
             counters.increment(ProtocolCounter.NOTICES_REFUSED);
-            expectedWakeNs = nextDeadlineNs();
             return;
         }
-        if (probes.onAck(fromRank, token, nowNs))
-        {
-            expectedWakeNs = nextDeadlineNs();
-        }
+        probes.onAck(fromRank, token, nowNs);
     }
 
     /**
@@ -671,7 +667,6 @@ public final class DetectorNode
             return;
         }
         observation.observedBy(fromRank, nowNs);
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -700,10 +695,7 @@ public final class DetectorNode
             case NoticeReceipt.CHECK_MINORITY ->
             {
                 notices.forward(notice, fromRank);
-                if (majorityRule.verifyMinority(notice.deadSet(), notice.sourceRank(), nowNs))
-                {
-                    expectedWakeNs = nextDeadlineNs();
-                }
+                majorityRule.verifyMinority(notice.deadSet(), notice.sourceRank(), nowNs);
             }
             case NoticeReceipt.APPLY -> apply(notice, fromRank, nowNs);
             default ->
@@ -744,7 +736,6 @@ public final class DetectorNode
             return;
         }
         adjustNeighboursAfterLearning(nowNs);
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -910,7 +901,6 @@ public final class DetectorNode
         {
             heal.recordJoin(fromRank, fromIncarnation, nowNs, rank);
         }
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -981,7 +971,6 @@ public final class DetectorNode
         quorum.adopt(dead);
         listener.onJoin(rank, incarnation, nowNs);
         viewChanged(nowNs);
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
@@ -1072,7 +1061,6 @@ public final class DetectorNode
         viewChanged(nowNs);
         adjustNeighboursAfterLearning(nowNs);
         notices.originateFailure(fromRank);
-        expectedWakeNs = nextDeadlineNs();
     }
 
     /**
