@@ -87,6 +87,31 @@ public final class Checks
     }
 
     /**
+     * The rest of "stable" once ranks restart: dead sets alone cannot tell a rank's old life from its new one. For
+     * small clusters (the explorer); the simulator keeps its own list of restarted ranks instead of scanning them all.
+     *
+     * @param state cluster.
+     * @param rank  a live rank.
+     * @return true if it takes part and holds every running rank that has restarted at its current incarnation.
+     */
+    public static boolean knowsCurrentLives(final ClusterState state, final int rank)
+    {
+        boolean anyRestarted = false;
+        for (int r = 0, n = state.clusterSize(); r < n; r++)
+        {
+            if (state.incarnation(r) > 0)
+            {
+                anyRestarted = true;
+                if (!state.isStopped(r) && state.knownIncarnation(rank, r) != state.incarnation(r))
+                {
+                    return false;
+                }
+            }
+        }
+        return !anyRestarted || state.isAdmitted(rank);
+    }
+
+    /**
      * Completeness (every stopped rank is in every survivor's D) and final accuracy (no survivor's D names a
      * rank that is still running).
      *
