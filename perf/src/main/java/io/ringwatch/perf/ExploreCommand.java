@@ -44,10 +44,14 @@ final class ExploreCommand implements Command
             "  --suspicion-timeout D   delta (default 30ms)",
             "  --tau D                 longest message delay (default 3ms)",
             "  --pause-for D           how long a pause lasts (default 2 delta)",
+            "  --cut-sides S           only these cuts: sides comma-separated, ranks of a side joined by + (0+1,2)",
             "  --cut-for D             how long a cut lasts before it heals (default 2 delta)",
             "  --liveness D            whole again within this of the last heal (default 30 delta)",
+            "  --restart-after D       every rank that stops restarts this long after, outside the budget",
+            "  --grace D               every node's startup grace (default 0)",
             "  --max-depth S           steps per execution (default 3000)",
             "  --max-states S          stop after this many distinct states (default no bound)",
+            "  --max-seconds T         stop after this much wall-clock time (default no bound)",
             "  --break RULES           run every node without these rules (negative controls), as simulate takes them",
             "  --keep-going            go on past violations, reporting the first trace of each kind",
             "  --replay STEPS          run one trace (the steps a violation printed) and print its events",
@@ -66,16 +70,21 @@ final class ExploreCommand implements Command
             .pauseNs(flags.durationNs("--pause-for", -1))
             .cutNs(flags.durationNs("--cut-for", -1))
             .livenessNs(flags.durationNs("--liveness", -1))
+            .startupGraceNs(flags.durationNs("--grace", 0))
+            .restartAfterNs(flags.durationNs("--restart-after", -1))
             .maxDepth(flags.intValue("--max-depth", 3_000, 1, 1_000_000))
             .maxStates(flags.longValue("--max-states", Long.MAX_VALUE, 1, Long.MAX_VALUE))
             .keepGoing(flags.switchOn("--keep-going"));
+        final long maxSeconds = flags.longValue("--max-seconds", 365L * 24 * 3600, 1, 365L * 24 * 3600);
         final String replay = flags.string("--replay", "");
         final String broken = flags.string("--break", "");
+        final String cutSides = flags.string("--cut-sides", "");
         try
         {
             config.faultKinds(ExploreConfig.faultKindsNamed(flags.string("--kinds",
                 ExploreConfig.faultKindNames(ExploreConfig.ALL))));
             config.brokenRules(ProtocolSettings.brokenRulesNamed(broken));
+            config.cutSides(cutSides);
             config.settings();
         }
         catch (final IllegalArgumentException ex)
@@ -90,13 +99,19 @@ final class ExploreCommand implements Command
             return replay(config, replay, out);
         }
         final long startNs = System.nanoTime();
-        final ExploreResult result = Explorer.explore(config);
+        final long stopAtNs = startNs + maxSeconds * 1_000_000_000L;
+        final ExploreResult result = new Explorer(config, (states, kinds) ->
+        {
+            final long nowNs = System.nanoTime();
+            err.printf(Locale.ROOT, "%.0fs: %d states, %d kinds of violation%n", (nowNs - startNs) / 1e9, states, kinds);
+            return nowNs - stopAtNs < 0;
+        }).run();
         final long wallNs = System.nanoTime() - startNs;
         out.printf(Locale.ROOT, "states %d, transitions %d, revisits %d, max depth %d steps, virtual time %.1fms, " +
             "depth cut-offs %d, transient split-brain states %d, steps replayed %d, %s, wall %.1fs (%.0f states/s)%n",
             result.states(), result.transitions(), result.revisits(), result.maxDepth(), result.maxTimeNs() / 1e6,
             result.depthCutoffs(), result.splitBrainStates(), result.replayedSteps(),
-            result.complete() ? "complete" : result.passed() || config.keepGoing() ? "INCOMPLETE (state bound)" :
+            result.complete() ? "complete" : result.passed() || config.keepGoing() ? "INCOMPLETE (state or time bound)" :
                 "stopped at a violation",
             wallNs / 1e9, result.states() / Math.max(wallNs / 1e9, 1e-9));
         out.println("violations: " + (result.passed() ? "none" : result.findings().size() + " kinds"));

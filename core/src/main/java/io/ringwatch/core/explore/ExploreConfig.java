@@ -35,6 +35,9 @@ public final class ExploreConfig
     private int maxDepth = 3_000;
     private long maxStates = Long.MAX_VALUE;
     private int brokenRules;
+    private long startupGraceNs;
+    private long restartAfterNs = -1;
+    private java.util.Set<Integer> cutSides;
     private boolean keepGoing;
 
     /**
@@ -84,7 +87,8 @@ public final class ExploreConfig
      */
     public ProtocolSettings settings()
     {
-        return ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs).withBrokenRules(brokenRules);
+        return ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs).withStartupGraceNs(startupGraceNs)
+            .withBrokenRules(brokenRules);
     }
 
     public int nodes()
@@ -276,6 +280,82 @@ public final class ExploreConfig
         return this;
     }
 
+    public long startupGraceNs()
+    {
+        return startupGraceNs;
+    }
+
+    /**
+     * @param graceNs every node's startup grace; default 0.
+     * @return this.
+     */
+    public ExploreConfig startupGraceNs(final long graceNs)
+    {
+        this.startupGraceNs = graceNs;
+        return this;
+    }
+
+    public long restartAfterNs()
+    {
+        return restartAfterNs;
+    }
+
+    /**
+     * @param afterNs every rank that stops (a crash or an exclusion) restarts this long after, as simulate's
+     *                --restart-after, without spending the budget (restarts are then not chosen as faults);
+     *                -1 (default) for none.
+     * @return this.
+     */
+    public ExploreConfig restartAfterNs(final long afterNs)
+    {
+        this.restartAfterNs = afterNs;
+        return this;
+    }
+
+    public java.util.Set<Integer> cutSides()
+    {
+        return cutSides;
+    }
+
+    /**
+     * @param text the cuts to try, comma-separated, each the ranks of one side joined by '+' ({@code 0+1,2} tries
+     *             {0,1} against the rest and {2} against the rest); empty (default) for every bipartition.
+     * @return this.
+     * @throws IllegalArgumentException on a rank outside the cluster or a side that is the whole cluster.
+     */
+    public ExploreConfig cutSides(final String text)
+    {
+        if (text.isBlank())
+        {
+            cutSides = null;
+            return this;
+        }
+        final java.util.Set<Integer> sides = new java.util.TreeSet<>();
+        for (final String side : text.split(","))
+        {
+            int mask = 0;
+            for (final String rank : side.trim().split("\\+"))
+            {
+                final int r = Integer.parseInt(rank.trim());
+                if (r < 0 || r >= nodes)
+                {
+                    throw new IllegalArgumentException("cut side " + side + ": no rank " + r);
+                }
+                mask |= 1 << r;
+            }
+            // the explorer names a bipartition by its side without the highest rank
+            final int all = (1 << nodes) - 1;
+            final int named = (mask & 1 << (nodes - 1)) != 0 ? all & ~mask : mask;
+            if (named == 0)
+            {
+                throw new IllegalArgumentException("cut side " + side + " leaves nobody on the other side");
+            }
+            sides.add(named);
+        }
+        cutSides = sides;
+        return this;
+    }
+
     public boolean keepGoing()
     {
         return keepGoing;
@@ -297,6 +377,7 @@ public final class ExploreConfig
         return "nodes=" + nodes + " faults=" + faults + " kinds=" + faultKindNames(faultKinds) +
             " eta=" + heartbeatPeriodNs / 1_000_000.0 + "ms delta=" + suspicionTimeoutNs / 1_000_000.0 +
             "ms tau=" + maxDelayNs / 1_000_000.0 + "ms pause=" + pauseNs() / 1_000_000.0 + "ms cut=" +
-            cutNs() / 1_000_000.0 + "ms liveness=" + livenessNs() / 1_000_000.0 + "ms maxDepth=" + maxDepth;
+            cutNs() / 1_000_000.0 + "ms liveness=" + livenessNs() / 1_000_000.0 + "ms grace=" + startupGraceNs / 1_000_000.0 + "ms" +
+            (restartAfterNs >= 0 ? " restartAfter=" + restartAfterNs / 1_000_000.0 + "ms" : "") + " maxDepth=" + maxDepth;
     }
 }

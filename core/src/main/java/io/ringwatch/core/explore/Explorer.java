@@ -22,7 +22,25 @@ import java.util.Map;
  */
 public final class Explorer
 {
+    /** States between two calls of a {@link Progress}. */
+    public static final int PROGRESS_INTERVAL = 1 << 16;
+
+    /**
+     * Told how a long search goes, from outside the pure core (which reads no clock).
+     */
+    @FunctionalInterface
+    public interface Progress
+    {
+        /**
+         * @param states distinct states so far.
+         * @param findings kinds of violation found so far.
+         * @return false to stop the search here (reported as incomplete).
+         */
+        boolean onProgress(long states, int findings);
+    }
+
     private final ExploreConfig config;
+    private final Progress progress;
     private final Map<Key, Integer> visited = new HashMap<>();
     private final List<Step> path = new ArrayList<>();
     private final Fingerprint fingerprint = new Fingerprint();
@@ -33,6 +51,7 @@ public final class Explorer
     private long maxTimeNs;
     private long depthCutoffs;
     private long splitBrainStates;
+    // stopped by the state bound or by the progress callback
     private boolean stoppedAtBound;
     private final Map<String, ExploreResult.Finding> findings = new LinkedHashMap<>();
 
@@ -41,7 +60,17 @@ public final class Explorer
      */
     public Explorer(final ExploreConfig config)
     {
+        this(config, (states, findings) -> true);
+    }
+
+    /**
+     * @param config   what to explore.
+     * @param progress told every {@link #PROGRESS_INTERVAL} states.
+     */
+    public Explorer(final ExploreConfig config, final Progress progress)
+    {
         this.config = config;
+        this.progress = progress;
     }
 
     /**
@@ -113,17 +142,15 @@ public final class Explorer
         maxDepth = Math.max(maxDepth, depth);
         maxTimeNs = Math.max(maxTimeNs, world.nowNs());
         splitBrainStates += world.splitBrain() ? 1 : 0;
-        if (visited.size() >= config.maxStates())
+        if (visited.size() >= config.maxStates() ||
+            visited.size() % PROGRESS_INTERVAL == 0 && !progress.onProgress(visited.size(), findings.size()))
         {
             stoppedAtBound = true;
             return false;
         }
         if (left == 0)
         {
-            if (depthCutoffs++ == 0 && System.getProperty("explore.debug") != null)
-            {
-                System.err.println("cut-off: " + Step.format(path));
-            }
+            depthCutoffs++;
             return true;
         }
         final List<Step> steps = new ArrayList<>();

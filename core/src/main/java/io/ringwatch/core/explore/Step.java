@@ -25,14 +25,6 @@ public record Step(int kind, int arg)
 
     private static final String LETTERS = "wduhcprxl";
 
-    /**
-     * @return true for a fault, which spends the budget.
-     */
-    boolean isFault()
-    {
-        return kind >= CRASH;
-    }
-
     public String toString()
     {
         return kind == HEAL ? "h" : LETTERS.charAt(kind) + Integer.toString(arg);

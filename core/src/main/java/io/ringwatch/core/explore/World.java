@@ -44,9 +44,10 @@ final class World implements ClusterState
     // more control messages in flight than this is a storm
     private static final int FLOOD_PER_NODE_PAIR = 16;
     private static final long NONE = -1;
+    private static final String GRACE_RUN =
+        " on a run whose only disturbances were boot stalls that ended before anyone could judge";
     private static final int START = -2;
     private static final int NOBODY = -1;
-    static final boolean PRECISE = Boolean.getBoolean("explore.precise");
 
     private final ExploreConfig config;
     private final int n;
@@ -60,6 +61,8 @@ final class World implements ClusterState
     private final int[] slotWriter;
     private final long[] slotCounter;
     private final long[] resumeAtNs;
+    // automatic restarts (ExploreConfig.restartAfterNs), as the simulator's --restart-after
+    private final long[] restartAtNs;
     private final long[] lastResumeNs;
     private final boolean[] crashedEver;
     private final boolean[] condemned;
@@ -89,6 +92,8 @@ final class World implements ClusterState
     private long lastHealNs = NONE;
     private boolean whole;
     private boolean excludedNow;
+    // the simulator's grace checker applies: a startup grace, and no disturbance but stalls over before anyone judges
+    private boolean graceJudged;
 
     /**
      * @param config the cluster and its bounds.
@@ -110,6 +115,8 @@ final class World implements ClusterState
         Arrays.fill(slotWriter, HeartbeatChannel.NO_WRITER);
         slotCounter = new long[n];
         resumeAtNs = new long[n];
+        restartAtNs = new long[n];
+        Arrays.fill(restartAtNs, NONE);
         lastResumeNs = new long[n];
         Arrays.fill(lastResumeNs, NONE);
         crashedEver = new boolean[n];
@@ -128,6 +135,7 @@ final class World implements ClusterState
                 rank * config.heartbeatPeriodNs() / n);
         }
         whole = computeWhole();
+        graceJudged = config.startupGraceNs() > 0 && tauNs < deltaNs;
     }
 
     /**
@@ -168,6 +176,13 @@ final class World implements ClusterState
         {
             out.add(new Step(Step.HEAL, 0));
         }
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (restartAtNs[rank] == dueNs)
+            {
+                out.add(new Step(Step.RESTART, rank));
+            }
+        }
         appendFaults(out);
         return dueNs;
     }
@@ -198,7 +213,8 @@ final class World implements ClusterState
             {
                 out.add(new Step(Step.PAUSE, rank));
             }
-            if ((kinds & ExploreConfig.RESTART) != 0 && status[rank] >= CRASHED && betweenInstants)
+            if ((kinds & ExploreConfig.RESTART) != 0 && config.restartAfterNs() < 0 && status[rank] >= CRASHED &&
+                betweenInstants)
             {
                 out.add(new Step(Step.RESTART, rank));
             }
@@ -208,7 +224,10 @@ final class World implements ClusterState
             // one side of each bipartition: the side without the highest rank
             for (int mask = 1, sides = 1 << (n - 1); mask < sides; mask++)
             {
-                out.add(new Step(Step.CUT, mask));
+                if (config.cutSides() == null || config.cutSides().contains(mask))
+                {
+                    out.add(new Step(Step.CUT, mask));
+                }
             }
         }
         if ((kinds & ExploreConfig.LOSE) != 0)
@@ -255,9 +274,16 @@ final class World implements ClusterState
                         return true;
                     }
                 }
+                case Step.RESTART ->
+                {
+                    if (restartAtNs[step.arg()] == nowNs)
+                    {
+                        return true;
+                    }
+                }
                 default ->
                 {
-                    if (healAtNs == nowNs)
+                    if (step.kind() == Step.HEAL && healAtNs == nowNs)
                     {
                         return true;
                     }
@@ -292,6 +318,13 @@ final class World implements ClusterState
         if (healAtNs != NONE)
         {
             dueNs = Math.min(dueNs, healAtNs);
+        }
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (restartAtNs[rank] != NONE)
+            {
+                dueNs = Math.min(dueNs, restartAtNs[rank]);
+            }
         }
         return dueNs;
     }
@@ -362,6 +395,18 @@ final class World implements ClusterState
                 cutMask = 0;
                 healed(nowNs);
             }
+            case Step.RESTART ->
+            {
+                if (restartAtNs[step.arg()] != NONE)
+                {
+                    nowNs = restartAtNs[step.arg()];
+                    restart(step.arg());
+                }
+                else
+                {
+                    fault(step);
+                }
+            }
             default -> fault(step);
         }
         check();
@@ -371,6 +416,9 @@ final class World implements ClusterState
     {
         faultsUsed++;
         final int rank = step.arg();
+        // as Checks.graceCheckApplies: every node started at once, so the first grace ends at the grace itself
+        graceJudged &= step.kind() == Step.PAUSE && nowNs + config.pauseNs() <=
+            config.startupGraceNs() + deltaNs - config.heartbeatPeriodNs() - 2 * tauNs;
         switch (step.kind())
         {
             case Step.CRASH ->
@@ -407,6 +455,7 @@ final class World implements ClusterState
 
     private void restart(final int rank)
     {
+        restartAtNs[rank] = NONE;
         incarnations[rank]++;
         log("FAULT restart ", rank, " as incarnation ", incarnations[rank]);
         status[rank] = RUNNING;
@@ -496,6 +545,10 @@ final class World implements ClusterState
     private void stop(final int rank, final byte how)
     {
         status[rank] = how;
+        if (config.restartAfterNs() >= 0)
+        {
+            restartAtNs[rank] = nowNs + config.restartAfterNs();
+        }
         // what was sent to it vanishes
         inFlight.removeIf((m) -> m.to == rank);
     }
@@ -764,8 +817,9 @@ final class World implements ClusterState
     /**
      * Hashes what the protocol and the checkers can tell apart, with every time taken relative to now, so that an
      * execution that comes back to the same situation a period later meets itself. Each node contributes what its
-     * public getters show: state, links, dead set, incarnations, view epoch, next deadline, and the counters that
-     * move only under faults; its private timers (probe rounds, quorum settling, view digests, fence limits, recent
+     * public getters show: state, links, dead set, incarnations, view epoch, next deadline, grace and the
+     * re-forms it made; its fault counters (probes, fences, notices, repairs), which made no difference to how many states
+     * met when they were in, and its private timers (probe rounds, quorum settling, view digests, fence limits, recent
      * changes) count only through its next deadline and the messages they send, and heartbeat counters are left out.
      *
      * @param into receives the fingerprint.
@@ -774,7 +828,7 @@ final class World implements ClusterState
     {
         into.reset();
         // where the next faults may go (appendFaults) is part of the state
-        into.add(lastNode).add(faultsUsed).add(hadPause ? 1 : 0).add(hadLoss ? 1 : 0).add(cuts.size()).add(cutMask);
+        into.add(lastNode).add(graceJudged ? 1 : 0).add(faultsUsed).add(hadPause ? 1 : 0).add(hadLoss ? 1 : 0).add(cuts.size()).add(cutMask);
         into.add(healAtNs == NONE ? -1 : healAtNs - nowNs);
         into.add(lastHealNs == NONE ? -1 : lastHealNs + config.livenessNs() - nowNs);
         for (final long[] cut : cuts)
@@ -788,6 +842,7 @@ final class World implements ClusterState
                 .add(cutOffDeclared[rank] ? 1 : 0).add(firstExcludedNs[rank] == NONE ? 0 : 1)
                 .add(joinAdmitted[rank] ? 1 : 0).add(slotWriter[rank]);
             into.add(status[rank] == PAUSED ? resumeAtNs[rank] - nowNs : -1);
+            into.add(restartAtNs[rank] == NONE ? -1 : restartAtNs[rank] - nowNs);
             into.add(lastResumeNs[rank] == NONE ? -1 : Math.min(nowNs - lastResumeNs[rank], deltaNs + 1));
             if (isStopped(rank))
             {
@@ -813,14 +868,6 @@ final class World implements ClusterState
             final long deadlineNs = node.nextDeadlineNs();
             into.add(deadlineNs == Long.MAX_VALUE ? -1 : deadlineNs - nowNs);
             into.add(Math.max(node.armedAtNs() - nowNs, -1));
-            if (PRECISE)
-            {
-                into.add(node.suspicions()).add(node.probesSent()).add(node.fencesSent())
-                    .add(node.reformPollsSent()).add(node.reformAcksSent()).add(node.noticesOriginated())
-                    .add(node.noticesRefused()).add(node.healsAnnounced()).add(node.joinsAdmitted())
-                    .add(node.joinsLearned()).add(node.viewsRepaired()).add(node.viewDigestMismatches())
-                    .add(node.pausesDetected()).add(node.newObserverResent());
-            }
             into.add(node.reforms());
         }
         // the in-flight multiset: ids differ between executions that meet, so each message hashes by content
@@ -1092,6 +1139,11 @@ final class World implements ClusterState
                 // an earlier life of a rank that restarted since: that life did stop
                 return;
             }
+            if (graceJudged)
+            {
+                violations.add("grace: node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
+                    ", reporter " + reporter + ")" + GRACE_RUN);
+            }
             final Checks.Verdict verdict = Checks.judgeDeclaration(World.this, reporter, deadRank, timeNs, deltaNs);
             switch (verdict)
             {
@@ -1115,6 +1167,11 @@ final class World implements ClusterState
         public void onExcluded(final long timeNs, final ExclusionCause cause, final int reporterRank)
         {
             log("node ", rank, " stops: ", cause, " (reporter ", reporterRank, ")");
+            if (graceJudged)
+            {
+                violations.add("grace: node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " +
+                    reporterRank + ")" + GRACE_RUN);
+            }
             if (cause != ExclusionCause.LEFT && firstExcludedNs[rank] == NONE)
             {
                 excludedNow = true;
