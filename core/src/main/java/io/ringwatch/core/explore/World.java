@@ -941,7 +941,7 @@ final class World implements ClusterState
 
     public boolean isAdmitted(final int rank)
     {
-        return nodes[rank].state() == NodeState.ACTIVE && nodes[rank].joinConfirmed();
+        return Checks.takesPart(nodes[rank]);
     }
 
     /**

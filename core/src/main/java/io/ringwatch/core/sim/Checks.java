@@ -1,5 +1,7 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 
@@ -84,6 +86,16 @@ public final class Checks
         }
         return state.emitter(rank) == livePredecessor(state, rank) &&
             state.observer(rank) == liveSuccessor(state, rank);
+    }
+
+    /**
+     * @param node a node that has not stopped.
+     * @return true if it takes part: a boot member, or a joiner that got its view and was adopted by its neighbours
+     * ({@link ClusterState#isAdmitted}).
+     */
+    public static boolean takesPart(final DetectorNode node)
+    {
+        return node.state() == NodeState.ACTIVE && node.joinConfirmed();
     }
 
     /**
