@@ -655,7 +655,7 @@ final class World implements ClusterState
      */
     String livenessViolation(final long dueNs)
     {
-        if (whole || lastHealNs == NONE || healAtNs != NONE || anyPaused())
+        if (whole || lastHealNs == NONE || healAtNs != NONE || anyPaused() || downForGood())
         {
             return null;
         }
@@ -686,6 +686,28 @@ final class World implements ClusterState
         Checks.checkFencing(this, condemned, 0, found);
         found.replaceAll((v) -> v.startsWith("seed=0: ") ? v.substring("seed=0: ".length()) : v);
         return found;
+    }
+
+    /**
+     * @return true if no member is left and a rank is down: only a re-form brings such a cluster back, and it needs
+     * every rank (the rule's documented price, see {@code Reform}), so it waits for an operator, or for the restarts
+     * of {@link ExploreConfig#restartAfterNs()}, not for the protocol.
+     */
+    private boolean downForGood()
+    {
+        boolean anyDown = false;
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (isStopped(rank))
+            {
+                anyDown |= restartAtNs[rank] == NONE;
+            }
+            else if (nodes[rank].state() == NodeState.ACTIVE)
+            {
+                return false;
+            }
+        }
+        return anyDown;
     }
 
     private boolean anyPaused()
