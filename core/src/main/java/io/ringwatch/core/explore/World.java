@@ -455,9 +455,10 @@ final class World implements ClusterState
 
     private void restart(final int rank)
     {
+        final boolean automatic = restartAtNs[rank] != NONE;
         restartAtNs[rank] = NONE;
         incarnations[rank]++;
-        log("FAULT restart ", rank, " as incarnation ", incarnations[rank]);
+        log(automatic ? "restart " : "FAULT restart ", rank, " as incarnation ", incarnations[rank]);
         status[rank] = RUNNING;
         slotWriter[rank] = HeartbeatChannel.NO_WRITER;
         slotCounter[rank] = 0;
