@@ -2,6 +2,10 @@ package io.ringwatch.core.explore;
 
 import io.ringwatch.core.protocol.ProtocolSettings;
 
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+
 /**
  * Parameters of a bounded exhaustive exploration: the cluster, its timing, the fault budget and the bounds.
  * Fluent and mutable, like {@code SimConfig}; times in nanoseconds of virtual time.
@@ -37,7 +41,7 @@ public final class ExploreConfig
     private int brokenRules;
     private long startupGraceNs;
     private long restartAfterNs = -1;
-    private java.util.Set<Integer> cutSides;
+    private Set<Integer> cutSides;
     private boolean keepGoing;
 
     /**
@@ -54,7 +58,7 @@ public final class ExploreConfig
             {
                 continue;
             }
-            final int bit = java.util.Arrays.asList(KIND_NAMES).indexOf(name.trim());
+            final int bit = Arrays.asList(KIND_NAMES).indexOf(name.trim());
             if (bit < 0)
             {
                 throw new IllegalArgumentException("unknown fault kind '" + name.trim() + "', expected one of " +
@@ -312,7 +316,7 @@ public final class ExploreConfig
         return this;
     }
 
-    public java.util.Set<Integer> cutSides()
+    public Set<Integer> cutSides()
     {
         return cutSides;
     }
@@ -330,7 +334,7 @@ public final class ExploreConfig
             cutSides = null;
             return this;
         }
-        final java.util.Set<Integer> sides = new java.util.TreeSet<>();
+        final Set<Integer> sides = new TreeSet<>();
         for (final String side : text.split(","))
         {
             int mask = 0;
