@@ -20,7 +20,8 @@ public final class Main
         new RdmaHeartbeatCommand(),
         new NoiseCommand(),
         new NetnsCommand(),
-        new FloodCommand());
+        new FloodCommand(),
+        new ExploreCommand());
 
     private Main()
     {

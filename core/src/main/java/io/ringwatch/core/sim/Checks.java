@@ -1,5 +1,7 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 
@@ -84,6 +86,41 @@ public final class Checks
         }
         return state.emitter(rank) == livePredecessor(state, rank) &&
             state.observer(rank) == liveSuccessor(state, rank);
+    }
+
+    /**
+     * @param node a node that has not stopped.
+     * @return true if it takes part: a boot member, or a joiner that got its view and was adopted by its neighbours
+     * ({@link ClusterState#isAdmitted}).
+     */
+    public static boolean takesPart(final DetectorNode node)
+    {
+        return node.state() == NodeState.ACTIVE && node.joinConfirmed();
+    }
+
+    /**
+     * The rest of "stable" once ranks restart: dead sets alone cannot tell a rank's old life from its new one. For
+     * small clusters (the explorer); the simulator keeps its own list of restarted ranks instead of scanning them all.
+     *
+     * @param state cluster.
+     * @param rank  a live rank.
+     * @return true if it takes part and holds every running rank that has restarted at its current incarnation.
+     */
+    public static boolean knowsCurrentLives(final ClusterState state, final int rank)
+    {
+        boolean anyRestarted = false;
+        for (int r = 0, n = state.clusterSize(); r < n; r++)
+        {
+            if (state.incarnation(r) > 0)
+            {
+                anyRestarted = true;
+                if (!state.isStopped(r) && state.knownIncarnation(rank, r) != state.incarnation(r))
+                {
+                    return false;
+                }
+            }
+        }
+        return !anyRestarted || state.isAdmitted(rank);
     }
 
     /**

@@ -1458,7 +1458,7 @@ public final class Simulation implements ClusterState
 
     public boolean isAdmitted(final int rank)
     {
-        return nodes[rank].state() == NodeState.ACTIVE && nodes[rank].joinConfirmed();
+        return Checks.takesPart(nodes[rank]);
     }
 
     public int observer(final int rank)

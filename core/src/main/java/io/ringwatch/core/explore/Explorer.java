@@ -1,0 +1,202 @@
+package io.ringwatch.core.explore;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A bounded exhaustive explorer over real {@code DetectorNode}s, in the manner of stateright or Coyote: a depth-first
+ * search over every order of the pending events of a {@link World} and every placement of up to
+ * {@link ExploreConfig#faults()} faults, pruning states met before (by {@link World#fingerprint fingerprint}) and
+ * rebuilding a state by replaying its steps from the start, as the nodes cannot be copied.
+ * <p>
+ * Every state is judged: the world's own checkers as each step runs (split brain, accuracy of each declaration, the
+ * majority rule, incarnations only growing, joins admitted by members, re-forms only with nobody else taking part),
+ * bounded liveness (whole within {@link ExploreConfig#livenessNs()} of the last fault healing) and, whenever the
+ * cluster is whole, the simulator's end-of-run checks. The search stops at the first violation, with its trace, or
+ * ({@link ExploreConfig#keepGoing()}) goes on around violating states and keeps the first trace of each kind.
+ * <p>
+ * Pure: no clock, no threads, no randomness; the same config explores the same states in the same order.
+ */
+public final class Explorer
+{
+    /** States between two calls of a {@link Progress}. */
+    public static final int PROGRESS_INTERVAL = 1 << 16;
+
+    /**
+     * Told how a long search goes, from outside the pure core (which reads no clock).
+     */
+    @FunctionalInterface
+    public interface Progress
+    {
+        /**
+         * @param states distinct states so far.
+         * @param findings kinds of violation found so far.
+         * @return false to stop the search here (reported as incomplete).
+         */
+        boolean onProgress(long states, int findings);
+    }
+
+    private final ExploreConfig config;
+    private final Progress progress;
+    private final Map<Key, Integer> visited = new HashMap<>();
+    private final List<Step> path = new ArrayList<>();
+    private final Fingerprint fingerprint = new Fingerprint();
+    private long transitions;
+    private long revisits;
+    private long replayedSteps;
+    private int maxDepth;
+    private long maxTimeNs;
+    private long depthCutoffs;
+    private long splitBrainStates;
+    // stopped by the state bound or by the progress callback
+    private boolean stoppedAtBound;
+    private final Map<String, ExploreResult.Finding> findings = new LinkedHashMap<>();
+
+    /**
+     * @param config what to explore.
+     */
+    public Explorer(final ExploreConfig config)
+    {
+        this(config, (states, findings) -> true);
+    }
+
+    /**
+     * @param config   what to explore.
+     * @param progress told every {@link #PROGRESS_INTERVAL} states.
+     */
+    public Explorer(final ExploreConfig config, final Progress progress)
+    {
+        this.config = config;
+        this.progress = progress;
+    }
+
+    /**
+     * @param config what to explore.
+     * @return what the search found.
+     */
+    public static ExploreResult explore(final ExploreConfig config)
+    {
+        return new Explorer(config).run();
+    }
+
+    /**
+     * @return what the search found.
+     */
+    public ExploreResult run()
+    {
+        search(new World(config, null), 0);
+        return new ExploreResult(visited.size(), transitions, revisits, maxDepth, maxTimeNs, depthCutoffs,
+            splitBrainStates, !stoppedAtBound && (findings.isEmpty() || config.keepGoing()),
+            List.copyOf(findings.values()), replayedSteps);
+    }
+
+    /**
+     * Runs steps from the initial state, judging every state on the way as the search does.
+     *
+     * @param config the cluster the steps were found on.
+     * @param steps  a trace.
+     * @param log    receives a readable line per event.
+     * @return the violations met, empty if none; the replay stops at the first state that has one.
+     * @throws IllegalArgumentException if a step was not enabled where it comes.
+     */
+    public static List<String> replay(final ExploreConfig config, final List<Step> steps, final List<String> log)
+    {
+        final World world = new World(config, log);
+        List<String> found = judge(world);
+        for (int i = 0; i < steps.size() && found.isEmpty(); i++)
+        {
+            if (!world.apply(steps.get(i)))
+            {
+                throw new IllegalArgumentException("step " + i + " (" + steps.get(i) + ") is not enabled there");
+            }
+            found = judge(world);
+        }
+        return found;
+    }
+
+    /**
+     * @return false once the search must stop.
+     */
+    private boolean search(final World world, final int depth)
+    {
+        final List<String> found = judge(world);
+        if (!found.isEmpty())
+        {
+            final ExploreResult.Finding finding = new ExploreResult.Finding(List.copyOf(found), List.copyOf(path));
+            findings.putIfAbsent(finding.kind(), finding);
+            return config.keepGoing();
+        }
+        world.fingerprint(fingerprint);
+        final Key key = new Key(fingerprint.low(), fingerprint.high());
+        final int left = config.maxDepth() - depth;
+        final Integer seenLeft = visited.get(key);
+        if (seenLeft != null && seenLeft >= left)
+        {
+            revisits++;
+            return true;
+        }
+        visited.put(key, left);
+        maxDepth = Math.max(maxDepth, depth);
+        maxTimeNs = Math.max(maxTimeNs, world.nowNs());
+        splitBrainStates += world.splitBrain() ? 1 : 0;
+        if (visited.size() >= config.maxStates() ||
+            visited.size() % PROGRESS_INTERVAL == 0 && !progress.onProgress(visited.size(), findings.size()))
+        {
+            stoppedAtBound = true;
+            return false;
+        }
+        if (left == 0)
+        {
+            depthCutoffs++;
+            return true;
+        }
+        final List<Step> steps = new ArrayList<>();
+        world.enabled(steps);
+        for (int i = 0, size = steps.size(); i < size; i++)
+        {
+            // the first step goes on with this world; the others rebuild it, as the first one's search moved it on
+            final World next = i == 0 ? world : rebuild();
+            next.run(steps.get(i));
+            transitions++;
+            path.add(steps.get(i));
+            if (!search(next, depth + 1))
+            {
+                return false;
+            }
+            path.remove(path.size() - 1);
+        }
+        return true;
+    }
+
+    private World rebuild()
+    {
+        final World world = new World(config, null);
+        for (int i = 0, size = path.size(); i < size; i++)
+        {
+            world.run(path.get(i));
+        }
+        replayedSteps += path.size();
+        return world;
+    }
+
+    private static List<String> judge(final World world)
+    {
+        if (!world.violations().isEmpty())
+        {
+            return world.violations();
+        }
+        final String liveness = world.livenessViolation(world.enabled(new ArrayList<>()));
+        if (liveness != null)
+        {
+            return List.of(liveness);
+        }
+        return world.isWhole() ? world.wholeChecks() : List.of();
+    }
+
+    private record Key(long low, long high)
+    {
+    }
+}
