@@ -4,11 +4,14 @@ import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.sim.Checks;
 import io.ringwatch.core.sim.ClusterState;
+import io.ringwatch.core.sim.SimFrame;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.MembershipListener;
@@ -49,6 +52,7 @@ final class World implements ClusterState
     private static final int START = -2;
     private static final int NOBODY = -1;
 
+    private final SimFrame frame = new SimFrame();
     private final ExploreConfig config;
     private final int n;
     private final long deltaNs;
@@ -517,24 +521,24 @@ final class World implements ClusterState
             }
             return;
         }
-        final DetectorNode node = call(to);
-        switch (m.type)
+        final SimFrame frame = switch (m.type)
         {
-            case Message.NEW_OBSERVER -> node.onNewObserver(m.from, m.fromIncarnation, to, 0, 0L, 0, nowNs);
-            case Message.NOTICE -> node.onNotice((Notice)m.ref, m.from, m.fromIncarnation, nowNs);
-            case Message.LEAVE -> node.onLeave(m.from, m.fromIncarnation, nowNs);
-            case Message.JOIN_REQUEST -> node.onJoinRequest(m.from, m.fromIncarnation, nowNs);
+            case Message.NEW_OBSERVER -> this.frame.newObserver(m.from, m.fromIncarnation, to);
+            case Message.NOTICE -> this.frame.notice(m.from, m.fromIncarnation, (Notice)m.ref);
+            case Message.LEAVE -> this.frame.header(FrameType.LEAVE, m.from, m.fromIncarnation);
+            case Message.JOIN_REQUEST -> this.frame.header(FrameType.JOIN_REQUEST, m.from, m.fromIncarnation);
             case Message.VIEW ->
             {
                 final Object[] view = (Object[])m.ref;
-                node.onView(m.from, m.fromIncarnation, (RankSet)view[0], (RankIncarnations)view[1], nowNs);
+                yield this.frame.view(m.from, m.fromIncarnation, (RankSet)view[0], (RankIncarnations)view[1]);
             }
-            case Message.VIEW_DIGEST -> node.onViewDigest(m.from, m.fromIncarnation, m.value, nowNs);
-            case Message.PROBE -> node.onProbe(m.from, m.fromIncarnation, m.value, nowNs);
-            case Message.PROBE_ACK -> node.onProbeAck(m.from, m.fromIncarnation, m.value, nowNs);
-            case Message.REFORM_POLL -> node.onReformPoll(m.from, m.fromIncarnation, m.value, nowNs);
-            default -> node.onReformAck(m.from, m.fromIncarnation, m.value, nowNs);
-        }
+            case Message.VIEW_DIGEST -> this.frame.token(FrameType.VIEW_DIGEST, m.from, m.fromIncarnation, m.value);
+            case Message.PROBE -> this.frame.token(FrameType.PROBE, m.from, m.fromIncarnation, m.value);
+            case Message.PROBE_ACK -> this.frame.token(FrameType.PROBE_ACK, m.from, m.fromIncarnation, m.value);
+            case Message.REFORM_POLL -> this.frame.token(FrameType.REFORM_POLL, m.from, m.fromIncarnation, m.value);
+            default -> this.frame.token(FrameType.REFORM_ACK, m.from, m.fromIncarnation, m.value);
+        };
+        call(to).onFrame(frame, nowNs);
     }
 
     private DetectorNode call(final int rank)
@@ -607,7 +611,7 @@ final class World implements ClusterState
                 }
                 knownIncarnations[viewer * n + r] = known;
             }
-            final long reforms = nodes[viewer].reforms();
+            final long reforms = nodes[viewer].counter(ProtocolCounter.REFORMS);
             if (reforms > reformsSeen[viewer])
             {
                 reformsSeen[viewer] = reforms;
@@ -873,7 +877,7 @@ final class World implements ClusterState
             }
             if (slotWriter[rank] >= 0)
             {
-                into.add(slotCounter[rank] - nodes[slotWriter[rank]].heartbeatsSent());
+                into.add(slotCounter[rank] - nodes[slotWriter[rank]].counter(ProtocolCounter.HEARTBEATS_SENT));
             }
             final DetectorNode node = nodes[rank];
             into.add(node.state().ordinal()).add(node.joinConfirmed() ? 1 : 0).add(node.emitter()).add(node.observer())
@@ -891,7 +895,7 @@ final class World implements ClusterState
             final long deadlineNs = node.nextDeadlineNs();
             into.add(deadlineNs == Long.MAX_VALUE ? -1 : deadlineNs - nowNs);
             into.add(Math.max(node.armedAtNs() - nowNs, -1));
-            into.add(node.reforms());
+            into.add(node.counter(ProtocolCounter.REFORMS));
         }
         // the in-flight multiset: ids differ between executions that meet, so each message hashes by content
         long messages = 0;
@@ -1016,7 +1020,7 @@ final class World implements ClusterState
             if (type == HEARTBEAT)
             {
                 // by how far it lags its sender's count, not by the count itself
-                f.add(world.isStopped(from) ? 0 : value - world.nodes[from].heartbeatsSent());
+                f.add(world.isStopped(from) ? 0 : value - world.nodes[from].counter(ProtocolCounter.HEARTBEATS_SENT));
             }
             else if (type == NOTICE)
             {

@@ -8,9 +8,9 @@ import io.ringwatch.core.spi.RankSet;
 
 /**
  * The frame a simulated delivery hands the node, as the live decoder hands it a decoded one: one instance reused for
- * every delivery, so the node's one inbound entry serves both.
+ * every delivery, so the node's one inbound entry serves the simulator and the explorer as it serves the runtime.
  */
-final class SimFrame implements InboundFrame
+public final class SimFrame implements InboundFrame
 {
     private int type;
     private int senderRank;
@@ -21,7 +21,7 @@ final class SimFrame implements InboundFrame
     private RankSet viewDead;
     private RankIncarnations viewIncarnations;
 
-    SimFrame header(final int type, final int senderRank, final int senderIncarnation)
+    public SimFrame header(final int type, final int senderRank, final int senderIncarnation)
     {
         this.type = type;
         this.senderRank = senderRank;
@@ -29,26 +29,26 @@ final class SimFrame implements InboundFrame
         return this;
     }
 
-    SimFrame newObserver(final int senderRank, final int senderIncarnation, final int emitterRank)
+    public SimFrame newObserver(final int senderRank, final int senderIncarnation, final int emitterRank)
     {
         newObserverEmitterRank = emitterRank;
         return header(FrameType.NEW_OBSERVER, senderRank, senderIncarnation);
     }
 
-    SimFrame notice(final int senderRank, final int senderIncarnation, final Notice notice)
+    public SimFrame notice(final int senderRank, final int senderIncarnation, final Notice notice)
     {
         this.notice = notice;
         return header(notice.isJoin() ? FrameType.JOIN : FrameType.FAILURE_NOTICE, senderRank, senderIncarnation);
     }
 
-    SimFrame view(final int senderRank, final int senderIncarnation, final RankSet dead, final RankIncarnations known)
+    public SimFrame view(final int senderRank, final int senderIncarnation, final RankSet dead, final RankIncarnations known)
     {
         viewDead = dead;
         viewIncarnations = known;
         return header(FrameType.VIEW, senderRank, senderIncarnation);
     }
 
-    SimFrame token(final int type, final int senderRank, final int senderIncarnation, final long token)
+    public SimFrame token(final int type, final int senderRank, final int senderIncarnation, final long token)
     {
         probeToken = token;
         return header(type, senderRank, senderIncarnation);
