@@ -41,7 +41,7 @@ class FloodTest
         final long seed = Long.getLong("ringwatch.flood.seed", System.nanoTime());
         try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
             .nodes(N).transport(TransportMode.UDP).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
-            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(30))
+            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(10))
             .driverNice(DRIVER_NICE)))
         {
             final HostileTraffic traffic = new HostileTraffic(cluster, TARGET, seed);

@@ -199,7 +199,7 @@ class ForgedFramesLiveTest
     {
         return LocalClusters.startAllUp(new LocalCluster.Options()
             .nodes(N).transport(TransportMode.UDP).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
-            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(30))
+            .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(10))
             .authenticated(authenticated));
     }
 

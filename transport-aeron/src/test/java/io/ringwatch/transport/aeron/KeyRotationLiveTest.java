@@ -43,7 +43,7 @@ class KeyRotationLiveTest
     {
         try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
             .nodes(N).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(20))
-            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(400)).graceNs(TimeUnit.SECONDS.toNanos(30)));
+            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(400)).graceNs(TimeUnit.SECONDS.toNanos(10)));
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.aeronDir().getAbsolutePath())))
         {
             final Path keyFile = cluster.keyFile().toPath();

@@ -41,7 +41,7 @@ class MultiProcessDetectionTest
         return new LocalCluster.Options()
             .nodes(nodes).transport(transport).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
             .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS)
-            .graceNs(TimeUnit.SECONDS.toNanos(30));
+            .graceNs(TimeUnit.SECONDS.toNanos(10));
     }
 
     /**
