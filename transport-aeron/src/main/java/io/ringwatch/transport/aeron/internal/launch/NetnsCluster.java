@@ -31,8 +31,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class NetnsCluster implements AutoCloseable
 {
-    /** Control port of a host's first node; its heartbeat port is the next, then the next node's pair. */
-    public static final int BASE_PORT = 40_100;
+    /**
+     * Control port of a host's first node; its heartbeat port is the next, then the next node's pair. Below Linux's
+     * ephemeral range (32768-60999 by default): at 40,100 an Aeron publication's ephemeral source port on the same
+     * host once took a node's heartbeat port first, and that node failed to start ("Address already in use").
+     */
+    public static final int BASE_PORT = 30_100;
 
     /** Directories of these clusters start with this, then the creating process's pid. */
     static final String DIRECTORY_PREFIX = "ringwatch-netns-";
