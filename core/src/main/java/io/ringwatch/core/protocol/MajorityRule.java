@@ -161,13 +161,12 @@ final class MajorityRule
      * @param deadInMsg  the notice's D_msg.
      * @param sourceRank its originator.
      * @param nowNs      protocol time.
-     * @return true if a verification started (the node has a new deadline).
      */
-    boolean verifyMinority(final RankSet deadInMsg, final int sourceRank, final long nowNs)
+    void verifyMinority(final RankSet deadInMsg, final int sourceRank, final long nowNs)
     {
         if (verifying)
         {
-            return false;
+            return;
         }
         // sample only ranks this node holds alive: a rank both views hold dead answers nobody, so its silence says
         // nothing about which side this node is on
@@ -204,7 +203,7 @@ final class MajorityRule
             {
                 node.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
             }
-            return false;
+            return;
         }
         verifying = true;
         verifyToken = probes.nextToken() | ProbeSession.VERIFY;
@@ -217,7 +216,6 @@ final class MajorityRule
         {
             probes.probe(verifySample[i], verifyToken);
         }
-        return true;
     }
 
     private boolean isAliveHere(final int r)

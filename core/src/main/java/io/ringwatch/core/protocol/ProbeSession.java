@@ -247,13 +247,12 @@ final class ProbeSession
     /**
      * A PROBE_ACK with this session's token: count its rank (once) and place the run's end.
      *
-     * @return false if the token is not this session's (the answer is stale).
      */
-    boolean onAck(final int fromRank, final long token, final long nowNs)
+    void onAck(final int fromRank, final long token, final long nowNs)
     {
         if (runRounds == 0 || token != runToken)
         {
-            return false;
+            return;
         }
         final int emitter = observation.emitter();
         if (fromRank == emitter)
@@ -261,7 +260,7 @@ final class ProbeSession
             // the emitter lives and reaches us; its beats will tell the rest, once it knows to send them here
             runRounds = 0;
             observation.emitterAnswered(nowNs);
-            return true;
+            return;
         }
         if (RankBits.addFirst(rechecking ? rechecked : answered, fromRank))
         {
@@ -283,7 +282,6 @@ final class ProbeSession
         }
         // weigh the evidence in the next duty cycle
         observation.suspicionDeadline(nowNs);
-        return true;
     }
 
     /**
