@@ -100,7 +100,8 @@ class FrameDecoderFuzzTest
     @Test
     void shouldNeverThrowNorAcceptWhatNoKeyHolderSignedAndAcceptOnlyCanonicalFrames()
     {
-        seed = Long.getLong(SEED_PROP_NAME, System.nanoTime());
+        // a fixed default, so CI runs the same frames on every run; give another seed to explore
+        seed = Long.getLong(SEED_PROP_NAME, 1);
         final int iterations = Integer.getInteger(ITERATIONS_PROP_NAME, ITERATIONS_DEFAULT);
         random = new Random(seed);
         final FrameAuthenticator keyring = FrameAuthenticator.withKeys(List.of(Frames.KEY, ROTATION_KEY));
