@@ -58,6 +58,7 @@ public final class DetectorNode
     private final Ring ring;
     private final Membership membership;
     private final Observation observation;
+    private final ObserverOffer observerOffer = new ObserverOffer();
     private final Notices notices;
     private final HealRetell heal;
     private final Admission admission;
@@ -652,6 +653,10 @@ public final class DetectorNode
             {
                 observation.beatsDueFrom(nowNs);
             }
+            // taken on trust, so that the joiner beats from now on, and checked against the view once it comes
+            takeObserver(fromRank, rkey, address, length, nowNs);
+            observerOffer.hold(fromRank, fromIncarnation, rkey, address, length);
+            return;
         }
         else if (!admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {
@@ -661,12 +666,55 @@ public final class DetectorNode
         {
             return;
         }
-        if (!heartbeats.acceptObserver(fromRank, rkey, address, length, nowNs))
+        else if (fromRank != ring.successor())
+        {
+            if (!observerOffer.isFrom(fromRank))
+            {
+                // its view holds the ranks between dead: ask for it, in case their notices were lost on the way here
+                // (ViewRepair answers a differing digest with the view). A replayed offer's sender differs on nothing.
+                control.sendViewDigest(fromRank, ViewRepair.digest(dead, membership.incarnations()));
+                counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
+            }
+            observerOffer.hold(fromRank, fromIncarnation, rkey, address, length);
+            counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);
+            return;
+        }
+        takeObserver(fromRank, rkey, address, length, nowNs);
+    }
+
+    private void takeObserver(final int observer, final int rkey, final long address, final int length, final long nowNs)
+    {
+        if (observerOffer.isFrom(observer))
+        {
+            observerOffer.clear();
+        }
+        if (!heartbeats.acceptObserver(observer, rkey, address, length, nowNs))
         {
             counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return;
         }
-        observation.observedBy(fromRank, nowNs);
+        observation.observedBy(observer, nowNs);
+    }
+
+    /**
+     * The view changed: an {@link ObserverOffer} held from a farther successor is taken once the deaths between have
+     * made it the nearest live one, and dropped once its sender's life is dead or replaced in the view.
+     */
+    private void takeHeldObserverOffer(final long nowNs)
+    {
+        final int offered = observerOffer.rank();
+        if (offered < 0)
+        {
+            return;
+        }
+        if (dead.contains(offered) || membership.isStale(offered, observerOffer.incarnation()))
+        {
+            observerOffer.clear();
+        }
+        else if (observerOffer.isFrom(ring.successor()))
+        {
+            takeObserver(offered, observerOffer.rkey(), observerOffer.address(), observerOffer.length(), nowNs);
+        }
     }
 
     /**
@@ -959,6 +1007,22 @@ public final class DetectorNode
         {
             observation.neighbours(observation.emitter(), ring.successor());
         }
+        else if (observation.observer() != ring.successor())
+        {
+            // the observer taken while joining is not the view's nearest live successor (a replayed NEW_OBSERVER, or
+            // one whose sender held dead a rank this view holds alive): beat the view's one, hold the other's offer
+            counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);
+            observation.neighbours(observation.emitter(), ring.successor());
+            membership.observerWithdrawn();
+        }
+        if (!observerOffer.isFrom(observation.observer()))
+        {
+            takeHeldObserverOffer(nowNs);
+        }
+        else
+        {
+            observerOffer.clear();
+        }
         membership.viewReceived(nowNs);
         if (observation.emitter() != rank)
         {
@@ -1157,6 +1221,7 @@ public final class DetectorNode
             // Our observer is gone: the next live successor will adopt us; heartbeat it now so its grace is short.
             observation.observerLost(ring.findObserver(observation.observer()), nowNs);
         }
+        takeHeldObserverOffer(nowNs);
     }
 
     private void mendRing(final long nowNs)

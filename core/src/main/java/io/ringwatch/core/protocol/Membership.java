@@ -278,6 +278,15 @@ final class Membership
         checkConfirmed();
     }
 
+    /**
+     * The observer a joiner took before it had the view is not the view's: none has adopted it until the view's one
+     * does, and it does not beat meanwhile (a successor that has not learned the JOIN would fence the beats).
+     */
+    void observerWithdrawn()
+    {
+        observerConfirmed = false;
+    }
+
     void emitterHeard()
     {
         if (!emitterHeard)

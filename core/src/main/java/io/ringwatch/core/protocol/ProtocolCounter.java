@@ -73,7 +73,9 @@ public enum ProtocolCounter
     /** Times this node re-formed the cluster as its lone seed, every other rank having answered its poll. */
     REFORMS("cluster reforms"),
     /** Views a joiner refused while bound to the lowest rank's poll. */
-    REFORM_VIEWS_REFUSED("reform views refused");
+    REFORM_VIEWS_REFUSED("reform views refused"),
+    /** NEW_OBSERVER frames from a farther successor than this view's nearest live one: held until the view agrees. */
+    NEW_OBSERVER_DEFERRED("new observer deferred");
 
     private static final ProtocolCounter[] VALUES = values();
 

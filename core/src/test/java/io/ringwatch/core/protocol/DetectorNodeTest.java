@@ -211,11 +211,11 @@ class DetectorNodeTest
     void shouldHeartbeatAtOnceForNewObserverWithoutMovingTheSchedule()
     {
         node.doWork(START);
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 3);
+        node.onNewObserver(6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 3);
 
         final List<RecordingChannels.Sent> beats = io.sentOfType("heartbeat");
-        assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), beats.get(1));
-        assertEquals(8, node.observer());
+        assertEquals(new RecordingChannels.Sent("heartbeat", 6, 2), beats.get(1));
+        assertEquals(6, node.observer());
         assertEquals(START + ETA, node.nextDeadlineNs());
     }
 
@@ -435,36 +435,78 @@ class DetectorNodeTest
     void shouldOfferTheSlotDescriptorToTheChannelThenAdoptTheObserver()
     {
         node.doWork(START);
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
+        node.onNewObserver(6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
-        assertEquals(List.of("observer 8 rkey 66 address 4096 length 64 at " + (START + 3)), io.observersOffered);
-        assertEquals(8, node.observer());
-        assertEquals(new RecordingChannels.Sent("heartbeat", 8, 2), io.sentOfType("heartbeat").get(1));
+        assertEquals(List.of("observer 6 rkey 66 address 4096 length 64 at " + (START + 3)), io.observersOffered);
+        assertEquals(6, node.observer());
+        assertEquals(new RecordingChannels.Sent("heartbeat", 6, 2), io.sentOfType("heartbeat").get(1));
         assertEquals(0, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
     }
 
     @Test
     void shouldOfferZerosForANewObserverFrameWithoutADescriptor()
     {
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        node.onNewObserver(6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
 
-        assertEquals(List.of("observer 8 rkey 0 address 0 length 0 at " + START), io.observersOffered);
-        assertEquals(8, node.observer());
+        assertEquals(List.of("observer 6 rkey 0 address 0 length 0 at " + START), io.observersOffered);
+        assertEquals(6, node.observer());
     }
 
     @Test
     void shouldDropNewObserverWhoseDescriptorTheChannelRefusesAndKeepItsObserver()
     {
         node.doWork(START);
+        node.onNotice(TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        assertEquals(7, node.observer(), "beats go to the next live successor once the observer is known dead");
+        final int beatsBefore = io.sentOfType("heartbeat").size();
         io.acceptsObservers = false;
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
+        node.onNewObserver(7, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
         assertEquals(1, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
-        assertEquals(6, node.observer());
-        assertEquals(List.of(new RecordingChannels.Sent("heartbeat", 6, 1)), io.sentOfType("heartbeat"),
-            "no immediate beat, and none to the refused rank");
+        assertEquals(beatsBefore, io.sentOfType("heartbeat").size(), "no immediate beat for a refused descriptor");
+    }
+
+    @Test
+    void shouldHoldANewObserverFromAFartherSuccessorUntilTheViewHoldsTheRanksBetweenDead()
+    {
+        node.doWork(START);
+        // rank 8 declared 6 and 7 dead; its NEW_OBSERVER overtook the notice
+        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
+
+        assertEquals(6, node.observer(), "a farther successor does not take this node's heartbeats on its word");
+        assertEquals(1, node.counter(ProtocolCounter.NEW_OBSERVER_DEFERRED));
+        assertEquals(List.of(), io.observersOffered);
+        assertEquals(8, io.viewDigests.get(0).to(), "the offerer is asked for its view, in case the notice was lost");
         node.doWork(START + ETA);
-        assertEquals(6, io.sentOfType("heartbeat").get(1).to(), "beats keep going to the old observer");
+        assertEquals(6, io.sentOfType("heartbeat").get(1).to());
+
+        node.onNotice(TestNotice.of(6, 8, 1, 7), 8, InboundFrame.UNKNOWN_INCARNATION, START + ETA + 1);
+
+        assertEquals(8, node.observer());
+        assertEquals(List.of("observer 8 rkey 66 address 4096 length 64 at " + (START + ETA + 1)),
+            io.observersOffered, "the held descriptor is taken once the view agrees");
+    }
+
+    @Test
+    void shouldNeverLetAReplayedNewObserverFromAFartherSuccessorRedirectItsHeartbeats()
+    {
+        // negative control: without the check, this frame alone would move every beat to 8 and leave 6 starving
+        node.doWork(START);
+        for (int i = 0; i < 3; i++)
+        {
+            node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 1 + i);
+        }
+        runUntil(node, START + 4, START + 5 * ETA);
+
+        assertEquals(6, node.observer());
+        assertTrue(io.sentOfType("heartbeat").stream().allMatch(beat -> beat.to() == 6), "every beat to rank 6");
+        assertEquals(1, io.viewDigests.stream().filter(d -> d.to() == 8).count(), "one view request per offer");
+
+        // the offerer dies: its offer goes with it, and the deaths of 6 and 7 then hand the ring to 9
+        node.onNotice(TestNotice.of(8, 10, 1), 10, InboundFrame.UNKNOWN_INCARNATION, START + 5 * ETA + 1);
+        node.onNotice(TestNotice.of(6, 10, 2, 7), 10, InboundFrame.UNKNOWN_INCARNATION, START + 5 * ETA + 2);
+        assertEquals(9, node.observer());
+        assertEquals(List.of(), io.observersOffered, "a dead offerer's descriptor is never used");
     }
 
     @Test

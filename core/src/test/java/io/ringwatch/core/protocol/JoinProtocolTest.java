@@ -184,6 +184,37 @@ class JoinProtocolTest
     }
 
     @Test
+    void shouldCheckAnObserverTakenWhileJoiningAgainstTheViewOnceItComes()
+    {
+        final DetectorNode joiner = newNode(6, 3);
+        joiner.join(START);
+        // a NEW_OBSERVER from rank 9 before the view (replayed, or sent by a node that holds 7 and 8 dead): the joiner
+        // beats 9 on trust until it knows better
+        joiner.onNewObserver(9, 0, 6, 0x42, 4096, 64, START + 1);
+        assertEquals(9, joiner.observer());
+
+        final IncarnationTable incarnations = new IncarnationTable(2);
+        incarnations.raise(6, 3);
+        joiner.onView(5, 0, RankArray.of(6), incarnations, START + 2);
+        assertEquals(NodeState.ACTIVE, joiner.state());
+        assertEquals(7, joiner.observer(), "the view's nearest live successor, not the frame's sender");
+        assertEquals(1, joiner.counter(ProtocolCounter.NEW_OBSERVER_DEFERRED));
+        final int beats = io.sentOfType("heartbeat").size();
+        joiner.doWork(START + 2 + 3 * ETA);
+        assertEquals(beats, io.sentOfType("heartbeat").size(), "no beats until rank 7 adopts it");
+
+        joiner.onNewObserver(7, 0, 6, 0, 0L, 0, START + 3 * ETA + 3);
+        assertEquals(7, io.sentOfType("heartbeat").get(io.sentOfType("heartbeat").size() - 1).to());
+
+        // 7 and 8 die after all: the held offer of 9, with its slot descriptor, is taken
+        joiner.onNotice(failure(7, 9, 1, 0), 9, InboundFrame.UNKNOWN_INCARNATION, START + 4 * ETA);
+        joiner.onNotice(failure(8, 9, 2, 0), 9, InboundFrame.UNKNOWN_INCARNATION, START + 4 * ETA + 1);
+        assertEquals(9, joiner.observer());
+        assertEquals("observer 9 rkey 66 address 4096 length 64 at " + (START + 4 * ETA + 1),
+            io.observersOffered.get(io.observersOffered.size() - 1));
+    }
+
+    @Test
     void shouldIgnoreAFenceForAnOlderLifeButStopOnADeathOfItsOwn()
     {
         final DetectorNode joiner = newNode(6, 3);

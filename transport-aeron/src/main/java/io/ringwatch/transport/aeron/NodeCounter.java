@@ -118,7 +118,9 @@ public enum NodeCounter
     /** See {@link ProtocolCounter#JOINS_LEARNED}. */
     JOINS_LEARNED(53, ProtocolCounter.JOINS_LEARNED),
     /** See {@link ProtocolCounter#JOINS_REFUSED}. */
-    JOINS_REFUSED(54, ProtocolCounter.JOINS_REFUSED);
+    JOINS_REFUSED(54, ProtocolCounter.JOINS_REFUSED),
+    /** See {@link ProtocolCounter#NEW_OBSERVER_DEFERRED}. */
+    NEW_OBSERVER_DEFERRED(55, ProtocolCounter.NEW_OBSERVER_DEFERRED);
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

@@ -164,19 +164,18 @@ public final class RingwatchContext
             rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
         }
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
-        // a rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here
-        firstBootJoin = !join && seeds < cluster.size() && rank >= seeds && !Files.exists(incarnationFile);
-        join = join || seeds < cluster.size() && (rank >= seeds || Files.exists(incarnationFile));
+        // A rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here. This
+        // holds when every rank is a seed too (N <= 3 by default), so one command line serves a first boot and every
+        // restart, and a supervisor never has to add --join.
+        firstBootJoin = !join && rank >= seeds && !Files.exists(incarnationFile);
+        join = join || rank >= seeds || Files.exists(incarnationFile);
         seedBoot = !join && seeds < cluster.size();
         if (!incarnationSet && !join)
         {
             // distinct per process start; the pid is unique among live processes of a host
             incarnation = (int)ProcessHandle.current().pid();
-            if (seedBoot)
-            {
-                // recorded so that this seed's next start knows it is a restart and joins
-                IncarnationFile.record(incarnationFile, incarnation);
-            }
+            // recorded so that this seed's next start knows it is a restart and joins
+            IncarnationFile.record(incarnationFile, incarnation);
         }
 
         if (heartbeatPeriodNs < 0)

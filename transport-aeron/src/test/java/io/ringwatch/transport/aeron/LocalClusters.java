@@ -1,11 +1,14 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -79,5 +82,55 @@ final class LocalClusters
                 assertFalse(cluster.view(r).isDead(r), "seed=" + seed);
             }
         }
+    }
+
+    /**
+     * @return every node's log, for a failure message.
+     */
+    static String logs(final LocalCluster cluster, final int n)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < n; r++)
+        {
+            sb.append("\n--- rank ").append(r).append(":\n").append(cluster.log(r));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Wait until {@code rank} is ACTIVE under a new incarnation and every other node's view admits that incarnation.
+     *
+     * @return the incarnation.
+     */
+    static int assertAdmittedEverywhere(final LocalCluster cluster, final int n, final int rank)
+        throws InterruptedException
+    {
+        // empty dead sets everywhere can come a moment before the joiner has both neighbours' confirmation
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (cluster.view(rank).state() != NodeState.ACTIVE && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(10);
+        }
+        final ViewSnapshot own = cluster.view(rank);
+        assertEquals(NodeState.ACTIVE, own.state(), () -> "logs: " + logs(cluster, n));
+        final int incarnation = own.incarnation(rank);
+        assertTrue(incarnation > 0, () -> "rank " + rank + " view " + own + "; logs: " + logs(cluster, n));
+        for (int r = 0; r < n; r++)
+        {
+            if (r != rank)
+            {
+                ViewSnapshot view = cluster.view(r);
+                while (view.incarnation(rank) != incarnation && System.nanoTime() - deadline < 0)
+                {
+                    Thread.sleep(10);
+                    view = cluster.view(r);
+                }
+                assertEquals(incarnation, view.incarnation(rank), "rank " + r + "'s view of " + rank + ": " + view);
+                // a node that joined after it learned it from its contact's view: alive, without a join record
+                assertTrue(view.cause(rank) == ViewLayout.CAUSE_JOINED || view.cause(rank) == ViewLayout.CAUSE_NONE,
+                    "rank " + r + " cause " + view.cause(rank));
+            }
+        }
+        return incarnation;
     }
 }

@@ -2,7 +2,6 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,20 +44,20 @@ class MultiProcessRejoinTest
 
             cluster.restart(first);
             cluster.restart(second);
-            assertTrue(cluster.awaitViews(Set.of(), 60_000), "readmitted everywhere; logs: " + logs(cluster, n));
-            final int before = assertAdmittedEverywhere(cluster, n, first);
-            assertAdmittedEverywhere(cluster, n, second);
+            assertTrue(cluster.awaitViews(Set.of(), 60_000), "readmitted everywhere; logs: " + LocalClusters.logs(cluster, n));
+            final int before = LocalClusters.assertAdmittedEverywhere(cluster, n, first);
+            LocalClusters.assertAdmittedEverywhere(cluster, n, second);
 
             cluster.kill(first);
             assertTrue(cluster.awaitViews(Set.of(first), 20_000), "the joined incarnation's death is detected; logs: " +
-                logs(cluster, n));
+                LocalClusters.logs(cluster, n));
             cluster.restart(first);
-            assertTrue(cluster.awaitViews(Set.of(), 60_000), "readmitted again; logs: " + logs(cluster, n));
-            final int after = assertAdmittedEverywhere(cluster, n, first);
+            assertTrue(cluster.awaitViews(Set.of(), 60_000), "readmitted again; logs: " + LocalClusters.logs(cluster, n));
+            final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, first);
             assertTrue(after > before, "incarnations only grow: " + before + " then " + after);
             for (int r = 0; r < n; r++)
             {
-                assertTrue(cluster.process(r).isAlive(), "rank " + r + " runs; logs: " + logs(cluster, n));
+                assertTrue(cluster.process(r).isAlive(), "rank " + r + " runs; logs: " + LocalClusters.logs(cluster, n));
             }
         }
     }
@@ -97,56 +96,14 @@ class MultiProcessRejoinTest
                 leader = cluster.tryView(0, new ViewSnapshot());
             }
             assertTrue(leader != null && leader.state() == NodeState.ACTIVE && leader.incarnation(0) > before[0],
-                () -> "rank 0 re-formed; logs: " + logs(cluster, n));
+                () -> "rank 0 re-formed; logs: " + LocalClusters.logs(cluster, n));
             for (int r = 0; r < n; r++)
             {
-                final int incarnation = assertAdmittedEverywhere(cluster, n, r);
+                final int incarnation = LocalClusters.assertAdmittedEverywhere(cluster, n, r);
                 assertTrue(incarnation > before[r], "rank " + r + " came back under a newer incarnation: " +
                     before[r] + " then " + incarnation);
             }
-            assertTrue(cluster.awaitViews(Set.of(), 20_000), "nobody held dead; logs: " + logs(cluster, n));
+            assertTrue(cluster.awaitViews(Set.of(), 20_000), "nobody held dead; logs: " + LocalClusters.logs(cluster, n));
         }
-    }
-
-    private static String logs(final LocalCluster cluster, final int n)
-    {
-        final StringBuilder sb = new StringBuilder();
-        for (int r = 0; r < n; r++)
-        {
-            sb.append("\n--- rank ").append(r).append(":\n").append(cluster.log(r));
-        }
-        return sb.toString();
-    }
-
-    private static int assertAdmittedEverywhere(final LocalCluster cluster, final int n, final int rank)
-        throws InterruptedException
-    {
-        // empty dead sets everywhere can come a moment before the joiner has both neighbours' confirmation
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (cluster.view(rank).state() != NodeState.ACTIVE && System.nanoTime() - deadline < 0)
-        {
-            Thread.sleep(10);
-        }
-        final ViewSnapshot own = cluster.view(rank);
-        assertEquals(NodeState.ACTIVE, own.state(), () -> "logs: " + logs(cluster, n));
-        final int incarnation = own.incarnation(rank);
-        assertTrue(incarnation > 0, () -> "rank " + rank + " view " + own + "; logs: " + logs(cluster, n));
-        for (int r = 0; r < n; r++)
-        {
-            if (r != rank)
-            {
-                ViewSnapshot view = cluster.view(r);
-                while (view.incarnation(rank) != incarnation && System.nanoTime() - deadline < 0)
-                {
-                    Thread.sleep(10);
-                    view = cluster.view(r);
-                }
-                assertEquals(incarnation, view.incarnation(rank), "rank " + r + "'s view of " + rank + ": " + view);
-                // a node that joined after it learned it from its contact's view: alive, without a join record
-                assertTrue(view.cause(rank) == ViewLayout.CAUSE_JOINED || view.cause(rank) == ViewLayout.CAUSE_NONE,
-                    "rank " + r + " cause " + view.cause(rank));
-            }
-        }
-        return incarnation;
     }
 }

@@ -229,7 +229,7 @@ final class DemoCommand
         for (final int victim : killed)
         {
             restartedAtNs[victim] = cluster.restart(victim);
-            System.out.println("restart rank " + victim + " with node --join (pid " + cluster.process(victim).pid() +
+            System.out.println("restart rank " + victim + " with its first command line (pid " + cluster.process(victim).pid() +
                 ", " + fmtMs(restartedAtNs[victim] - cluster.killedAtNs(victim)) + " ms after its SIGKILL)");
         }
         final boolean whole = cluster.awaitViews(Set.of(),

@@ -137,13 +137,13 @@ public final class Main
                 "         --key-file FILE | --no-auth   [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
                 "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
                 "         [--seeds S]   ranks 0..S-1 boot the cluster, the others join (default 3; S = N: all boot)",
-                "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",
+                "         [--join]   join under a new incarnation even on a first start (a restart joins without it)",
                 "         [--procs K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
                 "         daemon of K application processes (or of those the job file gives it), launched by --exec"},
             {"demo", "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms " +
                 "--suspicion-timeout 50ms]",
                 "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
-                "         [--restart]   then restart the killed ranks (node --join) and check each is readmitted",
+                "         [--restart]   then restart the killed ranks (same command line) and check each is readmitted",
                 "         [--procs-per-node K|K0,K1,..]   two levels: kill a process and a node, check every process"},
             {"driver", "  driver [--aeron-dir DIR] [--rt-priority P] [--transport ipc|udp|rdma] [--network-period D]",
                 "         media driver for nodes run with --driver external; its network thread wakes every D " +

@@ -511,7 +511,8 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
-     * Start a killed or exited node again as a new process joining under a new incarnation ({@code node --join}).
+     * Start a killed or exited node again with its first command line, as a supervisor would: it joins under a new
+     * incarnation (start = join, no {@code --join} needed).
      *
      * @param rank node.
      * @return {@code System.nanoTime()} just before the launch.

@@ -268,8 +268,8 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * Start a node that exited (a fenced one, exit 3) again in its host's namespace as a new process joining under a
-     * new incarnation ({@code node --join}), as its supervisor would.
+     * Start a node that exited (a fenced one, exit 3) again in its host's namespace with its first command line, as its
+     * supervisor would: it joins under a new incarnation (start = join, no {@code --join} needed).
      *
      * @param rank node.
      * @return {@code System.nanoTime()} just before the launch.

@@ -65,8 +65,9 @@ public final class NodeProcesses
     }
 
     /**
-     * Start a stopped node again as a new process that joins the running cluster ({@code node --join}), as a supervisor
-     * would after the node exited.
+     * Start a stopped node again with the command line it was first started with, as a supervisor (the shipped unit
+     * file) does: the node finds its incarnation file and joins the running cluster under a new incarnation, whether it
+     * was a seed or not; nobody adds {@code --join}.
      *
      * @param rank a node whose process has exited or been killed.
      * @throws InterruptedException if interrupted while the old process is reaped.
@@ -77,15 +78,10 @@ public final class NodeProcesses
         {
             throw new IllegalStateException("node " + rank + " still runs; cannot relaunch it");
         }
-        processes[rank] = launch(rank, true);
+        processes[rank] = launch(rank);
     }
 
     private Process launch(final int rank)
-    {
-        return launch(rank, false);
-    }
-
-    private Process launch(final int rank, final boolean join)
     {
         final List<String> args = new ArrayList<>(List.of(
             "node",
@@ -94,17 +90,9 @@ public final class NodeProcesses
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
             "--profile", options.profile(),
-            "--grace", Durations.format(options.graceNs())));
-        if (join)
-        {
-            // a joiner is not judged before it is admitted: no start barrier to wait at
-            args.add("--join");
-        }
-        else
-        {
-            args.add("--start-after");
-            args.add(directory.startFile().getAbsolutePath());
-        }
+            "--grace", Durations.format(options.graceNs()),
+            // the barrier file exists once the cluster has started: a restart passes it at once
+            "--start-after", directory.startFile().getAbsolutePath()));
         if (options.authenticated())
         {
             args.add("--key-file");

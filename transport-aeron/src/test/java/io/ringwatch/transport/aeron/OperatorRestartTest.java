@@ -1,0 +1,68 @@
+package io.ringwatch.transport.aeron;
+
+import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The operator's restart on one host: a 3-node UDP cluster (every rank a seed), authenticated, one driver; a seed is
+ * SIGKILLed and started again with the command line it was first started with, as the shipped unit file does. It
+ * must be admitted everywhere under a newer incarnation: start = join holds for seeds, nobody adds {@code --join}.
+ * Before, such a restart booted as a plain member, the peers dropped its frames and it stopped after its grace.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class OperatorRestartTest
+{
+    @Test
+    void shouldReadmitASeedRestartedWithTheSameCommandLine() throws Exception
+    {
+        final int n = 3;
+        final LocalCluster.Options options = new LocalCluster.Options()
+            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(25))
+            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(250)).graceNs(TimeUnit.SECONDS.toNanos(3))
+            .authenticated(true);
+        try (LocalCluster cluster = LocalClusters.startAllUp(options))
+        {
+            for (final int victim : new int[]{1, 0})
+            {
+                final String[] firstCommand = commandLine(cluster, victim);
+                final int before = cluster.view(victim).incarnation(victim);
+                cluster.kill(victim);
+                assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "seed " + victim + " declared dead; logs: " +
+                    LocalClusters.logs(cluster, n));
+
+                cluster.restart(victim);
+                final String[] restartCommand = commandLine(cluster, victim);
+                assertTrue(Arrays.equals(firstCommand, restartCommand), "the same command line: " +
+                    Arrays.toString(firstCommand) + " then " + Arrays.toString(restartCommand));
+                assertFalse(Arrays.asList(restartCommand).contains("--join"), Arrays.toString(restartCommand));
+
+                assertTrue(cluster.awaitViews(Set.of(), 60_000), "seed " + victim + " readmitted everywhere; logs: " +
+                    LocalClusters.logs(cluster, n));
+                final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
+                assertTrue(after > before, "seed " + victim + " came back under a newer incarnation: " + before +
+                    " then " + after);
+            }
+            for (int r = 0; r < n; r++)
+            {
+                assertTrue(cluster.process(r).isAlive(), "rank " + r + " runs; logs: " + LocalClusters.logs(cluster, n));
+            }
+        }
+    }
+
+    private static String[] commandLine(final LocalCluster cluster, final int rank)
+    {
+        final String[] args = cluster.process(rank).info().arguments().orElseThrow();
+        // from the subcommand on: the JVM options before it are the launcher's, not the operator's
+        final int node = Arrays.asList(args).indexOf("node");
+        assertTrue(node >= 0, Arrays.toString(args));
+        return Arrays.copyOfRange(args, node, args.length);
+    }
+}
