@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.Theorem1;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -122,6 +123,30 @@ class RejoinSimulationTest
         final SimResult result = Simulation.run(base(6).restartIncarnationStep(0).inject(Injection.crash(3, CRASH_NS)));
         assertFalse(result.violations().isEmpty());
         assertTrue(result.restarts() > result.rejoined(), result.restarts() + " restarts, " + result.rejoined());
+    }
+
+    @Test
+    void shouldHoldAJoinToTheBoundOfEveryBroadcastSharingItsPorts()
+    {
+        // batch seed 2832027769566's failing run: 5 crashes, one-port, restarts after 155 ms. Rank 68's contact still
+        // held its old life alive, so it announced that death and the JOIN at once, while retold JOINs of the other
+        // restarted ranks were still on the way: 13 broadcasts shared the ports, and the JOIN took 59.0 ms, above
+        // B(71) = 49.2 ms alone, far within 13 B(71). Counting only concurrent JOINs (1 here) failed this run.
+        final SimConfig config = new SimConfig()
+            .nodes(71)
+            .heartbeatPeriodNs(10_000_000L)
+            .suspicionTimeoutNs(DELTA_NS)
+            .maxDelayNs(1_000_000L)
+            .placement(FailurePlacement.RANDOM)
+            .failures(5)
+            .restartAfterNs(154_718_346L)
+            .onePort(true)
+            .seed(-101_559_610_706_529_083L);
+        final SimResult result = Simulation.run(config);
+        assertTrue(result.violations().isEmpty(), result.violations().toString());
+        assertEquals(5, result.rejoined());
+        assertTrue(result.joinSpreadMaxNs() > Theorem1.broadcast(71, 1_000_000L),
+            "the run this reproduces has a JOIN slower than one broadcast alone: " + result.joinSpreadMaxNs());
     }
 
     @Test

@@ -179,4 +179,22 @@ public final class ClusterDirectory
             return "(unreadable log: " + ex + ")";
         }
     }
+
+    /**
+     * @param log  a log file.
+     * @param line what to add at its end, e.g. a marker between a node's lives.
+     * @throws UncheckedIOException if it cannot be written.
+     */
+    public static void append(final File log, final String line)
+    {
+        try
+        {
+            Files.writeString(log.toPath(), line, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
 }

@@ -78,7 +78,7 @@ final class DriverProcess
             cmd.addAll(List.of("nice", "-n", Integer.toString(options.driverNice())));
         }
         cmd.addAll(RingwatchJvm.command(options, aeronDir, args));
-        return new DriverProcess(log, RingwatchJvm.start(cmd, log, "the media driver", false));
+        return new DriverProcess(log, RingwatchJvm.start(cmd, log, "the media driver", false, false));
     }
 
     /**

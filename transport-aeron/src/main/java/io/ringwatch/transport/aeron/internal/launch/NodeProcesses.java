@@ -78,6 +78,8 @@ public final class NodeProcesses
         {
             throw new IllegalStateException("node " + rank + " still runs; cannot relaunch it");
         }
+        ClusterDirectory.append(directory.nodeLog(rank), "--- relaunched (exit " + processes[rank].exitValue() +
+            ") at nanoTime " + System.nanoTime() + " ---\n");
         processes[rank] = launch(rank);
     }
 
@@ -110,7 +112,7 @@ public final class NodeProcesses
         args.addAll(options.nodeArgs());
         final List<String> cmd = new ArrayList<>(launcherOf.apply(rank));
         cmd.addAll(RingwatchJvm.command(options, aeronDirOf.apply(rank), args));
-        return RingwatchJvm.start(cmd, directory.nodeLog(rank), "node " + rank, options.inheritOutput());
+        return RingwatchJvm.start(cmd, directory.nodeLog(rank), "node " + rank, options.inheritOutput(), true);
     }
 
     /**

@@ -50,10 +50,13 @@ final class RingwatchJvm
      * @param log     where its stdout and stderr go, unless inherited.
      * @param what    what it is, for the error message.
      * @param inherit true to print to this process's stdout and stderr instead.
+     * @param append  true to add to the log (a relaunched node's keeps its earlier lives), false to start it afresh
+     *                (a driver's ready line must be this life's).
      * @return the started process.
      * @throws UncheckedIOException if it cannot be started.
      */
-    static Process start(final List<String> cmd, final File log, final String what, final boolean inherit)
+    static Process start(
+        final List<String> cmd, final File log, final String what, final boolean inherit, final boolean append)
     {
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (inherit)
@@ -62,7 +65,7 @@ final class RingwatchJvm
         }
         else
         {
-            pb.redirectOutput(log);
+            pb.redirectOutput(append ? ProcessBuilder.Redirect.appendTo(log) : ProcessBuilder.Redirect.to(log));
         }
         try
         {
