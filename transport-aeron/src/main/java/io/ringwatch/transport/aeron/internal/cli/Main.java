@@ -150,7 +150,8 @@ public final class Main
                     "(default",
                 "         100us, 10ms for ipc-only clusters; low-noise udp clusters: a quarter of the probe timeout)"},
             {"stat", "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view " +
-                "files"},
+                "files",
+                "         [--history]   the membership journals of the host's nodes, merged in time order"},
             {"doctor", "  doctor [--aeron-dir DIR] [--agents N]      host report: cores, pinning, memlock, shm, " +
                 "RDMA, and who",
                 "         else may write /dev/shm and the Aeron directory"},
