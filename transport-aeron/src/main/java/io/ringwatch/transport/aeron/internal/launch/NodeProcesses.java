@@ -77,15 +77,32 @@ public final class NodeProcesses
         {
             throw new IllegalStateException("node " + rank + " still runs; cannot relaunch it");
         }
-        processes[rank] = launch(rank, true);
+        processes[rank] = launch(rank, true, false);
+    }
+
+    /**
+     * Start a stopped node again with the command line a supervisor's unit file gives it: its first boot's, without
+     * the start barrier, and {@code --join} only if asked.
+     *
+     * @param rank a node whose process has exited or been killed.
+     * @param join add {@code --join}.
+     * @throws InterruptedException if interrupted while the old process is reaped.
+     */
+    void relaunchAsSupervised(final int rank, final boolean join) throws InterruptedException
+    {
+        if (!processes[rank].waitFor(10, TimeUnit.SECONDS))
+        {
+            throw new IllegalStateException("node " + rank + " still runs; cannot relaunch it");
+        }
+        processes[rank] = launch(rank, join, false);
     }
 
     private Process launch(final int rank)
     {
-        return launch(rank, false);
+        return launch(rank, false, true);
     }
 
-    private Process launch(final int rank, final boolean join)
+    private Process launch(final int rank, final boolean join, final boolean barrier)
     {
         final List<String> args = new ArrayList<>(List.of(
             "node",
@@ -100,7 +117,7 @@ public final class NodeProcesses
             // a joiner is not judged before it is admitted: no start barrier to wait at
             args.add("--join");
         }
-        else
+        else if (barrier)
         {
             args.add("--start-after");
             args.add(directory.startFile().getAbsolutePath());
