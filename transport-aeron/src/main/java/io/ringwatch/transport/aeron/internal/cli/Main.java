@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.nativeconfig.Doctor;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.internal.RankLock;
@@ -98,6 +99,13 @@ public final class Main
         catch (final RankLock.RankRunningException ex)
         {
             return fail(args[0], ex.getMessage(), RingwatchConfiguration.EXIT_ALREADY_RUNNING);
+        }
+        catch (final DriverTimeoutException ex)
+        {
+            // the driver died before or while the node started (a killed driver not yet restarted): as in a run
+            return fail(args[0], "DRIVER_LOST at start: " + ex.getMessage() + ": restart the media driver " +
+                "(ringwatch.jar driver; its unit restarts the nodes that require it), then the node",
+                RingwatchConfiguration.EXIT_DRIVER_LOST);
         }
         catch (final IllegalArgumentException ex)
         {
