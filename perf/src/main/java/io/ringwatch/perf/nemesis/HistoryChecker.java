@@ -3,6 +3,7 @@ package io.ringwatch.perf.nemesis;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.transport.aeron.view.JournalEntry;
+import io.ringwatch.transport.aeron.view.JournalLayout;
 import io.ringwatch.transport.aeron.view.JournalLayout.Event;
 
 import java.util.ArrayList;
@@ -240,7 +241,10 @@ public final class HistoryChecker
                 {
                     case STARTED:
                         life.incarnation = e.incarnation();
-                        life.activeFromNs = Math.min(life.activeFromNs, e.monoNs());
+                        if (e.cause() == JournalLayout.STARTED_AS_SEED)
+                        {
+                            life.activeFromNs = Math.min(life.activeFromNs, e.monoNs());
+                        }
                         break;
                     case JOINING:
                         life.incarnation = e.incarnation();
@@ -438,21 +442,27 @@ public final class HistoryChecker
         private String networkOrPause(final int rank, final long t, final long lifeStartNs)
         {
             final int host = h.hostOf()[rank];
-            for (final Fault f : h.faults())
+            // a fault in force at t (or just undone) first; then one that was in force when this process started
+            for (int pass = 0; pass < 2; pass++)
             {
-                final boolean inWindow = f.startNs() <= t &&
-                    (t <= f.endNs() + windowNs || lifeStartNs <= f.endNs() + windowNs);
-                if (!inWindow || f.durationNs() < deltaNs)
+                for (final Fault f : h.faults())
                 {
-                    continue;
-                }
-                if ((f.kind() == FaultKind.PAUSE_LONG || f.kind() == FaultKind.PAUSE_SHORT) && f.onRank(rank))
-                {
-                    return "pause " + f;
-                }
-                if (f.kind().scope() == FaultKind.Scope.NETWORK && f.onHost(host))
-                {
-                    return f.toString();
+                    if (f.durationNs() < deltaNs || f.startNs() > t)
+                    {
+                        continue;
+                    }
+                    final boolean atT = t <= f.endNs() + windowNs;
+                    final boolean pause = f.kind() == FaultKind.PAUSE_LONG || f.kind() == FaultKind.PAUSE_SHORT;
+                    if (pause && f.onRank(rank) && atT && pass == 0)
+                    {
+                        return "pause " + f;
+                    }
+                    final boolean atStart = lifeStartNs <= f.endNs() + windowNs;
+                    if (!pause && f.kind().scope() == FaultKind.Scope.NETWORK && f.onHost(host) &&
+                        (pass == 0 ? atT : atStart))
+                    {
+                        return f.toString();
+                    }
                 }
             }
             return null;
@@ -666,6 +676,7 @@ public final class HistoryChecker
                 }
                 final long applied = why.isEmpty() ? boundNs : -1;
                 long worst = 0;
+                int counted = 0;
                 final List<Integer> missedBy = new ArrayList<>();
                 for (final NodeLife survivor : lives)
                 {
@@ -679,6 +690,12 @@ public final class HistoryChecker
                         continue;
                     }
                     final long learnt = learnt(survivor, rank, victim.incarnation, c);
+                    if (learnt == c)
+                    {
+                        // it held the rank dead already (a verdict for a pause or cut before the kill): no detection
+                        continue;
+                    }
+                    counted++;
                     if (learnt < 0 || learnt > horizon)
                     {
                         // without a bound only a survivor that ran admitted to the end must have learnt it
@@ -692,7 +709,11 @@ public final class HistoryChecker
                         worst = Math.max(worst, learnt - c);
                     }
                 }
-                detections.add(new Detection(rank, c, f, applied, why, missedBy.isEmpty() ? worst : -1, missedBy));
+                if (counted > 0)
+                {
+                    detections.add(new Detection(rank, c, f, applied, why, missedBy.isEmpty() ? worst : -1,
+                        missedBy));
+                }
             }
             return detections;
         }

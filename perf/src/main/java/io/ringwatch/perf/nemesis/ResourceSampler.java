@@ -272,11 +272,11 @@ final class ResourceSampler
             counters.forEach((id, typeId, key, label) ->
             {
                 values[0]++;
-                if ("Errors".equals(label))
+                if (label.startsWith("Errors"))
                 {
                     values[1] = counters.getCounterValue(id);
                 }
-                else if ("NAKs received".equals(label))
+                else if (label.startsWith("NAKs received"))
                 {
                     values[2] = counters.getCounterValue(id);
                 }

@@ -2,6 +2,7 @@ package io.ringwatch.perf.nemesis;
 
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.transport.aeron.view.JournalEntry;
+import io.ringwatch.transport.aeron.view.JournalLayout;
 import io.ringwatch.transport.aeron.view.JournalLayout.Event;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +66,7 @@ class HistoryCheckerTest
             record(0, 100, 1_200, Event.DEAD, 3, 0, 1, 0);
             record(1, 101, 1_250, Event.DEAD, 3, 0, 2, 0);
             record(2, 102, 1_260, Event.DEAD, 3, 0, 2, 0);
-            record(3, 203, 2_100, Event.STARTED, 3, 1, 0, -1);
+            record(3, 203, 2_100, Event.STARTED, 3, 1, JournalLayout.STARTED_TO_JOIN, -1);
             record(3, 203, 2_500, Event.JOINING, 3, 1, 0, -1);
             record(3, 203, 3_000, Event.JOINED, 3, 1, 4, -1);
             for (int r = 0; r < 3; r++)
@@ -226,6 +227,34 @@ class HistoryCheckerTest
     }
 
     @Test
+    void shouldNotCountAKillOfAJoinerOrOfANodeAlreadyHeldDeadAsADetection()
+    {
+        // the restarted rank 3 killed again before it was admitted: nobody had it to lose
+        final Builder joiner = new Builder().remove(e -> e.pid() == 203 && e.event() != Event.STARTED)
+            .remove(e -> e.rank() == 3 && e.event() == Event.JOINED);
+        joiner.lives.removeIf(l -> l.pid() == 203);
+        joiner.lives.add(new Life(3, 203, 2_000 * MS, 2_600 * MS, Life.SIGKILLED, ""));
+        joiner.faults.add(new Fault(2, FaultKind.KILL, 2_590 * MS, 2_590 * MS, new int[0], new int[]{3}, ""));
+        joiner.admittedNs = -1;
+        final HistoryChecker.Result result = joiner.check();
+        assertEquals(1, result.detections().size(), result.detections().toString());
+        assertEquals(1_000 * MS, result.detections().get(0).crashNs());
+
+        // rank 1 paused long, declared dead by everyone, then killed: its kill is nobody's news
+        final Builder held = new Builder()
+            .record(0, 100, 5_300, Event.DEAD, 1, 0, 2, 2)
+            .record(2, 102, 5_300, Event.DEAD, 1, 0, 1, 2)
+            .record(3, 203, 5_300, Event.DEAD, 1, 0, 2, 2);
+        held.faults.add(new Fault(2, FaultKind.PAUSE_LONG, 5_000 * MS, 5_500 * MS, new int[0], new int[]{1}, ""));
+        held.faults.add(new Fault(3, FaultKind.KILL, 5_600 * MS, 5_600 * MS, new int[0], new int[]{1}, ""));
+        held.lives.removeIf(l -> l.pid() == 101);
+        held.lives.add(new Life(1, 101, 0, 5_610 * MS, Life.SIGKILLED, ""));
+        final HistoryChecker.Result heldResult = held.check();
+        assertTrue(heldResult.passed(), heldResult.failures().toString());
+        assertEquals(1, heldResult.detections().size(), heldResult.detections().toString());
+    }
+
+    @Test
     void shouldHoldACrashUnderAnotherFaultOnlyToBeLearntEventually()
     {
         final Builder b = new Builder()
@@ -253,7 +282,7 @@ class HistoryCheckerTest
     {
         final HistoryChecker.Result rejoined = new Builder()
             .remove(e -> e.pid() == 203)
-            .record(3, 203, 2_100, Event.STARTED, 3, 0, 0, -1)
+            .record(3, 203, 2_100, Event.STARTED, 3, 0, JournalLayout.STARTED_TO_JOIN, -1)
             .record(3, 203, 2_500, Event.JOINING, 3, 0, 0, -1)
             .record(3, 203, 3_000, Event.JOINED, 3, 0, 4, -1)
             .check();

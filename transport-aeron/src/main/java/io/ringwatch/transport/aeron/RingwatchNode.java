@@ -144,7 +144,7 @@ public final class RingwatchNode implements AutoCloseable
             viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
                 cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime()));
             viewFile.journal(new MembershipJournal(JournalLayout.fileFor(dir, cluster.clusterId(), rank),
-                cluster.clusterId(), n, rank, JournalLayout.DEFAULT_CAPACITY), ctx.incarnation());
+                cluster.clusterId(), n, rank, JournalLayout.DEFAULT_CAPACITY), ctx.incarnation(), ctx.join());
             final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank, rdma));
 
             final boolean udp = transport == TransportMode.UDP;

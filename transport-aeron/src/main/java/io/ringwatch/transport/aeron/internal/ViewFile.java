@@ -190,12 +190,14 @@ public final class ViewFile implements MembershipListener, AutoCloseable
      *
      * @param journal     the rank's journal.
      * @param incarnation this node's incarnation at start.
+     * @param joining     whether it starts by joining rather than as a seed.
      */
-    public void journal(final MembershipJournal journal, final int incarnation)
+    public void journal(final MembershipJournal journal, final int incarnation, final boolean joining)
     {
         this.journal = journal;
         this.ownIncarnation = incarnation;
-        journal.append(JournalLayout.Event.STARTED, rank, incarnation, 0, -1);
+        journal.append(JournalLayout.Event.STARTED, rank, incarnation,
+            joining ? JournalLayout.STARTED_TO_JOIN : JournalLayout.STARTED_AS_SEED, -1);
     }
 
     private void journal(final JournalLayout.Event event, final int r, final int incarnation, final int cause,

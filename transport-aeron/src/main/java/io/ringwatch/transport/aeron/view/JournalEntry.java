@@ -29,7 +29,7 @@ public record JournalEntry(int clusterId, int node, long sequence, long monoNs, 
 
     /**
      * @return the cause in words: a failure cause for {@code DEAD}, an exclusion cause for {@code EXCLUDED}, a stop
-     * cause for {@code STOPPED}, "" otherwise.
+     * cause for {@code STOPPED}, seed or joiner for {@code STARTED}, "" otherwise.
      */
     public String causeName()
     {
@@ -42,6 +42,8 @@ public record JournalEntry(int clusterId, int node, long sequence, long monoNs, 
                 return exclusion == null ? "code " + cause : exclusion.name();
             case STOPPED:
                 return ViewLayout.stopCauseName(cause);
+            case STARTED:
+                return cause == JournalLayout.STARTED_TO_JOIN ? "to join" : "as a seed";
             default:
                 return "";
         }

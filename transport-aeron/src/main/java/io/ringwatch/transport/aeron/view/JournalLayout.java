@@ -47,6 +47,11 @@ public final class JournalLayout
     public static final int RECORD_PID_OFFSET = RECORD_REPORTER_OFFSET + SIZE_OF_INT;
     public static final int RECORD_LENGTH = 48;
 
+    /** Cause of a {@link Event#STARTED} record: the process starts as a seed of the cluster's first boot. */
+    public static final int STARTED_AS_SEED = 0;
+    /** Cause of a {@link Event#STARTED} record: the process starts by joining. */
+    public static final int STARTED_TO_JOIN = 1;
+
     private JournalLayout()
     {
     }
@@ -86,7 +91,7 @@ public final class JournalLayout
      */
     public enum Event
     {
-        /** This node's process started as a seed (rank = itself). */
+        /** This node's process started (rank = itself); cause {@link #STARTED_AS_SEED} or {@link #STARTED_TO_JOIN}. */
         STARTED(1),
         /** This node's process started by joining under the record's incarnation. */
         JOINING(2),
