@@ -42,7 +42,7 @@ final class NemesisCommand implements Command
         }
         return String.join(System.lineSeparator(),
             "usage: java -jar ringwatch-perf.jar nemesis [flags]   (as root or with CAP_NET_ADMIN for namespace hosts)",
-            "  --duration D              how long faults are injected (default 2m); re-admission is awaited after",
+            "  --duration D              how long faults are injected (default 120s); re-admission is awaited after",
             "  --seed S                  the nemesis's seed (default: drawn and printed)",
             "  --faults LIST             " + String.join(",", kinds) + ",overlap; all (default) or none",
             "  --out DIR                 faults.log, history.txt, nemesis.md, resources.csv, logs/ (default " +
@@ -57,7 +57,7 @@ final class NemesisCommand implements Command
             "  --slack D                 added to Theorem 1's T(f) for the detection bound (default δ)",
             "  --readmit-bound D         from the last heal to the whole cluster admitted everywhere (default 60s)",
             "  --sample-period D         resources (RSS, heap after GC, direct memory, fds, threads, /dev/shm, driver",
-            "                            counters) every D, 0 for none (default 1m)",
+            "                            counters) every D, 0 for none (default 60s)",
             "Ends with one JSON line; exit 0 only when the checker passed, 1 when it did not.");
     }
 

@@ -120,8 +120,8 @@ public final class Nemesis
         }
         final int n = s.hosts == 0 ? s.nodesPerHost : s.hosts * s.nodesPerHost;
         try (NemesisCluster cluster = s.hosts == 0 ?
-            NemesisCluster.of(new LocalCluster(options.nodes(n).transport(s.transport))) :
-            NemesisCluster.of(new NetnsCluster(s.hosts, s.nodesPerHost, options)))
+            new NemesisCluster(new LocalCluster(options.nodes(n).transport(s.transport))) :
+            new NemesisCluster(new NetnsCluster(s.hosts, s.nodesPerHost, options)))
         {
             final long startNs = System.nanoTime();
             cluster.start();

@@ -10,340 +10,160 @@ import java.util.List;
 
 /**
  * What the nemesis needs of a cluster of node processes: namespace hosts ({@link NetnsCluster}, every fault) or one
- * host sharing one driver ({@link LocalCluster}, shared memory or UDP; node faults only, for the soak).
+ * host sharing one driver ({@link LocalCluster}, shared memory or UDP; node faults only, for the soak, where a restart
+ * always joins and the driver is not restarted).
  */
-public interface NemesisCluster extends AutoCloseable
+final class NemesisCluster implements AutoCloseable
 {
-    /**
-     * @return N.
-     */
-    int size();
+    private final NetnsCluster netns;
+    private final LocalCluster local;
 
-    /**
-     * @return how many hosts (drivers).
-     */
-    int hostCount();
+    NemesisCluster(final NetnsCluster netns)
+    {
+        this.netns = netns;
+        this.local = null;
+    }
 
-    /**
-     * @param rank a node.
-     * @return its host.
-     */
-    int hostOf(int rank);
+    NemesisCluster(final LocalCluster local)
+    {
+        this.netns = null;
+        this.local = local;
+    }
+
+    int size()
+    {
+        return netns != null ? netns.size() : local.options().nodes();
+    }
+
+    int hostCount()
+    {
+        return netns != null ? netns.hostCount() : 1;
+    }
+
+    int hostOf(final int rank)
+    {
+        return netns != null ? netns.hostOf(rank) : 0;
+    }
 
     /**
      * @param host a host.
      * @return its Aeron directory: view files and journals of its nodes.
      */
-    File aeronDir(int host);
+    File aeronDir(final int host)
+    {
+        return netns != null ? netns.aeronDir(host) : local.aeronDir();
+    }
+
+    int clusterId()
+    {
+        return netns != null ? netns.options().clusterId() : local.options().clusterId();
+    }
+
+    void start() throws InterruptedException
+    {
+        if (netns != null)
+        {
+            netns.start();
+        }
+        else
+        {
+            local.start();
+        }
+    }
+
+    boolean awaitAllUp(final long timeoutMs) throws InterruptedException
+    {
+        return netns != null ? netns.awaitAllUp(timeoutMs) : local.awaitAllUp(timeoutMs);
+    }
+
+    Process process(final int rank)
+    {
+        return netns != null ? netns.process(rank) : local.process(rank);
+    }
 
     /**
-     * @return the cluster id.
+     * @return {@code System.nanoTime()} just before the SIGKILL.
      */
-    int clusterId();
-
-    /**
-     * Launch every node and release them together.
-     *
-     * @throws InterruptedException if interrupted.
-     */
-    void start() throws InterruptedException;
-
-    /**
-     * @param timeoutMs how long to wait.
-     * @return true once every node is up.
-     * @throws InterruptedException if interrupted.
-     */
-    boolean awaitAllUp(long timeoutMs) throws InterruptedException;
-
-    /**
-     * @param rank a node.
-     * @return its current process.
-     */
-    Process process(int rank);
-
-    /**
-     * SIGKILL a node.
-     *
-     * @param rank a node.
-     * @return {@code System.nanoTime()} just before the signal.
-     */
-    long kill(int rank);
+    long kill(final int rank)
+    {
+        return netns != null ? netns.kill(rank) : local.kill(rank);
+    }
 
     /**
      * Start an exited node again as its supervisor would.
      *
      * @param rank a node whose process exited.
-     * @param join add {@code --join}.
+     * @param join add {@code --join} (one host: always).
      * @return {@code System.nanoTime()} just before the launch.
      * @throws InterruptedException if interrupted.
      */
-    long restart(int rank, boolean join) throws InterruptedException;
+    long restart(final int rank, final boolean join) throws InterruptedException
+    {
+        return netns != null ? netns.restartAsSupervised(rank, join) : local.restart(rank);
+    }
+
+    String nodeLog(final int rank)
+    {
+        return netns != null ? netns.log(rank) : local.log(rank);
+    }
 
     /**
-     * @param rank a node.
-     * @return the output of its current process so far.
+     * @return the host's driver process, or null on one host (its driver is not restarted).
      */
-    String nodeLog(int rank);
+    Process driverProcess(final int host)
+    {
+        return netns != null ? netns.driverProcess(host) : null;
+    }
 
-    /**
-     * @param host a host.
-     * @return its driver's process, or null when the launcher cannot restart it (one host).
-     */
-    Process driverProcess(int host);
+    long killDriver(final int host)
+    {
+        return netns != null ? netns.killDriver(host) : local.killDriver();
+    }
 
-    /**
-     * SIGKILL a host's driver.
-     *
-     * @param host a host.
-     * @return {@code System.nanoTime()} just before the signal.
-     */
-    long killDriver(int host);
+    void restartDriver(final int host) throws InterruptedException
+    {
+        if (netns == null)
+        {
+            throw new UnsupportedOperationException("one host: the driver is not restarted");
+        }
+        netns.restartDriver(host);
+    }
 
-    /**
-     * Start a host's driver again.
-     *
-     * @param host a host whose driver exited.
-     * @throws InterruptedException if interrupted.
-     */
-    void restartDriver(int host) throws InterruptedException;
+    String driverLog(final int host)
+    {
+        return netns != null ? netns.driverLog(host) : "";
+    }
 
-    /**
-     * @param host a host.
-     * @return its current driver's output so far.
-     */
-    String driverLog(int host);
-
-    /**
-     * @param rank a node.
-     * @param into snapshot to fill.
-     * @return {@code into}, or null while the node has no view file.
-     */
-    ViewSnapshot tryView(int rank, ViewSnapshot into);
+    ViewSnapshot tryView(final int rank, final ViewSnapshot into)
+    {
+        return netns != null ? netns.tryView(rank, into) : local.tryView(rank, into);
+    }
 
     /**
      * @return the namespace hosts for network faults, or null on one host.
      */
-    NetnsHosts hosts();
-
-    /**
-     * @param host a host.
-     * @return what a command must run under to run on that host.
-     */
-    List<String> launcher(int host);
-
-    /**
-     * Kill everything and delete the cluster's files.
-     */
-    void close();
-
-    /**
-     * @param cluster namespace hosts.
-     * @return it as a nemesis cluster.
-     */
-    static NemesisCluster of(final NetnsCluster cluster)
+    NetnsHosts hosts()
     {
-        return new NemesisCluster()
-        {
-            public int size()
-            {
-                return cluster.size();
-            }
-
-            public int hostCount()
-            {
-                return cluster.hostCount();
-            }
-
-            public int hostOf(final int rank)
-            {
-                return cluster.hostOf(rank);
-            }
-
-            public File aeronDir(final int host)
-            {
-                return cluster.aeronDir(host);
-            }
-
-            public int clusterId()
-            {
-                return cluster.options().clusterId();
-            }
-
-            public void start() throws InterruptedException
-            {
-                cluster.start();
-            }
-
-            public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
-            {
-                return cluster.awaitAllUp(timeoutMs);
-            }
-
-            public Process process(final int rank)
-            {
-                return cluster.process(rank);
-            }
-
-            public long kill(final int rank)
-            {
-                return cluster.kill(rank);
-            }
-
-            public long restart(final int rank, final boolean join) throws InterruptedException
-            {
-                return cluster.restartAsSupervised(rank, join);
-            }
-
-            public String nodeLog(final int rank)
-            {
-                return cluster.log(rank);
-            }
-
-            public Process driverProcess(final int host)
-            {
-                return cluster.driverProcess(host);
-            }
-
-            public long killDriver(final int host)
-            {
-                return cluster.killDriver(host);
-            }
-
-            public void restartDriver(final int host) throws InterruptedException
-            {
-                cluster.restartDriver(host);
-            }
-
-            public String driverLog(final int host)
-            {
-                return cluster.driverLog(host);
-            }
-
-            public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
-            {
-                return cluster.tryView(rank, into);
-            }
-
-            public NetnsHosts hosts()
-            {
-                return cluster.hosts();
-            }
-
-            public List<String> launcher(final int host)
-            {
-                return cluster.hosts().launcher(host);
-            }
-
-            public void close()
-            {
-                cluster.close();
-            }
-        };
+        return netns != null ? netns.hosts() : null;
     }
 
     /**
-     * @param cluster one host, one driver.
-     * @return it as a nemesis cluster: a restart always joins ({@link LocalCluster#restart(int)}), and its driver is
-     * not restarted.
+     * @return what a command must run under to run on that host.
      */
-    static NemesisCluster of(final LocalCluster cluster)
+    List<String> launcher(final int host)
     {
-        return new NemesisCluster()
+        return netns != null ? netns.hosts().launcher(host) : List.of();
+    }
+
+    public void close()
+    {
+        if (netns != null)
         {
-            public int size()
-            {
-                return cluster.options().nodes();
-            }
-
-            public int hostCount()
-            {
-                return 1;
-            }
-
-            public int hostOf(final int rank)
-            {
-                return 0;
-            }
-
-            public File aeronDir(final int host)
-            {
-                return cluster.aeronDir();
-            }
-
-            public int clusterId()
-            {
-                return cluster.options().clusterId();
-            }
-
-            public void start() throws InterruptedException
-            {
-                cluster.start();
-            }
-
-            public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
-            {
-                return cluster.awaitAllUp(timeoutMs);
-            }
-
-            public Process process(final int rank)
-            {
-                return cluster.process(rank);
-            }
-
-            public long kill(final int rank)
-            {
-                return cluster.kill(rank);
-            }
-
-            public long restart(final int rank, final boolean join) throws InterruptedException
-            {
-                return cluster.restart(rank);
-            }
-
-            public String nodeLog(final int rank)
-            {
-                return cluster.log(rank);
-            }
-
-            public Process driverProcess(final int host)
-            {
-                return null;
-            }
-
-            public long killDriver(final int host)
-            {
-                return cluster.killDriver();
-            }
-
-            public void restartDriver(final int host)
-            {
-                throw new UnsupportedOperationException("one host: the driver is not restarted");
-            }
-
-            public String driverLog(final int host)
-            {
-                return "";
-            }
-
-            public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
-            {
-                return cluster.tryView(rank, into);
-            }
-
-            public NetnsHosts hosts()
-            {
-                return null;
-            }
-
-            public List<String> launcher(final int host)
-            {
-                return List.of();
-            }
-
-            public void close()
-            {
-                cluster.close();
-            }
-        };
+            netns.close();
+        }
+        else
+        {
+            local.close();
+        }
     }
 }

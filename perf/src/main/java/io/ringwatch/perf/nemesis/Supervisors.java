@@ -75,70 +75,78 @@ final class Supervisors implements AutoCloseable
         for (int r = 0; r < cluster.size(); r++)
         {
             final int rank = r;
-            threads.add(daemon("supervisor-node-" + r, () -> superviseNode(rank)));
+            threads.add(daemon("supervisor of rank " + r, () -> superviseNode(rank)));
         }
         for (int h = 0; h < cluster.hostCount(); h++)
         {
             final int host = h;
             if (cluster.driverProcess(h) != null)
             {
-                threads.add(daemon("supervisor-driver-" + h, () -> superviseDriver(host)));
+                threads.add(daemon("supervisor of the driver of host " + h, () -> superviseDriver(host)));
             }
         }
     }
 
-    private Thread daemon(final String name, final Runnable loop)
+    private interface Loop
     {
-        final Thread t = new Thread(loop, name);
+        void run() throws InterruptedException;
+    }
+
+    private Thread daemon(final String name, final Loop loop)
+    {
+        final Thread t = new Thread(() ->
+        {
+            try
+            {
+                loop.run();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            catch (final RuntimeException ex)
+            {
+                if (!stopping)
+                {
+                    err.println("nemesis: " + name + " failed: " + ex);
+                }
+            }
+        }, name);
         t.setDaemon(true);
         t.start();
         return t;
     }
 
-    private void superviseNode(final int rank)
+    private void superviseNode(final int rank) throws InterruptedException
     {
-        try
+        while (!stopping)
         {
-            while (!stopping)
+            final Process process = cluster.process(rank);
+            final int exit = process.waitFor();
+            final long endNs = System.nanoTime();
+            final String problems = keepLog("node-" + rank + "-pid" + process.pid() + ".log",
+                cluster.nodeLog(rank));
+            record(lives, new Life(rank, process.pid(), lifeStartNs[rank], endNs, exit, problems));
+            if (stopping)
             {
-                final Process process = cluster.process(rank);
-                final int exit = process.waitFor();
-                final long endNs = System.nanoTime();
-                final String problems = keepLog("node-" + rank + "-pid" + process.pid() + ".log",
-                    cluster.nodeLog(rank));
-                record(lives, new Life(rank, process.pid(), lifeStartNs[rank], endNs, exit, problems));
-                if (stopping)
-                {
-                    return;
-                }
-                if (NOT_RESTARTED.contains(exit))
-                {
-                    err.printf("nemesis: rank %d exited %d: not restarted (as its unit would not)%n", rank, exit);
-                    return;
-                }
-                Thread.sleep(RESTART_DELAY_MS);
-                final int host = cluster.hostOf(rank);
-                while (!stopping && !driverRunning(host))
-                {
-                    Thread.sleep(50);
-                }
-                if (stopping)
-                {
-                    return;
-                }
-                lifeStartNs[rank] = cluster.restart(rank, JOIN_ON_RESTART);
+                return;
             }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        catch (final RuntimeException ex)
-        {
-            if (!stopping)
+            if (NOT_RESTARTED.contains(exit))
             {
-                err.println("nemesis: supervisor of rank " + rank + " failed: " + ex);
+                err.printf("nemesis: rank %d exited %d: not restarted (as its unit would not)%n", rank, exit);
+                return;
             }
+            Thread.sleep(RESTART_DELAY_MS);
+            final int host = cluster.hostOf(rank);
+            while (!stopping && !driverRunning(host))
+            {
+                Thread.sleep(50);
+            }
+            if (stopping)
+            {
+                return;
+            }
+            lifeStartNs[rank] = cluster.restart(rank, JOIN_ON_RESTART);
         }
     }
 
@@ -148,55 +156,41 @@ final class Supervisors implements AutoCloseable
         return driverUp[host] && (driver == null || driver.isAlive());
     }
 
-    private void superviseDriver(final int host)
+    private void superviseDriver(final int host) throws InterruptedException
     {
-        try
+        while (!stopping)
         {
-            while (!stopping)
+            final Process process = cluster.driverProcess(host);
+            final int exit = process.waitFor();
+            final long endNs = System.nanoTime();
+            if (stopping)
             {
-                final Process process = cluster.driverProcess(host);
-                final int exit = process.waitFor();
-                final long endNs = System.nanoTime();
-                if (stopping)
-                {
-                    return;
-                }
-                synchronized (this)
-                {
-                    driverUp[host] = false;
-                }
-                final String problems = keepLog("driver-h" + host + "-pid" + process.pid() + ".log",
-                    cluster.driverLog(host));
-                record(drivers, new Life(host, process.pid(), driverStartNs[host], endNs, exit, problems));
-                // its nodes stop on the loss; their journals go when the new driver clears the directory
-                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!stopping && nodesOfHostRunning(host) && System.nanoTime() - deadline < 0)
-                {
-                    Thread.sleep(50);
-                }
-                journals.harvest(host);
-                Thread.sleep(RESTART_DELAY_MS);
-                if (stopping)
-                {
-                    return;
-                }
-                driverStartNs[host] = System.nanoTime();
-                cluster.restartDriver(host);
-                synchronized (this)
-                {
-                    driverUp[host] = true;
-                }
+                return;
             }
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        catch (final RuntimeException ex)
-        {
-            if (!stopping)
+            synchronized (this)
             {
-                err.println("nemesis: supervisor of the driver of host " + host + " failed: " + ex);
+                driverUp[host] = false;
+            }
+            final String problems = keepLog("driver-h" + host + "-pid" + process.pid() + ".log",
+                cluster.driverLog(host));
+            record(drivers, new Life(host, process.pid(), driverStartNs[host], endNs, exit, problems));
+            // its nodes stop on the loss; their journals go when the new driver clears the directory
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!stopping && nodesOfHostRunning(host) && System.nanoTime() - deadline < 0)
+            {
+                Thread.sleep(50);
+            }
+            journals.harvest(host);
+            Thread.sleep(RESTART_DELAY_MS);
+            if (stopping)
+            {
+                return;
+            }
+            driverStartNs[host] = System.nanoTime();
+            cluster.restartDriver(host);
+            synchronized (this)
+            {
+                driverUp[host] = true;
             }
         }
     }
