@@ -10,8 +10,8 @@ import java.util.Arrays;
  * @param kind    what.
  * @param startNs when it took effect.
  * @param endNs   when it was undone (equal to {@code startNs} for a kill).
- * @param hosts   hosts it cut off, deafened, loaded or whose driver it killed; for a split, the side that must stop
- *                (both sides are listed in {@code detail}).
+ * @param hosts   hosts it cut off, deafened, loaded or whose driver it killed; for a split, one side (the smaller),
+ *                the other being the rest: which side must stop is judged from the membership then.
  * @param ranks   nodes it signalled.
  * @param detail  free text for the log.
  */

@@ -242,14 +242,12 @@ final class FaultInjector
         final int smaller = even ? order.size() / 2 : 1 + random.nextInt(Math.max(1, (order.size() - 1) / 2));
         final List<Integer> sideA = order.subList(0, smaller);
         final List<Integer> sideB = order.subList(smaller, order.size());
-        // the side that must stop: the smaller one, or on a tie the one without host 0 (where the lowest ranks run)
-        final List<Integer> losers = even ? (sideA.contains(0) ? sideB : sideA) : sideA;
         final long forNs = deltaNs * (8 + random.nextInt(13));
         final long ms = cluster.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
             sideA.stream().mapToInt(Integer::intValue).toArray(), sideB.stream().mapToInt(Integer::intValue).toArray());
         final long endNs = System.nanoTime();
         return new Fault(id, kind, endNs - TimeUnit.MILLISECONDS.toNanos(ms), endNs,
-            losers.stream().mapToInt(Integer::intValue).toArray(), new int[0], "sides " + sideA + " | " + sideB);
+            sideA.stream().mapToInt(Integer::intValue).toArray(), new int[0], "sides " + sideA + " | " + sideB);
     }
 
     private Fault deaf(final int id, final Random random) throws InterruptedException

@@ -458,7 +458,7 @@ public final class HistoryChecker
                         return "pause " + f;
                     }
                     final boolean atStart = lifeStartNs <= f.endNs() + windowNs;
-                    if (!pause && f.kind().scope() == FaultKind.Scope.NETWORK && f.onHost(host) &&
+                    if (!pause && f.kind().scope() == FaultKind.Scope.NETWORK && cutOff(f, host) &&
                         (pass == 0 ? atT : atStart))
                     {
                         return f.toString();
@@ -466,6 +466,58 @@ public final class HistoryChecker
                 }
             }
             return null;
+        }
+
+        /**
+         * @return whether the fault leaves the host on a side that may stop: the host it cuts off or deafens; for a
+         * split, the side with fewer nodes admitted at its start, on a tie the side without the lowest admitted rank,
+         * and either side when the membership was changing around it (a node killed within T + slack of the split,
+         * or started or admitted just before it), as the majority rule counts the membership it holds then.
+         */
+        private boolean cutOff(final Fault f, final int host)
+        {
+            if (f.kind() != FaultKind.SPLIT_EVEN && f.kind() != FaultKind.SPLIT_UNEVEN)
+            {
+                return f.onHost(host);
+            }
+            final long s = f.startNs();
+            for (final Fault other : h.faults())
+            {
+                final boolean crash = other.kind() == FaultKind.KILL || other.kind() == FaultKind.RESTART_STORM ||
+                    other.kind() == FaultKind.KILL_DRIVER;
+                if (crash && Math.abs(other.startNs() - s) <= windowNs)
+                {
+                    return true;
+                }
+            }
+            int a = 0;
+            int b = 0;
+            int lowestA = Integer.MAX_VALUE;
+            int lowestB = Integer.MAX_VALUE;
+            for (final NodeLife life : lives)
+            {
+                if (life.life.startNs() > s - windowNs && life.life.startNs() <= s ||
+                    life.activeFromNs > s - windowNs && life.activeFromNs <= s)
+                {
+                    return true;
+                }
+                if (life.admittedAt(s))
+                {
+                    final int rank = life.life.rank();
+                    if (f.onHost(h.hostOf()[rank]))
+                    {
+                        a++;
+                        lowestA = Math.min(lowestA, rank);
+                    }
+                    else
+                    {
+                        b++;
+                        lowestB = Math.min(lowestB, rank);
+                    }
+                }
+            }
+            final boolean sideAStops = a != b ? a < b : lowestA > lowestB;
+            return f.onHost(host) == sideAStops;
         }
 
         private String inForce(final long t)
@@ -827,6 +879,15 @@ public final class HistoryChecker
                         ok = find(FaultKind.KILL_DRIVER, f -> f.onHost(host) && f.startNs() <= l.endNs() &&
                             l.endNs() - f.startNs() <= windowNs + DRIVER_NOTICE_NS) != null;
                         break;
+                    case 2:
+                        // a start that failed for a reason that passes: its driver killed while it started, or its
+                        // control port still held by the driver for the life killed just before
+                        ok = find(FaultKind.KILL_DRIVER, f -> f.onHost(host) && f.startNs() <= l.endNs() &&
+                            f.startNs() >= l.startNs() - PORT_HELD_NS) != null ||
+                            find(null, f -> (f.kind() == FaultKind.KILL || f.kind() == FaultKind.RESTART_STORM) &&
+                            f.onRank(l.rank()) && f.startNs() <= l.startNs() &&
+                            l.startNs() - f.startNs() <= PORT_HELD_NS) != null;
+                        break;
                     default:
                         ok = false;
                         break;
@@ -872,6 +933,8 @@ public final class HistoryChecker
 
     /** From a SIGKILL to the launcher seeing the process gone. */
     static final long KILL_EXIT_NS = 10_000_000_000L;
+    /** How long a driver holds a killed client's ports: its client liveness timeout (5 s), with a margin. */
+    static final long PORT_HELD_NS = 10_000_000_000L;
     /** From a driver's death to its nodes noticing (their driver timeout) on a loaded host. */
     static final long DRIVER_NOTICE_NS = 30_000_000_000L;
 

@@ -207,6 +207,50 @@ class HistoryCheckerTest
     }
 
     @Test
+    void shouldJudgeTheSideOfAnEvenSplitThatMustStopFromTheMembershipAtItsStart()
+    {
+        // rank 1 (host 0) stopped long before: host 1 holds two admitted nodes, host 0 one, so host 0's side stops
+        final Builder b = new Builder()
+            .record(1, 101, 4_000, Event.EXCLUDED, 1, 0, ExclusionCause.ISOLATED.code(), 1)
+            .record(0, 100, 6_000, Event.EXCLUDED, 0, 0, ExclusionCause.MINORITY.code(), 0);
+        b.faults.add(new Fault(2, FaultKind.CUT_LONG, 3_800 * MS, 4_500 * MS, new int[]{0}, new int[0], ""));
+        b.faults.add(new Fault(3, FaultKind.SPLIT_EVEN, 5_700 * MS, 8_000 * MS, new int[]{1}, new int[0], ""));
+        final HistoryChecker.Result result = b.check();
+        assertTrue(result.passed(), result.failures().toString());
+        assertEquals(1, result.count(MINORITY));
+
+        // the same split with every node admitted: the side without the lowest rank (host 1) must stop, not host 0
+        final Builder tie = new Builder()
+            .record(0, 100, 6_000, Event.EXCLUDED, 0, 0, ExclusionCause.MINORITY.code(), 0);
+        tie.faults.add(new Fault(2, FaultKind.SPLIT_EVEN, 5_700 * MS, 8_000 * MS, new int[]{1}, new int[0], ""));
+        assertFailsWith(tie.check(), "false exclusion");
+
+        // a node killed as the split began: the majority is anyone's guess, either side may stop
+        tie.faults.add(new Fault(3, FaultKind.KILL, 5_650 * MS, 5_650 * MS, new int[0], new int[]{2}, ""));
+        assertEquals(0, tie.check().count(FALSE));
+    }
+
+    @Test
+    void shouldAcceptAStartFailureOnlyWhenItsDriverOrItsPortWasTakenByTheNemesis()
+    {
+        final Builder b = new Builder();
+        b.lives.removeIf(l -> l.pid() == 203);
+        b.lives.add(new Life(3, 203, 2_000 * MS, 6_000 * MS, 2, ""));
+        final Fault kill = b.faults.remove(0);
+        assertFailsWith(b.check(), "rank 3 pid 203 died of exit 2");
+        // 1 s after the kill of its previous life: the driver still held its port
+        b.faults.add(kill);
+        assertTrue(b.check().failures().stream().noneMatch(f -> f.contains("exit 2")), b.check().failures()
+            .toString());
+        // its driver killed while it started
+        b.faults.clear();
+        b.faults.add(new Fault(2, FaultKind.KILL_DRIVER, 2_500 * MS, 2_500 * MS, new int[]{1}, new int[0], ""));
+        b.drivers.set(1, new Life(1, 51, 0, 2_510 * MS, 137, ""));
+        assertTrue(b.check().failures().stream().noneMatch(f -> f.contains("exit 2")), b.check().failures()
+            .toString());
+    }
+
+    @Test
     void shouldFailACrashASurvivorNeverLearns()
     {
         final HistoryChecker.Result result = new Builder()
