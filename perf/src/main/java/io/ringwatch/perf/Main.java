@@ -20,6 +20,7 @@ public final class Main
         new RdmaHeartbeatCommand(),
         new NoiseCommand(),
         new NetnsCommand(),
+        new NemesisCommand(),
         new FloodCommand(),
         new ExploreCommand());
 

@@ -31,6 +31,7 @@ import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.RealtimeSwitch;
 import io.ringwatch.transport.aeron.internal.PeerPublications;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.internal.MembershipJournal;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import io.ringwatch.transport.aeron.internal.jitter.JitterFile;
 import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
@@ -41,6 +42,7 @@ import io.ringwatch.transport.aeron.internal.slot.DatagramHeartbeats;
 import io.ringwatch.transport.aeron.internal.slot.RdmaHeartbeatTransport;
 import io.ringwatch.transport.aeron.internal.slot.RemoteHeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.slot.SharedMemoryHeartbeatChannel;
+import io.ringwatch.transport.aeron.view.JournalLayout;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RdmaUnavailableException;
@@ -141,6 +143,8 @@ public final class RingwatchNode implements AutoCloseable
             }
             viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
                 cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime()));
+            viewFile.journal(new MembershipJournal(JournalLayout.fileFor(dir, cluster.clusterId(), rank),
+                cluster.clusterId(), n, rank, JournalLayout.DEFAULT_CAPACITY), ctx.incarnation(), ctx.join());
             final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank, rdma));
 
             final boolean udp = transport == TransportMode.UDP;

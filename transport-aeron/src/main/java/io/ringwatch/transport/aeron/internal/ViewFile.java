@@ -5,6 +5,7 @@ import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.ringwatch.transport.aeron.view.JournalLayout;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -36,6 +37,8 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     private final UnsafeBuffer buffer;
     private long sequence;
     private boolean writing;
+    private MembershipJournal journal;
+    private int ownIncarnation;
 
     /**
      * Create (or truncate) the view file of a node and write its header.
@@ -102,6 +105,8 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putLong(record + RECORD_DETECTED_AT_OFFSET, nowNs, LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_REPORTER_OFFSET, reporterRank, LITTLE_ENDIAN);
+        journal(JournalLayout.Event.DEAD, rank, buffer.getInt(incarnationOffset(clusterSize, rank), LITTLE_ENDIAN),
+            cause.code(), reporterRank);
     }
 
     /**
@@ -116,6 +121,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putInt(EXCLUDED_BY_OFFSET, reporterRank, LITTLE_ENDIAN);
         buffer.putLong(EXCLUDED_AT_NS_OFFSET, nowNs, LITTLE_ENDIAN);
         endUpdate();
+        journal(JournalLayout.Event.EXCLUDED, rank, ownIncarnation, cause.code(), reporterRank);
     }
 
     /**
@@ -139,7 +145,9 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         if (joinedRank == rank)
         {
             buffer.putInt(STATE_OFFSET, NodeState.ACTIVE.code(), LITTLE_ENDIAN);
+            ownIncarnation = incarnation;
         }
+        journal(JournalLayout.Event.JOINED, joinedRank, incarnation, CAUSE_JOINED, -1);
     }
 
     /**
@@ -172,6 +180,34 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putInt(STATE_OFFSET, NodeState.JOINING.code(), LITTLE_ENDIAN);
         buffer.putInt(incarnationOffset(clusterSize, rank), incarnation, LITTLE_ENDIAN);
         endUpdate();
+        ownIncarnation = incarnation;
+        journal(JournalLayout.Event.JOINING, rank, incarnation, 0, -1);
+    }
+
+    /**
+     * Keep a membership journal beside this view: every event this file records is appended to it as well. The
+     * view file owns it from here (closes it after its own stop record).
+     *
+     * @param journal     the rank's journal.
+     * @param incarnation this node's incarnation at start.
+     * @param joining     whether it starts by joining rather than as a seed.
+     */
+    public void journal(final MembershipJournal journal, final int incarnation, final boolean joining)
+    {
+        this.journal = journal;
+        this.ownIncarnation = incarnation;
+        journal.append(JournalLayout.Event.STARTED, rank, incarnation,
+            joining ? JournalLayout.STARTED_TO_JOIN : JournalLayout.STARTED_AS_SEED, -1);
+    }
+
+    private void journal(final JournalLayout.Event event, final int r, final int incarnation, final int cause,
+        final int reporter)
+    {
+        final MembershipJournal journal = this.journal;
+        if (journal != null)
+        {
+            journal.append(event, r, incarnation, cause, reporter);
+        }
     }
 
     /**
@@ -250,6 +286,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putInt(STOP_CAUSE_OFFSET, stopCause, LITTLE_ENDIAN);
         buffer.putLong(STOPPED_AT_MS_OFFSET, System.currentTimeMillis(), LITTLE_ENDIAN);
         endUpdate();
+        journal(JournalLayout.Event.STOPPED, rank, ownIncarnation, stopCause, -1);
     }
 
     /**
@@ -263,6 +300,10 @@ public final class ViewFile implements MembershipListener, AutoCloseable
             stopped(STOP_CLOSED);
             IoUtil.unmap(mapped);
             mapped = null;
+        }
+        if (journal != null)
+        {
+            journal.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.aeron.exceptions.DriverTimeoutException;
 import io.ringwatch.nativeconfig.Doctor;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.internal.RankLock;
@@ -99,6 +100,13 @@ public final class Main
         {
             return fail(args[0], ex.getMessage(), RingwatchConfiguration.EXIT_ALREADY_RUNNING);
         }
+        catch (final DriverTimeoutException ex)
+        {
+            // the driver died before or while the node started (a killed driver not yet restarted): as in a run
+            return fail(args[0], "DRIVER_LOST at start: " + ex.getMessage() + ": restart the media driver " +
+                "(ringwatch.jar driver; its unit restarts the nodes that require it), then the node",
+                RingwatchConfiguration.EXIT_DRIVER_LOST);
+        }
         catch (final IllegalArgumentException ex)
         {
             return fail(args[0], ex.getMessage() + " (a configuration error: fix it, a restart cannot help)",
@@ -150,7 +158,8 @@ public final class Main
                     "(default",
                 "         100us, 10ms for ipc-only clusters; low-noise udp clusters: a quarter of the probe timeout)"},
             {"stat", "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view " +
-                "files"},
+                "files",
+                "         [--history]   the membership journals of the host's nodes, merged in time order"},
             {"doctor", "  doctor [--aeron-dir DIR] [--agents N]      host report: cores, pinning, memlock, shm, " +
                 "RDMA, and who",
                 "         else may write /dev/shm and the Aeron directory"},

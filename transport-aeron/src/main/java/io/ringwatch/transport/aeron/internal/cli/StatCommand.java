@@ -28,10 +28,15 @@ final class StatCommand
 
     static int run(final String[] argv)
     {
-        final Args args = new Args(argv, 1);
+        final Args args = new Args(argv, 1, "--history");
         final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
         final String clusterFilter = args.string("--cluster-id", null);
+        final boolean history = args.switchOn("--history");
         args.finish();
+        if (history)
+        {
+            return MembershipHistory.print(new File(dir), clusterFilter, System.out);
+        }
         final File cnc = new File(dir, CncFileDescriptor.CNC_FILE);
         if (!cnc.exists())
         {

@@ -284,6 +284,34 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
+     * Start a host's media driver again after it exited; it deletes its Aeron directory first (the nodes' view files
+     * and journals of that host go with it).
+     *
+     * @param host a host whose driver exited.
+     * @return {@code System.nanoTime()} once it is ready.
+     * @throws InterruptedException if interrupted while it starts.
+     */
+    public long restartDriver(final int host) throws InterruptedException
+    {
+        if (drivers[host].process().isAlive())
+        {
+            throw new IllegalStateException("the driver of host " + host + " still runs");
+        }
+        drivers[host] = DriverProcess.launch(options, aeronDir(host), driverLogFile(host), hosts.launcher(host));
+        drivers[host].awaitReady();
+        return System.nanoTime();
+    }
+
+    /**
+     * @param rank node.
+     * @return the file its current process writes its output to (overwritten by each launch).
+     */
+    public File nodeLogFile(final int rank)
+    {
+        return directory.nodeLog(rank);
+    }
+
+    /**
      * SIGKILL a host's media driver; its nodes keep running until they notice.
      *
      * @param host a host.
@@ -410,7 +438,11 @@ public final class NetnsCluster implements AutoCloseable
         return options;
     }
 
-    private File driverLogFile(final int host)
+    /**
+     * @param host a host.
+     * @return the file its current driver writes its output to (overwritten by each launch).
+     */
+    public File driverLogFile(final int host)
     {
         return new File(directory.logDir(), "driver-h" + host + ".log");
     }

@@ -1,0 +1,327 @@
+package io.ringwatch.perf.nemesis;
+
+import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The seeded nemesis: draws faults from the kinds it was given, one after another with a random gap, and with
+ * overlaps allowed starts the next one while others still run (one network fault at a time: the switch has one
+ * state). Every fault is logged with its times on the host's monotonic clock, as the nodes' journals stamp theirs;
+ * the durations of pauses and cuts are measured by the one shell that does both edges, so process start-up on a
+ * loaded host does not stretch them.
+ */
+final class FaultInjector
+{
+    private static final String SPIN = "while :; do :; done";
+
+    private final NemesisCluster cluster;
+    private final List<FaultKind> kinds;
+    private final boolean overlaps;
+    private final long deltaNs;
+    private final Random random;
+    private final PrintStream err;
+    private final List<Fault> faults = Collections.synchronizedList(new ArrayList<>());
+    private final List<Process> hogs = Collections.synchronizedList(new ArrayList<>());
+    private final List<Long> stopped = Collections.synchronizedList(new ArrayList<>());
+    private final ExecutorService pool = Executors.newCachedThreadPool(r ->
+    {
+        final Thread t = new Thread(r, "nemesis-fault");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean networkBusy;
+    private int nextId = 1;
+
+    FaultInjector(final NemesisCluster cluster, final List<FaultKind> kinds, final boolean overlaps,
+        final long deltaNs, final long seed, final PrintStream err)
+    {
+        this.cluster = cluster;
+        this.kinds = kinds;
+        this.overlaps = overlaps;
+        this.deltaNs = deltaNs;
+        this.random = new Random(seed);
+        this.err = err;
+    }
+
+    /**
+     * Inject faults until {@code untilNs}, then wait for those still running, undo every network fault and resume
+     * every paused node.
+     *
+     * @param untilNs when to stop starting faults.
+     * @return when the last fault was undone.
+     * @throws InterruptedException if interrupted.
+     */
+    long run(final long untilNs) throws InterruptedException
+    {
+        final List<Future<?>> running = new ArrayList<>();
+        while (!kinds.isEmpty() && System.nanoTime() < untilNs)
+        {
+            final FaultKind kind = kinds.get(random.nextInt(kinds.size()));
+            if (kind.scope() == FaultKind.Scope.NETWORK && networkBusy)
+            {
+                Thread.sleep(10);
+                continue;
+            }
+            final int id = nextId++;
+            final long seed = random.nextLong();
+            if (kind.scope() == FaultKind.Scope.NETWORK)
+            {
+                networkBusy = true;
+            }
+            final Future<?> future = pool.submit(() -> inject(id, kind, new Random(seed)));
+            running.add(future);
+            if (!overlaps || random.nextInt(3) != 0)
+            {
+                await(future);
+            }
+            // a gap of 2 to 6 δ, at least 200 ms: time for a rejoin to start before the next blow
+            Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(deltaNs) * (2 + random.nextInt(5))));
+        }
+        for (final Future<?> f : running)
+        {
+            await(f);
+        }
+        pool.shutdown();
+        final NetnsHosts hosts = cluster.hosts();
+        if (hosts != null)
+        {
+            hosts.heal();
+        }
+        for (final Long pid : List.copyOf(stopped))
+        {
+            signal(pid, "CONT");
+        }
+        hogs.forEach(Process::destroyForcibly);
+        return faults.stream().mapToLong(Fault::endNs).max().orElse(System.nanoTime());
+    }
+
+    private static void await(final Future<?> future) throws InterruptedException
+    {
+        try
+        {
+            future.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            throw new IllegalStateException("a fault failed: " + ex.getCause(), ex.getCause());
+        }
+    }
+
+    /**
+     * @return the faults injected so far.
+     */
+    List<Fault> faults()
+    {
+        synchronized (faults)
+        {
+            return new ArrayList<>(faults);
+        }
+    }
+
+    private void inject(final int id, final FaultKind kind, final Random random)
+    {
+        try
+        {
+            final Fault fault = switch (kind)
+            {
+                case KILL -> kill(id, kind, random, 1);
+                case RESTART_STORM -> kill(id, kind, random, 2 + random.nextInt(2));
+                case PAUSE_SHORT -> pause(id, kind, random, deltaNs / 4);
+                case PAUSE_LONG -> pause(id, kind, random, deltaNs * (3 + random.nextInt(4)));
+                case CUT_SHORT -> cut(id, kind, random, deltaNs / 4);
+                case CUT_LONG -> cut(id, kind, random, deltaNs * (8 + random.nextInt(13)));
+                case SPLIT_EVEN -> split(id, kind, random, true);
+                case SPLIT_UNEVEN -> split(id, kind, random, false);
+                case DEAF -> deaf(id, random);
+                case KILL_DRIVER -> killDriver(id, random);
+                case CPU_HOG -> hog(id, random);
+            };
+            if (fault != null)
+            {
+                faults.add(fault);
+                err.println("nemesis: " + fault);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        finally
+        {
+            if (kind.scope() == FaultKind.Scope.NETWORK)
+            {
+                networkBusy = false;
+            }
+        }
+    }
+
+    private List<Integer> runningRanks()
+    {
+        final List<Integer> ranks = new ArrayList<>();
+        for (int r = 0; r < cluster.size(); r++)
+        {
+            if (cluster.process(r).isAlive())
+            {
+                ranks.add(r);
+            }
+        }
+        return ranks;
+    }
+
+    private Fault kill(final int id, final FaultKind kind, final Random random, final int count)
+    {
+        final List<Integer> ranks = runningRanks();
+        Collections.shuffle(ranks, random);
+        final List<Integer> victims = ranks.subList(0, Math.min(count, ranks.size()));
+        if (victims.isEmpty())
+        {
+            return null;
+        }
+        long startNs = Long.MAX_VALUE;
+        for (final int r : victims)
+        {
+            startNs = Math.min(startNs, cluster.kill(r));
+        }
+        return new Fault(id, kind, startNs, System.nanoTime(), new int[0],
+            victims.stream().mapToInt(Integer::intValue).toArray(), "");
+    }
+
+    private Fault pause(final int id, final FaultKind kind, final Random random, final long forNs)
+        throws IOException, InterruptedException
+    {
+        final List<Integer> ranks = runningRanks();
+        if (ranks.isEmpty())
+        {
+            return null;
+        }
+        final int rank = ranks.get(random.nextInt(ranks.size()));
+        final long pid = cluster.process(rank).pid();
+        stopped.add(pid);
+        // both edges from one shell: builtin kill and the shell's own clock, no process start between them
+        final long[] times = timed(List.of("bash", "-c", "kill -STOP " + pid + " && t0=$EPOCHREALTIME && sleep " +
+            seconds(forNs) + "; kill -CONT " + pid + "; t1=$EPOCHREALTIME; echo \"$t0 $t1\""));
+        stopped.remove(pid);
+        return new Fault(id, kind, times[0], times[1], new int[0], new int[]{rank}, "pid " + pid);
+    }
+
+    private Fault cut(final int id, final FaultKind kind, final Random random, final long forNs)
+    {
+        final NetnsHosts hosts = cluster.hosts();
+        final int host = random.nextInt(cluster.hostCount());
+        final long ms = hosts.isolateFor(host, TimeUnit.NANOSECONDS.toMillis(forNs));
+        final long endNs = System.nanoTime();
+        return new Fault(id, kind, endNs - TimeUnit.MILLISECONDS.toNanos(ms), endNs, new int[]{host}, new int[0], "");
+    }
+
+    private Fault split(final int id, final FaultKind kind, final Random random, final boolean even)
+    {
+        final List<Integer> order = new ArrayList<>();
+        for (int h = 0; h < cluster.hostCount(); h++)
+        {
+            order.add(h);
+        }
+        Collections.shuffle(order, random);
+        final int smaller = even ? order.size() / 2 : 1 + random.nextInt(Math.max(1, (order.size() - 1) / 2));
+        final List<Integer> sideA = order.subList(0, smaller);
+        final List<Integer> sideB = order.subList(smaller, order.size());
+        final long forNs = deltaNs * (8 + random.nextInt(13));
+        final long ms = cluster.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
+            sideA.stream().mapToInt(Integer::intValue).toArray(), sideB.stream().mapToInt(Integer::intValue).toArray());
+        final long endNs = System.nanoTime();
+        return new Fault(id, kind, endNs - TimeUnit.MILLISECONDS.toNanos(ms), endNs,
+            sideA.stream().mapToInt(Integer::intValue).toArray(), new int[0], "sides " + sideA + " | " + sideB);
+    }
+
+    private Fault deaf(final int id, final Random random) throws InterruptedException
+    {
+        final NetnsHosts hosts = cluster.hosts();
+        final int host = random.nextInt(cluster.hostCount());
+        final long startNs = hosts.deafen(host);
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(deltaNs * (8 + random.nextInt(13))));
+        hosts.undeafen(host);
+        return new Fault(id, FaultKind.DEAF, startNs, System.nanoTime(), new int[]{host}, new int[0], "");
+    }
+
+    private Fault killDriver(final int id, final Random random)
+    {
+        final int host = random.nextInt(cluster.hostCount());
+        if (cluster.driverProcess(host) == null || !cluster.driverProcess(host).isAlive())
+        {
+            return null;
+        }
+        final long startNs = cluster.killDriver(host);
+        return new Fault(id, FaultKind.KILL_DRIVER, startNs, startNs, new int[]{host}, new int[0], "");
+    }
+
+    private Fault hog(final int id, final Random random) throws IOException, InterruptedException
+    {
+        final int host = random.nextInt(cluster.hostCount());
+        final int cpu = random.nextInt(Runtime.getRuntime().availableProcessors());
+        final List<String> cmd = new ArrayList<>(cluster.launcher(host));
+        cmd.addAll(List.of("taskset", "-c", Integer.toString(cpu), "bash", "-c", SPIN));
+        final Process hog = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        hogs.add(hog);
+        final long startNs = System.nanoTime();
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(deltaNs * (4 + random.nextInt(17))));
+        hog.destroyForcibly();
+        hog.waitFor();
+        hogs.remove(hog);
+        return new Fault(id, FaultKind.CPU_HOG, startNs, System.nanoTime(), new int[]{host}, new int[0],
+            "spinning on cpu " + cpu);
+    }
+
+    private static long[] timed(final List<String> cmd) throws IOException, InterruptedException
+    {
+        final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        // EPOCHREALTIME with a decimal point
+        pb.environment().put("LC_ALL", "C");
+        final Process p = pb.start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        final long afterNs = System.nanoTime();
+        p.waitFor();
+        final String[] t = out.split("\\s+");
+        if (t.length != 2)
+        {
+            throw new IOException("timed command failed: " + cmd + ": " + out);
+        }
+        // the shell's wall clock gives the length; the end is now on the monotonic clock, less the echo
+        final long lengthNs = (long)((Double.parseDouble(t[1]) - Double.parseDouble(t[0])) * 1e9);
+        return new long[]{afterNs - lengthNs, afterNs};
+    }
+
+    private static void signal(final long pid, final String signal)
+    {
+        try
+        {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor();
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            // the process is gone, or we are being stopped: nothing to resume
+        }
+    }
+
+    private static String seconds(final long ns)
+    {
+        return String.format(Locale.ROOT, "%.3f", ns / 1e9);
+    }
+}

@@ -1,0 +1,61 @@
+package io.ringwatch.transport.aeron;
+
+import io.ringwatch.transport.aeron.internal.Drivers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A node started while its host's driver is dead (SIGKILLed, its CnC file left, not yet restarted: what the nemesis
+ * found when it killed a driver while a supervisor restarted a node, seed 2) stops as after a driver loss in a run:
+ * exit 4, which its unit restarts, with the cause named and no stack trace. It used to exit 1 with the Aeron client's
+ * DriverTimeoutException trace.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class NodeStartDriverLostTest
+{
+    @TempDir
+    Path tmp;
+
+    @Test
+    void shouldExitDriverLostWhenItsDriverIsDeadAtStart() throws Exception
+    {
+        final File aeronDir = tmp.resolve("aeron").toFile();
+        final File driverLog = tmp.resolve("driver.log").toFile();
+        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
+        try
+        {
+            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
+            {
+                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
+                Thread.sleep(10);
+            }
+        }
+        finally
+        {
+            driver.destroyForcibly();
+            driver.waitFor();
+        }
+        final Path cluster = tmp.resolve("cluster.conf");
+        Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
+            "0 127.0.0.1 31900 31901\n1 127.0.0.1 31902 31903\n2 127.0.0.1 31904 31905\n");
+        final File key = tmp.resolve("key").toFile();
+        assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
+        final File log = tmp.resolve("node.log").toFile();
+        final int exit = Cli.run(log, "node", "--cluster", cluster.toString(), "--rank", "0", "--transport", "udp",
+            "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath());
+        final String out = Cli.read(log);
+        assertEquals(RingwatchConfiguration.EXIT_DRIVER_LOST, exit, out);
+        assertTrue(out.contains("DRIVER_LOST at start"), out);
+        assertFalse(out.contains("\tat "), "no stack trace: " + out);
+    }
+}
