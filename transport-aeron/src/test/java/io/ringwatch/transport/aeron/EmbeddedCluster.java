@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.rdma.InMemoryFabric;
@@ -83,6 +84,8 @@ public final class EmbeddedCluster implements AutoCloseable
     public RingwatchContext context(final int rank)
     {
         return new RingwatchContext()
+            // unsigned, as before the default closed: tests inject hand-made frames into these nodes
+            .authMode(AuthMode.OFF)
             .cluster(cluster)
             .rank(rank)
             .transport(transport)

@@ -11,6 +11,7 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
@@ -194,7 +195,7 @@ class RdmaRuntimeTest
         {
             final ClusterConfig config = new ClusterConfig(54, -1, -1,
                 FreePorts.withRdmaEndpoints(FreePorts.localhostMembers(2), InetAddress.getLoopbackAddress()));
-            final RingwatchContext ctx = new RingwatchContext().cluster(config).rank(0).transport(TransportMode.RDMA)
+            final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(config).rank(0).transport(TransportMode.RDMA)
                 .embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName())
                 .threadingMode(ThreadingMode.UNSTARTED);
 
