@@ -738,11 +738,7 @@ public final class DisniVerbs implements RdmaVerbs
         freeCall(unsignalledWrites, connection);
         freeCall(signalledWrites, connection);
         freeCall(helloSends, connection);
-        if (messageReceives[connection] != null)
-        {
-            messageReceives[connection].free();
-            messageReceives[connection] = null;
-        }
+        freeReceive(messageReceives, connection);
         if (ids[connection] != null)
         {
             releaseConnection(ids[connection]);
@@ -761,6 +757,23 @@ public final class DisniVerbs implements RdmaVerbs
         }
     }
 
+    private static void freeReceive(final SVCPostRecv[] calls, final int index)
+    {
+        if (calls[index] != null)
+        {
+            calls[index].free();
+            calls[index] = null;
+        }
+    }
+
+    private static void deregister(final IbvMr mr)
+    {
+        if (mr != null)
+        {
+            quietly(() -> mr.deregMr().execute().free());
+        }
+    }
+
     private void releaseInbound(final int index)
     {
         if (inboundSends[index] != null)
@@ -771,28 +784,16 @@ public final class DisniVerbs implements RdmaVerbs
             }
             inboundSends[index] = null;
         }
-        if (inboundReceives[index] != null)
-        {
-            inboundReceives[index].free();
-            inboundReceives[index] = null;
-        }
+        freeReceive(inboundReceives, index);
         if (inboundIds[index] != null)
         {
             // the queue pair goes before the registrations and the domain that hold it
             releaseConnection(inboundIds[index]);
             inboundIds[index] = null;
         }
-        final IbvMr slotMr = inboundSlotMrs[index];
-        final IbvMr handshakeMr = inboundScratchMrs[index];
+        deregister(inboundSlotMrs[index]);
+        deregister(inboundScratchMrs[index]);
         final IbvPd domain = inboundPds[index];
-        if (slotMr != null)
-        {
-            quietly(() -> slotMr.deregMr().execute().free());
-        }
-        if (handshakeMr != null)
-        {
-            quietly(() -> handshakeMr.deregMr().execute().free());
-        }
         if (domain != null)
         {
             quietly(domain::deallocPd);
@@ -875,13 +876,8 @@ public final class DisniVerbs implements RdmaVerbs
             pollCompletions.free();
             pollCompletions = null;
         }
-        for (final IbvMr mr : new IbvMr[]{ sourceMr, scratchMr })
-        {
-            if (mr != null)
-            {
-                quietly(() -> mr.deregMr().execute().free());
-            }
-        }
+        deregister(sourceMr);
+        deregister(scratchMr);
         sourceMr = null;
         scratchMr = null;
         final IbvCQ cqToClose = cq;
