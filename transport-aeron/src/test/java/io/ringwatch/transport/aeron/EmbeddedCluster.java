@@ -71,7 +71,14 @@ public final class EmbeddedCluster implements AutoCloseable
         {
             for (int r = 0; r < n; r++)
             {
-                nodes[r] = RingwatchNode.launch(settings.apply(context(r)));
+                final RingwatchContext ctx = settings.apply(context(r));
+                if (ctx.authKeyFile() == null && ctx.authMode() == null)
+                {
+                    // unsigned unless a test gives a key, as before the default closed: tests inject hand-made
+                    // frames into these nodes
+                    ctx.authMode(AuthMode.OFF);
+                }
+                nodes[r] = RingwatchNode.launch(ctx);
             }
         }
         catch (final RuntimeException ex)
@@ -84,8 +91,6 @@ public final class EmbeddedCluster implements AutoCloseable
     public RingwatchContext context(final int rank)
     {
         return new RingwatchContext()
-            // unsigned, as before the default closed: tests inject hand-made frames into these nodes
-            .authMode(AuthMode.OFF)
             .cluster(cluster)
             .rank(rank)
             .transport(transport)
