@@ -1,5 +1,6 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.transport.aeron.internal.cli.Args;
 import io.ringwatch.transport.aeron.internal.cli.UsageException;
@@ -10,6 +11,7 @@ import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.security.SecureRandom;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -82,8 +84,13 @@ final class RdmaHeartbeatCommand implements Command
 
         final RdmaEndpoint[] endpoints = {
             new RdmaEndpoint(address.getHostAddress(), port), new RdmaEndpoint(address.getHostAddress(), port + 1) };
-        try (RdmaHeartbeats emitter = new RdmaHeartbeats(new RdmaHeartbeats.Context().rank(0).endpoints(endpoints));
-            RdmaHeartbeats observer = new RdmaHeartbeats(new RdmaHeartbeats.Context().rank(1).endpoints(endpoints)))
+        // both ends in this process share a key of their own, so the connection handshake runs as in a cluster
+        final byte[] key = new byte[FrameAuthenticator.KEY_LENGTH];
+        new SecureRandom().nextBytes(key);
+        try (RdmaHeartbeats emitter = new RdmaHeartbeats(new RdmaHeartbeats.Context().rank(0).endpoints(endpoints)
+                .authenticator(FrameAuthenticator.withKey(key)));
+            RdmaHeartbeats observer = new RdmaHeartbeats(new RdmaHeartbeats.Context().rank(1).endpoints(endpoints)
+                .authenticator(FrameAuthenticator.withKey(key))))
         {
             final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!emitter.isConnectedTo(1))
@@ -130,15 +137,15 @@ final class RdmaHeartbeatCommand implements Command
 
             out.printf(Locale.ROOT, "rdma_cm connect (what a mend onto a pre-connected observer skips): " +
                 "mean %.1f us, max %.1f us over %d connection(s)%n",
-                emitter.connectTimeTotalNs() / 1e3 / Math.max(1, emitter.connectionsEstablished()),
-                emitter.connectTimeMaxNs() / 1e3, emitter.connectionsEstablished());
+                emitter.counters().connectTimeTotalNs() / 1e3 / Math.max(1, emitter.counters().connectionsEstablished()),
+                emitter.counters().connectTimeMaxNs() / 1e3, emitter.counters().connectionsEstablished());
             out.println("| measure | count | p50 (us) | p90 (us) | p99 (us) | p99.9 (us) | max (us) |");
             out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
             row(out, "post to observed in the slot", latency);
             row(out, "last beat to detection (delta " + deltaNs / 1_000 + " us)", detection);
-            out.printf(Locale.ROOT, "completion errors %d, beats dropped %d%n", emitter.completionErrors(),
-                emitter.beatsDroppedNotConnected() + emitter.beatsDroppedQueueFull());
-            return emitter.completionErrors() == 0 ? 0 : 1;
+            out.printf(Locale.ROOT, "completion errors %d, beats dropped %d%n", emitter.counters().completionErrors(),
+                emitter.counters().beatsDroppedNotConnected() + emitter.counters().beatsDroppedQueueFull());
+            return emitter.counters().completionErrors() == 0 ? 0 : 1;
         }
     }
 

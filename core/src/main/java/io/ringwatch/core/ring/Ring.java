@@ -163,4 +163,21 @@ public final class Ring
         }
         return count;
     }
+
+    /**
+     * The nearest live predecessors: the ranks whose {@link #liveSuccessors} sets are likeliest to hold this node,
+     * the emitter first.
+     *
+     * @param into filled from index 0, nearest first, up to its length.
+     * @return how many were filled: fewer than {@code into.length} only if fewer other ranks are alive.
+     */
+    public int livePredecessors(final int[] into)
+    {
+        int count = 0;
+        for (int r = previousAlive(rank); r != rank && count < into.length; r = previousAlive(r))
+        {
+            into[count++] = r;
+        }
+        return count;
+    }
 }

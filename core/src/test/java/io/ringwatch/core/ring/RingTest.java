@@ -100,6 +100,21 @@ class RingTest
     }
 
     @Test
+    void shouldListTheNearestLivePredecessorsEmitterFirst()
+    {
+        dead.add(2);
+        dead.add(7);
+        final int[] predecessors = new int[3];
+
+        assertEquals(3, ring.livePredecessors(predecessors));
+        assertArrayEquals(new int[] {1, 0, 6}, predecessors);
+
+        final int[] all = new int[10];
+        assertEquals(5, ring.livePredecessors(all));
+        assertArrayEquals(new int[] {1, 0, 6, 5, 4}, java.util.Arrays.copyOf(all, 5));
+    }
+
+    @Test
     void shouldTellRanksFromOtherInts()
     {
         assertTrue(ring.isRank(0) && ring.isRank(7));

@@ -6,6 +6,7 @@ import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.ThreadingMode;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
 import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
@@ -98,6 +99,10 @@ public final class SharedThreadCluster implements LiveCluster
             {
                 // signed frames, as the node processes of the other rows and a deployment run them
                 ctx.authKeyFile(host.keyFile().toPath());
+            }
+            else
+            {
+                ctx.authMode(AuthMode.OFF); // as the node processes of an unauthenticated row run (--no-auth)
             }
             nodes[r] = RingwatchNode.launch(ctx);
         }

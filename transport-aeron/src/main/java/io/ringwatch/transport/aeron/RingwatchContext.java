@@ -208,7 +208,8 @@ public final class RingwatchContext
         {
             authMode = AuthMode.parse(authProperty);
         }
-        authMode = AuthMode.resolve(authMode, authKeyFile);
+        // fail-closed like the node command: no key means an explicit off, never a silent one
+        authMode = AuthMode.resolveExplicit(authMode, authKeyFile, AuthMode.EMBEDDED_KEY_REQUIRED);
         frameAuthenticator = authMode == AuthMode.REQUIRED ?
             KeyFile.authenticator(authKeyFile) : FrameAuthenticator.NONE;
 
@@ -1056,7 +1057,8 @@ public final class RingwatchContext
 
     /**
      * @param mode {@link AuthMode#REQUIRED} or {@link AuthMode#OFF}, overriding
-     * {@value RingwatchConfiguration#AUTH_PROP_NAME}; when neither is set: required if a key file is, else off.
+     * {@value RingwatchConfiguration#AUTH_PROP_NAME}; when neither is set: required if a key file is, else
+     * {@link #conclude()} refuses, naming both ways out ({@link AuthMode#EMBEDDED_KEY_REQUIRED}).
      * @return this.
      */
     public RingwatchContext authMode(final AuthMode mode)

@@ -369,6 +369,10 @@ public final class RingwatchNode implements AutoCloseable
             .rank(ctx.rank())
             .incarnation(ctx.incarnation())
             .endpoints(ctx.cluster().rdmaEndpoints())
+            // the agent's own keyring, rotated in place on its thread, which also runs the RDMA handshake
+            .authenticator(ctx.frameAuthenticator())
+            .clusterId(ctx.cluster().clusterId())
+            .configDigest(ctx.configDigest())
             .nanoClock(cachedClock)
             .verbs(ctx.rdmaVerbs());
         try

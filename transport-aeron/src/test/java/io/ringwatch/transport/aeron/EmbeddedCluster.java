@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.rdma.InMemoryFabric;
@@ -70,7 +71,14 @@ public final class EmbeddedCluster implements AutoCloseable
         {
             for (int r = 0; r < n; r++)
             {
-                nodes[r] = RingwatchNode.launch(settings.apply(context(r)));
+                final RingwatchContext ctx = settings.apply(context(r));
+                if (ctx.authKeyFile() == null && ctx.authMode() == null)
+                {
+                    // unsigned unless a test gives a key, as before the default closed: tests inject hand-made
+                    // frames into these nodes
+                    ctx.authMode(AuthMode.OFF);
+                }
+                nodes[r] = RingwatchNode.launch(ctx);
             }
         }
         catch (final RuntimeException ex)

@@ -4,6 +4,7 @@ import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.agrona.CloseHelper;
@@ -16,6 +17,7 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -32,7 +34,7 @@ class EmbeddingExampleTest
     Path dir;
 
     // README:begin
-    static RingwatchNode start(final Path clusterFile, final int rank, final String aeronDir)
+    static RingwatchNode start(final Path clusterFile, final Path keyFile, final int rank, final String aeronDir)
     {
         final MembershipListener listener = new MembershipListener()
         {
@@ -54,6 +56,7 @@ class EmbeddingExampleTest
 
         return RingwatchNode.launch(new RingwatchContext()
             .clusterFile(clusterFile)            // cluster-id, heartbeat-period, suspicion-timeout, members
+            .authKeyFile(keyFile)                // the cluster's keyring (ringwatch.jar keygen), owner-only
             .rank(rank)
             .transport(TransportMode.UDP)
             .profile(TuningProfile.LOW_NOISE)     // sleeps until the protocol's next deadline; LOW_LATENCY spins
@@ -79,6 +82,8 @@ class EmbeddingExampleTest
             "0 localhost " + ports[0] + " " + ports[1],
             "1 localhost " + ports[2] + " " + ports[3],
             ""), StandardCharsets.US_ASCII);
+        final Path keyFile = dir.resolve("cluster.key");
+        KeyFile.create(keyFile, KeyFile.generate(new SecureRandom()));
 
         DEAD.clear();
         final MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath()));
@@ -86,8 +91,8 @@ class EmbeddingExampleTest
         RingwatchNode node1 = null;
         try
         {
-            node0 = start(clusterFile, 0, aeronDir.getAbsolutePath());
-            node1 = start(clusterFile, 1, aeronDir.getAbsolutePath());
+            node0 = start(clusterFile, keyFile, 0, aeronDir.getAbsolutePath());
+            node1 = start(clusterFile, keyFile, 1, aeronDir.getAbsolutePath());
             Thread.sleep(1500);
             node1.close();
 

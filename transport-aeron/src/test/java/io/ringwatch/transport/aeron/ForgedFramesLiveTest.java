@@ -6,6 +6,7 @@ import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.NetworkAttacker.Seal;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
@@ -288,6 +289,10 @@ class ForgedFramesLiveTest
             if (cluster.options().authenticated())
             {
                 ctx.authKeyFile(cluster.keyFile().toPath());
+            }
+            else
+            {
+                ctx.authMode(AuthMode.OFF); // the negative control's cluster runs with --no-auth
             }
             ctx.conclude();
             keyring = ctx.frameAuthenticator();

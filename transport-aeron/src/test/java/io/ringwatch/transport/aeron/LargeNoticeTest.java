@@ -4,6 +4,7 @@ import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.aeron.view.ViewLayout;
@@ -100,7 +101,7 @@ class LargeNoticeTest
     private static RingwatchContext context(
         final ClusterConfig cluster, final File dir, final int rank, final TransportMode transport)
     {
-        return new RingwatchContext()
+        return new RingwatchContext().authMode(AuthMode.OFF)
             .cluster(cluster)
             .rank(rank)
             .transport(transport)

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -52,7 +53,7 @@ class LowNoiseIdleTest
         assertEquals(OLD_CAP_NS, ((DeadlineIdleStrategy)capped.idleStrategy()).maxParkNs());
 
         final long slow = TimeUnit.SECONDS.toNanos(5);
-        final RingwatchContext slowBeat = new RingwatchContext()
+        final RingwatchContext slowBeat = new RingwatchContext().authMode(AuthMode.OFF)
             .cluster(new ClusterConfig(1, slow, 10 * slow, members()))
             .rank(0).profile(TuningProfile.LOW_NOISE).conclude();
         assertEquals(RingwatchConfiguration.IDLE_MAX_SLEEP_LIMIT_NS, slowBeat.idleMaxSleepNs(),
@@ -115,7 +116,7 @@ class LowNoiseIdleTest
 
     private static RingwatchContext context(final long capNs)
     {
-        return new RingwatchContext()
+        return new RingwatchContext().authMode(AuthMode.OFF)
             .cluster(new ClusterConfig(1, HEARTBEAT_NS, TIMEOUT_NS, members()))
             .rank(0).profile(TuningProfile.LOW_NOISE).idleMaxSleepNs(capNs);
     }

@@ -11,6 +11,7 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
@@ -82,9 +83,11 @@ class RdmaRuntimeTest
         for (int r = 0; r < N; r++)
         {
             assertEquals(0, node(r).deadSet().size(), "no suspicion while all run, rank " + r);
-            assertTrue(rdma(r).beatsPosted() > 100, "rank " + r + " beats by RDMA WRITE: " + rdma(r).beatsPosted());
+            assertTrue(rdma(r).counters().beatsPosted() > 100, "rank " + r + " beats by RDMA WRITE: " + rdma(r).counters().beatsPosted());
             assertTrue(node(r).counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 100, "rank " + r + " sees its slot progress");
-            assertEquals(0, rdma(r).beatsDroppedNotConnected(), "connected before the first beat, rank " + r);
+            // the connection handshake (challenge, hello, grant) takes a duty cycle or two of both nodes at start
+            assertTrue(rdma(r).counters().beatsDroppedNotConnected() <= 3, "connected within the handshake's first " +
+                "cycles, rank " + r + ": " + rdma(r).counters().beatsDroppedNotConnected() + " beats dropped");
         }
 
         // rank 2's process dies: its queue pairs go, and its agent runs no more
@@ -97,13 +100,13 @@ class RdmaRuntimeTest
             assertEquals(RankArray.of(2).toString(), RankArray.copyOf(node(r).deadSet()).toString(), "rank " + r);
             assertEquals(r == 3 ? 1 : 0, node(r).counter(ProtocolCounter.SUSPICIONS), "only rank 2's observer suspects, rank " + r);
             assertEquals(0, node(r).counter(ProtocolCounter.NEW_OBSERVER_REFUSED), "rank " + r);
-            assertEquals(0, rdma(r).descriptorsRejected(), "rank " + r);
+            assertEquals(0, rdma(r).counters().descriptorsRejected(), "rank " + r);
         }
         assertEquals(1, node(3).emitter(), "rank 3 mended the ring around rank 2");
         assertEquals(3, node(1).observer(), "rank 1 took rank 3's NEW_OBSERVER, descriptor and all");
-        assertEquals(1, rdma(1).mendsOntoPreConnected(), "rank 3 was already connected: no rdma_cm on the mend");
-        assertEquals(0, rdma(1).mendsAwaitingConnection());
-        assertEquals(0, rdma(1).descriptorsReplaced(), "the frame's descriptor is the one the connection brought");
+        assertEquals(1, rdma(1).counters().mendsOntoPreConnected(), "rank 3 was already connected: no rdma_cm on the mend");
+        assertEquals(0, rdma(1).counters().mendsAwaitingConnection());
+        assertEquals(0, rdma(1).counters().descriptorsReplaced(), "the frame's descriptor is the one the connection brought");
 
         final long progress = node(3).counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         run(300);
@@ -111,7 +114,7 @@ class RdmaRuntimeTest
         assertEquals(1, node(3).counter(ProtocolCounter.SUSPICIONS), "and nobody else is suspected");
 
         assertEquals(1, driverCounter(NodeCounter.RDMA_MENDS_ONTO_PRE_CONNECTED, 51, 1), "published for stat");
-        assertEquals(rdma(0).beatsPosted(), driverCounter(NodeCounter.RDMA_BEATS_POSTED, 51, 0));
+        assertEquals(rdma(0).counters().beatsPosted(), driverCounter(NodeCounter.RDMA_BEATS_POSTED, 51, 0));
     }
 
     @Test
@@ -157,6 +160,8 @@ class RdmaRuntimeTest
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
             Publication toNode0 = aeron.addPublication(channels.controlChannel(0), channels.controlStream(0)))
         {
+            // every node's agent runs for a moment: rank 2 must answer rank 0's connection handshake to grant it
+            cluster.run(300, 0, 1, 2, 3);
             runNode0Until(toNode0::isConnected, "a UDP publication to rank 0's control port connects");
             final DetectorNode node0 = node(0);
             final int digest = cluster.nodes[0].context().configDigest();
@@ -166,7 +171,7 @@ class RdmaRuntimeTest
             offer(toNode0, buffer,
                 stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9, digest, 0)));
             runNode0Until(() -> node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED) == 1, "the core drops the frame RDMA refuses");
-            assertEquals(1, rdma(0).descriptorsRejected());
+            assertEquals(1, rdma(0).counters().descriptorsRejected());
             assertTrue(rdma(0).lastError().contains("RDMA slot address is 0"), rdma(0).lastError());
             assertEquals(1, node0.observer(), "rank 0 keeps its observer");
 
@@ -174,7 +179,7 @@ class RdmaRuntimeTest
             offer(toNode0, buffer, stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9,
                 digest, 0, slot2.rkey(), slot2.address(), slot2.length())));
             runNode0Until(() -> node0.observer() == 2, "the frame with rank 2's slot is taken");
-            assertEquals(1, rdma(0).mendsOntoPreConnected(), "rank 2 was pre-connected");
+            assertEquals(1, rdma(0).counters().mendsOntoPreConnected(), "rank 2 was pre-connected");
             assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
             assertTrue(rdma(2).readHeartbeat(0) > 0, "T4's beat is in rank 2's registered slot");
         }
@@ -190,7 +195,7 @@ class RdmaRuntimeTest
         {
             final ClusterConfig config = new ClusterConfig(54, -1, -1,
                 FreePorts.withRdmaEndpoints(FreePorts.localhostMembers(2), InetAddress.getLoopbackAddress()));
-            final RingwatchContext ctx = new RingwatchContext().cluster(config).rank(0).transport(TransportMode.RDMA)
+            final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(config).rank(0).transport(TransportMode.RDMA)
                 .embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName())
                 .threadingMode(ThreadingMode.UNSTARTED);
 

@@ -5,6 +5,7 @@ import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
@@ -44,7 +45,7 @@ class RingwatchContextTest
     @Test
     void shouldTakeTimingFromClusterFileAndFillDefaults()
     {
-        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(20000, 20001)).rank(1).conclude();
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001)).rank(1).conclude();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1), ctx.protocolSettings().heartbeatPeriodNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(10), ctx.protocolSettings().suspicionTimeoutNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(5), ctx.protocolSettings().pauseThresholdNs());
@@ -55,22 +56,22 @@ class RingwatchContextTest
     @Test
     void shouldFailConcludeNamingTheOffendingValue()
     {
-        assertConcludeFails("rank 2 out of range", new RingwatchContext().cluster(cluster(1, 2)).rank(2));
-        assertConcludeFails("no cluster", new RingwatchContext().rank(0));
+        assertConcludeFails("rank 2 out of range", new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(2));
+        assertConcludeFails("no cluster", new RingwatchContext().authMode(AuthMode.OFF).rank(0));
         assertConcludeFails("suspicionTimeoutNs (1000000) must exceed heartbeatPeriodNs (1000000)",
-            new RingwatchContext().cluster(cluster(1, 2)).rank(0).suspicionTimeoutNs(1_000_000));
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).suspicionTimeoutNs(1_000_000));
         assertConcludeFails("ringwatch.idle.strategy=spinny",
-            new RingwatchContext().cluster(cluster(1, 2)).rank(0).idleStrategyName("spinny"));
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).idleStrategyName("spinny"));
         assertConcludeFails("ringwatch.fragment.limit must be > 0: 0",
-            new RingwatchContext().cluster(cluster(1, 2)).rank(0).fragmentLimit(0));
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).fragmentLimit(0));
         assertConcludeFails("ringwatch.realtime.priority must be 0 (off) or in [1, 99]: 100",
-            new RingwatchContext().cluster(cluster(1, 2)).rank(0).realtimePriority(100));
-        assertConcludeFails("needs a dedicated core (ringwatch.cpu)", new RingwatchContext().cluster(cluster(1, 2))
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).realtimePriority(100));
+        assertConcludeFails("needs a dedicated core (ringwatch.cpu)", new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2))
             .rank(0).realtimePriority(10).idleStrategy(new org.agrona.concurrent.BusySpinIdleStrategy()));
         assertConcludeFails("ringwatch.precreate.all.max must be >= 0: -1",
-            new RingwatchContext().cluster(cluster(1, 2)).rank(0).preCreateAllUpTo(-1));
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).preCreateAllUpTo(-1));
         assertConcludeFails("cannot read cluster file",
-            new RingwatchContext().clusterFile(new File(dir, "missing.txt").toPath()).rank(0));
+            new RingwatchContext().authMode(AuthMode.OFF).clusterFile(new File(dir, "missing.txt").toPath()).rank(0));
     }
 
     @Test
@@ -81,18 +82,18 @@ class RingwatchContextTest
             new ClusterConfig.Member(1, "10.0.0.2", 20000, 20001)));
 
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> new RingwatchContext().cluster(oneMissing).rank(0).transport(TransportMode.RDMA).conclude());
+            () -> new RingwatchContext().authMode(AuthMode.OFF).cluster(oneMissing).rank(0).transport(TransportMode.RDMA).conclude());
         assertEquals("transport=rdma needs an RDMA endpoint for every member, and rank 1 has none: end its " +
             "cluster-file line with rdma=host:port, the IPoIB or RoCE address its RDMA connection manager listens on " +
             "('rank host controlPort heartbeatPort [rdma=host:port]', e.g. '1 10.0.0.2 20000 20001 " +
             "rdma=192.168.100.2:7471')", ex.getMessage());
 
         // the same cluster is fine for the transports that do not use the column
-        new RingwatchContext().cluster(oneMissing).rank(0).transport(TransportMode.UDP).conclude();
+        new RingwatchContext().authMode(AuthMode.OFF).cluster(oneMissing).rank(0).transport(TransportMode.UDP).conclude();
         final ClusterConfig complete = new ClusterConfig(1, -1, -1, List.of(oneMissing.member(0),
             oneMissing.member(1).withRdma(new RdmaEndpoint("192.168.100.2", 7471))));
         assertEquals(TransportMode.RDMA,
-            new RingwatchContext().cluster(complete).rank(1).transport(TransportMode.RDMA).conclude().transport());
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(complete).rank(1).transport(TransportMode.RDMA).conclude().transport());
     }
 
     @Test
@@ -112,7 +113,7 @@ class RingwatchContextTest
     @Test
     void shouldRefuseASecondConcludeNamingTheContext()
     {
-        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(1).conclude();
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(1).conclude();
 
         final IllegalStateException ex = assertThrows(IllegalStateException.class, ctx::conclude);
         assertEquals("RingwatchContext(rank 1 of cluster 1) already concluded: a context launches one node",
@@ -122,7 +123,7 @@ class RingwatchContextTest
     @Test
     void shouldRefuseToLaunchAConcludedContextBeforeBuildingAnything()
     {
-        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0)
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0)
             .embeddedDriver(false).aeronDirectoryName(new File(dir, "no-driver").getAbsolutePath()).conclude();
 
         final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.launch(ctx));
@@ -133,7 +134,7 @@ class RingwatchContextTest
     @Test
     void shouldRefuseASecondConcludeEvenAfterAFailedOne()
     {
-        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(2);
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(2);
         assertThrows(IllegalArgumentException.class, ctx::conclude);
 
         assertThrows(IllegalStateException.class, ctx::conclude);
@@ -143,7 +144,7 @@ class RingwatchContextTest
     @Test
     void shouldRefuseEverySetterAfterConclude()
     {
-        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0).conclude();
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).conclude();
 
         assertSetterRefused("rank", () -> ctx.rank(1));
         assertSetterRefused("cluster", () -> ctx.cluster(cluster(3, 4)));
@@ -179,19 +180,19 @@ class RingwatchContextTest
     @Test
     void shouldRunOnADedicatedThreadUnlessToldOtherwise()
     {
-        assertEquals(ThreadingMode.DEDICATED, new RingwatchContext().threadingMode());
+        assertEquals(ThreadingMode.DEDICATED, new RingwatchContext().authMode(AuthMode.OFF).threadingMode());
         assertEquals(ThreadingMode.UNSTARTED, ThreadingMode.parse("Unstarted"));
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> ThreadingMode.parse("shared"));
         assertEquals("ringwatch.threading.mode must be dedicated, invoker or unstarted: shared", ex.getMessage());
         assertConcludeFails("threadingMode must be set",
-            new RingwatchContext().cluster(cluster(1, 2)).rank(0).threadingMode(null));
+            new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).threadingMode(null));
     }
 
     @Test
     void shouldReportMissingDriver()
     {
-        final RingwatchContext ctx = new RingwatchContext().cluster(cluster(1, 2)).rank(0)
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0)
             .embeddedDriver(false).aeronDirectoryName(new File(dir, "no-driver").getAbsolutePath());
         final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> RingwatchNode.launch(ctx));
         assertTrue(ex.getMessage().startsWith("no media driver at aeron.dir="), ex.getMessage());
@@ -219,7 +220,7 @@ class RingwatchContextTest
             assertThrows(SocketException.class, () -> new DatagramSocket(new InetSocketAddress("localhost", ports[0]))
                 .close(), "the driver holds the port");
 
-            final RingwatchContext ctx = new RingwatchContext().cluster(cluster).rank(0).transport(TransportMode.UDP)
+            final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster).rank(0).transport(TransportMode.UDP)
                 .embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName())
                 .threadingMode(ThreadingMode.UNSTARTED);
             try (RingwatchNode node = RingwatchNode.launch(ctx))
@@ -242,7 +243,7 @@ class RingwatchContextTest
             MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath())))
         {
             final int port = squatter.getLocalPort();
-            final RingwatchContext ctx = new RingwatchContext().cluster(cluster(port, port + 1)).rank(0)
+            final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(port, port + 1)).rank(0)
                 .transport(TransportMode.UDP).embeddedDriver(false).aeronDirectoryName(driver.aeronDirectoryName());
             final IllegalStateException ex = assertThrows(IllegalStateException.class,
                 () -> RingwatchNode.launch(ctx));

@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.driver.MediaDriver;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
@@ -35,7 +36,7 @@ class UnresolvableHostTest
             final ClusterConfig.Member bad = members.get(2);
             // .invalid never resolves (RFC 6761)
             members.set(2, new ClusterConfig.Member(2, "no-such-host.invalid", bad.controlPort(), bad.heartbeatPort()));
-            final RingwatchContext ctx = new RingwatchContext()
+            final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF)
                 .cluster(new ClusterConfig(41, TimeUnit.MILLISECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(100),
                     members))
                 .rank(0)

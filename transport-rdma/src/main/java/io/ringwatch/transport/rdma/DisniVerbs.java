@@ -22,52 +22,63 @@ import com.ibm.disni.verbs.SVCPostSend;
 import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.nativeconfig.HostFiles;
 import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.ArrayList;
 import java.util.LinkedList;
-import java.util.List;
-
-import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
  * {@link RdmaVerbs} on real hardware through DiSNI 2.1 (JNI over libibverbs and librdmacm).
  * <p>
- * One event channel carries every connection-manager event; one protection domain holds the three registrations
- * (the heartbeat slot with remote write, the source slot and a small scratch area with local access); one
- * completion queue serves every queue pair, so a duty cycle polls one queue whatever the number of connections.
- * Every queue pair is created on that protection domain, which is what makes the slot's rkey valid on inbound
- * connections. Outbound connections are bound to the listener's address before resolving, so they use the same
- * device as the registrations.
+ * One event channel carries every connection-manager event; one completion queue serves every queue pair, so a duty
+ * cycle polls one queue whatever the number of connections. Outbound queue pairs live in the node's protection
+ * domain, which holds only local-access registrations (the source slot and the outbound handshake buffers): nothing
+ * of this node is remotely writable through them. Each inbound connection gets a protection domain of its own,
+ * holding its handshake buffers and, once {@link #grant granted}, a registration of the heartbeat slot with remote
+ * write: that rkey is refused on every other queue pair (an rkey is only valid on queue pairs of its domain) and dies
+ * when the connection is closed. Outbound connections are bound to the listener's address before resolving, so they
+ * use the same device.
  *
- * <h2>How the observer's slot reaches the emitter</h2>
- * In rdma_cm terms the descriptor belongs in the private data of the observer's accept. DiSNI 2.1's JNI layer
- * sends no private data on accept and hands none of a received event's private data to Java, so the observer
- * instead posts one 16-byte SEND (address, rkey, length) as soon as an inbound connection is established, into a
- * receive the emitter posted before connecting; the emitter reports the connection established only once it holds
- * that descriptor. It costs one message at connection time, never at mending time, because connections are made
- * ahead of need.
+ * <h2>Where the handshake travels</h2>
+ * In rdma_cm terms the emitter's hello belongs in the private data of its connect request and the observer's answer
+ * in that of its accept, so an observer could refuse a stranger before making a queue pair. DiSNI 2.1 cannot do that:
+ * {@code RdmaConnParam.setPrivate_data} does reach {@code rdma_connect} (up to 56 bytes on InfiniBand), but the
+ * listening side's {@code getCmEvent} copies only the event type and the two ids out of {@code rdma_cm_event}, hands
+ * Java an empty {@code RdmaConnParam}, and its accept sends no private data; there is no reject call either. So the
+ * handshake's three messages ({@link RdmaHello}) are SENDs on the new queue pair, into receives posted before
+ * connecting or accepting, and a request the node will not take is refused by destroying its id (the kernel's CM
+ * answers the requester with a reject). An unauthenticated peer thus holds a queue pair for at most one handshake
+ * timeout, in a protection domain where nothing is writable. It costs three messages at connection time, never at
+ * mending time, because connections are made ahead of need.
  *
  * <h2>Allocation</h2>
- * {@link #postWrite} and {@link #pollCompletions} do not allocate (pre-built DiSNI calls over fixed native
- * memory). Connection setup does, and so does every {@link #pollEvents} call (DiSNI allocates per event poll),
- * which is why the caller paces it.
+ * {@link #postWrite} and {@link #pollCompletions} of write completions do not allocate (pre-built DiSNI calls over
+ * fixed native memory). Connection setup and handshakes do, and so does every {@link #pollEvents} call (DiSNI
+ * allocates per event poll), which is why the caller paces it.
+ * <p>
+ * Not run on hardware here (no device on this project's machines); {@code RdmaHardwareLoopbackTest} runs it where
+ * one exists.
  */
 public final class DisniVerbs implements RdmaVerbs
 {
     private static final int LISTEN_BACKLOG = 16;
     private static final int POLL_BATCH = 16;
     private static final byte RETRY_COUNT = 7;
-    private static final int DESCRIPTOR_LENGTH = 16;
+    private static final int AREA = MESSAGE_LENGTH;
+    // per connection: two receive areas and one send area outbound; one receive and two send areas inbound
+    private static final int AREAS = 3;
     private static final int SUCCESS = IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal();
     private static final RdmaCmEvent.EventType[] EVENT_TYPES = RdmaCmEvent.EventType.values();
 
     private static final long KIND_WRITE = 0;
-    private static final long KIND_DESCRIPTOR_RECV = 1;
-    private static final long KIND_DESCRIPTOR_SEND = 2;
+    private static final long KIND_OUT_RECV_FIRST = 1;
+    private static final long KIND_OUT_RECV_SECOND = 2;
+    private static final long KIND_OUT_SEND = 3;
+    private static final long KIND_IN_RECV = 4;
+    private static final long KIND_IN_SEND = 5;
 
     private static final int RESOLVING_ADDRESS = 1;
     private static final int RESOLVING_ROUTE = 2;
@@ -75,24 +86,25 @@ public final class DisniVerbs implements RdmaVerbs
     private static final int READY = 4;
 
     private final int capacity;
-    private final int maxInbound;
+    private final int inboundCapacity;
     private final int sendQueueDepth;
     private final int timeoutMs;
 
-    // scratch: descriptor to send at 0, one receive area per outbound connection after it
-    private final UnsafeBuffer scratch;
+    private final UnsafeBuffer outboundScratch;
+    private final UnsafeBuffer inboundScratch;
     private final IbvWC[] completions = new IbvWC[POLL_BATCH];
 
     private RdmaEventChannel cmChannel;
     private RdmaCmId listenId;
+    private IbvContext context;
     private IbvPd pd;
     private IbvCompChannel compChannel;
     private IbvCQ cq;
-    private IbvMr slotMr;
     private IbvMr sourceMr;
     private IbvMr scratchMr;
     private SVCPollCq pollCompletions;
     private HeartbeatSlot source;
+    private long slotAddress;
     private InetSocketAddress bindAddress;
     private InetSocketAddress localEndpoint;
     private PortStateFile portState;
@@ -100,45 +112,60 @@ public final class DisniVerbs implements RdmaVerbs
     private final RdmaCmId[] ids;
     private final int[] phase;
     private final int[] generation;
-    private final boolean[] established;
-    private final RemoteSlot[] received;
     private final RemoteSlot[] bound;
     private final SVCPostSend[] unsignalledWrites;
     private final SVCPostSend[] signalledWrites;
-    private final SVCPostRecv[] descriptorReceives;
+    private final SVCPostSend[] helloSends;
+    private final SVCPostRecv[] messageReceives;
 
-    private final List<RdmaCmId> inbound = new ArrayList<>();
-    private final List<SVCPostSend> inboundSends = new ArrayList<>();
+    private final RdmaCmId[] inboundIds;
+    private final int[] inboundGeneration;
+    private final int[] inboundSent;
+    private final IbvPd[] inboundPds;
+    private final IbvMr[] inboundScratchMrs;
+    private final IbvMr[] inboundSlotMrs;
+    private final SVCPostRecv[] inboundReceives;
+    private final SVCPostSend[][] inboundSends;
 
     private String lastError = "";
 
     /**
-     * @param capacity       outbound connection ids, [0, capacity).
-     * @param maxInbound     inbound connections kept; the oldest is dropped to admit a new one.
-     * @param signalInterval one write in this many is signalled; sizes the send queue.
-     * @param timeoutMs      rdma_cm address and route resolution timeout.
+     * @param capacity        outbound connection ids, [0, capacity).
+     * @param inboundCapacity inbound connection ids the caller may hand out, [0, inboundCapacity).
+     * @param signalInterval  one write in this many is signalled; sizes the send queue.
+     * @param timeoutMs       rdma_cm address and route resolution timeout.
      */
-    public DisniVerbs(final int capacity, final int maxInbound, final int signalInterval, final int timeoutMs)
+    public DisniVerbs(final int capacity, final int inboundCapacity, final int signalInterval, final int timeoutMs)
     {
-        if (capacity < 1 || capacity > 0xFFFF)
+        if (capacity < 1 || capacity > 0xFFFF || inboundCapacity < 1 || inboundCapacity > 0xFFFF)
         {
-            throw new IllegalArgumentException("capacity must be in [1, 65535]: " + capacity);
+            throw new IllegalArgumentException("capacities must be in [1, 65535]: " + capacity + ", " +
+                inboundCapacity);
         }
         this.capacity = capacity;
-        this.maxInbound = maxInbound;
+        this.inboundCapacity = inboundCapacity;
         this.sendQueueDepth = 2 * signalInterval;
         this.timeoutMs = timeoutMs;
-        this.scratch = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            DESCRIPTOR_LENGTH * (capacity + 1), HeartbeatSlotLayout.SLOT_ALIGNMENT));
+        this.outboundScratch = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            AREAS * AREA * capacity, HeartbeatSlotLayout.SLOT_ALIGNMENT));
+        this.inboundScratch = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            AREAS * AREA * inboundCapacity, HeartbeatSlotLayout.SLOT_ALIGNMENT));
         ids = new RdmaCmId[capacity];
         phase = new int[capacity];
         generation = new int[capacity];
-        established = new boolean[capacity];
-        received = new RemoteSlot[capacity];
         bound = new RemoteSlot[capacity];
         unsignalledWrites = new SVCPostSend[capacity];
         signalledWrites = new SVCPostSend[capacity];
-        descriptorReceives = new SVCPostRecv[capacity];
+        helloSends = new SVCPostSend[capacity];
+        messageReceives = new SVCPostRecv[capacity];
+        inboundIds = new RdmaCmId[inboundCapacity];
+        inboundGeneration = new int[inboundCapacity];
+        inboundSent = new int[inboundCapacity];
+        inboundPds = new IbvPd[inboundCapacity];
+        inboundScratchMrs = new IbvMr[inboundCapacity];
+        inboundSlotMrs = new IbvMr[inboundCapacity];
+        inboundReceives = new SVCPostRecv[inboundCapacity];
+        inboundSends = new SVCPostSend[inboundCapacity][];
         for (int i = 0; i < POLL_BATCH; i++)
         {
             completions[i] = new IbvWC();
@@ -148,7 +175,7 @@ public final class DisniVerbs implements RdmaVerbs
     /**
      * {@inheritDoc}
      */
-    public RemoteSlot open(final InetSocketAddress bindAddress, final HeartbeatSlot localSlot,
+    public void open(final InetSocketAddress bindAddress, final HeartbeatSlot localSlot,
         final HeartbeatSlot sourceSlot) throws IOException
     {
         final String unsupported = RdmaEndpoint.unsupportedByDisniReason(bindAddress);
@@ -158,37 +185,32 @@ public final class DisniVerbs implements RdmaVerbs
         }
         this.bindAddress = bindAddress;
         this.source = sourceSlot;
+        this.slotAddress = localSlot.address();
         try
         {
             cmChannel = RdmaEventChannel.createEventChannel();
             listenId = cmChannel.createId(RdmaCm.RDMA_PS_TCP);
             listenId.bindAddr(bindAddress);
             listenId.listen(LISTEN_BACKLOG);
-            final IbvContext context = listenId.getVerbs();
+            context = listenId.getVerbs();
             if (context == null)
             {
                 throw new IOException(bindAddress + " is not the address of an RDMA interface (IPoIB or RoCE)");
             }
             pd = context.allocPd();
             compChannel = context.createCompChannel();
-            cq = context.createCQ(compChannel, capacity * (sendQueueDepth + 1) + 2 * maxInbound + POLL_BATCH, 0);
+            cq = context.createCQ(compChannel,
+                capacity * (sendQueueDepth + AREAS) + inboundCapacity * AREAS + POLL_BATCH, 0);
             pollCompletions = cq.poll(completions, POLL_BATCH);
 
-            final int slotLength = HeartbeatSlotLayout.SLOT_LENGTH;
-            slotMr = register(localSlot.address(), slotLength,
-                IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE);
-            sourceMr = register(sourceSlot.address(), slotLength, IbvMr.IBV_ACCESS_LOCAL_WRITE);
-            scratchMr = register(scratch.addressOffset(), scratch.capacity(), IbvMr.IBV_ACCESS_LOCAL_WRITE);
+            sourceMr = register(pd, sourceSlot.address(), HeartbeatSlotLayout.SLOT_LENGTH,
+                IbvMr.IBV_ACCESS_LOCAL_WRITE);
+            scratchMr = register(pd, outboundScratch.addressOffset(), outboundScratch.capacity(),
+                IbvMr.IBV_ACCESS_LOCAL_WRITE);
 
-            final RemoteSlot descriptor = new RemoteSlot(slotMr.getAddr(), slotMr.getRkey(), slotLength);
-            scratch.putLong(0, descriptor.address(), LITTLE_ENDIAN);
-            scratch.putInt(8, descriptor.rkey(), LITTLE_ENDIAN);
-            scratch.putInt(12, descriptor.length(), LITTLE_ENDIAN);
-
-            final SocketAddress bound = listenId.getSource();
-            localEndpoint = bound instanceof InetSocketAddress ? (InetSocketAddress)bound : bindAddress;
+            final SocketAddress boundAddress = listenId.getSource();
+            localEndpoint = boundAddress instanceof InetSocketAddress ? (InetSocketAddress)boundAddress : bindAddress;
             portState = PortStateFile.forAddress(bindAddress.getAddress(), HostFiles.SYS_CLASS_INFINIBAND);
-            return descriptor;
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -197,9 +219,10 @@ public final class DisniVerbs implements RdmaVerbs
         }
     }
 
-    private IbvMr register(final long address, final int length, final int access) throws IOException
+    private static IbvMr register(final IbvPd domain, final long address, final int length, final int access)
+        throws IOException
     {
-        return pd.regMr(address, length, access).execute().free().getMr();
+        return domain.regMr(address, length, access).execute().free().getMr();
     }
 
     /**
@@ -241,9 +264,70 @@ public final class DisniVerbs implements RdmaVerbs
     /**
      * {@inheritDoc}
      */
+    public boolean send(final int id, final boolean inbound, final DirectBuffer message)
+    {
+        try
+        {
+            if (inbound)
+            {
+                final int sent = inboundSent[id];
+                if (inboundIds[id] == null || inboundSends[id] == null || sent >= inboundSends[id].length)
+                {
+                    lastError = "no handshake message left to send on inbound connection " + id;
+                    return false;
+                }
+                inboundScratch.putBytes(inboundArea(id, 1 + sent), message, 0, MESSAGE_LENGTH);
+                inboundSends[id][sent].execute();
+                inboundSent[id] = sent + 1;
+                return true;
+            }
+            // the observer speaks first and only once the connection is established, so the queue pair can send
+            if (helloSends[id] == null || phase[id] < CONNECTING)
+            {
+                lastError = "send on connection " + id + " that has no queue pair";
+                return false;
+            }
+            outboundScratch.putBytes(outboundArea(id, 2), message, 0, MESSAGE_LENGTH);
+            helloSends[id].execute();
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            lastError = "post SEND failed: " + ex.getMessage();
+            return false;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public RemoteSlot grant(final int inbound) throws IOException
+    {
+        if (inboundIds[inbound] == null || inboundPds[inbound] == null || inboundSlotMrs[inbound] != null)
+        {
+            throw new IOException("inbound connection " + inbound + " is not open or already granted");
+        }
+        final IbvMr mr = register(inboundPds[inbound], slotAddress, HeartbeatSlotLayout.SLOT_LENGTH,
+            IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE);
+        inboundSlotMrs[inbound] = mr;
+        return new RemoteSlot(mr.getAddr(), mr.getRkey(), HeartbeatSlotLayout.SLOT_LENGTH);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void closeInbound(final int inbound)
+    {
+        releaseInbound(inbound);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public boolean postWrite(final int connection, final RemoteSlot target, final boolean signalled)
     {
-        if (phase[connection] != READY)
+        // the grant came over this queue pair, so it can carry writes whether or not ESTABLISHED was polled yet
+        if (phase[connection] < CONNECTING || unsignalledWrites[connection] == null)
         {
             lastError = "post on connection " + connection + " that is not established";
             return false;
@@ -292,48 +376,63 @@ public final class DisniVerbs implements RdmaVerbs
             final IbvWC wc = completions[i];
             final long wrId = wc.getWr_id();
             final long kind = wrId >>> 56;
-            final int connection = (int)(wrId & 0xFFFF);
-            if (kind == KIND_DESCRIPTOR_SEND)
+            final int index = (int)(wrId & 0xFFFF);
+            final int wrGeneration = (int)((wrId >>> 16) & 0xFFFF_FFFFL);
+            final boolean success = wc.getStatus() == SUCCESS;
+            if (kind == KIND_IN_RECV || kind == KIND_IN_SEND)
             {
-                continue; // the observer's one send; an error only means that emitter went away
+                onInboundCompletion(index, wrGeneration, kind, success, wc, listener);
+                continue;
             }
-            if (connection >= capacity || ids[connection] == null ||
-                (int)((wrId >>> 16) & 0xFFFF_FFFFL) != generation[connection])
+            if (index >= capacity || ids[index] == null || wrGeneration != generation[index])
             {
                 continue; // completion of a queue pair already torn down
             }
-            final boolean success = wc.getStatus() == SUCCESS;
             if (kind == KIND_WRITE)
             {
-                listener.onWriteCompleted(connection, success, success ? null : describe(wc));
+                listener.onWriteCompleted(index, success, success ? null : describe(wc));
             }
-            else if (kind == KIND_DESCRIPTOR_RECV)
+            else if (kind == KIND_OUT_SEND)
             {
-                onDescriptor(connection, success, wc, listener);
+                if (!success)
+                {
+                    fail(index, "hello SEND completed with " + describe(wc), listener);
+                }
+            }
+            else if (!success || wc.getByte_len() != MESSAGE_LENGTH)
+            {
+                fail(index, success ? "observer sent " + wc.getByte_len() + " bytes, not a handshake message" :
+                    "handshake receive completed with " + describe(wc), listener);
+            }
+            else
+            {
+                listener.onMessage(index, false, outboundScratch,
+                    outboundArea(index, kind == KIND_OUT_RECV_FIRST ? 0 : 1));
             }
         }
         return polled;
     }
 
-    private void onDescriptor(final int connection, final boolean success, final IbvWC wc, final Listener listener)
+    private void onInboundCompletion(final int index, final int wrGeneration, final long kind, final boolean success,
+        final IbvWC wc, final Listener listener)
     {
-        if (!success)
+        if (index >= inboundCapacity || inboundIds[index] == null || wrGeneration != inboundGeneration[index])
         {
-            fail(connection, "descriptor receive completed with " + describe(wc), listener);
             return;
         }
-        final int offset = DESCRIPTOR_LENGTH * (connection + 1);
-        final long address = scratch.getLong(offset, LITTLE_ENDIAN);
-        final int rkey = scratch.getInt(offset + 8, LITTLE_ENDIAN);
-        final int length = scratch.getInt(offset + 12, LITTLE_ENDIAN);
-        final String invalid = RemoteSlot.invalidReason(address, length);
-        if (invalid != null)
+        if (!success || (kind == KIND_IN_RECV && wc.getByte_len() != MESSAGE_LENGTH))
         {
-            fail(connection, "observer sent a bad slot descriptor: " + invalid, listener);
+            final String reason = success ? "emitter sent " + wc.getByte_len() + " bytes, not a handshake message" :
+                "handshake " + (kind == KIND_IN_RECV ? "receive" : "SEND") + " completed with " + describe(wc);
+            lastError = reason;
+            releaseInbound(index);
+            listener.onInboundClosed(index, reason);
             return;
         }
-        received[connection] = new RemoteSlot(address, rkey, length);
-        readyIfComplete(connection, listener);
+        if (kind == KIND_IN_RECV)
+        {
+            listener.onMessage(index, true, inboundScratch, inboundArea(index, 0));
+        }
     }
 
     /**
@@ -386,9 +485,14 @@ public final class DisniVerbs implements RdmaVerbs
             else if (phase[connection] == RESOLVING_ROUTE &&
                 is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_ROUTE_RESOLVED))
             {
-                createQueuePair(id, sendQueueDepth, 1);
-                descriptorReceives[connection] = id.getQp().postRecv(descriptorReceive(connection), null);
-                descriptorReceives[connection].execute();
+                createQueuePair(id, pd, sendQueueDepth + 1, 2);
+                messageReceives[connection] = id.getQp().postRecv(outboundReceives(connection), null);
+                messageReceives[connection].execute();
+                helloSends[connection] = id.getQp().postSend(send(wrId(KIND_OUT_SEND, connection),
+                    outboundScratch.addressOffset() + outboundArea(connection, 2), scratchMr.getLkey()), null);
+                unsignalledWrites[connection] = id.getQp().postSend(writeRequest(connection, false), null);
+                signalledWrites[connection] = id.getQp().postSend(writeRequest(connection, true), null);
+                bound[connection] = null;
                 final RdmaConnParam param = new RdmaConnParam();
                 param.setRetry_count(RETRY_COUNT);
                 param.setRnr_retry_count(RETRY_COUNT);
@@ -397,8 +501,7 @@ public final class DisniVerbs implements RdmaVerbs
             }
             else if (phase[connection] == CONNECTING && is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_ESTABLISHED))
             {
-                established[connection] = true;
-                readyIfComplete(connection, listener);
+                phase[connection] = READY; // the observer's challenge follows on the queue pair
             }
             else if (is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED) ||
                 is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_DEVICE_REMOVAL))
@@ -425,27 +528,6 @@ public final class DisniVerbs implements RdmaVerbs
         }
     }
 
-    private void readyIfComplete(final int connection, final Listener listener)
-    {
-        if (!established[connection] || received[connection] == null || phase[connection] == READY)
-        {
-            return;
-        }
-        try
-        {
-            final RdmaCmId id = ids[connection];
-            unsignalledWrites[connection] = id.getQp().postSend(writeRequest(connection, false), null);
-            signalledWrites[connection] = id.getQp().postSend(writeRequest(connection, true), null);
-            bound[connection] = null;
-            phase[connection] = READY;
-            listener.onEstablished(connection, received[connection]);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            fail(connection, "building the RDMA WRITE failed: " + ex.getMessage(), listener);
-        }
-    }
-
     private void onInboundEvent(final RdmaCmId id, final int type, final Listener listener)
     {
         if (id == null)
@@ -454,65 +536,78 @@ public final class DisniVerbs implements RdmaVerbs
         }
         if (is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_CONNECT_REQUEST))
         {
-            accept(id, listener);
-        }
-        else if (is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_ESTABLISHED))
-        {
-            final int index = inbound.indexOf(id);
-            if (index >= 0)
+            final int index = listener.onConnectRequest();
+            if (index < 0 || index >= inboundCapacity || inboundIds[index] != null)
             {
-                try
-                {
-                    inboundSends.get(index).execute();
-                }
-                catch (final IOException ex)
-                {
-                    lastError = "sending the slot descriptor failed: " + ex.getMessage();
-                }
+                releaseConnection(id); // destroying an unanswered request's id makes the kernel's CM reject it
+                return;
             }
+            accept(index, id, listener);
+            return;
+        }
+        final int index = inboundIndex(id);
+        if (index < 0)
+        {
+            return;
+        }
+        if (is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_ESTABLISHED))
+        {
+            listener.onInboundConnected(index);
         }
         else if (is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED) ||
             is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_CONNECT_ERROR) ||
             is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_UNREACHABLE) ||
             is(type, RdmaCmEvent.EventType.RDMA_CM_EVENT_DEVICE_REMOVAL))
         {
-            final int index = inbound.indexOf(id);
-            if (index >= 0)
-            {
-                releaseInbound(index);
-                listener.onInbound(false);
-            }
+            releaseInbound(index);
+            listener.onInboundClosed(index, eventName(type));
         }
     }
 
-    private void accept(final RdmaCmId id, final Listener listener)
+    /**
+     * Accept a request into a protection domain of its own holding only its handshake buffers: nothing of this node
+     * is writable through the new queue pair until {@link #grant}.
+     */
+    private void accept(final int index, final RdmaCmId id, final Listener listener)
     {
-        if (inbound.size() >= maxInbound)
-        {
-            // the newest emitter is the one a mended ring points at; the oldest is the likeliest to be dead
-            releaseInbound(0);
-            listener.onInbound(false);
-        }
+        inboundIds[index] = id;
+        inboundGeneration[index]++;
+        inboundSent[index] = 0;
         try
         {
-            createQueuePair(id, 2, 1);
-            final SVCPostSend send = id.getQp().postSend(descriptorSend(), null);
+            final IbvPd domain = context.allocPd();
+            inboundPds[index] = domain;
+            final IbvMr mr = register(domain, inboundScratch.addressOffset() + inboundArea(index, 0), AREAS * AREA,
+                IbvMr.IBV_ACCESS_LOCAL_WRITE);
+            inboundScratchMrs[index] = mr;
+            createQueuePair(id, domain, 2, 1);
+            final LinkedList<IbvRecvWR> receive = new LinkedList<>();
+            receive.add(receiveRequest(wrId(KIND_IN_RECV, index, inboundGeneration[index]),
+                inboundScratch.addressOffset() + inboundArea(index, 0), mr.getLkey()));
+            inboundReceives[index] = id.getQp().postRecv(receive, null);
+            inboundReceives[index].execute();
+            final long sendId = wrId(KIND_IN_SEND, index, inboundGeneration[index]);
+            inboundSends[index] = new SVCPostSend[] {
+                id.getQp().postSend(send(sendId, inboundScratch.addressOffset() + inboundArea(index, 1),
+                    mr.getLkey()), null),
+                id.getQp().postSend(send(sendId, inboundScratch.addressOffset() + inboundArea(index, 2),
+                    mr.getLkey()), null)
+            };
             final RdmaConnParam param = new RdmaConnParam();
             param.setRetry_count(RETRY_COUNT);
             param.setRnr_retry_count(RETRY_COUNT);
             id.accept(param);
-            inbound.add(id);
-            inboundSends.add(send);
-            listener.onInbound(true);
         }
         catch (final IOException | RuntimeException ex)
         {
             lastError = "accept failed: " + ex.getMessage();
-            releaseConnection(id);
+            releaseInbound(index);
+            listener.onInboundClosed(index, lastError);
         }
     }
 
-    private void createQueuePair(final RdmaCmId id, final int sendDepth, final int receiveDepth) throws IOException
+    private void createQueuePair(final RdmaCmId id, final IbvPd domain, final int sendDepth, final int receiveDepth)
+        throws IOException
     {
         final IbvQPInitAttr attr = new IbvQPInitAttr();
         attr.setQp_type(IbvQP.IBV_QPT_RC);
@@ -523,7 +618,7 @@ public final class DisniVerbs implements RdmaVerbs
         attr.cap().setMax_send_sge(1);
         attr.cap().setMax_recv_sge(1);
         attr.cap().setMax_inline_data(HeartbeatSlotLayout.SLOT_LENGTH);
-        if (id.createQP(pd, attr) == null)
+        if (id.createQP(domain, attr) == null)
         {
             throw new IOException("rdma_create_qp failed (route uses another device than " + bindAddress + "?)");
         }
@@ -531,29 +626,27 @@ public final class DisniVerbs implements RdmaVerbs
 
     private LinkedList<IbvSendWR> writeRequest(final int connection, final boolean signalled)
     {
-        final RemoteSlot target = received[connection];
+        // the remote address and rkey are set from the grant at the first post (bound[] is null until then)
         final IbvSendWR wr = sendRequest(wrId(KIND_WRITE, connection), source.address(),
-            HeartbeatSlotLayout.PAYLOAD_LENGTH, sourceMr.getLkey(), signalled);
+            HeartbeatSlotLayout.PAYLOAD_LENGTH, sourceMr.getLkey(), true, signalled);
         wr.setOpcode(IbvSendWR.IBV_WR_RDMA_WRITE);
-        wr.getRdma().setRemote_addr(target.address());
-        wr.getRdma().setRkey(target.rkey());
         final LinkedList<IbvSendWR> list = new LinkedList<>();
         list.add(wr);
         return list;
     }
 
-    private LinkedList<IbvSendWR> descriptorSend()
+    private static LinkedList<IbvSendWR> send(final long wrId, final long address, final int lkey)
     {
-        final IbvSendWR wr = sendRequest(KIND_DESCRIPTOR_SEND << 56, scratch.addressOffset(), DESCRIPTOR_LENGTH,
-            scratchMr.getLkey(), false);
+        // not inline (a message is longer than the inline limit asked for), signalled so a failure is seen
+        final IbvSendWR wr = sendRequest(wrId, address, MESSAGE_LENGTH, lkey, false, true);
         wr.setOpcode(IbvSendWR.IBV_WR_SEND);
         final LinkedList<IbvSendWR> list = new LinkedList<>();
         list.add(wr);
         return list;
     }
 
-    private static IbvSendWR sendRequest(
-        final long wrId, final long address, final int length, final int lkey, final boolean signalled)
+    private static IbvSendWR sendRequest(final long wrId, final long address, final int length, final int lkey,
+        final boolean inline, final boolean signalled)
     {
         final IbvSge sge = new IbvSge();
         sge.setAddr(address);
@@ -565,32 +658,56 @@ public final class DisniVerbs implements RdmaVerbs
         wr.setWr_id(wrId);
         wr.setSg_list(sges);
         wr.setNum_sge(1);
-        // inline: the payload is copied into the work request at post time, so the next beat may overwrite the
-        // source at once, without waiting for a completion
-        wr.setSend_flags(IbvSendWR.IBV_SEND_INLINE | (signalled ? IbvSendWR.IBV_SEND_SIGNALED : 0));
+        // inline beats: the payload is copied into the work request at post time, so the next beat may overwrite
+        // the source at once, without waiting for a completion
+        wr.setSend_flags((inline ? IbvSendWR.IBV_SEND_INLINE : 0) | (signalled ? IbvSendWR.IBV_SEND_SIGNALED : 0));
         return wr;
     }
 
-    private LinkedList<IbvRecvWR> descriptorReceive(final int connection)
+    private LinkedList<IbvRecvWR> outboundReceives(final int connection)
+    {
+        // messages on a reliable connection consume receives in the order posted: the challenge, then the grant
+        final LinkedList<IbvRecvWR> list = new LinkedList<>();
+        list.add(receiveRequest(wrId(KIND_OUT_RECV_FIRST, connection),
+            outboundScratch.addressOffset() + outboundArea(connection, 0), scratchMr.getLkey()));
+        list.add(receiveRequest(wrId(KIND_OUT_RECV_SECOND, connection),
+            outboundScratch.addressOffset() + outboundArea(connection, 1), scratchMr.getLkey()));
+        return list;
+    }
+
+    private static IbvRecvWR receiveRequest(final long wrId, final long address, final int lkey)
     {
         final IbvSge sge = new IbvSge();
-        sge.setAddr(scratch.addressOffset() + (long)DESCRIPTOR_LENGTH * (connection + 1));
-        sge.setLength(DESCRIPTOR_LENGTH);
-        sge.setLkey(scratchMr.getLkey());
+        sge.setAddr(address);
+        sge.setLength(AREA);
+        sge.setLkey(lkey);
         final LinkedList<IbvSge> sges = new LinkedList<>();
         sges.add(sge);
         final IbvRecvWR wr = new IbvRecvWR();
-        wr.setWr_id(wrId(KIND_DESCRIPTOR_RECV, connection));
+        wr.setWr_id(wrId);
         wr.setSg_list(sges);
         wr.setNum_sge(1);
-        final LinkedList<IbvRecvWR> list = new LinkedList<>();
-        list.add(wr);
-        return list;
+        return wr;
+    }
+
+    private static int outboundArea(final int connection, final int area)
+    {
+        return (AREAS * connection + area) * AREA;
+    }
+
+    private static int inboundArea(final int inbound, final int area)
+    {
+        return (AREAS * inbound + area) * AREA;
     }
 
     private long wrId(final long kind, final int connection)
     {
-        return kind << 56 | (generation[connection] & 0xFFFF_FFFFL) << 16 | connection;
+        return wrId(kind, connection, generation[connection]);
+    }
+
+    private static long wrId(final long kind, final int index, final int generation)
+    {
+        return kind << 56 | (generation & 0xFFFF_FFFFL) << 16 | index;
     }
 
     private void fail(final int connection, final String reason, final Listener listener)
@@ -620,19 +737,14 @@ public final class DisniVerbs implements RdmaVerbs
     {
         freeCall(unsignalledWrites, connection);
         freeCall(signalledWrites, connection);
-        if (descriptorReceives[connection] != null)
-        {
-            descriptorReceives[connection].free();
-            descriptorReceives[connection] = null;
-        }
+        freeCall(helloSends, connection);
+        freeReceive(messageReceives, connection);
         if (ids[connection] != null)
         {
             releaseConnection(ids[connection]);
             ids[connection] = null;
         }
         phase[connection] = 0;
-        established[connection] = false;
-        received[connection] = null;
         bound[connection] = null;
     }
 
@@ -645,10 +757,63 @@ public final class DisniVerbs implements RdmaVerbs
         }
     }
 
+    private static void freeReceive(final SVCPostRecv[] calls, final int index)
+    {
+        if (calls[index] != null)
+        {
+            calls[index].free();
+            calls[index] = null;
+        }
+    }
+
+    private static void deregister(final IbvMr mr)
+    {
+        if (mr != null)
+        {
+            quietly(() -> mr.deregMr().execute().free());
+        }
+    }
+
     private void releaseInbound(final int index)
     {
-        inboundSends.remove(index).free();
-        releaseConnection(inbound.remove(index));
+        if (inboundSends[index] != null)
+        {
+            for (final SVCPostSend call : inboundSends[index])
+            {
+                call.free();
+            }
+            inboundSends[index] = null;
+        }
+        freeReceive(inboundReceives, index);
+        if (inboundIds[index] != null)
+        {
+            // the queue pair goes before the registrations and the domain that hold it
+            releaseConnection(inboundIds[index]);
+            inboundIds[index] = null;
+        }
+        deregister(inboundSlotMrs[index]);
+        deregister(inboundScratchMrs[index]);
+        final IbvPd domain = inboundPds[index];
+        if (domain != null)
+        {
+            quietly(domain::deallocPd);
+        }
+        inboundSlotMrs[index] = null;
+        inboundScratchMrs[index] = null;
+        inboundPds[index] = null;
+        inboundGeneration[index]++;
+    }
+
+    private int inboundIndex(final RdmaCmId id)
+    {
+        for (int i = 0; i < inboundCapacity; i++)
+        {
+            if (inboundIds[i] == id)
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private int outboundIndex(final RdmaCmId id)
@@ -702,23 +867,17 @@ public final class DisniVerbs implements RdmaVerbs
         {
             release(i);
         }
-        while (!inbound.isEmpty())
+        for (int i = 0; i < inboundCapacity; i++)
         {
-            releaseInbound(inbound.size() - 1);
+            releaseInbound(i);
         }
         if (pollCompletions != null)
         {
             pollCompletions.free();
             pollCompletions = null;
         }
-        for (final IbvMr mr : new IbvMr[]{ slotMr, sourceMr, scratchMr })
-        {
-            if (mr != null)
-            {
-                quietly(() -> mr.deregMr().execute().free());
-            }
-        }
-        slotMr = null;
+        deregister(sourceMr);
+        deregister(scratchMr);
         sourceMr = null;
         scratchMr = null;
         final IbvCQ cqToClose = cq;

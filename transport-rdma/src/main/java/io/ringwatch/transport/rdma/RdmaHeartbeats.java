@@ -1,10 +1,12 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import io.ringwatch.core.spi.HeartbeatChannel;
-import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,80 +14,74 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
-import java.util.Arrays;
+import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Heartbeats by one-sided RDMA WRITE, as the live runtime uses them. Each node is both sides at once:
  * <ul>
- * <li><b>Observer</b>: one 64-byte {@link HeartbeatSlotLayout heartbeat slot}, registered once for remote write;
- * {@link #readHeartbeat(int)} is the same acquire load of the same layout every transport uses. Its descriptor
- * ({@link #localSlot()}) goes into this node's NEW_OBSERVER frames and into every connection emitters make.</li>
+ * <li><b>Observer</b>: one 64-byte {@link HeartbeatSlotLayout heartbeat slot}; {@link #readHeartbeat(int)} is the
+ * same acquire load of the same layout every transport uses. It becomes writable only to emitters that passed the
+ * handshake, each through a registration of its own connection ({@link InboundConnections}).</li>
  * <li><b>Emitter</b>: {@link #writeHeartbeat(int, long)} posts one inline RDMA WRITE of the 24-byte payload into the
- * observer's slot over a queue pair made in advance. One write in {@code signalInterval} is signalled; completions
- * are polled only while a signalled write is outstanding.</li>
+ * observer's slot over a queue pair made in advance ({@link OutboundConnections}). One write in
+ * {@code signalInterval} is signalled; completions are polled only while a signalled write is outstanding
+ * ({@link BeatWriter}).</li>
  * </ul>
  *
+ * <h2>Connections are authenticated before the slot is writable</h2>
+ * On every new queue pair the observer sends a challenge, the emitter answers with a hello and the observer with a
+ * grant, each MAC'd under the cluster keyring with fresh nonces ({@link RdmaHello}). The observer grants only ranks
+ * it expects (its nearest live predecessors, the emitter first), and only after the emitter answered this
+ * connection's nonce, so neither a connector without the key nor a recorded hello gets an rkey.
+ *
  * <h2>Connections are made before they are needed</h2>
- * rdma_cm connection setup (address and route resolution, then the connect handshake) takes milliseconds, while a
- * mended ring gives the new emitter 2δ to be heard, and δ can be a millisecond. So a node connects at start to the
- * {@link #preConnectCount(int) ⌊log₂ N⌋ + 1} nearest live successors (every node likely to become its observer),
- * keeps those queue pairs, and re-fills the set after every view change ({@link #onViewChange}). Each connection
- * arrives with the observer's slot descriptor, so the initial ring needs no NEW_OBSERVER and a mended ring needs no
- * round trip: NEW_OBSERVER ({@link #onNewObserver}) only confirms what the emitter already holds. A connection that
- * is not ready when it is needed is counted ({@link #mendsAwaitingConnection()}) and made on demand.
+ * rdma_cm connection setup (address and route resolution, the connect handshake, then this node's own) takes
+ * milliseconds, while a mended ring gives the new emitter 2δ to be heard, and δ can be a millisecond. So a node
+ * connects at start to the {@link #preConnectCount(int) ⌊log₂ N⌋ + 1} nearest live successors (every node likely to
+ * become its observer), keeps those queue pairs, and re-fills the set after every view change
+ * ({@link #onViewChange}). Each connection arrives with the observer's grant, so the initial ring needs no
+ * NEW_OBSERVER and a mended ring needs no round trip: NEW_OBSERVER ({@link #onNewObserver}) only confirms the slot.
+ * A connection that is not ready when it is needed is counted and made on demand.
  *
  * <h2>Failures are counted, never suspected</h2>
- * A queue pair that fails (error completion, refused post, disconnect, connect error or timeout) is torn down,
- * counted and retried after a back-off while its peer is still wanted. Nothing here suspects anyone: only the
- * protocol's slot reads do. A node whose own port goes down stops hearing its emitter, and would then suspect a
- * healthy node after δ; {@link #isLocalPortActive()} reports it within {@code portCheckIntervalNs} so the runtime
- * can stop the node first (fail-stop, as for a lost media driver): its observer suspects it, it suspects nobody.
+ * A queue pair that fails (error completion, refused post, disconnect, connect error, refused handshake or timeout)
+ * is torn down, counted and retried after a back-off while its peer is still wanted. Nothing here suspects anyone:
+ * only the protocol's slot reads do. A node whose own port goes down stops hearing its emitter, and would then
+ * suspect a healthy node after δ; {@link #isLocalPortActive()} reports it within {@code portCheckIntervalNs} so the
+ * runtime can stop the node first (fail-stop, as for a lost media driver): its observer suspects it, it suspects
+ * nobody.
  *
  * <h2>Duty cycle and allocation</h2>
  * Everything runs on the agent thread: {@link #poll(long)} once per duty cycle, the rest when the protocol calls.
- * {@link #writeHeartbeat}, {@link #readHeartbeat} and completion reaping do not allocate. Connection setup does,
- * and so does DiSNI's connection-manager poll, which is therefore paced: every cycle while a connection is being
- * made or one is expected from a predecessor, otherwise every {@code eventPollIntervalNs}.
+ * {@link #writeHeartbeat}, {@link #readHeartbeat} and completion reaping do not allocate. Connection setup and the
+ * handshake do, and so does DiSNI's connection-manager poll, which is therefore paced: every cycle while a
+ * connection is being made or a handshake is under way, or one is expected from a predecessor, otherwise every
+ * {@code eventPollIntervalNs}.
  */
 public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
 {
-    private static final byte FREE = 0;
-    private static final byte CONNECTING = 1;
-    private static final byte CONNECTED = 2;
-    private static final byte BACKING_OFF = 3;
-
     private final Context ctx;
     private final RdmaVerbs verbs;
     private final int rank;
     private final int incarnation;
     private final int clusterSize;
     private final NanoClock clock;
-    private final InetSocketAddress[] endpoints;
 
     private final HeartbeatSlot localSlot;
     private final HeartbeatSlot source;
     private final RemoteSlot localDescriptor;
     private final VerbsListener listener = new VerbsListener();
+    private final RdmaCounters counters = new RdmaCounters();
+    private final BeatWriter writer;
+    private final OutboundConnections outbound;
+    private final InboundConnections inbound;
 
-    // connection table; the index is the connection id given to the verbs layer
-    private final int capacity;
-    private final int[] peer;
-    private final byte[] state;
-    private final long[] startedNs;
-    private final long[] retryAtNs;
-    private final RemoteSlot[] target;
-    private final SignalPacer[] pacers;
-    private final int[] signalledPending;
-
-    private final int[] wanted;
-    private int wantedCount;
     private RankSet dead;
     // before the first view nobody is known dead
     private final RankSet nobodyDead = new RankArray(1);
     private RankSet ringDead;
     private Ring ring;
-    private int currentObserver = -1;
 
     private long nowNs;
     private boolean started;
@@ -93,31 +89,8 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     private long fastEventPollUntilNs;
     private long nextEventPollNs;
     private long nextPortCheckNs;
-    private int connecting;
-    private int signalledOutstanding;
     private boolean localPortActive = true;
     private long localPortDownSinceNs;
-    private String lastError = "";
-
-    private long beatsPosted;
-    private long beatsDroppedNotConnected;
-    private long beatsDroppedQueueFull;
-    private long postFailures;
-    private long completionsReaped;
-    private long completionErrors;
-    private long connectAttempts;
-    private long connectionsEstablished;
-    private long connectFailures;
-    private long disconnects;
-    private long connectTimeTotalNs;
-    private long connectTimeMaxNs;
-    private long mendsOntoPreConnected;
-    private long mendsAwaitingConnection;
-    private long descriptorsRejected;
-    private long descriptorsReplaced;
-    private long inboundAccepted;
-    private long inboundClosed;
-    private long localPortDowns;
 
     /**
      * Register the slots and listen. Connections start at the first {@link #poll(long)}.
@@ -136,29 +109,15 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         this.incarnation = ctx.incarnation();
         this.clusterSize = ctx.endpoints().length;
         this.clock = ctx.nanoClock();
-        this.endpoints = ctx.resolvedEndpoints();
-
-        final int preConnect = ctx.preConnect();
-        this.capacity = preConnect + 1; // one spare for an observer outside the set (the view lags the ring)
-        this.peer = new int[capacity];
-        this.state = new byte[capacity];
-        this.startedNs = new long[capacity];
-        this.retryAtNs = new long[capacity];
-        this.target = new RemoteSlot[capacity];
-        this.pacers = new SignalPacer[capacity];
-        this.signalledPending = new int[capacity];
-        this.wanted = new int[preConnect];
-        Arrays.fill(peer, -1);
-        for (int i = 0; i < capacity; i++)
-        {
-            pacers[i] = new SignalPacer(ctx.signalInterval(), 2 * ctx.signalInterval());
-        }
 
         final UnsafeBuffer localBuffer = HeartbeatSlot.allocateAligned();
         final UnsafeBuffer sourceBuffer = HeartbeatSlot.allocateAligned();
         this.localSlot = new HeartbeatSlot().wrap(localBuffer, 0).reset();
         this.source = new HeartbeatSlot().wrap(sourceBuffer, 0).reset();
+        // NEW_OBSERVER names the slot, never an rkey: rkeys are granted per connection by the handshake
+        this.localDescriptor = new RemoteSlot(localSlot.address(), 0, HeartbeatSlotLayout.SLOT_LENGTH);
 
+        final int outboundCapacity = ctx.preConnect() + 1;
         RdmaVerbs openedVerbs = ctx.verbs();
         if (openedVerbs == null)
         {
@@ -167,18 +126,24 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
             {
                 throw new RdmaUnavailableException(availability.reason());
             }
-            openedVerbs = new DisniVerbs(capacity, ctx.maxInbound(), ctx.signalInterval(),
+            openedVerbs = new DisniVerbs(outboundCapacity, 2 * ctx.maxInbound(), ctx.signalInterval(),
                 (int)Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.connectTimeoutNs())));
         }
         this.verbs = openedVerbs;
+        final RdmaHello hello = new RdmaHello(ctx.authenticator(), ctx.clusterId(), ctx.configDigest(), ctx.runId());
+        final SecureRandom nonces = new SecureRandom();
+        this.writer = new BeatWriter(verbs, counters, outboundCapacity, ctx.signalInterval());
+        this.outbound = new OutboundConnections(ctx, verbs, counters, writer, hello, nonces);
+        this.inbound = new InboundConnections(ctx, verbs, counters, hello, nonces);
         try
         {
-            this.localDescriptor = verbs.open(endpoints[rank], localSlot, source);
+            verbs.open(ctx.resolvedEndpoints()[rank], localSlot, source);
         }
         catch (final IOException | RuntimeException | LinkageError ex)
         {
             verbs.close();
-            throw new RdmaUnavailableException("RDMA set-up on " + endpoints[rank] + " failed: " + ex, ex);
+            throw new RdmaUnavailableException(
+                "RDMA set-up on " + ctx.resolvedEndpoints()[rank] + " failed: " + ex, ex);
         }
     }
 
@@ -196,9 +161,9 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     }
 
     /**
-     * One duty cycle's share: start the initial connections (first call), step connection set-up, reap
-     * completions while a signalled write is outstanding, retry failed connections after their back-off, and
-     * check the local port every {@code portCheckIntervalNs}.
+     * One duty cycle's share: start the initial connections (first call), step connection set-up and handshakes,
+     * reap completions while a signalled write or a handshake is outstanding, retry failed connections after their
+     * back-off, and check the local port every {@code portCheckIntervalNs}.
      *
      * @param nowNs the duty cycle's clock.
      * @return work done.
@@ -212,7 +177,7 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
             started = true;
             if (dead == null)
             {
-                refill();
+                viewChanged();
             }
             fastEventPollUntilNs = nowNs + ctx.connectTimeoutNs();
             work++;
@@ -222,22 +187,24 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
             nextPortCheckNs = nowNs + ctx.portCheckIntervalNs();
             checkPort();
         }
-        if (connecting > 0 || signalledOutstanding > 0)
+        final boolean handshaking = outbound.settingUp() > 0 || inbound.handshaking() > 0;
+        if (handshaking || writer.outstanding() > 0)
         {
             work += verbs.pollCompletions(listener);
         }
-        if (connecting > 0 || nowNs - fastEventPollUntilNs < 0 || nowNs - nextEventPollNs >= 0)
+        if (handshaking || nowNs - fastEventPollUntilNs < 0 || nowNs - nextEventPollNs >= 0)
         {
             nextEventPollNs = nowNs + ctx.eventPollIntervalNs();
             work += verbs.pollEvents(listener);
         }
-        return work + stepTimers();
+        return work + outbound.stepTimers(deadSet(), nowNs) + inbound.stepTimers(nowNs);
     }
 
     /**
      * The view changed: drop connections to dead ranks, connect to the successors that now make up the nearest
-     * ⌊log₂ N⌋ + 1 live ones, and poll connection events every cycle for a while, since predecessors are
-     * re-filling their sets towards this node too. Call after every view change, before the next heartbeat.
+     * ⌊log₂ N⌋ + 1 live ones, revoke the grants of writers no longer expected, and poll connection events every
+     * cycle for a while, since predecessors are re-filling their sets towards this node too. Call after every view
+     * change, before the next heartbeat.
      *
      * @param deadSet ranks known dead (the protocol's D); read now and when connections are retried, so it must be
      *                the live set the protocol keeps, not a copy that goes stale.
@@ -248,20 +215,22 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         this.nowNs = nowNs;
         this.dead = deadSet;
         fastEventPollUntilNs = nowNs + ctx.connectTimeoutNs();
-        refill();
+        viewChanged();
     }
 
     /**
-     * A NEW_OBSERVER frame arrived: {@code observerRank} is now this node's observer and its slot is described by
-     * the frame's RDMA fields. With the observer pre-connected the next beat is written at once; otherwise a
-     * connection is made now and beats are dropped (and counted) until it is up.
+     * A NEW_OBSERVER frame arrived: {@code observerRank} is now this node's observer and its slot is at the frame's
+     * RDMA address. With the observer pre-connected the next beat is written at once, under the rkey its grant gave
+     * (the frame's rkey is not used: frames carry none); otherwise a connection is made now and beats are dropped
+     * (and counted) until its handshake is done.
      *
      * @param observerRank the frame's sender.
-     * @param rkey         the frame's {@code rdmaRkey}.
+     * @param rkey         the frame's {@code rdmaRkey}; ignored.
      * @param address      the frame's {@code rdmaAddress}.
      * @param length       the frame's {@code rdmaLength}.
      * @param nowNs        the duty cycle's clock.
-     * @return false if the descriptor is invalid (counted in {@link #descriptorsRejected()}, frame to be dropped).
+     * @return false if the descriptor is invalid (counted in {@link RdmaCounters#descriptorsRejected()}, frame to be
+     * dropped).
      */
     public boolean onNewObserver(
         final int observerRank, final int rkey, final long address, final int length, final long nowNs)
@@ -270,29 +239,20 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         final String invalid = RemoteSlot.invalidReason(address, length);
         if (invalid != null || observerRank < 0 || observerRank >= clusterSize || observerRank == rank)
         {
-            descriptorsRejected++;
-            lastError = "NEW_OBSERVER from rank " + observerRank + ": " +
-                (invalid != null ? invalid : "not a peer rank");
+            counters.descriptorsRejected++;
+            counters.error("NEW_OBSERVER from rank " + observerRank + ": " +
+                (invalid != null ? invalid : "not a peer rank"));
             return false;
         }
-        currentObserver = observerRank;
-        int connection = connectionOf(observerRank);
-        if (connection >= 0 && state[connection] == CONNECTED)
+        final int connection = outbound.observe(observerRank, nowNs);
+        if (outbound.isConnected(connection))
         {
-            mendsOntoPreConnected++;
-            final RemoteSlot held = target[connection];
-            if (held.address() != address || held.rkey() != rkey || held.length() != length)
-            {
-                // the frame is the observer's latest word; a stale connection will fail and bring a fresh one
-                descriptorsReplaced++;
-                target[connection] = new RemoteSlot(address, rkey, length);
-            }
-            return true;
+            counters.mendsOntoPreConnected++;
+            outbound.confirmSlot(connection, address, length, nowNs);
         }
-        mendsAwaitingConnection++;
-        if (connection < 0 && (connection = freeConnection()) >= 0)
+        else
         {
-            startConnect(connection, observerRank);
+            counters.mendsAwaitingConnection++;
         }
         return true;
     }
@@ -318,45 +278,25 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
      */
     public void writeHeartbeat(final int observerRank, final long counter)
     {
-        currentObserver = observerRank;
-        final int connection = connectionOf(observerRank);
-        if (connection < 0 || state[connection] != CONNECTED)
+        final int connection = outbound.observe(observerRank, nowNs);
+        if (!outbound.isConnected(connection))
         {
-            beatsDroppedNotConnected++;
-            if (connection < 0 && observerRank >= 0 && observerRank < clusterSize && observerRank != rank)
-            {
-                final int free = freeConnection();
-                if (free >= 0)
-                {
-                    startConnect(free, observerRank);
-                }
-            }
+            counters.beatsDroppedNotConnected++;
             return;
         }
-
-        final SignalPacer pacer = pacers[connection];
-        if (!pacer.canPost())
+        if (!writer.canPost(connection))
         {
             verbs.pollCompletions(listener);
-            if (state[connection] != CONNECTED || !pacer.canPost())
+            if (!outbound.isConnected(connection))
             {
-                beatsDroppedQueueFull++;
+                counters.beatsDroppedQueueFull++;
                 return;
             }
         }
         source.encode(counter, rank, incarnation, clock.nanoTime());
-        final boolean signalled = pacer.onPost();
-        if (!verbs.postWrite(connection, target[connection], signalled))
+        if (writer.post(connection, outbound.target(connection)) == BeatWriter.REFUSED)
         {
-            postFailures++;
-            queuePairFailed(connection, verbs.lastError());
-            return;
-        }
-        beatsPosted++;
-        if (signalled)
-        {
-            signalledPending[connection]++;
-            signalledOutstanding++;
+            outbound.queuePairFailed(connection, verbs.lastError(), nowNs);
         }
     }
 
@@ -377,8 +317,8 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     }
 
     /**
-     * @return this node's registered slot: what NEW_OBSERVER carries ({@code rdmaRkey}, {@code rdmaAddress},
-     * {@code rdmaLength}).
+     * @return this node's slot as NEW_OBSERVER carries it ({@code rdmaAddress}, {@code rdmaLength}; the rkey is 0:
+     * each emitter's comes from its own handshake).
      */
     public RemoteSlot localSlot()
     {
@@ -402,6 +342,22 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     }
 
     /**
+     * @return what this node counted.
+     */
+    public RdmaCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return the most recent failure, for logs and {@code stat}; empty if none.
+     */
+    public String lastError()
+    {
+        return counters.lastError();
+    }
+
+    /**
      * @return false once the local port was seen down (within {@code portCheckIntervalNs}); the runtime must then
      * stop the node before its suspicion timer can expire, since it can no longer hear its emitter.
      */
@@ -420,12 +376,20 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
 
     /**
      * @param peerRank a rank.
-     * @return true if a queue pair to it is established with its slot descriptor.
+     * @return true if a queue pair to it is established with its observer's grant.
      */
     public boolean isConnectedTo(final int peerRank)
     {
-        final int connection = connectionOf(peerRank);
-        return connection >= 0 && state[connection] == CONNECTED;
+        return outbound.isConnected(outbound.connectionOf(peerRank));
+    }
+
+    /**
+     * @param writerRank a rank.
+     * @return true if it holds a granted connection to this node's slot.
+     */
+    public boolean isGrantedTo(final int writerRank)
+    {
+        return inbound.isGranted(writerRank);
     }
 
     /**
@@ -434,7 +398,15 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
      */
     public int[] preConnectSet()
     {
-        return Arrays.copyOf(wanted, wantedCount);
+        return outbound.wanted();
+    }
+
+    /**
+     * @return the ranks this node lets write its slot (nearest live predecessors), nearest first; a copy.
+     */
+    public int[] expectedWriters()
+    {
+        return inbound.expected();
     }
 
     /**
@@ -442,150 +414,25 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
      */
     public int connectedCount()
     {
-        int count = 0;
-        for (int i = 0; i < capacity; i++)
-        {
-            if (state[i] == CONNECTED)
-            {
-                count++;
-            }
-        }
-        return count;
+        return outbound.connectedCount();
     }
 
-    private void refill()
+    private RankSet deadSet()
     {
-        computeWanted();
-        for (int i = 0; i < capacity; i++)
-        {
-            final int p = peer[i];
-            if (p >= 0 && (isDead(p) || (!isWanted(p) && p != currentObserver)))
-            {
-                release(i);
-            }
-        }
-        for (int w = 0; w < wantedCount; w++)
-        {
-            if (connectionOf(wanted[w]) < 0)
-            {
-                final int free = freeConnection();
-                if (free < 0)
-                {
-                    return;
-                }
-                startConnect(free, wanted[w]);
-            }
-        }
+        return dead == null ? nobodyDead : dead;
     }
 
-    private void computeWanted()
+    private void viewChanged()
     {
-        final RankSet current = dead == null ? nobodyDead : dead;
+        final RankSet current = deadSet();
         if (ring == null || ringDead != current)
         {
             // once per dead-set instance: the protocol hands over its own live set, the same one every time
             ringDead = current;
             ring = new Ring(rank, clusterSize, current);
         }
-        wantedCount = ring.liveSuccessors(wanted);
-    }
-
-    private boolean isDead(final int candidate)
-    {
-        return dead != null && dead.contains(candidate);
-    }
-
-    private boolean isWanted(final int candidate)
-    {
-        for (int w = 0; w < wantedCount; w++)
-        {
-            if (wanted[w] == candidate)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private int connectionOf(final int peerRank)
-    {
-        if (peerRank < 0)
-        {
-            return -1;
-        }
-        for (int i = 0; i < capacity; i++)
-        {
-            if (peer[i] == peerRank)
-            {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private int freeConnection()
-    {
-        for (int i = 0; i < capacity; i++)
-        {
-            if (peer[i] < 0)
-            {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private void startConnect(final int connection, final int peerRank)
-    {
-        peer[connection] = peerRank;
-        state[connection] = CONNECTING;
-        startedNs[connection] = nowNs;
-        target[connection] = null;
-        connecting++;
-        connectAttempts++;
-        try
-        {
-            verbs.connect(connection, endpoints[peerRank]);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            connecting--;
-            connectFailures++;
-            lastError = "connect to rank " + peerRank + " at " + endpoints[peerRank] + ": " + ex.getMessage();
-            backOff(connection);
-        }
-    }
-
-    private int stepTimers()
-    {
-        int work = 0;
-        for (int i = 0; i < capacity; i++)
-        {
-            if (state[i] == CONNECTING && nowNs - startedNs[i] - ctx.connectTimeoutNs() >= 0)
-            {
-                verbs.disconnect(i);
-                connecting--;
-                connectFailures++;
-                lastError = "connect to rank " + peer[i] + " timed out after " +
-                    TimeUnit.NANOSECONDS.toMillis(ctx.connectTimeoutNs()) + " ms";
-                backOff(i);
-                work++;
-            }
-            else if (state[i] == BACKING_OFF && nowNs - retryAtNs[i] >= 0)
-            {
-                final int p = peer[i];
-                if (!isDead(p) && (isWanted(p) || p == currentObserver))
-                {
-                    startConnect(i, p);
-                }
-                else
-                {
-                    free(i);
-                }
-                work++;
-            }
-        }
-        return work;
+        inbound.expect(ring);
+        outbound.refill(ring, current, nowNs);
     }
 
     private void checkPort()
@@ -596,50 +443,11 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
             localPortActive = active;
             if (!active)
             {
-                localPortDowns++;
+                counters.localPortDowns++;
                 localPortDownSinceNs = nowNs;
-                lastError = "local RDMA port is down";
+                counters.error("local RDMA port is down");
             }
         }
-    }
-
-    private void queuePairFailed(final int connection, final String reason)
-    {
-        verbs.disconnect(connection);
-        lastError = "queue pair to rank " + peer[connection] + ": " + reason;
-        backOff(connection);
-    }
-
-    private void backOff(final int connection)
-    {
-        clearPending(connection);
-        state[connection] = BACKING_OFF;
-        retryAtNs[connection] = nowNs + ctx.reconnectBackoffNs();
-    }
-
-    private void release(final int connection)
-    {
-        if (state[connection] == CONNECTING)
-        {
-            connecting--;
-        }
-        verbs.disconnect(connection);
-        free(connection);
-    }
-
-    private void free(final int connection)
-    {
-        clearPending(connection);
-        peer[connection] = -1;
-        state[connection] = FREE;
-        target[connection] = null;
-    }
-
-    private void clearPending(final int connection)
-    {
-        signalledOutstanding -= signalledPending[connection];
-        signalledPending[connection] = 0;
-        pacers[connection].reset();
     }
 
     /**
@@ -654,242 +462,47 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         }
     }
 
-    /**
-     * @return RDMA WRITEs posted.
-     */
-    public long beatsPosted()
-    {
-        return beatsPosted;
-    }
-
-    /**
-     * @return beats not posted because the connection to the observer was not up.
-     */
-    public long beatsDroppedNotConnected()
-    {
-        return beatsDroppedNotConnected;
-    }
-
-    /**
-     * @return beats not posted because the send queue was full (signalled completions not arriving).
-     */
-    public long beatsDroppedQueueFull()
-    {
-        return beatsDroppedQueueFull;
-    }
-
-    /**
-     * @return posts the queue pair refused (each tears the connection down for a retry).
-     */
-    public long postFailures()
-    {
-        return postFailures;
-    }
-
-    /**
-     * @return signalled writes that completed successfully.
-     */
-    public long completionsReaped()
-    {
-        return completionsReaped;
-    }
-
-    /**
-     * @return writes that completed with an error status (each tears the connection down for a retry).
-     */
-    public long completionErrors()
-    {
-        return completionErrors;
-    }
-
-    /**
-     * @return outbound connection attempts.
-     */
-    public long connectAttempts()
-    {
-        return connectAttempts;
-    }
-
-    /**
-     * @return outbound connections established (with the observer's descriptor).
-     */
-    public long connectionsEstablished()
-    {
-        return connectionsEstablished;
-    }
-
-    /**
-     * @return outbound attempts that failed or timed out.
-     */
-    public long connectFailures()
-    {
-        return connectFailures;
-    }
-
-    /**
-     * @return established connections lost (peer gone, fabric or device event).
-     */
-    public long disconnects()
-    {
-        return disconnects;
-    }
-
-    /**
-     * @return sum of connect times (attempt to established) over {@link #connectionsEstablished()}: what a mending
-     * onto a pre-connected observer does not wait for.
-     */
-    public long connectTimeTotalNs()
-    {
-        return connectTimeTotalNs;
-    }
-
-    /**
-     * @return longest connect time seen.
-     */
-    public long connectTimeMaxNs()
-    {
-        return connectTimeMaxNs;
-    }
-
-    /**
-     * @return NEW_OBSERVER frames whose observer was already connected: mended without waiting for rdma_cm.
-     */
-    public long mendsOntoPreConnected()
-    {
-        return mendsOntoPreConnected;
-    }
-
-    /**
-     * @return NEW_OBSERVER frames whose observer was not connected yet: beats wait for rdma_cm.
-     */
-    public long mendsAwaitingConnection()
-    {
-        return mendsAwaitingConnection;
-    }
-
-    /**
-     * @return NEW_OBSERVER descriptors rejected as invalid.
-     */
-    public long descriptorsRejected()
-    {
-        return descriptorsRejected;
-    }
-
-    /**
-     * @return NEW_OBSERVER descriptors that differed from the one the connection brought.
-     */
-    public long descriptorsReplaced()
-    {
-        return descriptorsReplaced;
-    }
-
-    /**
-     * @return inbound connections accepted (emitters connecting to this node's slot).
-     */
-    public long inboundAccepted()
-    {
-        return inboundAccepted;
-    }
-
-    /**
-     * @return inbound connections closed or dropped.
-     */
-    public long inboundClosed()
-    {
-        return inboundClosed;
-    }
-
-    /**
-     * @return times the local port was seen going down.
-     */
-    public long localPortDowns()
-    {
-        return localPortDowns;
-    }
-
-    /**
-     * @return the most recent failure, for logs and {@code stat}; empty if none.
-     */
-    public String lastError()
-    {
-        return lastError;
-    }
-
     private final class VerbsListener implements RdmaVerbs.Listener
     {
-        public void onEstablished(final int connection, final RemoteSlot observerSlot)
-        {
-            if (state[connection] != CONNECTING)
-            {
-                return;
-            }
-            connecting--;
-            state[connection] = CONNECTED;
-            target[connection] = observerSlot;
-            pacers[connection].reset();
-            connectionsEstablished++;
-            final long tookNs = nowNs - startedNs[connection];
-            connectTimeTotalNs += tookNs;
-            connectTimeMaxNs = Math.max(connectTimeMaxNs, tookNs);
-        }
-
         public void onConnectFailed(final int connection, final String reason)
         {
-            if (state[connection] != CONNECTING)
-            {
-                return;
-            }
-            connecting--;
-            connectFailures++;
-            lastError = "connect to rank " + peer[connection] + ": " + reason;
-            backOff(connection);
+            outbound.onConnectFailed(connection, reason, nowNs);
         }
 
         public void onDisconnected(final int connection, final String reason)
         {
-            if (state[connection] == CONNECTING)
-            {
-                onConnectFailed(connection, reason);
-            }
-            else if (state[connection] == CONNECTED)
-            {
-                disconnects++;
-                lastError = "connection to rank " + peer[connection] + " lost: " + reason;
-                backOff(connection);
-            }
+            outbound.onDisconnected(connection, reason, nowNs);
         }
 
         public void onWriteCompleted(final int connection, final boolean success, final String error)
         {
-            if (state[connection] != CONNECTED)
-            {
-                return;
-            }
-            if (!success)
-            {
-                // errors complete even unsignalled writes; the queue pair carries nothing more
-                completionErrors++;
-                queuePairFailed(connection, error);
-                return;
-            }
-            if (signalledPending[connection] > 0)
-            {
-                signalledPending[connection]--;
-                signalledOutstanding--;
-                completionsReaped++;
-                pacers[connection].onSignalledCompletion();
-            }
+            outbound.onWriteCompleted(connection, success, error, nowNs);
         }
 
-        public void onInbound(final boolean accepted)
+        public int onConnectRequest()
         {
-            if (accepted)
+            return inbound.onConnectRequest(nowNs);
+        }
+
+        public void onInboundConnected(final int id)
+        {
+            inbound.onConnected(id);
+        }
+
+        public void onInboundClosed(final int id, final String reason)
+        {
+            inbound.onClosed(id);
+        }
+
+        public void onMessage(final int id, final boolean isInbound, final DirectBuffer buffer, final int offset)
+        {
+            if (isInbound)
             {
-                inboundAccepted++;
+                inbound.onMessage(id, buffer, offset);
             }
             else
             {
-                inboundClosed++;
+                outbound.onMessage(id, buffer, offset, nowNs);
             }
         }
     }
@@ -914,6 +527,10 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         private int maxInbound = RdmaConfiguration.maxInbound();
         private NanoClock nanoClock;
         private RdmaVerbs verbs;
+        private FrameAuthenticator authenticator;
+        private int clusterId;
+        private int configDigest;
+        private long runId;
 
         /**
          * Fill defaults, resolve endpoints and validate.
@@ -1002,6 +619,11 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
             if (nanoClock == null)
             {
                 nanoClock = SystemNanoClock.INSTANCE;
+            }
+            if (authenticator == null)
+            {
+                throw new IllegalArgumentException("authenticator must be set: the node's keyring, which signs the " +
+                    "RDMA connection handshake, or FrameAuthenticator.NONE to run it unauthenticated");
             }
             concluded = true;
             return this;
@@ -1193,7 +815,9 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         }
 
         /**
-         * @param maxInbound emitter connections kept by the observer side; default pre-connection count + 1.
+         * @param maxInbound emitter connections the observer side grants its slot to (and how many handshakes it
+         *                   keeps at once beside them), and how many nearest live predecessors it lets write: one
+         *                   more than they pre-connect to it, for views that lag; default pre-connection count + 1.
          * @return this.
          */
         public Context maxInbound(final int maxInbound)
@@ -1228,6 +852,85 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         public NanoClock nanoClock()
         {
             return nanoClock;
+        }
+
+        /**
+         * @param authenticator the node's keyring (the instance its agent thread signs frames with, so a key rotation
+         *                      reaches the handshake too); {@link FrameAuthenticator#NONE} leaves connections
+         *                      unauthenticated. Required.
+         * @return this.
+         */
+        public Context authenticator(final FrameAuthenticator authenticator)
+        {
+            checkMutable();
+            this.authenticator = authenticator;
+            return this;
+        }
+
+        /**
+         * @return the keyring the handshake is signed with.
+         */
+        public FrameAuthenticator authenticator()
+        {
+            return authenticator;
+        }
+
+        /**
+         * @param clusterId the cluster file's id, named in every handshake message.
+         * @return this.
+         */
+        public Context clusterId(final int clusterId)
+        {
+            checkMutable();
+            this.clusterId = clusterId;
+            return this;
+        }
+
+        /**
+         * @return the cluster id named in handshakes.
+         */
+        public int clusterId()
+        {
+            return clusterId;
+        }
+
+        /**
+         * @param configDigest the digest of what the cluster agrees on (as frames carry it), named in handshakes.
+         * @return this.
+         */
+        public Context configDigest(final int configDigest)
+        {
+            checkMutable();
+            this.configDigest = configDigest;
+            return this;
+        }
+
+        /**
+         * @return the config digest named in handshakes.
+         */
+        public int configDigest()
+        {
+            return configDigest;
+        }
+
+        /**
+         * @param runId the run this node belongs to, named in handshakes so one recorded in another run is refused;
+         *              0 (default) until the runtime names runs.
+         * @return this.
+         */
+        public Context runId(final long runId)
+        {
+            checkMutable();
+            this.runId = runId;
+            return this;
+        }
+
+        /**
+         * @return the run id named in handshakes.
+         */
+        public long runId()
+        {
+            return runId;
         }
 
         /**

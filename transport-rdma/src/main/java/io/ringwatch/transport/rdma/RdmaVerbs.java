@@ -1,33 +1,36 @@
 package io.ringwatch.transport.rdma;
 
+import org.agrona.DirectBuffer;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
 /**
  * The verbs operations heartbeats need, and nothing more: register the two slots and listen, connect to an
- * observer, post an RDMA WRITE, reap completions, learn of connection events, watch the local port.
- * {@link RdmaHeartbeats} holds the logic (which peers to connect to, signalling, reconnecting, counting); an
- * implementation only moves bytes and reports what the hardware said.
+ * observer, exchange the handshake's fixed-size messages, grant an authenticated emitter its own registration of
+ * the slot, post an RDMA WRITE, reap completions, learn of connection events, watch the local port.
+ * {@link RdmaHeartbeats} holds the logic (which peers to connect to and accept, the handshake, signalling,
+ * reconnecting, counting); an implementation only moves bytes and reports what the hardware said.
+ * <p>
+ * Nothing is remotely writable until {@link #grant}: {@link #open} registers the slot for local access only, and
+ * every inbound connection has a protection domain of its own, so an rkey granted on one connection is refused on
+ * every other queue pair, and dies with its connection.
  * <p>
  * {@link DisniVerbs} is the implementation for real hardware. Tests drive the same logic over an in-memory
- * fabric. Connections are named by small integers the caller chooses (its table index), so the data path
- * passes no objects around. All methods are called from one thread, the node's agent; none blocks.
+ * fabric. Connections are named by small integers: outbound ones by the caller (its table index), inbound ones by
+ * the caller's answer to {@link Listener#onConnectRequest()}, so the data path passes no objects around. All
+ * methods are called from one thread, the node's agent; none blocks.
  */
 public interface RdmaVerbs extends AutoCloseable
 {
+    /** Length of every handshake message ({@link RdmaHello}). */
+    int MESSAGE_LENGTH = RdmaHello.LENGTH;
+
     /**
      * What the verbs layer reports back; the caller passes one instance, kept in a field, to every poll.
      */
     interface Listener
     {
-        /**
-         * A connection started by {@link #connect} can carry writes: the observer's slot descriptor came with it.
-         *
-         * @param connection   caller's id.
-         * @param observerSlot the observer's registered slot, as the observer advertised it on this connection.
-         */
-        void onEstablished(int connection, RemoteSlot observerSlot);
-
         /**
          * A connection attempt failed before it was established (address or route error, rejected, unreachable).
          * The connection is released; the id is free again.
@@ -57,25 +60,50 @@ public interface RdmaVerbs extends AutoCloseable
         void onWriteCompleted(int connection, boolean success, String error);
 
         /**
-         * An emitter connected to this node's slot, or such a connection closed.
+         * Someone asks to connect to this node's listener. Nothing is known of them yet: the handshake will say.
          *
-         * @param accepted true for a new inbound connection, false for one that closed.
+         * @return the inbound id to accept the request under, in [0, inbound capacity), free or freed by
+         * {@link #closeInbound} before returning; -1 to refuse it.
          */
-        void onInbound(boolean accepted);
+        int onConnectRequest();
+
+        /**
+         * An accepted inbound connection is established: handshake messages can flow.
+         *
+         * @param inbound the id given by {@link #onConnectRequest()}.
+         */
+        void onInboundConnected(int inbound);
+
+        /**
+         * An inbound connection closed or failed, from the other side or the fabric; its id is free again. Not
+         * called for {@link #closeInbound}.
+         *
+         * @param inbound the id.
+         * @param reason  what the connection manager said.
+         */
+        void onInboundClosed(int inbound, String reason);
+
+        /**
+         * A handshake message arrived.
+         *
+         * @param id      the connection's id, outbound or inbound.
+         * @param inbound which of the two {@code id} names.
+         * @param buffer  holds the message; valid during the call only.
+         * @param offset  where its {@link #MESSAGE_LENGTH} bytes begin.
+         */
+        void onMessage(int id, boolean inbound, DirectBuffer buffer, int offset);
     }
 
     /**
-     * Register this node's heartbeat slot for remote write and the source slot for local read (once each, for the
-     * life of the node) and start listening for emitters.
+     * Register the heartbeat slot and the source slot for local access (once each, for the life of the node) and
+     * start listening for emitters. The slot becomes remotely writable only through {@link #grant}.
      *
      * @param bindAddress address of the RDMA interface (IPoIB or RoCE) and port to listen on, 0 for any.
      * @param localSlot   the 64-byte slot observers' emitters write into.
      * @param sourceSlot  the 64-byte slot this node's writes are copied from.
-     * @return the descriptor of {@code localSlot}: what NEW_OBSERVER and new connections advertise.
      * @throws IOException if the device, registration or listener cannot be set up.
      */
-    RemoteSlot open(InetSocketAddress bindAddress, HeartbeatSlot localSlot, HeartbeatSlot sourceSlot)
-        throws IOException;
+    void open(InetSocketAddress bindAddress, HeartbeatSlot localSlot, HeartbeatSlot sourceSlot) throws IOException;
 
     /**
      * @return the address emitters connect to, with the port actually bound; valid after {@link #open}.
@@ -83,14 +111,41 @@ public interface RdmaVerbs extends AutoCloseable
     InetSocketAddress localEndpoint();
 
     /**
-     * Start connecting to an observer; the outcome arrives through {@link #pollEvents} or
-     * {@link #pollCompletions} as {@link Listener#onEstablished} or {@link Listener#onConnectFailed}.
+     * Start connecting to an observer; failure arrives through {@link #pollEvents} as
+     * {@link Listener#onConnectFailed}, the observer's first handshake message as {@link Listener#onMessage}.
      *
      * @param connection a free id in [0, capacity).
      * @param observer   the observer's RDMA endpoint.
      * @throws IOException if the attempt cannot even start; the id stays free.
      */
     void connect(int connection, InetSocketAddress observer) throws IOException;
+
+    /**
+     * Send one handshake message on a connection.
+     *
+     * @param id      outbound or inbound id.
+     * @param inbound which of the two {@code id} names.
+     * @param message {@link #MESSAGE_LENGTH} bytes from 0, copied before this returns.
+     * @return false if it could not be posted; {@link #lastError()} says why.
+     */
+    boolean send(int id, boolean inbound, DirectBuffer message);
+
+    /**
+     * Register the heartbeat slot for remote write on this inbound connection only: a registration (and rkey) of
+     * its own, valid on no other queue pair, released with the connection.
+     *
+     * @param inbound an established inbound connection whose peer proved itself.
+     * @return the descriptor to send that peer.
+     * @throws IOException if the registration fails.
+     */
+    RemoteSlot grant(int inbound) throws IOException;
+
+    /**
+     * Close an inbound connection, handshaking or granted, and release its registration. No listener call follows.
+     *
+     * @param inbound the id.
+     */
+    void closeInbound(int inbound);
 
     /**
      * Post one RDMA WRITE of the source slot's payload into {@code target} over an established connection.
@@ -103,7 +158,7 @@ public interface RdmaVerbs extends AutoCloseable
     boolean postWrite(int connection, RemoteSlot target, boolean signalled);
 
     /**
-     * Reap write completions (and whatever else the implementation needs to finish setting up connections).
+     * Reap write completions and handshake messages.
      *
      * @param listener receives the outcomes.
      * @return completions handled.
@@ -120,7 +175,7 @@ public interface RdmaVerbs extends AutoCloseable
     int pollEvents(Listener listener);
 
     /**
-     * Tear down a connection, established or not, and free its id. No listener call follows for it.
+     * Tear down an outbound connection, established or not, and free its id. No listener call follows for it.
      *
      * @param connection the id.
      */

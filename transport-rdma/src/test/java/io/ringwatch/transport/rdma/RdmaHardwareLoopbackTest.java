@@ -36,6 +36,7 @@ class RdmaHardwareLoopbackTest
             nodes[r] = new RdmaHeartbeats(new RdmaHeartbeats.Context()
                 .rank(r)
                 .endpoints(endpoints)
+                .authenticator(RdmaHeartbeatsTest.KEYS.newInstance())
                 .signalInterval(SIGNAL_INTERVAL)
                 .eventPollIntervalNs(TimeUnit.MILLISECONDS.toNanos(1)));
         }
@@ -71,8 +72,8 @@ class RdmaHardwareLoopbackTest
             }
             awaitUntil(() -> nodes[1].readHeartbeat(0) == beats, "counter " + beats + " in rank 1's slot", nodes);
             assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[1].readHeartbeat(2));
-            assertEquals(0, nodes[0].completionErrors(), nodes[0].lastError());
-            assertTrue(nodes[0].completionsReaped() > 0, "signalled writes completed");
+            assertEquals(0, nodes[0].counters().completionErrors(), nodes[0].lastError());
+            assertTrue(nodes[0].counters().completionsReaped() > 0, "signalled writes completed");
 
             // rank 1 goes away; rank 2 becomes rank 0's observer and is already connected
             nodes[1].close();
@@ -82,11 +83,11 @@ class RdmaHardwareLoopbackTest
             assertTrue(nodes[0].onNewObserver(2, slot2.rkey(), slot2.address(), slot2.length(), now));
             nodes[0].writeHeartbeat(2, beats + 1);
             awaitUntil(() -> nodes[2].readHeartbeat(0) == beats + 1, "counter in rank 2's slot", nodes);
-            assertEquals(1, nodes[0].mendsOntoPreConnected());
-            assertEquals(0, nodes[0].mendsAwaitingConnection());
+            assertEquals(1, nodes[0].counters().mendsOntoPreConnected());
+            assertEquals(0, nodes[0].counters().mendsAwaitingConnection());
             System.out.printf("rdma_cm connect time avoided by pre-connection: mean %.1f us, max %.1f us over %d%n",
-                nodes[0].connectTimeTotalNs() / 1e3 / Math.max(1, nodes[0].connectionsEstablished()),
-                nodes[0].connectTimeMaxNs() / 1e3, nodes[0].connectionsEstablished());
+                nodes[0].counters().connectTimeTotalNs() / 1e3 / Math.max(1, nodes[0].counters().connectionsEstablished()),
+                nodes[0].counters().connectTimeMaxNs() / 1e3, nodes[0].counters().connectionsEstablished());
         }
         finally
         {
@@ -107,9 +108,9 @@ class RdmaHardwareLoopbackTest
             awaitUntil(() ->
             {
                 nodes[0].writeHeartbeat(1, ++counter[0]);
-                return nodes[0].completionErrors() + nodes[0].disconnects() + nodes[0].postFailures() > 0;
+                return nodes[0].counters().completionErrors() + nodes[0].counters().disconnects() + nodes[0].counters().postFailures() > 0;
             }, "the lost observer to be noticed", nodes[0]);
-            assertTrue(nodes[0].beatsPosted() + nodes[0].beatsDroppedNotConnected() == counter[0],
+            assertTrue(nodes[0].counters().beatsPosted() + nodes[0].counters().beatsDroppedNotConnected() == counter[0],
                 "every beat posted or counted");
         }
         finally

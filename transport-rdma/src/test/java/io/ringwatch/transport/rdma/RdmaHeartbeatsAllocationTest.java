@@ -43,7 +43,7 @@ class RdmaHeartbeatsAllocationTest
             final RdmaHeartbeats[] all = { emitter, observer, third };
             long counter = beats(fabric, all, 0, WARMUP_BEATS);
             assertEquals(counter, observer.readHeartbeat(0), observer.lastError());
-            final long postedBefore = emitter.beatsPosted();
+            final long postedBefore = emitter.counters().beatsPosted();
 
             final long[] roundBytes = new long[MAX_ROUNDS];
             long fewestBytes = Long.MAX_VALUE;
@@ -59,10 +59,10 @@ class RdmaHeartbeatsAllocationTest
 
             assertEquals(0, fewestBytes, "bytes allocated per round of " + MEASURED_BEATS + " beats: " +
                 Arrays.toString(Arrays.copyOf(roundBytes, rounds)));
-            assertEquals((long)rounds * MEASURED_BEATS, emitter.beatsPosted() - postedBefore, "every beat posted");
+            assertEquals((long)rounds * MEASURED_BEATS, emitter.counters().beatsPosted() - postedBefore, "every beat posted");
             assertEquals(counter, observer.readHeartbeat(0));
-            assertTrue(emitter.completionsReaped() > 0, "signalled completions reaped on the way");
-            assertEquals(0, emitter.beatsDroppedQueueFull() + emitter.completionErrors());
+            assertTrue(emitter.counters().completionsReaped() > 0, "signalled completions reaped on the way");
+            assertEquals(0, emitter.counters().beatsDroppedQueueFull() + emitter.counters().completionErrors());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.codec.FrameAuthenticator;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,13 +35,15 @@ class RdmaHeartbeatsContextTest
             RdmaConfiguration.CONNECT_TIMEOUT_PROP_NAME);
         assertRejected(new RdmaHeartbeats.Context().rank(0).endpoints(TWO).portCheckIntervalNs(0),
             RdmaConfiguration.PORT_CHECK_INTERVAL_PROP_NAME);
+        assertRejected(new RdmaHeartbeats.Context().rank(0).endpoints(TWO), "FrameAuthenticator.NONE");
     }
 
     @Test
     void shouldDefaultToTheLogRulePlusOneInboundSpare()
     {
         final RdmaEndpoint[] sixteen = RdmaHeartbeatsTest.endpoints(16);
-        final RdmaHeartbeats.Context ctx = new RdmaHeartbeats.Context().rank(3).endpoints(sixteen).conclude();
+        final RdmaHeartbeats.Context ctx = new RdmaHeartbeats.Context().rank(3).endpoints(sixteen)
+            .authenticator(FrameAuthenticator.NONE).conclude();
 
         assertEquals(5, ctx.preConnect());
         assertEquals(6, ctx.maxInbound());
@@ -54,7 +57,8 @@ class RdmaHeartbeatsContextTest
         assumeFalse(availability.usable(), "this host has usable RDMA; the unavailable path cannot be exercised");
 
         final RdmaUnavailableException ex = assertThrows(RdmaUnavailableException.class,
-            () -> new RdmaHeartbeats(new RdmaHeartbeats.Context().rank(0).endpoints(TWO)));
+            () -> new RdmaHeartbeats(new RdmaHeartbeats.Context().rank(0).endpoints(TWO)
+                .authenticator(FrameAuthenticator.NONE)));
 
         assertEquals(availability.reason(), ex.getMessage());
     }

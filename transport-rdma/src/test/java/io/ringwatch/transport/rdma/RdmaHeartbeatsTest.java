@@ -1,6 +1,7 @@
 package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -32,6 +33,10 @@ class RdmaHeartbeatsTest
     static final long BACKOFF_NS = TimeUnit.MILLISECONDS.toNanos(10);
     static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
     static final int SIGNAL_INTERVAL = 4;
+    static final long EVENT_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** rdma_cm's latency, then the handshake: challenge, hello, grant, one message per node poll. */
+    static final long SET_UP_NS = CONNECT_LATENCY_NS + 4 * STEP_NS;
+    static final FrameAuthenticator KEYS = FrameAuthenticator.withKey(key(0x5A));
 
     private final InMemoryFabric fabric = new InMemoryFabric(CONNECT_LATENCY_NS);
     private RdmaHeartbeats[] nodes = new RdmaHeartbeats[0];
@@ -63,13 +68,26 @@ class RdmaHeartbeatsTest
             .rank(rank)
             .incarnation(7)
             .endpoints(endpoints)
+            .authenticator(KEYS.newInstance())
+            .clusterId(42)
+            .configDigest(0x1234)
             .verbs(verbs)
             .nanoClock(() -> fabric.nowNs)
             .signalInterval(SIGNAL_INTERVAL)
             .connectTimeoutNs(CONNECT_TIMEOUT_NS)
             .reconnectBackoffNs(BACKOFF_NS)
-            .eventPollIntervalNs(TimeUnit.MILLISECONDS.toNanos(20))
+            .eventPollIntervalNs(EVENT_POLL_INTERVAL_NS)
             .portCheckIntervalNs(TimeUnit.MICROSECONDS.toNanos(200));
+    }
+
+    static byte[] key(final int seed)
+    {
+        final byte[] key = new byte[FrameAuthenticator.KEY_LENGTH];
+        for (int i = 0; i < key.length; i++)
+        {
+            key[i] = (byte)(seed + 31 * i);
+        }
+        return key;
     }
 
     private void cluster(final int n, final int preConnect)
@@ -115,7 +133,7 @@ class RdmaHeartbeatsTest
     void shouldExchangeSlotDescriptorsWhileConnectingSoTheInitialRingNeedsNoNewObserver()
     {
         cluster(4, RdmaHeartbeats.preConnectCount(4));
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
 
         for (int r = 0; r < 4; r++)
         {
@@ -130,9 +148,9 @@ class RdmaHeartbeatsTest
             assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[r].readHeartbeat((r + 2) % 4), "not written by them");
             assertEquals(7, nodes[r].slot().writerIncarnation());
             assertEquals(fabric.nowNs, nodes[r].slot().writerTimestampNs());
-            assertEquals(0, nodes[r].beatsDroppedNotConnected());
-            assertEquals(0, nodes[r].mendsAwaitingConnection());
-            assertEquals(1, nodes[r].beatsPosted());
+            assertEquals(0, nodes[r].counters().beatsDroppedNotConnected());
+            assertEquals(0, nodes[r].counters().mendsAwaitingConnection());
+            assertEquals(1, nodes[r].counters().beatsPosted());
         }
     }
 
@@ -140,35 +158,43 @@ class RdmaHeartbeatsTest
     void shouldPreConnectToTheNearestLiveSuccessorsAndRefillAsTheRingMends()
     {
         cluster(16, RdmaHeartbeats.preConnectCount(16));
-        run(CONNECT_LATENCY_NS + 2 * STEP_NS); // the last step lets every listener see its accepts
+        run(SET_UP_NS);
 
         final RdmaHeartbeats node14 = nodes[14];
         assertArrayEquals(new int[]{ 15, 0, 1, 2, 3 }, node14.preConnectSet());
         assertEquals(5, node14.connectedCount());
-        assertEquals(5, node14.connectionsEstablished());
+        assertEquals(5, node14.counters().connectionsEstablished());
         for (final RdmaHeartbeats node : nodes)
         {
-            assertEquals(5, node.inboundAccepted(), "each node is pre-connected to by its 5 nearest predecessors");
+            assertEquals(5, node.counters().inboundAccepted(), "each node is pre-connected to by its 5 nearest predecessors");
         }
-        assertEquals(CONNECT_LATENCY_NS, node14.connectTimeMaxNs(), "connect time measured on the duty clock");
+        assertEquals(CONNECT_LATENCY_NS + 2 * STEP_NS, node14.counters().connectTimeMaxNs(),
+            "rdma_cm's latency, then the handshake's three messages over two duty cycles, on the duty clock");
 
         node14.onViewChange(RankArray.of(1, 15), fabric.nowNs);
         assertArrayEquals(new int[]{ 0, 2, 3, 4, 5 }, node14.preConnectSet());
         assertFalse(node14.isConnectedTo(15), "connection to a dead rank released at once");
         assertFalse(node14.isConnectedTo(1));
         assertEquals(3, node14.connectedCount(), "4 and 5 are being connected");
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        assertArrayEquals(new int[]{ 13, 12, 11, 10, 9, 8 }, node14.expectedWriters());
+        final RankArray dead = RankArray.of(1, 15);
+        for (int r = 2; r < 15; r++)
+        {
+            nodes[r].onViewChange(dead, fabric.nowNs); // 4 and 5 expect 14 once they know 15 and 1 are dead
+        }
+        assertArrayEquals(new int[]{ 4, 3, 2, 0, 14, 13 }, nodes[5].expectedWriters());
+        run(SET_UP_NS);
         assertEquals(5, node14.connectedCount());
         assertTrue(node14.isConnectedTo(4) && node14.isConnectedTo(5));
-        assertEquals(7, node14.connectionsEstablished());
-        assertEquals(0, node14.connectFailures());
+        assertEquals(7, node14.counters().connectionsEstablished());
+        assertEquals(0, node14.counters().connectFailures());
     }
 
     @Test
     void shouldMendOntoAPreConnectedObserverWithoutWaitingForRdmaCm()
     {
         cluster(8, RdmaHeartbeats.preConnectCount(8));
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
 
         fabric.kill(verbs[1]);
         final RemoteSlot slot2 = nodes[2].localSlot();
@@ -177,10 +203,10 @@ class RdmaHeartbeatsTest
         nodes[0].writeHeartbeat(2, 99); // same instant: no connection to wait for
 
         assertEquals(99, nodes[2].readHeartbeat(0));
-        assertEquals(1, nodes[0].mendsOntoPreConnected());
-        assertEquals(0, nodes[0].mendsAwaitingConnection());
-        assertEquals(0, nodes[0].beatsDroppedNotConnected());
-        assertEquals(0, nodes[0].descriptorsReplaced(), "NEW_OBSERVER confirmed what the connection brought");
+        assertEquals(1, nodes[0].counters().mendsOntoPreConnected());
+        assertEquals(0, nodes[0].counters().mendsAwaitingConnection());
+        assertEquals(0, nodes[0].counters().beatsDroppedNotConnected());
+        assertEquals(0, nodes[0].counters().descriptorsReplaced(), "NEW_OBSERVER confirmed what the connection brought");
     }
 
     @Test
@@ -188,7 +214,7 @@ class RdmaHeartbeatsTest
     {
         // the negative control of the test above: keeping only the current observer connected costs a connect
         cluster(8, 1);
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
         assertEquals(1, nodes[0].connectedCount());
 
         fabric.kill(verbs[1]);
@@ -198,9 +224,9 @@ class RdmaHeartbeatsTest
         nodes[0].writeHeartbeat(2, 99);
 
         assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[2].readHeartbeat(0));
-        assertEquals(1, nodes[0].mendsAwaitingConnection());
-        assertEquals(1, nodes[0].beatsDroppedNotConnected());
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        assertEquals(1, nodes[0].counters().mendsAwaitingConnection());
+        assertEquals(1, nodes[0].counters().beatsDroppedNotConnected());
+        run(SET_UP_NS);
         nodes[0].writeHeartbeat(2, 100);
         assertEquals(100, nodes[2].readHeartbeat(0));
     }
@@ -209,7 +235,7 @@ class RdmaHeartbeatsTest
     void shouldReconnectAfterAQueuePairErrorWithoutThrowing()
     {
         cluster(4, RdmaHeartbeats.preConnectCount(4));
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
         assertTrue(verbs[0].breakConnectionTo(verbs[1]));
 
         long counter = 0;
@@ -219,17 +245,17 @@ class RdmaHeartbeatsTest
             nodes[0].writeHeartbeat(1, ++counter);
         }
         run(STEP_NS);
-        assertEquals(1, nodes[0].completionErrors());
-        assertEquals(SIGNAL_INTERVAL, nodes[0].beatsPosted(), "posted; the fabric failed them");
+        assertEquals(1, nodes[0].counters().completionErrors());
+        assertEquals(SIGNAL_INTERVAL, nodes[0].counters().beatsPosted(), "posted; the fabric failed them");
         assertFalse(nodes[0].isConnectedTo(1));
         nodes[0].writeHeartbeat(1, ++counter);
-        assertEquals(1, nodes[0].beatsDroppedNotConnected());
+        assertEquals(1, nodes[0].counters().beatsDroppedNotConnected());
 
-        run(BACKOFF_NS + CONNECT_LATENCY_NS + STEP_NS);
+        run(BACKOFF_NS + SET_UP_NS);
         assertTrue(nodes[0].isConnectedTo(1), nodes[0].lastError());
         nodes[0].writeHeartbeat(1, ++counter);
         assertEquals(counter, nodes[1].readHeartbeat(0));
-        assertEquals(RdmaHeartbeats.preConnectCount(4) + 1, nodes[0].connectionsEstablished());
+        assertEquals(RdmaHeartbeats.preConnectCount(4) + 1, nodes[0].counters().connectionsEstablished());
         assertTrue(nodes[0].lastError().contains(InMemoryFabric.RETRY_EXCEEDED), nodes[0].lastError());
     }
 
@@ -237,7 +263,7 @@ class RdmaHeartbeatsTest
     void shouldSignalEveryNthWriteAndReapItsCompletion()
     {
         cluster(2, 1);
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
 
         for (int counter = 1; counter <= 10 * SIGNAL_INTERVAL; counter++)
         {
@@ -245,9 +271,9 @@ class RdmaHeartbeatsTest
             nodes[0].poll(fabric.nowNs);
         }
 
-        assertEquals(10 * SIGNAL_INTERVAL, nodes[0].beatsPosted());
-        assertEquals(10, nodes[0].completionsReaped());
-        assertEquals(0, nodes[0].beatsDroppedQueueFull());
+        assertEquals(10 * SIGNAL_INTERVAL, nodes[0].counters().beatsPosted());
+        assertEquals(10, nodes[0].counters().completionsReaped());
+        assertEquals(0, nodes[0].counters().beatsDroppedQueueFull());
         assertEquals(10L * SIGNAL_INTERVAL, nodes[1].readHeartbeat(0));
     }
 
@@ -255,7 +281,7 @@ class RdmaHeartbeatsTest
     void shouldCountErrorCompletionsWhileTheObserversPortIsDownAndResumeWhenItReturns()
     {
         cluster(4, RdmaHeartbeats.preConnectCount(4));
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
         fabric.portActive(verbs[1], false);
 
         long counter = 0;
@@ -268,15 +294,16 @@ class RdmaHeartbeatsTest
         }
         final long beforeUp = nodes[1].readHeartbeat(0);
 
-        assertTrue(nodes[0].completionErrors() >= 1, "the first failed write");
-        assertTrue(nodes[0].connectFailures() >= 5, "reconnects refused while the port is down, backing off: " +
-            nodes[0].connectFailures());
-        assertTrue(nodes[0].beatsDroppedNotConnected() > 80, "beats counted, not thrown");
-        assertTrue(nodes[1].isLocalPortActive() == false && nodes[1].localPortDowns() == 1);
+        assertTrue(nodes[0].counters().completionErrors() >= 1, "the first failed write");
+        assertTrue(nodes[0].counters().connectFailures() >= 5, "reconnects refused while the port is down, backing off: " +
+            nodes[0].counters().connectFailures());
+        assertTrue(nodes[0].counters().beatsDroppedNotConnected() > 80, "beats counted, not thrown");
+        assertTrue(nodes[1].isLocalPortActive() == false && nodes[1].counters().localPortDowns() == 1);
         assertTrue(nodes[0].isLocalPortActive(), "the writer's own port is fine");
 
         fabric.portActive(verbs[1], true);
-        run(BACKOFF_NS + CONNECT_LATENCY_NS + STEP_NS);
+        // the observer sees the new request at its next paced event poll, as rdma_cm's accept always waited for
+        run(BACKOFF_NS + SET_UP_NS + EVENT_POLL_INTERVAL_NS);
         nodes[0].writeHeartbeat(1, ++counter);
         assertEquals(counter, nodes[1].readHeartbeat(0));
         assertTrue(counter > beforeUp + 1);
@@ -287,18 +314,18 @@ class RdmaHeartbeatsTest
     void shouldCountADisconnectWhenThePeerProcessDiesAndStopRetryingOnceItIsDeclaredDead()
     {
         cluster(4, RdmaHeartbeats.preConnectCount(4));
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
 
         fabric.kill(verbs[1]);
         run(TimeUnit.MILLISECONDS.toNanos(20) + STEP_NS); // the paced event poll sees the disconnect
-        assertEquals(1, nodes[0].disconnects());
+        assertEquals(1, nodes[0].counters().disconnects());
         run(TimeUnit.MILLISECONDS.toNanos(60));
-        final long failuresWhileUndeclared = nodes[0].connectFailures();
+        final long failuresWhileUndeclared = nodes[0].counters().connectFailures();
         assertTrue(failuresWhileUndeclared >= 1, "still wanted: retried and refused");
 
         nodes[0].onViewChange(RankArray.of(1), fabric.nowNs);
         run(TimeUnit.MILLISECONDS.toNanos(100));
-        assertEquals(failuresWhileUndeclared, nodes[0].connectFailures(), "no attempts to a dead rank");
+        assertEquals(failuresWhileUndeclared, nodes[0].counters().connectFailures(), "no attempts to a dead rank");
         assertArrayEquals(new int[]{ 2, 3 }, nodes[0].preConnectSet());
         assertTrue(nodes[0].isConnectedTo(2) && nodes[0].isConnectedTo(3));
     }
@@ -310,7 +337,7 @@ class RdmaHeartbeatsTest
         cluster(2, 1);
         run(CONNECT_TIMEOUT_NS + STEP_NS);
 
-        assertEquals(1, nodes[0].connectFailures());
+        assertEquals(1, nodes[0].counters().connectFailures());
         assertTrue(nodes[0].lastError().contains("timed out"), nodes[0].lastError());
         assertFalse(nodes[0].isConnectedTo(1));
     }
@@ -319,13 +346,13 @@ class RdmaHeartbeatsTest
     void shouldRejectAnInvalidNewObserverDescriptorAndCountIt()
     {
         cluster(3, 2);
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
 
         assertFalse(nodes[0].onNewObserver(2, 1, 0L, 64, fabric.nowNs));
         assertFalse(nodes[0].onNewObserver(2, 1, 0x1001L, 64, fabric.nowNs));
         assertFalse(nodes[0].onNewObserver(0, 1, 0x1000L, 64, fabric.nowNs));
 
-        assertEquals(3, nodes[0].descriptorsRejected());
+        assertEquals(3, nodes[0].counters().descriptorsRejected());
         assertTrue(nodes[0].lastError().contains("not a peer rank"), nodes[0].lastError());
     }
 
@@ -333,7 +360,7 @@ class RdmaHeartbeatsTest
     void shouldHaveTheProtocolDropANewObserverFrameWhoseSlotRdmaRefuses()
     {
         cluster(4, RdmaHeartbeats.preConnectCount(4));
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
         final ControlChannel noControl = new ControlChannel()
         {
             public void sendNewObserver(final int emitterRank)
@@ -366,7 +393,7 @@ class RdmaHeartbeatsTest
         // a peer that sends no RDMA slot (zeros, as a UDP node would): the protocol drops the frame
         node0.onNewObserver(2, InboundFrame.UNKNOWN_INCARNATION, 0, 0, 0L, 0, fabric.nowNs);
         assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
-        assertEquals(1, nodes[0].descriptorsRejected());
+        assertEquals(1, nodes[0].counters().descriptorsRejected());
         assertEquals(1, node0.observer(), "the node keeps its observer");
         assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[2].readHeartbeat(0), "nothing written to the refused rank");
 
@@ -374,28 +401,30 @@ class RdmaHeartbeatsTest
         node0.onNewObserver(2, InboundFrame.UNKNOWN_INCARNATION, 0, slot2.rkey(), slot2.address(), slot2.length(), fabric.nowNs);
         assertEquals(2, node0.observer());
         assertEquals(1, nodes[2].readHeartbeat(0), "T4's immediate beat landed by RDMA WRITE");
-        assertEquals(1, nodes[0].mendsOntoPreConnected());
+        assertEquals(1, nodes[0].counters().mendsOntoPreConnected());
     }
 
     @Test
-    void shouldReplaceTheHeldDescriptorWhenNewObserverCarriesAnotherOne()
+    void shouldUseTheGrantsRkeyAndReconnectWhenNewObserverNamesAnotherSlot()
     {
         cluster(3, 2);
-        run(CONNECT_LATENCY_NS + STEP_NS);
+        run(SET_UP_NS);
         final RemoteSlot real = nodes[2].localSlot();
+        assertEquals(0, real.rkey(), "frames carry no rkey");
 
-        assertTrue(nodes[0].onNewObserver(2, real.rkey() + 1, real.address(), real.length(), fabric.nowNs));
-        assertEquals(1, nodes[0].descriptorsReplaced());
-        for (int counter = 1; counter <= SIGNAL_INTERVAL; counter++)
-        {
-            nodes[0].writeHeartbeat(2, counter); // the wrong key fails like a wrong rkey on hardware
-        }
-        run(STEP_NS);
-        assertEquals(1, nodes[0].completionErrors());
-        assertTrue(nodes[0].lastError().contains(InMemoryFabric.REMOTE_ACCESS), nodes[0].lastError());
+        assertTrue(nodes[0].onNewObserver(2, 0xBAD, real.address(), real.length(), fabric.nowNs));
+        nodes[0].writeHeartbeat(2, 1);
+        assertEquals(1, nodes[2].readHeartbeat(0), "the frame's rkey is not used: the grant's is");
+        assertEquals(0, nodes[0].counters().descriptorsReplaced());
 
-        run(BACKOFF_NS + CONNECT_LATENCY_NS + STEP_NS);
-        nodes[0].writeHeartbeat(2, 9); // the new connection brought the real descriptor
+        assertTrue(nodes[0].onNewObserver(2, 0, real.address() + 64, real.length(), fabric.nowNs));
+        assertEquals(1, nodes[0].counters().descriptorsReplaced());
+        assertFalse(nodes[0].isConnectedTo(2), "another slot: not the process this connection reached");
+        nodes[0].writeHeartbeat(2, 2);
+        assertEquals(1, nodes[0].counters().beatsDroppedNotConnected());
+
+        run(BACKOFF_NS + SET_UP_NS);
+        nodes[0].writeHeartbeat(2, 9); // a new connection, a new handshake, a new grant
         assertEquals(9, nodes[2].readHeartbeat(0));
         assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[2].readHeartbeat(1), "the word credits its writer only");
     }

@@ -172,7 +172,7 @@ class RdmaPortDownTest
             for (int r = 0; r < N; r++)
             {
                 assertEquals(0, nodes[r].counter(ProtocolCounter.SUSPICIONS), "no suspicion in a healthy start, rank " + r);
-                assertTrue(heartbeats[r].beatsPosted() > 20, "rank " + r + " beats by RDMA WRITE");
+                assertTrue(heartbeats[r].counters().beatsPosted() > 20, "rank " + r + " beats by RDMA WRITE");
             }
 
             fabric.portActive(fabric.nodeOf(DEAF), false);
@@ -195,8 +195,8 @@ class RdmaPortDownTest
                 }
             }
             assertEquals(DEAF + 1, nodes[DEAF - 1].observer(), "the ring is mended around the deaf node");
-            assertTrue(heartbeats[DEAF - 1].mendsOntoPreConnected() == 1 &&
-                heartbeats[DEAF - 1].mendsAwaitingConnection() == 0, "mended onto a pre-connected observer");
+            assertTrue(heartbeats[DEAF - 1].counters().mendsOntoPreConnected() == 1 &&
+                heartbeats[DEAF - 1].counters().mendsAwaitingConnection() == 0, "mended onto a pre-connected observer");
         }
         finally
         {

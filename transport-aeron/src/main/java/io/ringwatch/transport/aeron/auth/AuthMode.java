@@ -17,8 +17,7 @@ public enum AuthMode
 
     /** What a node prints, once, when it runs with authentication off. */
     public static final String OFF_WARNING = "frame authentication is OFF (node --no-auth, " +
-        RingwatchConfiguration.AUTH_PROP_NAME + "=off, or an embedded node given no " +
-        RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "): anyone who can send to this node " +
+        RingwatchConfiguration.AUTH_PROP_NAME + "=off, or RingwatchContext.authMode(AuthMode.OFF)): anyone who can send to this node " +
         "(its UDP ports, or the Aeron directory with ipc) can get any node excluded or keep a dead one looking alive";
 
     /** Why {@code node} refuses to start without a key, and the two ways out. */
@@ -27,6 +26,14 @@ public enum AuthMode
         "(owner-only, 0600), and pass --key-file FILE (or -D" + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME +
         "=FILE); or, on a closed test bench only, run without authentication with --no-auth (or -D" +
         RingwatchConfiguration.AUTH_PROP_NAME + "=off), where anyone who can reach a node can get any node excluded";
+
+    /** Why an embedded node refuses to start without a key ({@code RingwatchContext.conclude()}), and the two ways out. */
+    public static final String EMBEDDED_KEY_REQUIRED = "no key: an embedded node authenticates its frames unless told " +
+        "not to. Give it the cluster's keyring with RingwatchContext.authKeyFile(path) (or -D" +
+        RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "=FILE; make one with 'java -jar ringwatch.jar keygen --out " +
+        "FILE', owner-only), or, on a closed test bench only, turn authentication off explicitly with " +
+        "RingwatchContext.authMode(AuthMode.OFF) (or -D" + RingwatchConfiguration.AUTH_PROP_NAME + "=off), where " +
+        "anyone who can reach a node can get any node excluded";
 
     private final String propertyValue;
 
@@ -73,26 +80,29 @@ public enum AuthMode
      */
     public static AuthMode resolveExplicit(final AuthMode configured, final Path keyFile)
     {
-        if (configured == null && keyFile == null)
-        {
-            throw new IllegalArgumentException(KEY_REQUIRED);
-        }
-        return resolve(configured, keyFile);
+        return resolveExplicit(configured, keyFile, KEY_REQUIRED);
     }
 
     /**
-     * The mode an embedded node runs in: required whenever a key is configured, off only when asked for or when no key is.
+     * The mode a node runs in, fail-closed: required whenever a key is configured, off only when asked for.
      *
      * @param configured the mode asked for, or null when unset.
      * @param keyFile    the configured key file, or null.
+     * @param withoutKey the refusal when neither is set, naming the ways out as the caller offers them
+     *                   ({@link #KEY_REQUIRED} for {@code node}, {@link #EMBEDDED_KEY_REQUIRED} for an embedded node).
      * @return the mode.
-     * @throws IllegalArgumentException when required has no key, or off is asked for while a key is configured.
+     * @throws IllegalArgumentException with neither a key nor an explicit off, when required has no key, or when off
+     * is asked for while a key is configured.
      */
-    public static AuthMode resolve(final AuthMode configured, final Path keyFile)
+    public static AuthMode resolveExplicit(final AuthMode configured, final Path keyFile, final String withoutKey)
     {
         if (configured == null)
         {
-            return keyFile != null ? REQUIRED : OFF;
+            if (keyFile == null)
+            {
+                throw new IllegalArgumentException(withoutKey);
+            }
+            return REQUIRED;
         }
         if (configured == REQUIRED && keyFile == null)
         {

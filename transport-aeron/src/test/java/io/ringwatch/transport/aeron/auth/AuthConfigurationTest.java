@@ -42,13 +42,14 @@ class AuthConfigurationTest
     }
 
     @Test
-    void shouldRunUnauthenticatedOnlyWithoutAKey()
+    void shouldRefuseToConcludeWithoutAKeyUnlessAuthenticationIsTurnedOffExplicitly()
     {
-        final RingwatchContext ctx = context().conclude();
+        assertConcludeFails(context(), "no key: an embedded node authenticates its frames unless told not to",
+            "RingwatchContext.authKeyFile(path)", "RingwatchContext.authMode(AuthMode.OFF)", "keygen --out FILE");
 
+        final RingwatchContext ctx = context().authMode(AuthMode.OFF).conclude();
         assertEquals(AuthMode.OFF, ctx.authMode());
         assertSame(FrameAuthenticator.NONE, ctx.frameAuthenticator());
-        assertEquals(AuthMode.OFF, context().authMode(AuthMode.OFF).conclude().authMode());
     }
 
     @Test
@@ -68,12 +69,12 @@ class AuthConfigurationTest
     @Test
     void shouldDigestTheSettingsEveryNodeMustShare()
     {
-        final RingwatchContext ctx = context().conclude();
+        final RingwatchContext ctx = context().authMode(AuthMode.OFF).conclude();
         assertEquals(ConfigDigest.of(5, 2, TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(10)),
             ctx.configDigest());
 
         final RingwatchContext otherTimeout =
-            context().suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(20)).conclude();
+            context().authMode(AuthMode.OFF).suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(20)).conclude();
         assertTrue(otherTimeout.configDigest() != ctx.configDigest());
     }
 

@@ -6,6 +6,7 @@ import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import org.junit.jupiter.api.Test;
 
@@ -129,7 +130,7 @@ class ClusterChannelsTest
 
     private static ClusterChannels channels(final ClusterConfig cluster, final TransportMode transport)
     {
-        return new ClusterChannels(new RingwatchContext().cluster(cluster).rank(0).transport(transport).conclude());
+        return new ClusterChannels(new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster).rank(0).transport(transport).conclude());
     }
 
     private static BitSet predecessors(final int rank, final int n)

@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron.internal.slot;
 import io.ringwatch.core.spi.RankSet;
 import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.rdma.RdmaCounters;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RemoteSlot;
 
@@ -73,15 +74,16 @@ public final class RdmaHeartbeatTransport implements HeartbeatTransport
      */
     public void publish(final NodeCounters counters)
     {
-        counters.set(NodeCounter.RDMA_BEATS_POSTED, rdma.beatsPosted());
-        counters.set(NodeCounter.RDMA_BEATS_DROPPED_NOT_CONNECTED, rdma.beatsDroppedNotConnected());
-        counters.set(NodeCounter.RDMA_COMPLETION_ERRORS, rdma.completionErrors());
-        counters.set(NodeCounter.RDMA_CONNECT_FAILURES, rdma.connectFailures());
-        counters.set(NodeCounter.RDMA_DISCONNECTS, rdma.disconnects());
-        counters.set(NodeCounter.RDMA_LOCAL_PORT_DOWNS, rdma.localPortDowns());
-        counters.set(NodeCounter.RDMA_CONNECT_TIME_MAX_NS, rdma.connectTimeMaxNs());
-        counters.set(NodeCounter.RDMA_MENDS_ONTO_PRE_CONNECTED, rdma.mendsOntoPreConnected());
-        counters.set(NodeCounter.RDMA_MENDS_AWAITING_CONNECTION, rdma.mendsAwaitingConnection());
+        final RdmaCounters rdmaCounters = rdma.counters();
+        counters.set(NodeCounter.RDMA_BEATS_POSTED, rdmaCounters.beatsPosted());
+        counters.set(NodeCounter.RDMA_BEATS_DROPPED_NOT_CONNECTED, rdmaCounters.beatsDroppedNotConnected());
+        counters.set(NodeCounter.RDMA_COMPLETION_ERRORS, rdmaCounters.completionErrors());
+        counters.set(NodeCounter.RDMA_CONNECT_FAILURES, rdmaCounters.connectFailures());
+        counters.set(NodeCounter.RDMA_DISCONNECTS, rdmaCounters.disconnects());
+        counters.set(NodeCounter.RDMA_LOCAL_PORT_DOWNS, rdmaCounters.localPortDowns());
+        counters.set(NodeCounter.RDMA_CONNECT_TIME_MAX_NS, rdmaCounters.connectTimeMaxNs());
+        counters.set(NodeCounter.RDMA_MENDS_ONTO_PRE_CONNECTED, rdmaCounters.mendsOntoPreConnected());
+        counters.set(NodeCounter.RDMA_MENDS_AWAITING_CONNECTION, rdmaCounters.mendsAwaitingConnection());
         // the same String object until the next error: a reference check, no volatile store per cycle
         final String error = rdma.lastError();
         if (error != lastError)
