@@ -48,7 +48,8 @@ public final class RingwatchContext
     private int seeds = RingwatchConfiguration.seeds();
     private boolean seedBoot;
     private boolean firstBootJoin;
-    private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
+    private TransportMode transport = RingwatchConfiguration.transport() == null ? null :
+        TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private PartitionPolicy partitionPolicy = PartitionPolicy.parse(RingwatchConfiguration.partitionPolicy());
     private long heartbeatPeriodNs = -1;
@@ -64,7 +65,8 @@ public final class RingwatchContext
     private boolean preloadClasses = RingwatchConfiguration.preload();
     private boolean jitterFile = RingwatchConfiguration.jitterFile();
     private int preCreateAllUpTo = RingwatchConfiguration.preCreateAllMax();
-    private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
+    private Boolean embeddedDriver = RingwatchConfiguration.driver() == null ? null :
+        parseDriver(RingwatchConfiguration.driver());
     private ThreadingMode threadingMode = ThreadingMode.parse(RingwatchConfiguration.threadingMode());
     private RingwatchNode.StartGate startGate;
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
@@ -125,6 +127,25 @@ public final class RingwatchContext
             throw new IllegalStateException(this + " already concluded: a context launches one node");
         }
         concluded = true;
+        concludeCluster();
+        concludeTransport();
+        concludeSeeds();
+        if (lockRank)
+        {
+            rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
+        }
+        concludeBootPlan();
+        concludeProtocolSettings();
+        concludeAuthentication();
+        concludeIdleStrategy();
+        concludeChannels();
+        concludeScheduling();
+        concludeJoinIncarnation();
+        return this;
+    }
+
+    private void concludeCluster()
+    {
         if (cluster == null)
         {
             if (clusterFile == null)
@@ -138,14 +159,46 @@ public final class RingwatchContext
             throw new IllegalArgumentException("rank " + rank + " out of range: cluster " + cluster.clusterId() +
                 " has ranks 0.." + (cluster.size() - 1));
         }
+        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
+        {
+            throw new IllegalArgumentException("aeron.dir is empty");
+        }
+        if (threadingMode == null)
+        {
+            throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
+        }
+    }
+
+    /**
+     * One default for every node, from the cluster file: members on one host talk over shared memory through an
+     * embedded driver; members on several hosts talk UDP through their host's driver. Shared memory across hosts is
+     * refused rather than left to fail as a silence.
+     */
+    private void concludeTransport()
+    {
+        final int away = cluster.firstRankOnAnotherHost();
         if (transport == null)
         {
-            throw new IllegalArgumentException("transport must be set: ipc, udp or rdma");
+            transport = away < 0 ? TransportMode.IPC : TransportMode.UDP;
+        }
+        if (embeddedDriver == null)
+        {
+            embeddedDriver = away < 0;
+        }
+        if (transport == TransportMode.IPC && away >= 0)
+        {
+            throw new IllegalArgumentException("transport ipc reaches one host only, and the cluster file puts rank 0 " +
+                "on " + cluster.member(0).host() + " and rank " + away + " on " + cluster.member(away).host() +
+                ": use --transport udp (the default for a cluster file that spans hosts) with --driver external");
         }
         if (transport == TransportMode.RDMA)
         {
             requireRdmaEndpoints(cluster);
         }
+    }
+
+    private void concludeSeeds()
+    {
         if (seeds < 0)
         {
             seeds = BootSeeds.defaultFor(cluster.size());
@@ -155,14 +208,13 @@ public final class RingwatchContext
             throw new IllegalArgumentException(RingwatchConfiguration.SEEDS_PROP_NAME + " must be in [1, " +
                 cluster.size() + "]: " + seeds);
         }
-        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
-        {
-            throw new IllegalArgumentException("aeron.dir is empty");
-        }
-        if (lockRank)
-        {
-            rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
-        }
+    }
+
+    /**
+     * Seed or joiner, and the incarnation of a node that does not join.
+     */
+    private void concludeBootPlan()
+    {
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
         // a rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here
         firstBootJoin = !join && seeds < cluster.size() && rank >= seeds && !Files.exists(incarnationFile);
@@ -178,7 +230,14 @@ public final class RingwatchContext
                 IncarnationFile.record(incarnationFile, incarnation);
             }
         }
+    }
 
+    /**
+     * η, δ and the pause threshold from the setters, the system properties or the cluster file, checked here in
+     * units and named as an operator sets them; {@link ProtocolSettings} checks the rest.
+     */
+    private void concludeProtocolSettings()
+    {
         if (heartbeatPeriodNs < 0)
         {
             heartbeatPeriodNs = RingwatchConfiguration.heartbeatPeriodNs(cluster.heartbeatPeriodNs() > 0 ?
@@ -193,11 +252,29 @@ public final class RingwatchContext
         {
             pauseThresholdNs = RingwatchConfiguration.pauseThresholdNs(suspicionTimeoutNs / 2);
         }
-        // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
+        if (heartbeatPeriodNs == 0)
+        {
+            throw new IllegalArgumentException("heartbeat-period (η) must be above 0");
+        }
+        if (suspicionTimeoutNs <= heartbeatPeriodNs)
+        {
+            throw new IllegalArgumentException("suspicion-timeout (δ) " + Durations.format(suspicionTimeoutNs) +
+                " must exceed heartbeat-period (η) " + Durations.format(heartbeatPeriodNs) +
+                ", or every gap between heartbeats is a suspicion (typically δ = 10η)");
+        }
+        if (pauseThresholdNs <= 0 || pauseThresholdNs >= suspicionTimeoutNs)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.PAUSE_THRESHOLD_PROP_NAME + " " +
+                Durations.format(pauseThresholdNs) + " must be above 0 and below suspicion-timeout (δ) " +
+                Durations.format(suspicionTimeoutNs));
+        }
+        if (startupGraceNs < 0)
+        {
+            throw new IllegalArgumentException("startup-grace must be 0 or more: " + Durations.format(startupGraceNs));
+        }
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
             .withPartitionPolicy(partitionPolicy);
-
         if (jobLayout != null && jobLayout.nodeCount() != cluster.size())
         {
             throw new IllegalArgumentException("the job places processes on " + jobLayout.nodeCount() +
@@ -205,6 +282,10 @@ public final class RingwatchContext
         }
         configDigest = ConfigDigest.of(FrameHeaderFlyweight.VERSION, cluster.clusterId(), cluster.size(),
             heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy, jobDigest(), seeds);
+    }
+
+    private void concludeAuthentication()
+    {
         if (authMode == null && authProperty != null)
         {
             authMode = AuthMode.parse(authProperty);
@@ -212,7 +293,10 @@ public final class RingwatchContext
         authMode = AuthMode.resolve(authMode, authKeyFile);
         frameAuthenticator = authMode == AuthMode.REQUIRED ?
             KeyFile.authenticator(authKeyFile) : FrameAuthenticator.NONE;
+    }
 
+    private void concludeIdleStrategy()
+    {
         if (idleMaxSleepNs < 0)
         {
             idleMaxSleepNs = RingwatchConfiguration.idleMaxSleepNs(heartbeatPeriodNs);
@@ -229,15 +313,26 @@ public final class RingwatchContext
         {
             idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName, idleMaxSleepNs);
         }
+    }
+
+    private void concludeChannels()
+    {
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         requirePositive(RingwatchConfiguration.HEARTBEAT_RCVBUF_PROP_NAME, heartbeatReceiveBufferBytes);
         requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
-        requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
+        if (sendRetryTimeoutNs <= 0)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME +
+                " must be above 0: " + Durations.format(sendRetryTimeoutNs));
+        }
         if (driverTimeoutNs < 0)
         {
             driverTimeoutNs = RingwatchConfiguration.driverTimeoutNs(suspicionTimeoutNs);
         }
-        requirePositive(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME, driverTimeoutNs);
+        if (driverTimeoutNs == 0)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME + " must be above 0");
+        }
         if (termLength < 64 * 1024 || Integer.bitCount(termLength) != 1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.TERM_LENGTH_PROP_NAME +
@@ -247,6 +342,10 @@ public final class RingwatchContext
         {
             throw new IllegalArgumentException("control and heartbeat stream ids must differ: " + controlStreamId);
         }
+    }
+
+    private void concludeScheduling()
+    {
         if (cpu < -1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.CPU_PROP_NAME + " must be >= -1: " + cpu);
@@ -272,21 +371,19 @@ public final class RingwatchContext
                     RingwatchConfiguration.CPU_PROP_NAME + "): unpinned it would take a core from everything else");
             }
         }
-        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
-        {
-            throw new IllegalArgumentException("aeron.dir is empty");
-        }
+    }
+
+    /**
+     * Last, once everything else is valid: a joiner's incarnation is greater than any this rank used before, and
+     * taking it advances the rank's incarnation file (see {@link IncarnationFile}).
+     */
+    private void concludeJoinIncarnation()
+    {
         if (!incarnationSet && join)
         {
-            // greater than any incarnation this rank used before: see IncarnationFile
             incarnation = IncarnationFile.next(IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank),
                 System.currentTimeMillis() / 1000);
         }
-        if (threadingMode == null)
-        {
-            throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
-        }
-        return this;
     }
 
     private static void requireRdmaEndpoints(final ClusterConfig cluster)
@@ -545,7 +642,8 @@ public final class RingwatchContext
     }
 
     /**
-     * @return transport.
+     * @return transport; unless set, resolved by {@link #conclude()} from the cluster file: ipc when every member is
+     * on one host, udp when they are on several.
      */
     public TransportMode transport()
     {
@@ -831,11 +929,12 @@ public final class RingwatchContext
     }
 
     /**
-     * @return true if a media driver is launched in this process.
+     * @return true if a media driver is launched in this process: unless set, when every member of the cluster is on
+     * one host (several hosts: each host's own driver).
      */
     public boolean embeddedDriver()
     {
-        return embeddedDriver;
+        return embeddedDriver != null ? embeddedDriver : cluster == null || cluster.firstRankOnAnotherHost() < 0;
     }
 
     /**

@@ -115,7 +115,7 @@ class OperatorStopsTest
     {
         final List<String> args = new ArrayList<>(List.of("node", "--cluster",
             cluster.clusterFile().getAbsolutePath(), "--rank", Integer.toString(rank), "--transport", "udp",
-            "--driver", "external", "--aeron-dir", cluster.aeronDir().getAbsolutePath(), "--grace", "5s"));
+            "--driver", "external", "--aeron-dir", cluster.aeronDir().getAbsolutePath(), "--startup-grace", "5s"));
         if (cluster.keyFile() != null)
         {
             args.addAll(List.of("--key-file", cluster.keyFile().getAbsolutePath()));

@@ -135,17 +135,21 @@ public final class Main
         final String[][] sections = {
             {"node", "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
                 "         --key-file FILE | --no-auth   [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
-                "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
+                "         transport and driver follow the cluster file: one host ipc + embedded driver; several " +
+                    "hosts udp + the host's driver",
+                "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--startup-grace 10s] [--rt-priority 1..99]",
                 "         [--seeds S]   ranks 0..S-1 boot the cluster, the others join (default 3; S = N: all boot)",
                 "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",
-                "         [--procs K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
+                "         [--procs-per-node K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
                 "         daemon of K application processes (or of those the job file gives it), launched by --exec"},
-            {"demo", "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms " +
+            {"demo", "  demo   [--nodes 8] [--kills 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms " +
                 "--suspicion-timeout 50ms]",
-                "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
+                "         [--seed S] [--profile low-latency|low-noise] [--startup-grace 3s] [--rt-priority 1..99]",
                 "         [--restart]   then restart the killed ranks (node --join) and check each is readmitted",
                 "         [--procs-per-node K|K0,K1,..]   two levels: kill a process and a node, check every process"},
-            {"driver", "  driver [--aeron-dir DIR] [--rt-priority P] [--transport ipc|udp|rdma] [--network-period D]",
+            {"driver", "  driver [--aeron-dir DIR] [--rt-priority P] [--cluster FILE] [--transport ipc|udp|rdma]",
+                "         [--network-period D]   transport: as the nodes', from the cluster file (one host: ipc; " +
+                    "several: udp); udp without one",
                 "         media driver for nodes run with --driver external; its network thread wakes every D " +
                     "(default",
                 "         100us, 10ms for ipc-only clusters; low-noise udp clusters: a quarter of the probe timeout)"},

@@ -85,9 +85,9 @@ final class NodeCommand
         }
         ctx.heartbeatPeriodNs(args.durationNs(Args.HEARTBEAT_PERIOD, -1));
         ctx.suspicionTimeoutNs(args.durationNs(Args.SUSPICION_TIMEOUT, -1));
-        if (args.isSet("--grace"))
+        if (args.isSet(Args.STARTUP_GRACE))
         {
-            ctx.startupGraceNs(args.durationNs("--grace", 0));
+            ctx.startupGraceNs(args.durationNs(Args.STARTUP_GRACE, 0));
         }
         if (args.isSet("--seeds"))
         {
@@ -101,17 +101,17 @@ final class NodeCommand
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
         final boolean join = args.switchOn("--join");
         final boolean noAuth = args.switchOn("--no-auth");
-        final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final int procs = args.intValue(Args.PROCS_PER_NODE, 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final String jobFile = args.string("--job", null);
         final String exec = args.string("--exec", null);
         final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
         if (procs > 0 && jobFile != null)
         {
-            throw new UsageException("give --procs K (K processes on every node) or --job FILE, not both");
+            throw new UsageException("give --procs-per-node K (K processes on every node) or --job FILE, not both");
         }
         if (exec != null && procs == 0 && jobFile == null)
         {
-            throw new UsageException("--exec needs --procs K (processes per node) or --job FILE");
+            throw new UsageException("--exec needs --procs-per-node K or --job FILE");
         }
         args.finish();
         final boolean processLevel = procs > 0 || jobFile != null;

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code node --procs K | --job FILE [--exec CMD] [--process-timeout D]}: give the node a process level before its
+ * {@code node --procs-per-node K | --job FILE [--exec CMD] [--process-timeout D]}: give the node a process level before its
  * agent starts, and launch its processes. The job is K processes on every node, or what the job file
  * ({@link JobFile}) says, application ranks in node order. Slots the daemon
  * did not fill are open to processes that attach on their own; every attached process is watched by its beats.
@@ -34,7 +34,7 @@ final class ProcessLevels
     }
 
     /**
-     * The job of {@code node --procs K} or {@code node --job FILE}, for the context (and so the config digest) before
+     * The job of {@code node --procs-per-node K} or {@code node --job FILE}, for the context (and so the config digest) before
      * the node is built.
      */
     static JobLayout layout(final Path clusterFile, final int processesPerNode, final String jobFile)

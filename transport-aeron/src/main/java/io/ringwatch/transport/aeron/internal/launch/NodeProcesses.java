@@ -94,7 +94,7 @@ public final class NodeProcesses
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
             "--profile", options.profile(),
-            "--grace", Durations.format(options.graceNs())));
+            "--startup-grace", Durations.format(options.graceNs())));
         if (join)
         {
             // a joiner is not judged before it is admitted: no start barrier to wait at
