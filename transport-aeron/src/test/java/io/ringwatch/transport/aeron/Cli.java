@@ -107,4 +107,16 @@ final class Cli
             throw new UncheckedIOException(ex);
         }
     }
+
+    /**
+     * @param stat what {@code stat} printed (its default table).
+     * @param rank a rank.
+     * @return that rank's row, split into its columns (CLUSTER RANK PID ALIVE STATE INCARNATION EPOCH DEAD ...).
+     */
+    static String[] statRow(final String stat, final int rank)
+    {
+        return stat.lines().filter(line -> line.matches("\\d+ +\\d+ .*")).map(line -> line.trim().split(" +"))
+            .filter(columns -> columns[1].equals(Integer.toString(rank))).findFirst()
+            .orElseThrow(() -> new AssertionError("no row for rank " + rank + " in:\n" + stat));
+    }
 }
