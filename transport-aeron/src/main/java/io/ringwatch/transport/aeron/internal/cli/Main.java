@@ -140,6 +140,8 @@ public final class Main
                 "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--startup-grace 10s] [--rt-priority 1..99]",
                 "         [--seeds S]   ranks 0..S-1 boot the cluster, the others join (default 3; S = N: all boot)",
                 "         [--join]   rejoin a running cluster under a new incarnation (a restarted rank)",
+                "         [--metrics-port P [--metrics-bind 127.0.0.1]]   serve this node's counters at " +
+                    "http://HOST:P/metrics (Prometheus text)",
                 "         [--procs-per-node K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
                 "         daemon of K application processes (or of those the job file gives it), launched by --exec"},
             {"demo", "  demo   [--nodes 8] [--kills 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms " +
@@ -153,8 +155,11 @@ public final class Main
                 "         media driver for nodes run with --driver external; its network thread wakes every D " +
                     "(default",
                 "         100us, 10ms for ipc-only clusters; low-noise udp clusters: a quarter of the probe timeout)"},
-            {"stat", "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view " +
-                "files"},
+            {"stat", "  stat   [--aeron-dir DIR] [--cluster-id ID]   one line per node of this host: state, " +
+                "incarnation, epoch, dead set, last change",
+                "         [--counters [--all]]   every counter (non-zero ones unless --all), driver errors, slots",
+                "         [--json]   the same as JSON    [--watch [--interval 1s] [--count N]]   print again " +
+                    "every interval"},
             {"doctor", "  doctor [--aeron-dir DIR] [--agents N]      host report: cores, pinning, memlock, shm, " +
                 "RDMA, and who",
                 "         else may write /dev/shm and the Aeron directory"},

@@ -14,13 +14,17 @@ import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.JitWarmup;
+import io.ringwatch.transport.aeron.internal.MetricsEndpoint;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
+import org.agrona.CloseHelper;
+
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -105,6 +109,8 @@ final class NodeCommand
         final String jobFile = args.string("--job", null);
         final String exec = args.string("--exec", null);
         final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
+        final int metricsPort = args.intValue("--metrics-port", -1, 0, 65535);
+        final String metricsBind = args.string("--metrics-bind", "127.0.0.1");
         if (procs > 0 && jobFile != null)
         {
             throw new UsageException("give --procs-per-node K (K processes on every node) or --job FILE, not both");
@@ -152,6 +158,15 @@ final class NodeCommand
         });
 
         final RingwatchNode node = RingwatchNode.launch(ctx);
+        // opt-in, on a thread of its own that reads the CnC file: the agent never serves a scrape
+        final MetricsEndpoint metrics = metricsPort < 0 ? null : MetricsEndpoint.start(
+            new InetSocketAddress(metricsBind, metricsPort), ctx.aeronDirectoryName(), ctx.cluster().clusterId(),
+            ctx.rank());
+        if (metrics != null)
+        {
+            LOG.log(Level.INFO, "metrics: http://" + metrics.address().getHostString() + ":" +
+                metrics.address().getPort() + "/metrics");
+        }
 
         LOG.log(Level.INFO, "node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
@@ -160,7 +175,14 @@ final class NodeCommand
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
             (ctx.join() ? " joining" : ctx.seedBoot() ? " seed" : ""));
 
-        return logUntilStopped(node, ctx);
+        try
+        {
+            return logUntilStopped(node, ctx);
+        }
+        finally
+        {
+            CloseHelper.quietClose(metrics);
+        }
     }
 
     private static Runnable shutdownAction(final RingwatchNode node)
