@@ -118,7 +118,11 @@ public enum NodeCounter
     /** See {@link ProtocolCounter#JOINS_LEARNED}. */
     JOINS_LEARNED(53, ProtocolCounter.JOINS_LEARNED),
     /** See {@link ProtocolCounter#JOINS_REFUSED}. */
-    JOINS_REFUSED(54, ProtocolCounter.JOINS_REFUSED);
+    JOINS_REFUSED(54, ProtocolCounter.JOINS_REFUSED),
+    /** Hellos from a peer whose key differs (UDP); each logged at most once per peer per 10 s. */
+    HELLO_KEY_MISMATCHES(55, "hello key mismatches"),
+    /** Hellos from a peer whose configuration differs (UDP); each logged at most once per peer per 10 s. */
+    HELLO_CONFIG_MISMATCHES(56, "hello config mismatches");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

@@ -26,6 +26,7 @@ import io.ringwatch.transport.aeron.internal.ControlStreams;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.FramePoller;
+import io.ringwatch.transport.aeron.internal.HelloExchange;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.RealtimeSwitch;
@@ -98,6 +99,7 @@ public final class RingwatchNode implements AutoCloseable
     private final Aeron aeron;
     private final RingwatchAgent agent;
     private final ControlStreams controlStreams;
+    private final HelloExchange hello;
     private final Agent dutyCycleAgent;
     private AgentRunner runner;
     private AgentInvoker invoker;
@@ -177,6 +179,10 @@ public final class RingwatchNode implements AutoCloseable
                     datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
                     ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
             }
+            hello = datagrams == null ? null : own(new HelloExchange(new HelloExchange.Settings(cluster.clusterId(),
+                rank, n, ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(),
+                ctx.seeds(), ctx.jobDigest(), ctx.broadcast(), ctx.partitionPolicy()), keyFingerprints(),
+                datagrams.foreignSocket(), datagrams.peerAddresses(), counters));
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
                 ctx.incarnation(), n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(),
                 ctx.sendRetryTimeoutNs()));
@@ -213,7 +219,12 @@ public final class RingwatchNode implements AutoCloseable
                 cachedClock, aeron.conductorAgentInvoker(), controlPoller, udp ? datagrams::poll : null, control,
                 udpHeartbeats, heartbeatTransport, viewFile, counters, onAgentStart(realtime),
                 realtime == null ? null : realtime::switchNow)
-                .driverWatch(driverWatch, SystemEpochClock.INSTANCE);
+                .driverWatch(driverWatch, SystemEpochClock.INSTANCE)
+                .hello(hello);
+            if (hello != null)
+            {
+                hello.start();
+            }
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
                 JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,
@@ -438,6 +449,10 @@ public final class RingwatchNode implements AutoCloseable
         }
         final java.util.List<byte[]> keys = KeyFile.load(ctx.authKeyFile());
         agent.rekey(FrameAuthenticator.withKeys(keys));
+        if (hello != null)
+        {
+            hello.rekey(fingerprints(keys));
+        }
         if (controlStreams != null)
         {
             controlStreams.rekey(ControlStreams.streamIds(keys, ctx.cluster().clusterId()));
@@ -448,6 +463,39 @@ public final class RingwatchNode implements AutoCloseable
             fingerprints.append(fingerprints.length() == 0 ? "" : ", ").append(KeyFile.fingerprint(key));
         }
         return fingerprints.toString();
+    }
+
+    private long[] keyFingerprints()
+    {
+        return ctx.authMode() == AuthMode.REQUIRED ? fingerprints(KeyFile.load(ctx.authKeyFile())) : new long[0];
+    }
+
+    private static long[] fingerprints(final List<byte[]> keys)
+    {
+        final long[] fingerprints = new long[keys.size()];
+        for (int i = 0; i < fingerprints.length; i++)
+        {
+            fingerprints[i] = KeyFile.fingerprintValue(keys.get(i));
+        }
+        return fingerprints;
+    }
+
+    /**
+     * @return over UDP, the last peer that told (by its hello) that it signs with another key, naming both keys'
+     * fingerprints; null if none did, and always null for other transports.
+     */
+    public String keyMismatch()
+    {
+        return hello == null ? null : hello.keyMismatch();
+    }
+
+    /**
+     * @return over UDP, the last peer that told (by its hello) that its configuration differs, naming the setting and
+     * both values; null if none did, and always null for other transports.
+     */
+    public String configMismatch()
+    {
+        return hello == null ? null : hello.configMismatch();
     }
 
     /**

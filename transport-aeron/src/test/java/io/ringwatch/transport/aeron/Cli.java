@@ -119,4 +119,23 @@ final class Cli
             .filter(columns -> columns[1].equals(Integer.toString(rank))).findFirst()
             .orElseThrow(() -> new AssertionError("no row for rank " + rank + " in:\n" + stat));
     }
+
+    /**
+     * Wait up to a minute for {@code line} in the process's log.
+     *
+     * @throws AssertionError with the log if the process ends first or the minute passes.
+     */
+    static void awaitLine(final Process process, final File log, final String line) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!read(log).contains(line))
+        {
+            if (!process.isAlive() || System.nanoTime() - deadlineNs > 0)
+            {
+                throw new AssertionError("no '" + line + "' (" + (process.isAlive() ? "running" : "exit " +
+                    process.exitValue()) + "): " + read(log));
+            }
+            Thread.sleep(20);
+        }
+    }
 }

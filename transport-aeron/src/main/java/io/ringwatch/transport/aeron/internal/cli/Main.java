@@ -20,7 +20,8 @@ public final class Main
      */
     static final String[] EXIT_CODES = {
         "exit codes (the shipped systemd units restart on every code but 0, " +
-            RingwatchConfiguration.EXIT_ALREADY_RUNNING + " and " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "):",
+            RingwatchConfiguration.EXIT_ALREADY_RUNNING + ", " + RingwatchConfiguration.EXIT_KEY_MISMATCH + " and " +
+            RingwatchConfiguration.EXIT_CONFIG_INVALID + "):",
         "  0   ok; a node or driver stopped on SIGTERM/SIGINT (a node LEFT: it told its observer)",
         "  1   a command's check failed (demo, app), or an internal error (a stack trace follows): restart",
         "  " + RingwatchConfiguration.EXIT_CONFIG_ERROR + "   start failed for a reason that can pass: no media " +
@@ -31,8 +32,10 @@ public final class Main
             "restart the driver, then the node",
         "  " + RingwatchConfiguration.EXIT_ALREADY_RUNNING + "   this rank already runs on this host (same cluster, " +
             "same --aeron-dir): refused before touching anything; do not restart",
-        "  " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "  bad command line, cluster file, key file or setting: " +
-            "a restart cannot help; fix the configuration",
+        "  " + RingwatchConfiguration.EXIT_KEY_MISMATCH + "  node heard nobody, and peers told it (udp) that they " +
+            "sign with another key: do not restart; give it the cluster's key file",
+        "  " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "  bad command line, cluster file, key file or setting, " +
+            "or (udp) peers told a node that heard nobody that their configuration differs: do not restart; fix it",
         "  143 SIGTERM before the node or driver could handle it (it was still starting): a stop, not a failure"};
 
     private static final String[] COMMANDS = {"node", "demo", "app", "driver", "stat", "doctor", "keygen"};

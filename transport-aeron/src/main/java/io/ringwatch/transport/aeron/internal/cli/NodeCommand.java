@@ -363,6 +363,25 @@ final class NodeCommand
         {
             return -1;
         }
+        if (snapshot.state() == NodeState.EXCLUDED && snapshot.exclusionCause() == ExclusionCause.ISOLATED &&
+            node.agent().counters().get(NodeCounter.SLOT_PROGRESS_SEEN) == 0)
+        {
+            // never heard the cluster: if peers told why, it is no cut a restart could heal
+            if (node.keyMismatch() != null)
+            {
+                LOG.log(Level.ERROR, "KEY_MISMATCH: this node heard nobody, and " + node.keyMismatch() + "; exit " +
+                    RingwatchConfiguration.EXIT_KEY_MISMATCH + ", not restarted: give this node the cluster's key " +
+                    "file (--key-file), then start it again");
+                return RingwatchConfiguration.EXIT_KEY_MISMATCH;
+            }
+            if (node.configMismatch() != null)
+            {
+                LOG.log(Level.ERROR, "CONFIG_MISMATCH: this node heard nobody, and " + node.configMismatch() +
+                    "; exit " + RingwatchConfiguration.EXIT_CONFIG_INVALID + ", not restarted: run it from the " +
+                    "cluster's cluster file and flags, then start it again");
+                return RingwatchConfiguration.EXIT_CONFIG_INVALID;
+            }
+        }
         if (snapshot.state() == NodeState.EXCLUDED)
         {
             LOG.log(Level.WARNING, "EXCLUDED: " + stopReason(ctx, snapshot) + "; fencing, exit " +
@@ -392,9 +411,9 @@ final class NodeCommand
                     "checking a minority notice from rank " + snapshot.excludedBy()) + ")";
             case ISOLATED:
                 return "this node heard nobody for longer than the suspicion timeout: cut off (check the network " +
-                    "and the firewall for the cluster file's ports), deaf, alone at the cluster's first boot, or " +
-                    "its frames dropped by the others (a wrong key or configuration: their logs and their " +
-                    "'frames rejected' counters in ringwatch.jar stat say which)";
+                    "and the firewall for the cluster file's ports), deaf, or alone at the cluster's first boot " +
+                    "(no peer told of another key or configuration; over ipc or rdma the peers' logs and " +
+                    "ringwatch.jar stat --counters say whether they refused its frames)";
             case LEFT:
                 return "it left";
             case DRIVER_LOST:

@@ -1,0 +1,112 @@
+package io.ringwatch.transport.aeron;
+
+import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
+import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import org.agrona.IoUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A rank started with another key than the cluster's, over UDP, as an operator would start it: both sides name the
+ * two key fingerprints (the rank's hellos reach a peer, the peer's answer reaches the rank), and the rank, which
+ * heard nobody, exits with the code the shipped node unit does not restart. The others run on and stop with 0.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class WrongKeyTest
+{
+    private static final int NODES = 3;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void shouldNameTheKeyMismatchOnBothSidesAndExitWithTheDoNotRestartCode() throws Exception
+    {
+        final String clusterKey = keygen("cluster.key");
+        final String otherKey = keygen("other.key");
+        final Path clusterFile = tmp.resolve("cluster.conf");
+        Files.writeString(clusterFile, new ClusterConfig(78, TimeUnit.MILLISECONDS.toNanos(25),
+            TimeUnit.MILLISECONDS.toNanos(250), FreePorts.localhostMembers(NODES)).render());
+        final File aeronDir = new File(ClusterDirectory.defaultParent(),
+            "ringwatch-wrongkey-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
+        final List<Process> processes = new ArrayList<>();
+        try
+        {
+            final File driverLog = tmp.resolve("driver.log").toFile();
+            final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getAbsolutePath());
+            processes.add(driver);
+            Cli.awaitLine(driver, driverLog, Drivers.READY_LINE);
+            final Process[] nodes = new Process[NODES];
+            final File[] logs = new File[NODES];
+            for (int r = 0; r < NODES; r++)
+            {
+                logs[r] = tmp.resolve("node-" + r + ".log").toFile();
+                // the cluster file is on one host: udp and the host's driver are what an operator passes here
+                nodes[r] = Cli.start(logs[r], "node", "--cluster", clusterFile.toString(), "--rank",
+                    Integer.toString(r), "--key-file", tmp.resolve(r == 2 ? "other.key" : "cluster.key").toString(),
+                    "--transport", "udp", "--driver", "external", "--aeron-dir", aeronDir.getAbsolutePath(),
+                    "--startup-grace", "3s");
+                processes.add(nodes[r]);
+            }
+
+            assertTrue(nodes[2].waitFor(90, TimeUnit.SECONDS), Cli.read(logs[2]));
+            final String wrong = Cli.read(logs[2]);
+            System.out.println(wrong);
+            assertEquals(RingwatchConfiguration.EXIT_KEY_MISMATCH, nodes[2].exitValue(), wrong);
+            assertTrue(wrong.contains("KEY_MISMATCH: this node heard nobody, and rank "), wrong);
+            assertTrue(wrong.contains("signs with key fingerprint " + clusterKey + ", this node's keys are " +
+                otherKey), wrong);
+
+            // the peer that heard rank 2's hello names both keys too
+            final String peer = Cli.read(logs[1]);
+            System.out.println(peer);
+            assertTrue(peer.contains("KEY MISMATCH: rank 2 (") && peer.contains("signs with key fingerprint " +
+                otherKey + ", this node's keys are " + clusterKey), peer);
+
+            for (int r = 0; r < 2; r++)
+            {
+                assertTrue(nodes[r].isAlive(), Cli.read(logs[r]));
+                nodes[r].destroy();
+            }
+            for (int r = 0; r < 2; r++)
+            {
+                assertTrue(nodes[r].waitFor(30, TimeUnit.SECONDS), Cli.read(logs[r]));
+                assertEquals(0, nodes[r].exitValue(), Cli.read(logs[r]));
+            }
+        }
+        finally
+        {
+            for (final Process p : processes)
+            {
+                p.destroyForcibly();
+            }
+            IoUtil.delete(aeronDir, true);
+        }
+    }
+
+    /**
+     * @return the new key's fingerprint, as keygen prints it.
+     */
+    private String keygen(final String name) throws InterruptedException
+    {
+        final File log = tmp.resolve(name + ".log").toFile();
+        assertEquals(0, Cli.run(log, "keygen", "--out", tmp.resolve(name).toString()), Cli.read(log));
+        final Matcher m = Pattern.compile("wrote key ([0-9a-f]{8}) ").matcher(Cli.read(log));
+        assertTrue(m.find(), Cli.read(log));
+        return m.group(1);
+    }
+}
