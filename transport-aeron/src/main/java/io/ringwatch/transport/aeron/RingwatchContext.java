@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.aeron.Aeron;
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.codec.ConfigDigest;
@@ -21,6 +22,7 @@ import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.internal.RankLock;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import io.ringwatch.transport.rdma.RdmaVerbs;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -80,6 +82,8 @@ public final class RingwatchContext
     private long driverTimeoutNs = -1;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
+    private Aeron aeronClient;
+    private ErrorHandler errorHandler;
     private RdmaVerbs rdmaVerbs;
     private ProtocolSettings protocolSettings;
     private final String authProperty = RingwatchConfiguration.auth();
@@ -146,6 +150,17 @@ public final class RingwatchContext
 
     private void concludeCluster()
     {
+        if (aeronClient != null)
+        {
+            // the application's client decides which driver: the node's files live in that driver's directory
+            if (Boolean.TRUE.equals(embeddedDriver))
+            {
+                throw new IllegalArgumentException("an application's Aeron client (aeronClient) and an embedded " +
+                    "driver exclude each other: the client is connected to its driver already");
+            }
+            embeddedDriver = false;
+            aeronDirectoryName = aeronClient.context().aeronDirectoryName();
+        }
         if (cluster == null)
         {
             if (clusterFile == null)
@@ -1081,7 +1096,7 @@ public final class RingwatchContext
      * @param clock the agent's clock; tests inject one.
      * @return this.
      */
-    public RingwatchContext nanoClock(final NanoClock clock)
+    RingwatchContext nanoClock(final NanoClock clock)
     {
         requireOpen("nanoClock");
         this.nanoClock = clock;
@@ -1136,6 +1151,51 @@ public final class RingwatchContext
     }
 
     /**
+     * Use the application's own Aeron client instead of connecting one: the node adds its publications, subscriptions
+     * and counters through it and never closes it. Its directory is the node's {@link #aeronDirectoryName()} (the
+     * driver's), and the driver is external. The client's conductor runs on the client's thread, so the node's agent
+     * does not drive it; close the node before the client. Driver loss is still seen by the node's own watch of the
+     * driver's heartbeat; the client's own errors go to the client's error handler.
+     *
+     * @param aeron a connected client.
+     * @return this.
+     */
+    public RingwatchContext aeronClient(final Aeron aeron)
+    {
+        requireOpen("aeronClient");
+        this.aeronClient = aeron;
+        return this;
+    }
+
+    /**
+     * @return the application's Aeron client, or null for a client of the node's own.
+     */
+    public Aeron aeronClient()
+    {
+        return aeronClient;
+    }
+
+    /**
+     * @param handler told of the node's unexpected errors (its agent's, and its own Aeron client's) instead of their
+     *                being logged; expected stops (a halted agent, a lost driver) are not errors.
+     * @return this.
+     */
+    public RingwatchContext errorHandler(final ErrorHandler handler)
+    {
+        requireOpen("errorHandler");
+        this.errorHandler = handler;
+        return this;
+    }
+
+    /**
+     * @return the error handler, or null to log errors through {@code System.Logger} "io.ringwatch.node".
+     */
+    public ErrorHandler errorHandler()
+    {
+        return errorHandler;
+    }
+
+    /**
      * @param listener application callbacks, on the agent thread.
      * @return this.
      */
@@ -1171,7 +1231,7 @@ public final class RingwatchContext
      *              RDMA device. Another implementation replaces the hardware, as tests on hosts without RDMA do.
      * @return this.
      */
-    public RingwatchContext rdmaVerbs(final RdmaVerbs verbs)
+    RingwatchContext rdmaVerbs(final RdmaVerbs verbs)
     {
         requireOpen("rdmaVerbs");
         this.rdmaVerbs = verbs;
@@ -1227,7 +1287,7 @@ public final class RingwatchContext
     /**
      * @return the RDMA verbs layer, or null for DiSNI on this host's device.
      */
-    public RdmaVerbs rdmaVerbs()
+    RdmaVerbs rdmaVerbs()
     {
         return rdmaVerbs;
     }

@@ -46,6 +46,7 @@ import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RdmaUnavailableException;
 import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
@@ -129,7 +130,7 @@ public final class RingwatchNode implements AutoCloseable
             {
                 own(launchDriver(dir));
             }
-            aeron = own(connect(dir));
+            aeron = ctx.aeronClient() != null ? ctx.aeronClient() : own(connect(dir));
             final DriverWatch driverWatch = own(new DriverWatch(dir, ctx.driverTimeoutNs()));
 
             final TransportMode transport = ctx.transport();
@@ -538,7 +539,7 @@ public final class RingwatchNode implements AutoCloseable
             {
                 return false;
             }
-            aeron.conductorAgentInvoker().invoke();
+            serviceClient();
             Thread.sleep(1);
         }
         return true;
@@ -681,6 +682,19 @@ public final class RingwatchNode implements AutoCloseable
         }
     }
 
+    /**
+     * Run the Aeron client's conductor once, if the node drives it (its own client); an application's client runs
+     * its conductor itself.
+     */
+    private void serviceClient()
+    {
+        final AgentInvoker conductor = aeron.conductorAgentInvoker();
+        if (conductor != null)
+        {
+            conductor.invoke();
+        }
+    }
+
     private void onClientError(final Throwable ex)
     {
         // without its driver a node can neither hear nor be heard; the owner must stop it (exit code 4 for `node`)
@@ -696,7 +710,20 @@ public final class RingwatchNode implements AutoCloseable
                 ex.getMessage());
             return;
         }
-        LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": Aeron client error", ex);
+        reportError("Aeron client error", ex);
+    }
+
+    private void reportError(final String what, final Throwable ex)
+    {
+        final ErrorHandler handler = ctx.errorHandler();
+        if (handler != null)
+        {
+            handler.onError(ex);
+        }
+        else
+        {
+            LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": " + what, ex);
+        }
     }
 
     private void onAgentError(final Throwable ex)
@@ -704,7 +731,7 @@ public final class RingwatchNode implements AutoCloseable
         // the agent stops itself this way once it has recorded why (view file, listener): not an error to report
         if (!(ex instanceof AgentTerminationException))
         {
-            LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": agent error", ex);
+            reportError("agent error", ex);
         }
     }
 
@@ -753,7 +780,7 @@ public final class RingwatchNode implements AutoCloseable
                     "two nodes on one driver with the same port? fix the cluster file", null);
             }
             // this client's conductor runs on the agent, which has not started: keep it alive for the driver
-            aeron.conductorAgentInvoker().invoke();
+            serviceClient();
             try
             {
                 Thread.sleep(10);
