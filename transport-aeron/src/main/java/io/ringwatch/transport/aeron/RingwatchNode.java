@@ -27,6 +27,7 @@ import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.FramePoller;
 import io.ringwatch.transport.aeron.internal.HelloExchange;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.RealtimeSwitch;
@@ -73,7 +74,7 @@ import java.util.function.BooleanSupplier;
  * {@link #launch(RingwatchContext)} concludes the context and builds all of that in one pass; then, after the
  * context's {@link StartGate} if it has one, it starts the agent as the context's {@link ThreadingMode} says: on a
  * thread of its own, under an {@link #invoker()} the caller drives, or not at all, for the caller to host
- * {@link #agent()}.
+ * {@link #dutyCycleAgent()}.
  */
 public final class RingwatchNode implements AutoCloseable
 {
@@ -93,6 +94,12 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     private static final System.Logger LOG = System.getLogger("io.ringwatch.node");
+
+    static
+    {
+        // the runtime's commands and tests reach the agent this way; the API does not expose it
+        NodeInternals.register(node -> node.agent);
+    }
 
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -245,7 +252,7 @@ public final class RingwatchNode implements AutoCloseable
      *
      * @param ctx configuration; concluded here, so not concluded before.
      * @return the node: running (DEDICATED), started and waiting for {@link #invoker()} (INVOKER), or built for the
-     * caller to host {@link #agent()} (UNSTARTED).
+     * caller to host {@link #dutyCycleAgent()} (UNSTARTED).
      * @throws IllegalArgumentException or IllegalStateException naming what is wrong; nothing is left open.
      */
     public static RingwatchNode launch(final RingwatchContext ctx)
@@ -553,13 +560,6 @@ public final class RingwatchNode implements AutoCloseable
         return invoker;
     }
 
-    /**
-     * @return the protocol agent: its node, counters and control channel.
-     */
-    public RingwatchAgent agent()
-    {
-        return agent;
-    }
 
     /**
      * @return what a host of this node must run for its duty cycle: the agent, or with a jitter file

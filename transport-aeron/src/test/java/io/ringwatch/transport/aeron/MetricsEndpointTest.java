@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.transport.aeron.internal.MetricsEndpoint;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,7 +37,7 @@ class MetricsEndpointTest
                 cluster.dir.getAbsolutePath(), CLUSTER_ID, 0))
         {
             cluster.run(300, 0, 1);
-            final long sent = cluster.nodes[0].agent().counters().get(NodeCounter.HEARTBEATS_SENT);
+            final long sent = NodeInternals.agent(cluster.nodes[0]).counters().get(NodeCounter.HEARTBEATS_SENT);
             assertTrue(sent > 0, "rank 0 sent heartbeats");
 
             final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

@@ -15,6 +15,7 @@ import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.JitWarmup;
 import io.ringwatch.transport.aeron.internal.MetricsEndpoint;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -193,8 +194,8 @@ final class NodeCommand
             {
                 if (CliShutdown.signalled())
                 {
-                    if (node.agent().stopped().getCount() > 0 && node.driverLost() == null &&
-                        node.agent().localFault() == null)
+                    if (NodeInternals.agent(node).stopped().getCount() > 0 && node.driverLost() == null &&
+                        NodeInternals.agent(node).localFault() == null)
                     {
                         node.leave(1000);
                     }
@@ -273,7 +274,7 @@ final class NodeCommand
         {
             while (true)
             {
-                final boolean stopped = node.agent().stopped().await(LOG_POLL_MS, TimeUnit.MILLISECONDS);
+                final boolean stopped = NodeInternals.agent(node).stopped().await(LOG_POLL_MS, TimeUnit.MILLISECONDS);
                 reader.read(snapshot);
                 if (!pinLogged && node.pinResult() != null)
                 {
@@ -281,7 +282,7 @@ final class NodeCommand
                     LOG.log(Level.INFO, "agent thread: " + node.pinResult());
                 }
                 membership.log(snapshot);
-                final long reformed = node.agent().counters().get(NodeCounter.REFORMS);
+                final long reformed = NodeInternals.agent(node).counters().get(NodeCounter.REFORMS);
                 if (reformed != reforms)
                 {
                     reforms = reformed;
@@ -303,7 +304,7 @@ final class NodeCommand
                         System.out.println("keyring NOT reloaded, keeping the current keys: " + ex.getMessage());
                     }
                 }
-                final String error = node.agent().heartbeatTransport().lastError();
+                final String error = NodeInternals.agent(node).heartbeatTransport().lastError();
                 if (!error.equals(transportError))
                 {
                     transportError = error;
@@ -333,7 +334,7 @@ final class NodeCommand
         final RingwatchNode node, final RingwatchContext ctx, final ViewSnapshot snapshot, final boolean stopped)
     {
         final String restart = "; a supervisor restarts it (Restart=on-failure) and it rejoins under a new incarnation";
-        if (CliShutdown.signalled() && (stopped || node.driverLost() != null || node.agent().localFault() != null))
+        if (CliShutdown.signalled() && (stopped || node.driverLost() != null || NodeInternals.agent(node).localFault() != null))
         {
             // an operator's stop, whatever else happened on the way: a success
             LOG.log(Level.INFO, snapshot.state() == NodeState.LEFT ?
@@ -342,10 +343,10 @@ final class NodeCommand
                 stopReason(ctx, snapshot) + "); exit 0");
             return 0;
         }
-        if (node.agent().localFault() != null)
+        if (NodeInternals.agent(node).localFault() != null)
         {
             // the view file says EXCLUDED (TRANSPORT_FAULT); exit 4 as for any loss of the node's own transport
-            LOG.log(Level.WARNING, "TRANSPORT_FAULT: " + node.agent().localFault() + "; it stopped without " +
+            LOG.log(Level.WARNING, "TRANSPORT_FAULT: " + NodeInternals.agent(node).localFault() + "; it stopped without " +
                 "reporting anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": bring the port up (ibstat), " +
                 "then restart the node");
             return RingwatchConfiguration.EXIT_DRIVER_LOST;
@@ -353,7 +354,7 @@ final class NodeCommand
         if (node.driverLost() != null || stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
         {
             final String why = node.driverLost() != null ? "lost the media driver (" + node.driverLost() + ")" :
-                String.valueOf(node.agent().driverLost());
+                String.valueOf(NodeInternals.agent(node).driverLost());
             LOG.log(Level.WARNING, "DRIVER_LOST: " + why + "; it stopped without reporting " +
                 "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": restart the media driver " +
                 "(ringwatch.jar driver; its unit restarts the nodes that require it), then the node");
@@ -364,7 +365,7 @@ final class NodeCommand
             return -1;
         }
         if (snapshot.state() == NodeState.EXCLUDED && snapshot.exclusionCause() == ExclusionCause.ISOLATED &&
-            node.agent().counters().get(NodeCounter.SLOT_PROGRESS_SEEN) == 0)
+            NodeInternals.agent(node).counters().get(NodeCounter.SLOT_PROGRESS_SEEN) == 0)
         {
             // never heard the cluster: if peers told why, it is no cut a restart could heal
             if (node.keyMismatch() != null)
@@ -430,7 +431,7 @@ final class NodeCommand
      */
     private static String ownTiming(final RingwatchNode node)
     {
-        final NodeCounters counters = node.agent().counters();
+        final NodeCounters counters = NodeInternals.agent(node).counters();
         return "own timing: largest heartbeat gap " + micros(counters.get(NodeCounter.MAX_HEARTBEAT_GAP_NS)) +
             " us, heartbeat deadlines missed " + counters.get(NodeCounter.HEARTBEAT_DEADLINES_MISSED) +
             ", longest duty cycle " + micros(counters.get(NodeCounter.DUTY_CYCLE_MAX_NS)) + " us, pauses detected " +

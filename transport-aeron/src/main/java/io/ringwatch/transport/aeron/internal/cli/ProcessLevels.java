@@ -8,6 +8,7 @@ import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.client.ProcessViewLayout;
 import io.ringwatch.transport.aeron.client.RingwatchClient;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.process.LocalProcesses;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
 
@@ -59,8 +60,8 @@ final class ProcessLevels
         final RingwatchContext ctx = node.context();
         final JobLayout layout = ctx.jobLayout();
         final int processesOnThisNode = layout.processesOn(ctx.rank());
-        final ProcessDaemon daemon = new ProcessDaemon(node.agent().node(), layout, ctx.broadcast().newSchedule(),
-            node.agent().control(), ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.nanoClock());
+        final ProcessDaemon daemon = new ProcessDaemon(NodeInternals.agent(node).node(), layout, ctx.broadcast().newSchedule(),
+            NodeInternals.agent(node).control(), ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.nanoClock());
         if (command != null)
         {
             daemon.launch(command, localIndex -> Map.of(
@@ -73,7 +74,7 @@ final class ProcessLevels
         }
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
         CliShutdown.add(daemon::close);
-        node.agent().processLevel(daemon);
+        NodeInternals.agent(node).processLevel(daemon);
         startLog(daemon, layout);
         final int first = layout.firstProcess(ctx.rank());
         LOG.log(Level.INFO, "process level: " + layout + ", job digest " + String.format("%08x", layout.digest()) +

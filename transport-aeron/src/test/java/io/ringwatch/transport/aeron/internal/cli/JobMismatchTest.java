@@ -5,6 +5,7 @@ import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.transport.aeron.EmbeddedCluster;
 import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,9 +44,9 @@ class JobMismatchTest
             assertNotEquals(cluster.nodes[0].context().configDigest(), cluster.nodes[2].context().configDigest());
             cluster.run(500, 0, 1, 2);
 
-            assertTrue(cluster.nodes[0].agent().counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
+            assertTrue(NodeInternals.agent(cluster.nodes[0]).counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
                 "rank 0 refused rank 2's frames");
-            assertTrue(cluster.nodes[2].agent().counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
+            assertTrue(NodeInternals.agent(cluster.nodes[2]).counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
                 "rank 2 refused the others' frames");
 
             final ByteArrayOutputStream out = new ByteArrayOutputStream();
