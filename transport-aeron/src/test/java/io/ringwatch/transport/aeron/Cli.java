@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.cli.Main;
 
 import java.io.File;
@@ -137,5 +138,19 @@ final class Cli
             }
             Thread.sleep(20);
         }
+    }
+
+    /**
+     * Start a media driver process and wait until it says it is ready.
+     *
+     * @param log where its output goes.
+     * @param cmd its whole command line.
+     * @return the running driver.
+     */
+    static Process startDriver(final File log, final List<String> cmd) throws InterruptedException
+    {
+        final Process driver = startCommand(log, cmd);
+        awaitLine(driver, log, Drivers.READY_LINE);
+        return driver;
     }
 }

@@ -1,7 +1,6 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.cli.Main;
 import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
@@ -104,9 +103,8 @@ class SystemdUnitsTest
         try
         {
             final File driverLog = tmp.resolve("driver.log").toFile();
-            final Process driver = Cli.startCommand(driverLog, runnable(driverUnit.execStart(driverEnv, "")));
+            final Process driver = Cli.startDriver(driverLog, runnable(driverUnit.execStart(driverEnv, "")));
             processes.add(driver);
-            Cli.awaitLine(driver, driverLog, Drivers.READY_LINE);
 
             final Process[] nodes = new Process[NODES];
             final File[] logs = new File[NODES];

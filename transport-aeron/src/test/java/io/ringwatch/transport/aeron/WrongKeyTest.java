@@ -1,6 +1,5 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.agrona.IoUtil;
@@ -47,9 +46,8 @@ class WrongKeyTest
         try
         {
             final File driverLog = tmp.resolve("driver.log").toFile();
-            final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getAbsolutePath());
-            processes.add(driver);
-            Cli.awaitLine(driver, driverLog, Drivers.READY_LINE);
+            processes.add(Cli.startDriver(driverLog, Cli.command(List.of("driver", "--aeron-dir",
+                aeronDir.getAbsolutePath()))));
             final Process[] nodes = new Process[NODES];
             final File[] logs = new File[NODES];
             for (int r = 0; r < NODES; r++)
