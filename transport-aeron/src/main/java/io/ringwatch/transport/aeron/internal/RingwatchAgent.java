@@ -475,7 +475,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             mismatchReported[senderRank] = true;
             System.err.printf("ringwatch rank %d: refusing frames from rank %d, whose configuration differs " +
                 "(its config digest %08x; ours: %s): check that both run the same cluster file, " +
-                "heartbeat period, suspicion timeout, broadcast, job (--procs/--job), seeds (--seeds) and version%n",
+                "heartbeat period, suspicion timeout, broadcast, job (--procs-per-node/--job), seeds (--seeds) and version%n",
                 rank, senderRank, theirDigest, configDescription);
         }
     }
