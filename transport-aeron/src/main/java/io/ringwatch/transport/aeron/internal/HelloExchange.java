@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Names a wrong key or a configuration that differs, on both sides, over UDP. A node whose frames fail every peer's
@@ -39,8 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Answers go only to cluster members, are no larger than what they answer, and are rate-limited per rank: no
  * reflection and no amplification. Its own thread does the work, so the agent only hands over a hello that arrived
  * on the socket it reads (the ring predecessor's), without allocating; datagrams from anyone else land on the
- * heartbeat port's other socket, which this thread reads at most {@value #DRAIN_LIMIT} of per
- * {@link #POLL_INTERVAL_MS} ms (the kernel drops the rest, as before).
+ * heartbeat port's other socket, which this thread reads at most {@value #DRAIN_LIMIT} of per poll, every
+ * {@value #POLL_INTERVAL_MS} ms until the node has heard its cluster and every {@value #HEARD_POLL_INTERVAL_MS} ms
+ * after (the kernel drops the rest, as before).
  */
 public final class HelloExchange implements AutoCloseable
 {
@@ -49,6 +51,9 @@ public final class HelloExchange implements AutoCloseable
 
     private static final long SEND_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long POLL_INTERVAL_MS = 100;
+    // once the cluster is heard, only other nodes' hellos are left to read: a wake-up a second keeps the thread out
+    // of the noise budget of the application's cores
+    private static final long HEARD_POLL_INTERVAL_MS = 1000;
     private static final int DRAIN_LIMIT = 16;
     private static final System.Logger LOG = System.getLogger("io.ringwatch.node");
 
@@ -187,6 +192,7 @@ public final class HelloExchange implements AutoCloseable
 
     private void run()
     {
+        nextSendNs = System.nanoTime();
         while (running)
         {
             final long nowNs = System.nanoTime();
@@ -196,7 +202,8 @@ public final class HelloExchange implements AutoCloseable
                 mailboxFull.set(0);
             }
             drain(nowNs);
-            if (!heardCluster() && nowNs - nextSendNs >= 0)
+            final boolean heard = heardCluster();
+            if (!heard && nowNs - nextSendNs >= 0)
             {
                 nextSendNs = nowNs + SEND_INTERVAL_NS;
                 for (final int target : targets)
@@ -204,15 +211,8 @@ public final class HelloExchange implements AutoCloseable
                     send(target, 0);
                 }
             }
-            try
-            {
-                Thread.sleep(POLL_INTERVAL_MS);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
+            // parked, not slept: close() unparks it, and an interrupt would close the heartbeat socket
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(heard ? HEARD_POLL_INTERVAL_MS : POLL_INTERVAL_MS));
         }
     }
 
@@ -393,6 +393,7 @@ public final class HelloExchange implements AutoCloseable
     {
         // no interrupt: one during a receive would close the heartbeat port's socket under the agent
         running = false;
+        LockSupport.unpark(thread);
         try
         {
             thread.join(1000);
