@@ -114,13 +114,13 @@ public final class HelloExchange implements AutoCloseable
     }
 
     /**
-     * The peers a node says hello to: the seeds and its ring predecessor, but neither itself nor its successor,
-     * whose heartbeat socket is connected to this node and takes its datagrams as heartbeats.
+     * The peers a node says hello to: the seeds and its ring predecessor, not itself. (Its successor's heartbeat
+     * socket is connected to this node: a hello there reaches that node's agent, which hands it over by
+     * {@link #offer}.)
      */
     static int[] targets(final int rank, final int n, final int seeds)
     {
         final List<Integer> chosen = new ArrayList<>();
-        final int successor = (rank + 1) % n;
         for (int r = 0; r < Math.min(seeds, n); r++)
         {
             chosen.add(r);
@@ -130,7 +130,7 @@ public final class HelloExchange implements AutoCloseable
         {
             chosen.add(predecessor);
         }
-        chosen.removeIf(r -> r == rank || r == successor);
+        chosen.removeIf(r -> r == rank);
         return chosen.stream().mapToInt(Integer::intValue).toArray();
     }
 
