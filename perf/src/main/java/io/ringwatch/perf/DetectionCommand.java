@@ -52,7 +52,7 @@ final class DetectionCommand implements Command
             "  --seed S                    victims and kill moments (default 1)",
             "  --miss-timeout D            a kill not known by every survivor by then is missed (default 5s)",
             "  --start-timeout D           time for a cluster to come up (default 120s)",
-            "  --grace D                   nodes' startup grace, from their release at the start barrier (default 8s:",
+            "  --startup-grace D           nodes' startup grace, from their release at the start barrier (default 8s:",
             "                              16 low-noise node JVMs on two cores lost starts at 3s: docs/benchmarks.md)",
             "  --settle D                  quiet time after a cluster is up, before its first kill (default 1s)",
             "  --max-starts M              cluster starts per configuration before giving up (default 0: three times",
@@ -106,11 +106,11 @@ final class DetectionCommand implements Command
             }
         }
         final long periodRatio = flags.longValue(HEARTBEAT_PERIOD_RATIO, 10, 2, 1_000_000);
-        final int kills = (int)flags.longValue("--kills", 50, 1, 1_000_000);
+        final int kills = (int)flags.longValue(Args.KILLS, 50, 1, 1_000_000);
         final long seed = flags.longValue("--seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
         final long missTimeoutNs = flags.durationNs("--miss-timeout", 5_000_000_000L);
         final long startTimeoutNs = flags.durationNs("--start-timeout", 120_000_000_000L);
-        final long graceNs = flags.durationNs("--grace", 8_000_000_000L);
+        final long graceNs = flags.durationNs(Args.STARTUP_GRACE, 8_000_000_000L);
         final long settleNs = flags.durationNs("--settle", 1_000_000_000L);
         final int maxStarts = (int)flags.longValue("--max-starts", 0, 0, 1_000_000);
         final long budgetNs = flags.isSet("--config-budget") ? flags.durationNs("--config-budget", 0) : 0;

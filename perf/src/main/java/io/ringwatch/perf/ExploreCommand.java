@@ -48,7 +48,7 @@ final class ExploreCommand implements Command
             "  --cut-for D             how long a cut lasts before it heals (default 2 delta)",
             "  --liveness D            whole again within this of the last heal (default 30 delta)",
             "  --restart-after D       every rank that stops restarts this long after, outside the budget",
-            "  --grace D               every node's startup grace (default 0)",
+            "  --startup-grace D       every node's startup grace (default 0)",
             "  --max-depth S           steps per execution (default 3000)",
             "  --max-states S          stop after this many distinct states (default no bound)",
             "  --max-seconds T         stop after this much wall-clock time (default no bound)",
@@ -70,7 +70,7 @@ final class ExploreCommand implements Command
             .pauseNs(flags.durationNs("--pause-for", -1))
             .cutNs(flags.durationNs("--cut-for", -1))
             .livenessNs(flags.durationNs("--liveness", -1))
-            .startupGraceNs(flags.durationNs("--grace", 0))
+            .startupGraceNs(flags.durationNs(Args.STARTUP_GRACE, 0))
             .restartAfterNs(flags.durationNs("--restart-after", -1))
             .maxDepth(flags.intValue("--max-depth", 3_000, 1, 1_000_000))
             .maxStates(flags.longValue("--max-states", Long.MAX_VALUE, 1, Long.MAX_VALUE))

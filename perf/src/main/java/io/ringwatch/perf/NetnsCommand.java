@@ -49,7 +49,7 @@ final class NetnsCommand implements Command
             "  --runs R                  repetitions of each, a fresh cluster each (default 3)",
             "  --suspicion-timeout D     δ (default 250ms)",
             "  --heartbeat-period D      η (default 25ms)",
-            "  --grace D                 nodes' startup grace (default 10s)",
+            "  --startup-grace D         nodes' startup grace (default 10s)",
             "  --out DIR                 writes DIR/netns.md and DIR/netns.csv after every run (default results)",
             "Eight nodes on five hosts {2, 2, 1, 2, 1}, one media driver per host, UDP on a bridge. Exit code 1 if a",
             "run did not turn out as the contract of issue 10 expects (the partition scenarios need the partition",
@@ -79,7 +79,7 @@ final class NetnsCommand implements Command
         final int runs = (int)flags.longValue("--runs", 3, 1, 1000);
         final long deltaNs = flags.durationNs(Args.SUSPICION_TIMEOUT, TimeUnit.MILLISECONDS.toNanos(250));
         final long etaNs = flags.durationNs(Args.HEARTBEAT_PERIOD, TimeUnit.MILLISECONDS.toNanos(25));
-        final long graceNs = flags.durationNs("--grace", TimeUnit.SECONDS.toNanos(10));
+        final long graceNs = flags.durationNs(Args.STARTUP_GRACE, TimeUnit.SECONDS.toNanos(10));
         final Path outDir = Path.of(flags.string("--out", "results"));
         flags.finish();
 

@@ -81,7 +81,7 @@ final class NoiseCommand implements Command
             "                         harness and a detector of its own get)",
             "  --rt-priority P        SCHED_FIFO priority of low-noise agents, 0 for none (default 10 where",
             "                         permitted, else 0)",
-            "  --grace D              nodes' startup grace (default 2s)",
+            "  --startup-grace D      nodes' startup grace (default 2s)",
             "  --settle D             wait between a detector being up and its B run (default 1s)",
             "  --start-timeout D      time for a detector to come up (default 120s)",
             "  --seed S               matrix contents and the order of the first pair (default 1)",
@@ -178,7 +178,7 @@ final class NoiseCommand implements Command
         final String appCores = flags.string("--app-cores", null);
         final int rtDefault = RealtimePriority.probe().applied() ? 10 : 0;
         final int realtimePriority = (int)flags.longValue("--rt-priority", rtDefault, 0, 99);
-        final long graceNs = flags.durationNs("--grace", TimeUnit.SECONDS.toNanos(quick || budgeted ? 1 : 2));
+        final long graceNs = flags.durationNs(Args.STARTUP_GRACE, TimeUnit.SECONDS.toNanos(quick || budgeted ? 1 : 2));
         final long settleNs = flags.durationNs("--settle",
             TimeUnit.MILLISECONDS.toNanos(quick ? 200 : budgeted ? 500 : 1000));
         final long startTimeoutNs = flags.durationNs("--start-timeout", TimeUnit.SECONDS.toNanos(120));

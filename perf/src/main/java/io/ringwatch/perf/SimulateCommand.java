@@ -147,7 +147,7 @@ final class SimulateCommand implements Command
             throw new UsageException(ex.getMessage());
         }
         final long pauseNs = flags.durationNs("--pause-for", 2 * suspicionTimeoutNs);
-        final int procsPerNode = (int)flags.longValue("--procs-per-node", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final int procsPerNode = (int)flags.longValue(Args.PROCS_PER_NODE, 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final int processFailures = (int)flags.longValue("--process-failures", 0, 0, Integer.MAX_VALUE);
         final String jobFile = flags.string("--job", null);
         if (jobFile != null && procsPerNode > 0)
@@ -195,7 +195,7 @@ final class SimulateCommand implements Command
         };
         final int seeds = (int)flags.longValue("--seeds", -1, 1, nodes);
         final long startSpreadNs = flags.durationNs("--start-spread", 0);
-        final long graceNs = flags.durationNs("--startup-grace", 0);
+        final long graceNs = flags.durationNs(Args.STARTUP_GRACE, 0);
         final int bootStalls = (int)flags.longValue("--boot-stalls", 0, 0, nodes);
         final long bootStallMinNs = flags.isSet("--boot-stall-min") ? flags.durationNs("--boot-stall-min", 0) : -1;
         final long bootStallMaxNs = flags.isSet("--boot-stall-max") ? flags.durationNs("--boot-stall-max", 0) : -1;

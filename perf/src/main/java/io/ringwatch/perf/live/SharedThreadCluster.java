@@ -7,6 +7,7 @@ import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
 import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
@@ -134,7 +135,7 @@ public final class SharedThreadCluster implements LiveCluster
 
     private void runOnce(final int r, final int command, final long[] leftAtNs)
     {
-        final RingwatchAgent agent = nodes[r].agent();
+        final RingwatchAgent agent = NodeInternals.agent(nodes[r]);
         try
         {
             if (command == LEAVE && agent.node().state() == NodeState.ACTIVE)

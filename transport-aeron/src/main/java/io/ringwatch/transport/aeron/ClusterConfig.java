@@ -108,6 +108,23 @@ public record ClusterConfig(int clusterId, long heartbeatPeriodNs, long suspicio
     }
 
     /**
+     * @return the first rank whose host differs from rank 0's, or -1 if every member is on one host: what the default
+     * transport follows (ipc on one host, udp across hosts).
+     */
+    public int firstRankOnAnotherHost()
+    {
+        final String host = members.get(0).host();
+        for (int r = 1; r < members.size(); r++)
+        {
+            if (!members.get(r).host().equals(host))
+            {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * @return the first rank whose line has no {@code rdma=host:port}, or -1 if every member has one.
      */
     public int firstMemberWithoutRdma()

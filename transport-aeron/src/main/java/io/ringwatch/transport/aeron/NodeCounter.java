@@ -120,10 +120,16 @@ public enum NodeCounter
     /** See {@link ProtocolCounter#JOINS_REFUSED}. */
     JOINS_REFUSED(54, ProtocolCounter.JOINS_REFUSED),
     /** See {@link ProtocolCounter#NEW_OBSERVER_DEFERRED}. */
-    NEW_OBSERVER_DEFERRED(55, ProtocolCounter.NEW_OBSERVER_DEFERRED);
+    NEW_OBSERVER_DEFERRED(55, ProtocolCounter.NEW_OBSERVER_DEFERRED),
+    /** Hellos from a peer whose key differs (UDP); each logged at most once per peer per 10 s. */
+    HELLO_KEY_MISMATCHES(56, "hello key mismatches"),
+    /** Hellos from a peer whose configuration differs (UDP); each logged at most once per peer per 10 s. */
+    HELLO_CONFIG_MISMATCHES(57, "hello config mismatches");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;
+
+    private static final NodeCounter[] BY_OFFSET = values();
 
     private final int typeId;
     private final String label;
@@ -192,5 +198,44 @@ public enum NodeCounter
     public static boolean isRingwatch(final int typeId)
     {
         return typeId >= TYPE_ID_BASE && typeId < TYPE_ID_BASE + 100;
+    }
+
+    /**
+     * @param typeId a counter type id.
+     * @return the ringwatch counter of that type, or null.
+     */
+    public static NodeCounter ofTypeId(final int typeId)
+    {
+        final int offset = typeId - TYPE_ID_BASE;
+        return offset >= 0 && offset < BY_OFFSET.length && BY_OFFSET[offset].typeId == typeId ?
+            BY_OFFSET[offset] : null;
+    }
+
+    /**
+     * @return true for a value that goes down as well as up (state, sizes, maxima); the rest only count up.
+     */
+    public boolean gauge()
+    {
+        switch (this)
+        {
+            case DEAD_COUNT:
+            case VIEW_EPOCH:
+            case DUTY_CYCLE_MAX_NS:
+            case NODE_STATE:
+            case MAX_HEARTBEAT_GAP_NS:
+            case RDMA_CONNECT_TIME_MAX_NS:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * @return the name metrics use: {@code ringwatch_} and the constant's name in lower case, {@code _total} for a
+     * counter (the labels may repeat, the names may not).
+     */
+    public String metricName()
+    {
+        return "ringwatch_" + name().toLowerCase(java.util.Locale.ROOT) + (gauge() ? "" : "_total");
     }
 }

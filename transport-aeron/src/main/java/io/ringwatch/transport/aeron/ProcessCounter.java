@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 /**
- * The counters a daemon with a process level ({@code node --procs K | --job FILE}) publishes beside its
+ * The counters a daemon with a process level ({@code node --procs-per-node K | --job FILE}) publishes beside its
  * {@link NodeCounter}s, in the same key layout {clusterId int32, rank int32, detail int32 = -1} and the same type id
  * range, from {@link NodeCounter#TYPE_ID_BASE} + 80, so {@code AeronStat} and {@code ringwatch stat} show them.
  */

@@ -23,11 +23,10 @@ public final class RingwatchConfiguration
      * (heartbeats and control on Aeron UDP) or {@code rdma} (heartbeats by RDMA WRITE, control and notices on Aeron
      * UDP as with {@code udp}). {@code rdma} needs {@code rdma=host:port} on every member line of the cluster file
      * ({@link ClusterConfig}) and a host where RDMA is usable ({@code ringwatch.jar doctor}); its own settings are
-     * transport-rdma's {@code ringwatch.rdma.*} properties ({@code RdmaConfiguration}).
+     * transport-rdma's {@code ringwatch.rdma.*} properties ({@code RdmaConfiguration}). Unset, it follows the cluster
+     * file: {@code ipc} when every member is on one host, {@code udp} when they are on several.
      */
     public static final String TRANSPORT_PROP_NAME = "ringwatch.transport";
-    /** Default transport. */
-    public static final String TRANSPORT_DEFAULT = "ipc";
 
     /**
      * Broadcast schedule of failure notices: {@code double-hypercube} (paper 002, default) or {@code binomial-graph}
@@ -121,10 +120,11 @@ public final class RingwatchConfiguration
      */
     public static final String PRELOAD_PROP_NAME = "ringwatch.preload";
 
-    /** {@code embedded}: launch a media driver in this process; {@code external}: use the one at aeron.dir. */
+    /**
+     * {@code embedded}: launch a media driver in this process; {@code external}: use the one at aeron.dir. Unset, it
+     * follows the cluster file: embedded when every member is on one host, external (the host's driver) otherwise.
+     */
     public static final String DRIVER_PROP_NAME = "ringwatch.driver";
-    /** Default driver mode. */
-    public static final String DRIVER_DEFAULT = "embedded";
 
     /** Who runs the node's agent: {@code dedicated}, {@code invoker} or {@code unstarted} ({@link ThreadingMode}). */
     public static final String THREADING_MODE_PROP_NAME = "ringwatch.threading.mode";
@@ -243,16 +243,24 @@ public final class RingwatchConfiguration
      */
     public static final int EXIT_DRIVER_LOST = 4;
 
+    /**
+     * Exit code of a node that heard nobody and stopped (ISOLATED) after peers told it, by their hellos, that they
+     * sign with another key: it can never be heard with the key it has, so the unit files do not restart it. 77 is
+     * {@code EX_NOPERM} of sysexits(3). (A node stopped so for a configuration that differs exits
+     * {@link #EXIT_CONFIG_INVALID}.)
+     */
+    public static final int EXIT_KEY_MISMATCH = 77;
+
     private RingwatchConfiguration()
     {
     }
 
     /**
-     * @return {@link #TRANSPORT_PROP_NAME} or its default.
+     * @return {@link #TRANSPORT_PROP_NAME}, or null to follow the cluster file.
      */
     public static String transport()
     {
-        return System.getProperty(TRANSPORT_PROP_NAME, TRANSPORT_DEFAULT);
+        return System.getProperty(TRANSPORT_PROP_NAME);
     }
 
     /**
@@ -382,11 +390,11 @@ public final class RingwatchConfiguration
     }
 
     /**
-     * @return driver mode.
+     * @return {@link #DRIVER_PROP_NAME}, or null to follow the cluster file.
      */
     public static String driver()
     {
-        return System.getProperty(DRIVER_PROP_NAME, DRIVER_DEFAULT);
+        return System.getProperty(DRIVER_PROP_NAME);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.aeron.Aeron;
 import io.aeron.CommonContext;
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.codec.ConfigDigest;
@@ -21,6 +22,7 @@ import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.internal.RankLock;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import io.ringwatch.transport.rdma.RdmaVerbs;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -48,7 +50,8 @@ public final class RingwatchContext
     private int seeds = RingwatchConfiguration.seeds();
     private boolean seedBoot;
     private boolean firstBootJoin;
-    private TransportMode transport = TransportMode.parse(RingwatchConfiguration.transport());
+    private TransportMode transport = RingwatchConfiguration.transport() == null ? null :
+        TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
     private PartitionPolicy partitionPolicy = PartitionPolicy.parse(RingwatchConfiguration.partitionPolicy());
     private long heartbeatPeriodNs = -1;
@@ -64,7 +67,8 @@ public final class RingwatchContext
     private boolean preloadClasses = RingwatchConfiguration.preload();
     private boolean jitterFile = RingwatchConfiguration.jitterFile();
     private int preCreateAllUpTo = RingwatchConfiguration.preCreateAllMax();
-    private boolean embeddedDriver = parseDriver(RingwatchConfiguration.driver());
+    private Boolean embeddedDriver = RingwatchConfiguration.driver() == null ? null :
+        parseDriver(RingwatchConfiguration.driver());
     private ThreadingMode threadingMode = ThreadingMode.parse(RingwatchConfiguration.threadingMode());
     private RingwatchNode.StartGate startGate;
     private String aeronDirectoryName = CommonContext.getAeronDirectoryName();
@@ -78,6 +82,8 @@ public final class RingwatchContext
     private long driverTimeoutNs = -1;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private MembershipListener listener = MembershipListener.NO_OP;
+    private Aeron aeronClient;
+    private ErrorHandler errorHandler;
     private RdmaVerbs rdmaVerbs;
     private ProtocolSettings protocolSettings;
     private final String authProperty = RingwatchConfiguration.auth();
@@ -125,6 +131,36 @@ public final class RingwatchContext
             throw new IllegalStateException(this + " already concluded: a context launches one node");
         }
         concluded = true;
+        concludeCluster();
+        concludeTransport();
+        concludeSeeds();
+        if (lockRank)
+        {
+            rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
+        }
+        concludeBootPlan();
+        concludeProtocolSettings();
+        concludeAuthentication();
+        concludeIdleStrategy();
+        concludeChannels();
+        concludeScheduling();
+        concludeJoinIncarnation();
+        return this;
+    }
+
+    private void concludeCluster()
+    {
+        if (aeronClient != null)
+        {
+            // the application's client decides which driver: the node's files live in that driver's directory
+            if (Boolean.TRUE.equals(embeddedDriver))
+            {
+                throw new IllegalArgumentException("an application's Aeron client (aeronClient) and an embedded " +
+                    "driver exclude each other: the client is connected to its driver already");
+            }
+            embeddedDriver = false;
+            aeronDirectoryName = aeronClient.context().aeronDirectoryName();
+        }
         if (cluster == null)
         {
             if (clusterFile == null)
@@ -138,14 +174,46 @@ public final class RingwatchContext
             throw new IllegalArgumentException("rank " + rank + " out of range: cluster " + cluster.clusterId() +
                 " has ranks 0.." + (cluster.size() - 1));
         }
+        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
+        {
+            throw new IllegalArgumentException("aeron.dir is empty");
+        }
+        if (threadingMode == null)
+        {
+            throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
+        }
+    }
+
+    /**
+     * One default for every node, from the cluster file: members on one host talk over shared memory through an
+     * embedded driver; members on several hosts talk UDP through their host's driver. Shared memory across hosts is
+     * refused rather than left to fail as a silence.
+     */
+    private void concludeTransport()
+    {
+        final int away = cluster.firstRankOnAnotherHost();
         if (transport == null)
         {
-            throw new IllegalArgumentException("transport must be set: ipc, udp or rdma");
+            transport = away < 0 ? TransportMode.IPC : TransportMode.UDP;
+        }
+        if (embeddedDriver == null)
+        {
+            embeddedDriver = away < 0;
+        }
+        if (transport == TransportMode.IPC && away >= 0)
+        {
+            throw new IllegalArgumentException("transport ipc reaches one host only, and the cluster file puts rank 0 " +
+                "on " + cluster.member(0).host() + " and rank " + away + " on " + cluster.member(away).host() +
+                ": use --transport udp (the default for a cluster file that spans hosts) with --driver external");
         }
         if (transport == TransportMode.RDMA)
         {
             requireRdmaEndpoints(cluster);
         }
+    }
+
+    private void concludeSeeds()
+    {
         if (seeds < 0)
         {
             seeds = BootSeeds.defaultFor(cluster.size());
@@ -155,14 +223,13 @@ public final class RingwatchContext
             throw new IllegalArgumentException(RingwatchConfiguration.SEEDS_PROP_NAME + " must be in [1, " +
                 cluster.size() + "]: " + seeds);
         }
-        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
-        {
-            throw new IllegalArgumentException("aeron.dir is empty");
-        }
-        if (lockRank)
-        {
-            rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
-        }
+    }
+
+    /**
+     * Seed or joiner, and the incarnation of a node that does not join.
+     */
+    private void concludeBootPlan()
+    {
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
         // A rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here. This
         // holds when every rank is a seed too (N <= 3 by default), so one command line serves a first boot and every
@@ -177,7 +244,14 @@ public final class RingwatchContext
             // recorded so that this seed's next start knows it is a restart and joins
             IncarnationFile.record(incarnationFile, incarnation);
         }
+    }
 
+    /**
+     * η, δ and the pause threshold from the setters, the system properties or the cluster file, checked here in
+     * units and named as an operator sets them; {@link ProtocolSettings} checks the rest.
+     */
+    private void concludeProtocolSettings()
+    {
         if (heartbeatPeriodNs < 0)
         {
             heartbeatPeriodNs = RingwatchConfiguration.heartbeatPeriodNs(cluster.heartbeatPeriodNs() > 0 ?
@@ -192,11 +266,29 @@ public final class RingwatchContext
         {
             pauseThresholdNs = RingwatchConfiguration.pauseThresholdNs(suspicionTimeoutNs / 2);
         }
-        // ProtocolSettings validates η, δ, the pause threshold and the grace, naming the bad value
+        if (heartbeatPeriodNs == 0)
+        {
+            throw new IllegalArgumentException("heartbeat-period (η) must be above 0");
+        }
+        if (suspicionTimeoutNs <= heartbeatPeriodNs)
+        {
+            throw new IllegalArgumentException("suspicion-timeout (δ) " + Durations.format(suspicionTimeoutNs) +
+                " must exceed heartbeat-period (η) " + Durations.format(heartbeatPeriodNs) +
+                ", or every gap between heartbeats is a suspicion (typically δ = 10η)");
+        }
+        if (pauseThresholdNs <= 0 || pauseThresholdNs >= suspicionTimeoutNs)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.PAUSE_THRESHOLD_PROP_NAME + " " +
+                Durations.format(pauseThresholdNs) + " must be above 0 and below suspicion-timeout (δ) " +
+                Durations.format(suspicionTimeoutNs));
+        }
+        if (startupGraceNs < 0)
+        {
+            throw new IllegalArgumentException("startup-grace must be 0 or more: " + Durations.format(startupGraceNs));
+        }
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
             .withPartitionPolicy(partitionPolicy);
-
         if (jobLayout != null && jobLayout.nodeCount() != cluster.size())
         {
             throw new IllegalArgumentException("the job places processes on " + jobLayout.nodeCount() +
@@ -204,6 +296,10 @@ public final class RingwatchContext
         }
         configDigest = ConfigDigest.of(FrameHeaderFlyweight.VERSION, cluster.clusterId(), cluster.size(),
             heartbeatPeriodNs, suspicionTimeoutNs, broadcast, partitionPolicy, jobDigest(), seeds);
+    }
+
+    private void concludeAuthentication()
+    {
         if (authMode == null && authProperty != null)
         {
             authMode = AuthMode.parse(authProperty);
@@ -212,7 +308,10 @@ public final class RingwatchContext
         authMode = AuthMode.resolveExplicit(authMode, authKeyFile, AuthMode.EMBEDDED_KEY_REQUIRED);
         frameAuthenticator = authMode == AuthMode.REQUIRED ?
             KeyFile.authenticator(authKeyFile) : FrameAuthenticator.NONE;
+    }
 
+    private void concludeIdleStrategy()
+    {
         if (idleMaxSleepNs < 0)
         {
             idleMaxSleepNs = RingwatchConfiguration.idleMaxSleepNs(heartbeatPeriodNs);
@@ -229,15 +328,26 @@ public final class RingwatchContext
         {
             idleStrategy = RingwatchConfiguration.newIdleStrategy(idleStrategyName, idleMaxSleepNs);
         }
+    }
+
+    private void concludeChannels()
+    {
         requirePositive(RingwatchConfiguration.FRAGMENT_LIMIT_PROP_NAME, fragmentLimit);
         requirePositive(RingwatchConfiguration.HEARTBEAT_RCVBUF_PROP_NAME, heartbeatReceiveBufferBytes);
         requirePositive(RingwatchConfiguration.SEND_QUEUE_CAPACITY_PROP_NAME, sendQueueCapacity);
-        requirePositive(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME, sendRetryTimeoutNs);
+        if (sendRetryTimeoutNs <= 0)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.SEND_RETRY_TIMEOUT_PROP_NAME +
+                " must be above 0: " + Durations.format(sendRetryTimeoutNs));
+        }
         if (driverTimeoutNs < 0)
         {
             driverTimeoutNs = RingwatchConfiguration.driverTimeoutNs(suspicionTimeoutNs);
         }
-        requirePositive(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME, driverTimeoutNs);
+        if (driverTimeoutNs == 0)
+        {
+            throw new IllegalArgumentException(RingwatchConfiguration.DRIVER_TIMEOUT_PROP_NAME + " must be above 0");
+        }
         if (termLength < 64 * 1024 || Integer.bitCount(termLength) != 1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.TERM_LENGTH_PROP_NAME +
@@ -247,6 +357,10 @@ public final class RingwatchContext
         {
             throw new IllegalArgumentException("control and heartbeat stream ids must differ: " + controlStreamId);
         }
+    }
+
+    private void concludeScheduling()
+    {
         if (cpu < -1)
         {
             throw new IllegalArgumentException(RingwatchConfiguration.CPU_PROP_NAME + " must be >= -1: " + cpu);
@@ -272,21 +386,19 @@ public final class RingwatchContext
                     RingwatchConfiguration.CPU_PROP_NAME + "): unpinned it would take a core from everything else");
             }
         }
-        if (aeronDirectoryName == null || aeronDirectoryName.isEmpty())
-        {
-            throw new IllegalArgumentException("aeron.dir is empty");
-        }
+    }
+
+    /**
+     * Last, once everything else is valid: a joiner's incarnation is greater than any this rank used before, and
+     * taking it advances the rank's incarnation file (see {@link IncarnationFile}).
+     */
+    private void concludeJoinIncarnation()
+    {
         if (!incarnationSet && join)
         {
-            // greater than any incarnation this rank used before: see IncarnationFile
             incarnation = IncarnationFile.next(IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank),
                 System.currentTimeMillis() / 1000);
         }
-        if (threadingMode == null)
-        {
-            throw new IllegalArgumentException("threadingMode must be set: dedicated, invoker or unstarted");
-        }
-        return this;
     }
 
     private static void requireRdmaEndpoints(final ClusterConfig cluster)
@@ -545,7 +657,8 @@ public final class RingwatchContext
     }
 
     /**
-     * @return transport.
+     * @return transport; unless set, resolved by {@link #conclude()} from the cluster file: ipc when every member is
+     * on one host, udp when they are on several.
      */
     public TransportMode transport()
     {
@@ -831,11 +944,12 @@ public final class RingwatchContext
     }
 
     /**
-     * @return true if a media driver is launched in this process.
+     * @return true if a media driver is launched in this process: unless set, when every member of the cluster is on
+     * one host (several hosts: each host's own driver).
      */
     public boolean embeddedDriver()
     {
-        return embeddedDriver;
+        return embeddedDriver != null ? embeddedDriver : cluster == null || cluster.firstRankOnAnotherHost() < 0;
     }
 
     /**
@@ -982,7 +1096,7 @@ public final class RingwatchContext
      * @param clock the agent's clock; tests inject one.
      * @return this.
      */
-    public RingwatchContext nanoClock(final NanoClock clock)
+    RingwatchContext nanoClock(final NanoClock clock)
     {
         requireOpen("nanoClock");
         this.nanoClock = clock;
@@ -1037,6 +1151,51 @@ public final class RingwatchContext
     }
 
     /**
+     * Use the application's own Aeron client instead of connecting one: the node adds its publications, subscriptions
+     * and counters through it and never closes it. Its directory is the node's {@link #aeronDirectoryName()} (the
+     * driver's), and the driver is external. The client's conductor runs on the client's thread, so the node's agent
+     * does not drive it; close the node before the client. Driver loss is still seen by the node's own watch of the
+     * driver's heartbeat; the client's own errors go to the client's error handler.
+     *
+     * @param aeron a connected client.
+     * @return this.
+     */
+    public RingwatchContext aeronClient(final Aeron aeron)
+    {
+        requireOpen("aeronClient");
+        this.aeronClient = aeron;
+        return this;
+    }
+
+    /**
+     * @return the application's Aeron client, or null for a client of the node's own.
+     */
+    public Aeron aeronClient()
+    {
+        return aeronClient;
+    }
+
+    /**
+     * @param handler told of the node's unexpected errors (its agent's, and its own Aeron client's) instead of their
+     *                being logged; expected stops (a halted agent, a lost driver) are not errors.
+     * @return this.
+     */
+    public RingwatchContext errorHandler(final ErrorHandler handler)
+    {
+        requireOpen("errorHandler");
+        this.errorHandler = handler;
+        return this;
+    }
+
+    /**
+     * @return the error handler, or null to log errors through {@code System.Logger} "io.ringwatch.node".
+     */
+    public ErrorHandler errorHandler()
+    {
+        return errorHandler;
+    }
+
+    /**
      * @param listener application callbacks, on the agent thread.
      * @return this.
      */
@@ -1073,7 +1232,7 @@ public final class RingwatchContext
      *              RDMA device. Another implementation replaces the hardware, as tests on hosts without RDMA do.
      * @return this.
      */
-    public RingwatchContext rdmaVerbs(final RdmaVerbs verbs)
+    RingwatchContext rdmaVerbs(final RdmaVerbs verbs)
     {
         requireOpen("rdmaVerbs");
         this.rdmaVerbs = verbs;
@@ -1129,7 +1288,7 @@ public final class RingwatchContext
     /**
      * @return the RDMA verbs layer, or null for DiSNI on this host's device.
      */
-    public RdmaVerbs rdmaVerbs()
+    RdmaVerbs rdmaVerbs()
     {
         return rdmaVerbs;
     }

@@ -26,6 +26,8 @@ import io.ringwatch.transport.aeron.internal.ControlStreams;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.FramePoller;
+import io.ringwatch.transport.aeron.internal.HelloExchange;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.RealtimeSwitch;
@@ -47,6 +49,7 @@ import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import io.ringwatch.transport.rdma.RdmaUnavailableException;
 import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
@@ -73,7 +76,7 @@ import java.util.function.BooleanSupplier;
  * {@link #launch(RingwatchContext)} concludes the context and builds all of that in one pass; then, after the
  * context's {@link StartGate} if it has one, it starts the agent as the context's {@link ThreadingMode} says: on a
  * thread of its own, under an {@link #invoker()} the caller drives, or not at all, for the caller to host
- * {@link #agent()}.
+ * {@link #dutyCycleAgent()}.
  */
 public final class RingwatchNode implements AutoCloseable
 {
@@ -94,12 +97,19 @@ public final class RingwatchNode implements AutoCloseable
 
     private static final System.Logger LOG = System.getLogger("io.ringwatch.node");
 
+    static
+    {
+        // the runtime's commands and tests reach the agent this way; the API does not expose it
+        NodeInternals.register(node -> node.agent);
+    }
+
     private final RingwatchContext ctx;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<PeerPublications> peerPublications = new ArrayList<>(2);
     private final Aeron aeron;
     private final RingwatchAgent agent;
     private final ControlStreams controlStreams;
+    private final HelloExchange hello;
     private final Agent dutyCycleAgent;
     private AgentRunner runner;
     private AgentInvoker invoker;
@@ -129,7 +139,7 @@ public final class RingwatchNode implements AutoCloseable
             {
                 own(launchDriver(dir));
             }
-            aeron = own(connect(dir));
+            aeron = ctx.aeronClient() != null ? ctx.aeronClient() : own(connect(dir));
             final DriverWatch driverWatch = own(new DriverWatch(dir, ctx.driverTimeoutNs()));
 
             final TransportMode transport = ctx.transport();
@@ -181,6 +191,10 @@ public final class RingwatchNode implements AutoCloseable
                     datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
                     ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
             }
+            hello = datagrams == null ? null : own(new HelloExchange(new HelloExchange.Settings(cluster.clusterId(),
+                rank, n, ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(),
+                ctx.seeds(), ctx.jobDigest(), ctx.broadcast(), ctx.partitionPolicy()), keyFingerprints(),
+                datagrams.foreignSocket(), datagrams.peerAddresses(), counters));
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
                 ctx.incarnation(), n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(),
                 ctx.sendRetryTimeoutNs()));
@@ -217,7 +231,12 @@ public final class RingwatchNode implements AutoCloseable
                 cachedClock, aeron.conductorAgentInvoker(), controlPoller, udp ? datagrams::poll : null, control,
                 udpHeartbeats, heartbeatTransport, viewFile, counters, onAgentStart(realtime),
                 realtime == null ? null : realtime::switchNow)
-                .driverWatch(driverWatch, SystemEpochClock.INSTANCE);
+                .driverWatch(driverWatch, SystemEpochClock.INSTANCE)
+                .hello(hello);
+            if (hello != null)
+            {
+                hello.start();
+            }
             // with a jitter file, the recorder wraps the agent and is what runs
             dutyCycleAgent = ctx.jitterFile() ? new JitterRecordingAgent(agent, own(new JitterFile(
                 JitterLayout.fileFor(dir, cluster.clusterId(), rank), cluster.clusterId(), rank,
@@ -237,7 +256,7 @@ public final class RingwatchNode implements AutoCloseable
      *
      * @param ctx configuration; concluded here, so not concluded before.
      * @return the node: running (DEDICATED), started and waiting for {@link #invoker()} (INVOKER), or built for the
-     * caller to host {@link #agent()} (UNSTARTED).
+     * caller to host {@link #dutyCycleAgent()} (UNSTARTED).
      * @throws IllegalArgumentException or IllegalStateException naming what is wrong; nothing is left open.
      */
     public static RingwatchNode launch(final RingwatchContext ctx)
@@ -446,6 +465,10 @@ public final class RingwatchNode implements AutoCloseable
         }
         final java.util.List<byte[]> keys = KeyFile.load(ctx.authKeyFile());
         agent.rekey(FrameAuthenticator.withKeys(keys));
+        if (hello != null)
+        {
+            hello.rekey(fingerprints(keys));
+        }
         if (controlStreams != null)
         {
             controlStreams.rekey(ControlStreams.streamIds(keys, ctx.cluster().clusterId()));
@@ -456,6 +479,39 @@ public final class RingwatchNode implements AutoCloseable
             fingerprints.append(fingerprints.length() == 0 ? "" : ", ").append(KeyFile.fingerprint(key));
         }
         return fingerprints.toString();
+    }
+
+    private long[] keyFingerprints()
+    {
+        return ctx.authMode() == AuthMode.REQUIRED ? fingerprints(KeyFile.load(ctx.authKeyFile())) : new long[0];
+    }
+
+    private static long[] fingerprints(final List<byte[]> keys)
+    {
+        final long[] fingerprints = new long[keys.size()];
+        for (int i = 0; i < fingerprints.length; i++)
+        {
+            fingerprints[i] = KeyFile.fingerprintValue(keys.get(i));
+        }
+        return fingerprints;
+    }
+
+    /**
+     * @return over UDP, the last peer that told (by its hello) that it signs with another key, naming both keys'
+     * fingerprints; null if none did, and always null for other transports.
+     */
+    public String keyMismatch()
+    {
+        return hello == null ? null : hello.keyMismatch();
+    }
+
+    /**
+     * @return over UDP, the last peer that told (by its hello) that its configuration differs, naming the setting and
+     * both values; null if none did, and always null for other transports.
+     */
+    public String configMismatch()
+    {
+        return hello == null ? null : hello.configMismatch();
     }
 
     /**
@@ -498,7 +554,7 @@ public final class RingwatchNode implements AutoCloseable
             {
                 return false;
             }
-            aeron.conductorAgentInvoker().invoke();
+            serviceClient();
             Thread.sleep(1);
         }
         return true;
@@ -512,13 +568,6 @@ public final class RingwatchNode implements AutoCloseable
         return invoker;
     }
 
-    /**
-     * @return the protocol agent: its node, counters and control channel.
-     */
-    public RingwatchAgent agent()
-    {
-        return agent;
-    }
 
     /**
      * @return what a host of this node must run for its duty cycle: the agent, or with a jitter file
@@ -641,6 +690,19 @@ public final class RingwatchNode implements AutoCloseable
         }
     }
 
+    /**
+     * Run the Aeron client's conductor once, if the node drives it (its own client); an application's client runs
+     * its conductor itself.
+     */
+    private void serviceClient()
+    {
+        final AgentInvoker conductor = aeron.conductorAgentInvoker();
+        if (conductor != null)
+        {
+            conductor.invoke();
+        }
+    }
+
     private void onClientError(final Throwable ex)
     {
         // without its driver a node can neither hear nor be heard; the owner must stop it (exit code 4 for `node`)
@@ -656,7 +718,20 @@ public final class RingwatchNode implements AutoCloseable
                 ex.getMessage());
             return;
         }
-        LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": Aeron client error", ex);
+        reportError("Aeron client error", ex);
+    }
+
+    private void reportError(final String what, final Throwable ex)
+    {
+        final ErrorHandler handler = ctx.errorHandler();
+        if (handler != null)
+        {
+            handler.onError(ex);
+        }
+        else
+        {
+            LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": " + what, ex);
+        }
     }
 
     private void onAgentError(final Throwable ex)
@@ -664,7 +739,7 @@ public final class RingwatchNode implements AutoCloseable
         // the agent stops itself this way once it has recorded why (view file, listener): not an error to report
         if (!(ex instanceof AgentTerminationException))
         {
-            LOG.log(Level.ERROR, "ringwatch node " + ctx.rank() + ": agent error", ex);
+            reportError("agent error", ex);
         }
     }
 
@@ -713,7 +788,7 @@ public final class RingwatchNode implements AutoCloseable
                     "two nodes on one driver with the same port? fix the cluster file", null);
             }
             // this client's conductor runs on the agent, which has not started: keep it alive for the driver
-            aeron.conductorAgentInvoker().invoke();
+            serviceClient();
             try
             {
                 Thread.sleep(10);

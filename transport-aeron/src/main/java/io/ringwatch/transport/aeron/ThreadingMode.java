@@ -19,7 +19,7 @@ public enum ThreadingMode
     INVOKER,
 
     /**
-     * Nothing: the caller hosts {@code node.agent()}, e.g. with other nodes in a {@code CompositeAgent}, and its
+     * Nothing: the caller hosts {@code node.dutyCycleAgent()}, e.g. with other nodes in a {@code CompositeAgent}, and its
      * {@code onStart} runs wherever the host starts it.
      */
     UNSTARTED;

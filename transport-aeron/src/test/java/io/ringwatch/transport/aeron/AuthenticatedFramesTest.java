@@ -12,6 +12,7 @@ import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
@@ -121,12 +122,12 @@ class AuthenticatedFramesTest
         };
 
         runAndPoll(500, poll, 0, 1, 2, 3);
-        cluster.nodes[3].agent().requestLeave();
+        NodeInternals.agent(cluster.nodes[3]).requestLeave();
         runAndPoll(300, poll, 0, 1, 2, 3);
         // rank 1 stops: rank 2 detects it, mends the ring (NEW_OBSERVER to 0) and broadcasts
         runAndPoll(1500, poll, 0, 2);
 
-        assertFalse(cluster.nodes[0].agent().node().isAlive(1), "the run must have produced a detection");
+        assertFalse(NodeInternals.agent(cluster.nodes[0]).node().isAlive(1), "the run must have produced a detection");
         assertEquals(1, verdicts.size(), () -> "every frame must be accepted: " + summary(verdicts));
         assertTrue(verdicts.containsKey(RejectReason.NONE));
         assertEquals(1, foreignVerdicts.size(), () -> "under another key: " + summary(foreignVerdicts));
@@ -139,8 +140,8 @@ class AuthenticatedFramesTest
             // UDP heartbeats are plain datagrams no second subscriber can read: the nodes' own decoders judge them
             for (final int r : new int[] {0, 2})
             {
-                assertTrue(cluster.nodes[r].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 100, "heartbeats accepted");
-                assertEquals(0, cluster.nodes[r].agent().counters().rejectedTotal(), "nothing rejected");
+                assertTrue(NodeInternals.agent(cluster.nodes[r]).node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 100, "heartbeats accepted");
+                assertEquals(0, NodeInternals.agent(cluster.nodes[r]).counters().rejectedTotal(), "nothing rejected");
             }
         }
         assertSame(ctx.frameAuthenticator(), cluster.nodes[0].context().frameAuthenticator());
@@ -153,7 +154,7 @@ class AuthenticatedFramesTest
         {
             for (final int r : ranks)
             {
-                cluster.nodes[r].agent().doWork();
+                NodeInternals.agent(cluster.nodes[r]).doWork();
             }
             poll.run();
         }

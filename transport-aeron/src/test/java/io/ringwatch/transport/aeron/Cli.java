@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.cli.Main;
 
 import java.io.File;
@@ -106,5 +107,50 @@ final class Cli
         {
             throw new UncheckedIOException(ex);
         }
+    }
+
+    /**
+     * @param stat what {@code stat} printed (its default table).
+     * @param rank a rank.
+     * @return that rank's row, split into its columns (CLUSTER RANK PID ALIVE STATE INCARNATION EPOCH DEAD ...).
+     */
+    static String[] statRow(final String stat, final int rank)
+    {
+        return stat.lines().filter(line -> line.matches("\\d+ +\\d+ .*")).map(line -> line.trim().split(" +"))
+            .filter(columns -> columns[1].equals(Integer.toString(rank))).findFirst()
+            .orElseThrow(() -> new AssertionError("no row for rank " + rank + " in:\n" + stat));
+    }
+
+    /**
+     * Wait up to a minute for {@code line} in the process's log.
+     *
+     * @throws AssertionError with the log if the process ends first or the minute passes.
+     */
+    static void awaitLine(final Process process, final File log, final String line) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!read(log).contains(line))
+        {
+            if (!process.isAlive() || System.nanoTime() - deadlineNs > 0)
+            {
+                throw new AssertionError("no '" + line + "' (" + (process.isAlive() ? "running" : "exit " +
+                    process.exitValue()) + "): " + read(log));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * Start a media driver process and wait until it says it is ready.
+     *
+     * @param log where its output goes.
+     * @param cmd its whole command line.
+     * @return the running driver.
+     */
+    static Process startDriver(final File log, final List<String> cmd) throws InterruptedException
+    {
+        final Process driver = startCommand(log, cmd);
+        awaitLine(driver, log, Drivers.READY_LINE);
+        return driver;
     }
 }

@@ -87,9 +87,7 @@ class DriverLossTest
             assertEquals(0, stat.exitValue(), printed);
             for (int r = 0; r < n; r++)
             {
-                final String rank = "rank=" + r + " ";
-                assertTrue(printed.lines().anyMatch(line -> line.contains(rank) &&
-                    line.contains("state=EXCLUDED (DRIVER_LOST)")), printed);
+                assertEquals("EXCLUDED(DRIVER_LOST)", Cli.statRow(printed, r)[4], printed);
             }
         }
     }

@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.rdma.InMemoryFabric;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
@@ -110,7 +111,7 @@ public final class EmbeddedCluster implements AutoCloseable
         {
             for (final int r : ranks)
             {
-                nodes[r].agent().doWork();
+                NodeInternals.agent(nodes[r]).doWork();
             }
             Thread.onSpinWait();
         }

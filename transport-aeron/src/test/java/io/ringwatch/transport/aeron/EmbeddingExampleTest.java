@@ -1,11 +1,12 @@
 package io.ringwatch.transport.aeron;
 
+import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
-import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
@@ -21,6 +22,8 @@ import java.security.SecureRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,7 +37,7 @@ class EmbeddingExampleTest
     Path dir;
 
     // README:begin
-    static RingwatchNode start(final Path clusterFile, final Path keyFile, final int rank, final String aeronDir)
+    static RingwatchNode start(final Aeron aeron, final Path clusterFile, final Path keyFile, final int rank)
     {
         final MembershipListener listener = new MembershipListener()
         {
@@ -56,17 +59,18 @@ class EmbeddingExampleTest
 
         return RingwatchNode.launch(new RingwatchContext()
             .clusterFile(clusterFile)            // cluster-id, heartbeat-period, suspicion-timeout, members
-            .authKeyFile(keyFile)                // the cluster's keyring (ringwatch.jar keygen), owner-only
             .rank(rank)
             .transport(TransportMode.UDP)
+            .authKeyFile(keyFile)                // the cluster's keyring (KeyFile.create, or ringwatch.jar keygen)
             .profile(TuningProfile.LOW_NOISE)     // sleeps until the protocol's next deadline; LOW_LATENCY spins
-            .embeddedDriver(false)                // one `ringwatch.jar driver` per host
-            .aeronDirectoryName(aeronDir)
+            .aeronClient(aeron)                   // the application's client: its driver, its directory
+            .errorHandler(ERRORS::add)            // unexpected errors, instead of the log
             .listener(listener));                 // runs on its own thread: ThreadingMode.DEDICATED
     }
     // README:end
 
     static final ConcurrentLinkedQueue<Integer> DEAD = new ConcurrentLinkedQueue<>();
+    static final ConcurrentLinkedQueue<Throwable> ERRORS = new ConcurrentLinkedQueue<>();
 
     @Test
     void shouldRunTheExampleAndLearnOfADeadNode() throws Exception
@@ -82,17 +86,22 @@ class EmbeddingExampleTest
             "0 localhost " + ports[0] + " " + ports[1],
             "1 localhost " + ports[2] + " " + ports[3],
             ""), StandardCharsets.US_ASCII);
+
         final Path keyFile = dir.resolve("cluster.key");
         KeyFile.create(keyFile, KeyFile.generate(new SecureRandom()));
 
         DEAD.clear();
-        final MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath()));
+        ERRORS.clear();
+        // everything through public API: the host's driver, the application's client, the nodes
+        final MediaDriver driver = RingwatchDriver.launch(aeronDir.getAbsolutePath());
+        final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir.getAbsolutePath()));
         RingwatchNode node0 = null;
         RingwatchNode node1 = null;
         try
         {
-            node0 = start(clusterFile, keyFile, 0, aeronDir.getAbsolutePath());
-            node1 = start(clusterFile, keyFile, 1, aeronDir.getAbsolutePath());
+            node0 = start(aeron, clusterFile, keyFile, 0);
+            node1 = start(aeron, clusterFile, keyFile, 1);
+            assertEquals(AuthMode.REQUIRED, node0.context().authMode());
             Thread.sleep(1500);
             node1.close();
 
@@ -103,10 +112,12 @@ class EmbeddingExampleTest
             }
             assertTrue(DEAD.contains(1), "node 0's listener heard that rank 1 died");
             assertTrue(!DEAD.contains(0), "nobody declared rank 0 dead");
+            assertTrue(ERRORS.isEmpty(), ERRORS::toString);
+            assertFalse(aeron.isClosed(), "the nodes leave the application's client open");
         }
         finally
         {
-            CloseHelper.quietCloseAll(node0, node1, driver);
+            CloseHelper.quietCloseAll(node0, node1, aeron, driver);
             IoUtil.delete(aeronDir, true);
         }
     }

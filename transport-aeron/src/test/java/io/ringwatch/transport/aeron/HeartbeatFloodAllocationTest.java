@@ -1,6 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.ProtocolCounter;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.CompositeAgent;
@@ -65,7 +66,7 @@ class HeartbeatFloodAllocationTest
         final Thread flooder = new Thread(() -> flood(seed, ports, flooding, sent), "flooder");
 
         final AgentInvoker invoker = new AgentInvoker(Throwable::printStackTrace, null, new CompositeAgent(
-            cluster.nodes[0].agent(), cluster.nodes[1].agent(), cluster.nodes[2].agent()));
+            NodeInternals.agent(cluster.nodes[0]), NodeInternals.agent(cluster.nodes[1]), NodeInternals.agent(cluster.nodes[2])));
         invoker.start();
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
@@ -74,7 +75,7 @@ class HeartbeatFloodAllocationTest
         {
             // warm up under the flood, then pass on three consecutive 1 s windows without a byte allocated
             invokeFor(invoker, 3000);
-            final long progressBefore = cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
+            final long progressBefore = NodeInternals.agent(cluster.nodes[0]).node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
             final long sentBefore = sent.get();
             final StringBuilder windows = new StringBuilder();
             int zeroRun = 0;
@@ -89,11 +90,11 @@ class HeartbeatFloodAllocationTest
             final long flooded = sent.get() - sentBefore;
             final String context = flooded + " datagrams from " + FLOODERS + " addresses (seed=" + seed + ")";
             assertTrue(flooded > 10_000, "the flood ran: " + context);
-            assertTrue(cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore,
+            assertTrue(NodeInternals.agent(cluster.nodes[0]).node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore,
                 "heartbeats kept arriving: " + context);
             for (int r = 0; r < 3; r++)
             {
-                assertEquals(0, cluster.nodes[r].agent().node().deadSet().size(), "rank " + r + ": " + context);
+                assertEquals(0, NodeInternals.agent(cluster.nodes[r]).node().deadSet().size(), "rank " + r + ": " + context);
             }
             assertEquals(3, zeroRun, "bytes allocated per 1 s window of 3 UDP nodes' duty cycles under " + context +
                 ":" + windows);

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron;
 
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterReader;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
@@ -81,7 +82,7 @@ class JitterRecordingTest
                 assertEquals(1, gaps.totalCount(), gaps.toString());
                 assertEquals(1, countIn(gaps, STEP_NS - 5_000, STEP_NS + 5_000), gaps.toString());
             }
-            assertSame(c.nodes[0].agent(), ((JitterRecordingAgent)agents[0]).agent());
+            assertSame(NodeInternals.agent(c.nodes[0]), ((JitterRecordingAgent)agents[0]).agent());
         }
     }
 
@@ -90,7 +91,7 @@ class JitterRecordingTest
     {
         try (EmbeddedCluster c = new EmbeddedCluster(2, 72, ETA_NS, 20 * ETA_NS))
         {
-            assertSame(c.nodes[0].agent(), c.nodes[0].dutyCycleAgent());
+            assertSame(NodeInternals.agent(c.nodes[0]), c.nodes[0].dutyCycleAgent());
             assertTrue(!JitterLayout.fileFor(c.dir.getAbsolutePath(), 72, 0).exists());
         }
     }

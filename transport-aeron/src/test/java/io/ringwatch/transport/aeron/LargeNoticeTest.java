@@ -6,6 +6,7 @@ import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -63,26 +64,26 @@ class LargeNoticeTest
             long sequence = 0;
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             long nextSendNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-            while (receiver.agent().node().deadSet().size() < RUNS && System.nanoTime() - deadline < 0)
+            while (NodeInternals.agent(receiver).node().deadSet().size() < RUNS && System.nanoTime() - deadline < 0)
             {
                 if (System.nanoTime() - nextSendNs >= 0)
                 {
                     // a frame offered before the publication connects is dropped (too long for the retry queue): resend
-                    sender.agent().control().sendNotice(1, notice.set(2, 0, 0, ++sequence, dead));
+                    NodeInternals.agent(sender).control().sendNotice(1, notice.set(2, 0, 0, ++sequence, dead));
                     nextSendNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 }
-                sender.agent().doWork();
-                receiver.agent().doWork();
+                NodeInternals.agent(sender).doWork();
+                NodeInternals.agent(receiver).doWork();
                 Thread.onSpinWait();
             }
 
-            assertEquals(RUNS, receiver.agent().node().deadSet().size(), "receiver learned the whole dead set of a " +
+            assertEquals(RUNS, NodeInternals.agent(receiver).node().deadSet().size(), "receiver learned the whole dead set of a " +
                 length + "-byte notice over " + transport + " after " + sequence + " send(s)");
             for (int r = 2; r < N; r += 2)
             {
-                assertTrue(!receiver.agent().node().isAlive(r), "rank " + r);
+                assertTrue(!NodeInternals.agent(receiver).node().isAlive(r), "rank " + r);
             }
-            assertTrue(receiver.agent().node().isAlive(0) && receiver.agent().node().isAlive(3), "others alive");
+            assertTrue(NodeInternals.agent(receiver).node().isAlive(0) && NodeInternals.agent(receiver).node().isAlive(3), "others alive");
             try (ViewReader reader = new ViewReader(ViewLayout.fileFor(dir.getAbsolutePath(), 31, 1)))
             {
                 final ViewSnapshot view = reader.read(new ViewSnapshot());

@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron;
 import io.aeron.Aeron;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.AfterEach;
@@ -77,8 +78,8 @@ class ListenerExceptionTest
         long counted = 0;
         for (final int r : survivors)
         {
-            assertFalse(cluster.nodes[r].agent().node().isAlive(dead), "rank " + r + " learned of the failure");
-            assertEquals(1, cluster.nodes[r].agent().node().deadSet().size(), "and of nothing else, rank " + r);
+            assertFalse(NodeInternals.agent(cluster.nodes[r]).node().isAlive(dead), "rank " + r + " learned of the failure");
+            assertEquals(1, NodeInternals.agent(cluster.nodes[r]).node().deadSet().size(), "and of nothing else, rank " + r);
             final long exceptions = counter(aeron.countersReader(), r);
             assertTrue(exceptions >= 2, "rank " + r + " counted its listener's exceptions: " + exceptions);
             counted += exceptions;

@@ -87,10 +87,13 @@ class OperatorStopsTest
                 Cli.read(statLog));
             final String stat = Cli.read(statLog);
             System.out.println(stat);
-            assertTrue(stat.lines().anyMatch(line -> line.contains("rank=0 pid=" + livePid) &&
-                line.contains("state=ACTIVE")), stat);
-            assertTrue(stat.lines().anyMatch(line -> line.contains("rank=2 ") &&
-                line.contains("state=DEAD (pid " + killed.pid() + " gone without stopping, was ACTIVE)")), stat);
+            // the table: CLUSTER RANK PID ALIVE STATE INCARNATION EPOCH DEAD ...
+            final String[] live = Cli.statRow(stat, 0);
+            assertEquals(List.of(Long.toString(livePid), "yes", "ACTIVE"), List.of(live[2], live[3], live[4]), stat);
+            final String[] dead = Cli.statRow(stat, 2);
+            assertEquals(List.of(Long.toString(killed.pid()), "no", "DEAD(killed,was:ACTIVE)"),
+                List.of(dead[2], dead[3], dead[4]), stat);
+            assertEquals("{2}", live[7], "rank 0's dead set: " + stat);
 
             // SIGTERM: the node leaves, says so, exits 0, and its view says it stopped
             cluster.terminate(1);
@@ -115,7 +118,7 @@ class OperatorStopsTest
     {
         final List<String> args = new ArrayList<>(List.of("node", "--cluster",
             cluster.clusterFile().getAbsolutePath(), "--rank", Integer.toString(rank), "--transport", "udp",
-            "--driver", "external", "--aeron-dir", cluster.aeronDir().getAbsolutePath(), "--grace", "5s"));
+            "--driver", "external", "--aeron-dir", cluster.aeronDir().getAbsolutePath(), "--startup-grace", "5s"));
         if (cluster.keyFile() != null)
         {
             args.addAll(List.of("--key-file", cluster.keyFile().getAbsolutePath()));

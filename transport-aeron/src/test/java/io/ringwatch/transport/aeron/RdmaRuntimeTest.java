@@ -14,6 +14,7 @@ import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
 import io.ringwatch.transport.aeron.internal.slot.RdmaHeartbeatTransport;
@@ -270,7 +271,7 @@ class RdmaRuntimeTest
 
     private RingwatchAgent agent(final int rank)
     {
-        return cluster.nodes[rank].agent();
+        return NodeInternals.agent(cluster.nodes[rank]);
     }
 
     private DetectorNode node(final int rank)

@@ -9,6 +9,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -63,7 +64,7 @@ class RejoinTest
         cluster.run(2000, 0, 1, 3);
         for (final int r : new int[] {0, 1, 3})
         {
-            assertFalse(cluster.nodes[r].agent().node().isAlive(2), "rank " + r + " saw the death");
+            assertFalse(NodeInternals.agent(cluster.nodes[r]).node().isAlive(2), "rank " + r + " saw the death");
         }
 
         // over UDP the shared driver closes the closed node's receive endpoint on its own time; the new node waits
@@ -71,27 +72,27 @@ class RejoinTest
         cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
         final int incarnation = cluster.nodes[2].context().incarnation();
         assertTrue(incarnation > 0);
-        cluster.nodes[2].agent().onStart();
-        assertEquals(NodeState.JOINING, cluster.nodes[2].agent().node().state());
+        NodeInternals.agent(cluster.nodes[2]).onStart();
+        assertEquals(NodeState.JOINING, NodeInternals.agent(cluster.nodes[2]).node().state());
 
         // the joiner asks once its startup grace (1 s here) is over
         cluster.run(2500, 0, 1, 2, 3);
 
-        final DetectorNode joiner = cluster.nodes[2].agent().node();
+        final DetectorNode joiner = NodeInternals.agent(cluster.nodes[2]).node();
         assertEquals(NodeState.ACTIVE, joiner.state());
         assertTrue(joiner.joinConfirmed(), "adopted by both neighbours");
         assertEquals(1, joiner.emitter());
         assertEquals(3, joiner.observer());
         for (final int r : new int[] {0, 1, 3})
         {
-            final DetectorNode survivor = cluster.nodes[r].agent().node();
+            final DetectorNode survivor = NodeInternals.agent(cluster.nodes[r]).node();
             assertTrue(survivor.isAlive(2), "rank " + r + " readmitted 2");
             assertEquals(incarnation, survivor.incarnationOf(2));
             assertEquals(0, survivor.deadSet().size());
             assertEquals(r == 3 ? 1 : 0, survivor.counter(ProtocolCounter.SUSPICIONS), "only 3 (2's observer) detected, and only the crash");
         }
-        assertEquals(2, cluster.nodes[3].agent().node().emitter());
-        assertEquals(2, cluster.nodes[1].agent().node().observer());
+        assertEquals(2, NodeInternals.agent(cluster.nodes[3]).node().emitter());
+        assertEquals(2, NodeInternals.agent(cluster.nodes[1]).node().observer());
 
         try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), CLUSTER_ID, 0)))
         {
@@ -123,17 +124,17 @@ class RejoinTest
         cluster.nodes[1].close();
         cluster.nodes[2].close();
         cluster.run(2000, 0, 3);
-        assertFalse(cluster.nodes[0].agent().node().isAlive(1));
-        assertFalse(cluster.nodes[0].agent().node().isAlive(2));
+        assertFalse(NodeInternals.agent(cluster.nodes[0]).node().isAlive(1));
+        assertFalse(NodeInternals.agent(cluster.nodes[0]).node().isAlive(2));
 
         cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
-        cluster.nodes[2].agent().onStart();
+        NodeInternals.agent(cluster.nodes[2]).onStart();
         cluster.run(2500, 0, 2, 3);
-        assertTrue(cluster.nodes[2].agent().node().joinConfirmed(), "rank 2 rejoined first");
+        assertTrue(NodeInternals.agent(cluster.nodes[2]).node().joinConfirmed(), "rank 2 rejoined first");
 
         cluster.nodes[1] = RingwatchNode.launch(cluster.context(1).join(true).threadingMode(ThreadingMode.UNSTARTED));
         final int incarnation1 = cluster.nodes[1].context().incarnation();
-        cluster.nodes[1].agent().onStart();
+        NodeInternals.agent(cluster.nodes[1]).onStart();
         final ClusterChannels channels = new ClusterChannels(cluster.nodes[1].context());
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
             Publication toRank1 = aeron.addPublication(channels.controlChannel(1), channels.controlStream(1)))
@@ -145,7 +146,7 @@ class RejoinTest
             while (toRank1.offer(buffer, 0, length) < 0)
             {
                 assertTrue(System.nanoTime() - deadline < 0, "could not offer the old life's frame");
-                cluster.nodes[1].agent().doWork();
+                NodeInternals.agent(cluster.nodes[1]).doWork();
             }
             cluster.run(50, 1);
         }
@@ -153,16 +154,16 @@ class RejoinTest
         // rank 1 asks its successor, rank 2, first once its grace is over
         cluster.run(2500, 0, 1, 2, 3);
 
-        final DetectorNode joiner = cluster.nodes[1].agent().node();
+        final DetectorNode joiner = NodeInternals.agent(cluster.nodes[1]).node();
         assertEquals(NodeState.ACTIVE, joiner.state());
         assertTrue(joiner.joinConfirmed(), "adopted by both neighbours");
         for (final int r : new int[] {0, 2, 3})
         {
-            final DetectorNode survivor = cluster.nodes[r].agent().node();
+            final DetectorNode survivor = NodeInternals.agent(cluster.nodes[r]).node();
             assertTrue(survivor.isAlive(1), "rank " + r + " holds 1 alive");
             assertEquals(incarnation1, survivor.incarnationOf(1));
             assertEquals(0, survivor.deadSet().size(), "rank " + r + " dead set");
         }
-        assertEquals(1, cluster.nodes[2].agent().node().emitter());
+        assertEquals(1, NodeInternals.agent(cluster.nodes[2]).node().emitter());
     }
 }

@@ -58,7 +58,7 @@ class RingwatchContextTest
     {
         assertConcludeFails("rank 2 out of range", new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(2));
         assertConcludeFails("no cluster", new RingwatchContext().authMode(AuthMode.OFF).rank(0));
-        assertConcludeFails("suspicionTimeoutNs (1000000) must exceed heartbeatPeriodNs (1000000)",
+        assertConcludeFails("suspicion-timeout (δ) 1ms must exceed heartbeat-period (η) 1ms",
             new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).suspicionTimeoutNs(1_000_000));
         assertConcludeFails("ringwatch.idle.strategy=spinny",
             new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(1, 2)).rank(0).idleStrategyName("spinny"));
@@ -94,6 +94,31 @@ class RingwatchContextTest
             oneMissing.member(1).withRdma(new RdmaEndpoint("192.168.100.2", 7471))));
         assertEquals(TransportMode.RDMA,
             new RingwatchContext().authMode(AuthMode.OFF).cluster(complete).rank(1).transport(TransportMode.RDMA).conclude().transport());
+    }
+
+    @Test
+    void shouldTakeTheTransportAndDriverFromTheClusterFilesHostsUnlessSet()
+    {
+        final ClusterConfig oneHost = cluster(20000, 20001);
+        final RingwatchContext local = new RingwatchContext().authMode(AuthMode.OFF).cluster(oneHost).rank(0).conclude();
+        assertEquals(TransportMode.IPC, local.transport());
+        assertTrue(local.embeddedDriver());
+
+        final ClusterConfig twoHosts = new ClusterConfig(1, -1, -1, List.of(
+            new ClusterConfig.Member(0, "10.0.0.1", 20000, 20001), new ClusterConfig.Member(1, "10.0.0.1", 20002, 20003),
+            new ClusterConfig.Member(2, "10.0.0.2", 20000, 20001)));
+        final RingwatchContext spread = new RingwatchContext().authMode(AuthMode.OFF).cluster(twoHosts).rank(1).conclude();
+        assertEquals(TransportMode.UDP, spread.transport());
+        assertFalse(spread.embeddedDriver(), "several hosts: the host's driver");
+
+        assertConcludeFails("transport ipc reaches one host only, and the cluster file puts rank 0 on 10.0.0.1 and " +
+            "rank 2 on 10.0.0.2: use --transport udp", new RingwatchContext().authMode(AuthMode.OFF).cluster(twoHosts).rank(0)
+            .transport(TransportMode.IPC));
+        // what is set explicitly stays as set
+        final RingwatchContext explicit = new RingwatchContext().authMode(AuthMode.OFF).cluster(oneHost).rank(0).transport(TransportMode.UDP)
+            .embeddedDriver(false).conclude();
+        assertEquals(TransportMode.UDP, explicit.transport());
+        assertFalse(explicit.embeddedDriver());
     }
 
     @Test

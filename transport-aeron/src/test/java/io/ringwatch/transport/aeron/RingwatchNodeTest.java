@@ -13,6 +13,7 @@ import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
@@ -63,12 +64,12 @@ class RingwatchNodeTest
     {
         cluster = new EmbeddedCluster(3, 11, HEARTBEAT_NS, TIMEOUT_NS);
         cluster.run(300, 0, 1, 2);
-        assertEquals(0, cluster.nodes[0].agent().node().deadSet().size(), "no suspicion while all run");
+        assertEquals(0, NodeInternals.agent(cluster.nodes[0]).node().deadSet().size(), "no suspicion while all run");
 
         cluster.run(1000, 0, 1);
 
-        final DetectorNode observer = cluster.nodes[0].agent().node();
-        final DetectorNode other = cluster.nodes[1].agent().node();
+        final DetectorNode observer = NodeInternals.agent(cluster.nodes[0]).node();
+        final DetectorNode other = NodeInternals.agent(cluster.nodes[1]).node();
         assertFalse(observer.isAlive(2));
         assertFalse(other.isAlive(2));
         assertEquals(1, observer.counter(ProtocolCounter.SUSPICIONS), "rank 0 watches rank 2 and detects it");
@@ -92,13 +93,13 @@ class RingwatchNodeTest
         cluster = new EmbeddedCluster(3, 12, HEARTBEAT_NS, TimeUnit.SECONDS.toNanos(30));
         cluster.run(200, 0, 1, 2);
 
-        cluster.nodes[1].agent().requestLeave();
+        NodeInternals.agent(cluster.nodes[1]).requestLeave();
         cluster.run(200, 0, 1, 2);
 
-        assertEquals(NodeState.LEFT, cluster.nodes[1].agent().node().state());
-        assertEquals(0, cluster.nodes[1].agent().stopped().getCount());
-        assertFalse(cluster.nodes[0].agent().node().isAlive(1), "δ is 30s, so only the LEAVE can explain this");
-        assertFalse(cluster.nodes[2].agent().node().isAlive(1));
+        assertEquals(NodeState.LEFT, NodeInternals.agent(cluster.nodes[1]).node().state());
+        assertEquals(0, NodeInternals.agent(cluster.nodes[1]).stopped().getCount());
+        assertFalse(NodeInternals.agent(cluster.nodes[0]).node().isAlive(1), "δ is 30s, so only the LEAVE can explain this");
+        assertFalse(NodeInternals.agent(cluster.nodes[2]).node().isAlive(1));
         try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 12, 2)))
         {
             final ViewSnapshot view = reader.read(new ViewSnapshot());
@@ -111,7 +112,7 @@ class RingwatchNodeTest
     {
         cluster = new EmbeddedCluster(3, 13, HEARTBEAT_NS, TIMEOUT_NS);
         cluster.run(200, 0, 1, 2);
-        final RingwatchAgent target = cluster.nodes[0].agent();
+        final RingwatchAgent target = NodeInternals.agent(cluster.nodes[0]);
         final long progressBefore = target.node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
@@ -158,8 +159,8 @@ class RingwatchNodeTest
         assertTrue(target.node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore, "still sees heartbeats");
         for (final RingwatchNode node : cluster.nodes)
         {
-            assertEquals(0, node.agent().node().deadSet().size(), "nobody suspected after garbage");
-            assertEquals(NodeState.ACTIVE, node.agent().node().state());
+            assertEquals(0, NodeInternals.agent(node).node().deadSet().size(), "nobody suspected after garbage");
+            assertEquals(NodeState.ACTIVE, NodeInternals.agent(node).node().state());
         }
     }
 
@@ -169,7 +170,7 @@ class RingwatchNodeTest
     {
         cluster = new EmbeddedCluster(3, 14, HEARTBEAT_NS, TIMEOUT_NS, transport);
         final AgentInvoker invoker = new AgentInvoker(Throwable::printStackTrace, null, new CompositeAgent(
-            cluster.nodes[0].agent(), cluster.nodes[1].agent(), cluster.nodes[2].agent()));
+            NodeInternals.agent(cluster.nodes[0]), NodeInternals.agent(cluster.nodes[1]), NodeInternals.agent(cluster.nodes[2])));
         invoker.start();
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
@@ -178,7 +179,7 @@ class RingwatchNodeTest
         // Pass on three consecutive 1 s windows without a byte allocated: an allocation on every cycle, or
         // periodically within 3 s, fails every attempt.
         invokeFor(invoker, 3000);
-        final long progressBefore = cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
+        final long progressBefore = NodeInternals.agent(cluster.nodes[0]).node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         final long cyclesBefore = invocations;
         final StringBuilder windows = new StringBuilder();
         int zeroRun = 0;
@@ -192,9 +193,9 @@ class RingwatchNodeTest
         }
 
         final long cycles = invocations - cyclesBefore;
-        assertTrue(cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore,
+        assertTrue(NodeInternals.agent(cluster.nodes[0]).node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > progressBefore,
             "the measured cycles did real work");
-        assertEquals(0, cluster.nodes[0].agent().node().deadSet().size());
+        assertEquals(0, NodeInternals.agent(cluster.nodes[0]).node().deadSet().size());
         assertEquals(3, zeroRun, "bytes allocated per 1 s window over " + cycles + " duty cycles of 3 nodes on " +
             transport + ":" + windows);
         invoker.close();
@@ -212,16 +213,16 @@ class RingwatchNodeTest
         }
 
         invoke(300, 0, 1, 2);
-        assertEquals(0, cluster.nodes[0].agent().node().deadSet().size(), "no suspicion while all run");
-        assertTrue(cluster.nodes[0].agent().node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 0, "heartbeats flow");
+        assertEquals(0, NodeInternals.agent(cluster.nodes[0]).node().deadSet().size(), "no suspicion while all run");
+        assertTrue(NodeInternals.agent(cluster.nodes[0]).node().counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) > 0, "heartbeats flow");
 
         invoke(1000, 0, 1);
 
-        final DetectorNode watcher = cluster.nodes[0].agent().node();
+        final DetectorNode watcher = NodeInternals.agent(cluster.nodes[0]).node();
         assertFalse(watcher.isAlive(2), () -> "rank 0: " + watcher.state() + ", probes sent " + watcher.counter(ProtocolCounter.PROBES_SENT) +
-            ", rank 1 probes sent " + cluster.nodes[1].agent().node().counter(ProtocolCounter.PROBES_SENT));
-        assertFalse(cluster.nodes[1].agent().node().isAlive(2));
-        assertEquals(1, cluster.nodes[0].agent().node().counter(ProtocolCounter.SUSPICIONS), "rank 0 watches rank 2 and detects it");
+            ", rank 1 probes sent " + NodeInternals.agent(cluster.nodes[1]).node().counter(ProtocolCounter.PROBES_SENT));
+        assertFalse(NodeInternals.agent(cluster.nodes[1]).node().isAlive(2));
+        assertEquals(1, NodeInternals.agent(cluster.nodes[0]).node().counter(ProtocolCounter.SUSPICIONS), "rank 0 watches rank 2 and detects it");
     }
 
     @Test
@@ -240,7 +241,7 @@ class RingwatchNodeTest
             {
                 final long openAt = System.nanoTime() + gateNs;
                 assertTrue(node.holdUntil(() -> System.nanoTime() - openAt >= 0, 10_000));
-                beatsAtGate[rank] = node.agent().node().counter(ProtocolCounter.HEARTBEATS_SENT);
+                beatsAtGate[rank] = NodeInternals.agent(node).node().counter(ProtocolCounter.HEARTBEATS_SENT);
                 releasedAtNs[rank] = System.nanoTime();
             });
         });
@@ -268,7 +269,7 @@ class RingwatchNodeTest
         {
             assertEquals(0, beatsAtGate[r], "rank " + r + " sent nothing before its gate opened");
             // the startup grace counts from the agent's onStart, which must come after the gate
-            assertTrue(cluster.nodes[r].agent().node().armedAtNs() - graceNs - releasedAtNs[r] >= 0,
+            assertTrue(NodeInternals.agent(cluster.nodes[r]).node().armedAtNs() - graceNs - releasedAtNs[r] >= 0,
                 "rank " + r + " started after its gate opened");
         }
     }
@@ -281,12 +282,12 @@ class RingwatchNodeTest
         for (final RingwatchNode node : cluster.nodes)
         {
             assertNull(node.invoker());
-            assertEquals(0, node.agent().node().counter(ProtocolCounter.HEARTBEATS_SENT), "launch runs nothing when unstarted");
+            assertEquals(0, NodeInternals.agent(node).node().counter(ProtocolCounter.HEARTBEATS_SENT), "launch runs nothing when unstarted");
         }
 
         final AgentRunner host = new AgentRunner(new SleepingIdleStrategy(TimeUnit.MICROSECONDS.toNanos(100)),
             Throwable::printStackTrace, null, new CompositeAgent(
-            cluster.nodes[0].agent(), cluster.nodes[1].agent(), cluster.nodes[2].agent()));
+            NodeInternals.agent(cluster.nodes[0]), NodeInternals.agent(cluster.nodes[1]), NodeInternals.agent(cluster.nodes[2])));
         AgentRunner.startOnThread(host);
         try (ViewReader reader = new ViewReader(ViewLayout.fileFor(cluster.dir.getAbsolutePath(), 17, 1)))
         {

@@ -1,7 +1,6 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.cli.Main;
 import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
 import io.ringwatch.transport.aeron.internal.launch.FreePorts;
@@ -31,7 +30,6 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The shipped systemd units ({@code src/main/dist/systemd}) say what the process does: their restart policy lists
@@ -61,7 +59,8 @@ class SystemdUnitsTest
             assertEquals("infinity", unit.value("Service", "LimitMEMLOCK"), "RDMA registers memory");
             assertTrue(Integer.parseInt(unit.value("Service", "LimitRTPRIO")) >= 99, "--rt-priority up to 99");
         }
-        assertTrue(codes(node, "RestartPreventExitStatus").contains(RingwatchConfiguration.EXIT_ALREADY_RUNNING));
+        assertTrue(codes(node, "RestartPreventExitStatus").containsAll(List.of(RingwatchConfiguration.EXIT_ALREADY_RUNNING,
+            RingwatchConfiguration.EXIT_KEY_MISMATCH)));
         for (final int restarted : new int[]{1, RingwatchConfiguration.EXIT_CONFIG_ERROR,
             RingwatchConfiguration.EXIT_FENCED, RingwatchConfiguration.EXIT_DRIVER_LOST})
         {
@@ -98,15 +97,14 @@ class SystemdUnitsTest
         final Map<String, String> nodeEnv = new HashMap<>(nodeUnit.environment());
         nodeEnv.putAll(paths);
         // the per-host knob, as /etc/ringwatch/ringwatch.env would set it: a grace this loaded host can meet
-        nodeEnv.put("RINGWATCH_NODE_OPTS", "--grace 5s");
+        nodeEnv.put("RINGWATCH_NODE_OPTS", "--startup-grace 5s");
 
         final List<Process> processes = new ArrayList<>();
         try
         {
             final File driverLog = tmp.resolve("driver.log").toFile();
-            final Process driver = Cli.startCommand(driverLog, runnable(driverUnit.execStart(driverEnv, "")));
+            final Process driver = Cli.startDriver(driverLog, runnable(driverUnit.execStart(driverEnv, "")));
             processes.add(driver);
-            awaitLine(driver, driverLog, Drivers.READY_LINE);
 
             final Process[] nodes = new Process[NODES];
             final File[] logs = new File[NODES];
@@ -118,7 +116,7 @@ class SystemdUnitsTest
             }
             for (int r = 0; r < NODES; r++)
             {
-                awaitLine(nodes[r], logs[r], "node rank=" + r + " cluster=77 n=3 transport=udp");
+                Cli.awaitLine(nodes[r], logs[r], "node rank=" + r + " cluster=77 n=3 transport=udp");
             }
             // past the 5 s grace and then some: everyone judges everyone, and nobody is dead
             Thread.sleep(TimeUnit.SECONDS.toMillis(5 + 3));
@@ -210,20 +208,6 @@ class SystemdUnitsTest
             JarOutputStream ignored = new JarOutputStream(out, manifest))
         {
             return jar;
-        }
-    }
-
-    private static void awaitLine(final Process process, final File log, final String line) throws Exception
-    {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Cli.read(log).contains(line))
-        {
-            if (!process.isAlive() || System.nanoTime() - deadlineNs > 0)
-            {
-                fail("no '" + line + "' (" + (process.isAlive() ? "running" : "exit " + process.exitValue()) + "): " +
-                    Cli.read(log));
-            }
-            Thread.sleep(20);
         }
     }
 

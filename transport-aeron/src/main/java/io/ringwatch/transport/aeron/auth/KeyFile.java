@@ -14,13 +14,14 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A cluster keyring on disk: one key per line as {@value #HEX_DIGITS} hex digits ({@value
@@ -43,6 +44,9 @@ public final class KeyFile
     public static final int HEX_DIGITS = 2 * FrameAuthenticator.KEY_LENGTH;
 
     private static final Set<PosixFilePermission> OWNER_READ_WRITE = PosixFilePermissions.fromString("rw-------");
+
+    private static final byte[] FINGERPRINT_LABEL =
+        "ringwatch key fingerprint v1".getBytes(StandardCharsets.US_ASCII);
 
     /** Largest key file read: three key lines and room for comments. */
     private static final int MAX_FILE_BYTES = 64 * 1024;
@@ -245,17 +249,40 @@ public final class KeyFile
 
     /**
      * @param key a key.
-     * @return the first 8 hex digits of its SHA-256: names a key in logs without revealing it.
+     * @return the first 8 hex digits of its {@link #fingerprintValue}: names a key in logs without revealing it.
      */
     public static String fingerprint(final byte[] key)
     {
+        return fingerprint(fingerprintValue(key));
+    }
+
+    /**
+     * @param fingerprintValue a {@link #fingerprintValue}.
+     * @return its first 8 hex digits, as {@link #fingerprint(byte[])} writes them.
+     */
+    public static String fingerprint(final long fingerprintValue)
+    {
+        return String.format("%08x", fingerprintValue >>> 32);
+    }
+
+    /**
+     * The key's fingerprint: the first 8 bytes of HMAC-SHA256 under the key of a fixed label, so it is bound to the
+     * key (only a holder can compute it) and tells nothing about it or about any MAC the key makes.
+     *
+     * @param key a key.
+     * @return its fingerprint, big-endian.
+     */
+    public static long fingerprintValue(final byte[] key)
+    {
         try
         {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key), 0, 4);
+            final Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return ByteBuffer.wrap(mac.doFinal(FINGERPRINT_LABEL)).getLong();
         }
-        catch (final NoSuchAlgorithmException ex)
+        catch (final GeneralSecurityException ex)
         {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+            throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
         }
     }
 

@@ -6,6 +6,7 @@ import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
+import io.ringwatch.core.codec.HelloFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.protocol.DetectorNode;
@@ -89,6 +90,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final RemoteHeartbeatChannel remoteHeartbeats;
     private final HeartbeatTransport heartbeatTransport;
     private final Runnable onStart;
+    private HelloExchange hello;
     private final AgentInvoker clientConductor;
     private Runnable onArmed;
     private final long armingLeadNs;
@@ -352,6 +354,12 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private void onFrame(
         final DirectBuffer buffer, final int offset, final int length, final Header header, final boolean heartbeatPort)
     {
+        if (heartbeatPort && hello != null && HelloFlyweight.isHello(buffer, offset, length))
+        {
+            // from the emitter's address: the hello thread judges it
+            hello.offer(buffer, offset);
+            return;
+        }
         final RejectReason reason = heartbeatPort ?
             decoder.decodeHeartbeat(buffer, offset, length) : decoder.decode(buffer, offset, length);
         if (reason != RejectReason.NONE)
@@ -375,6 +383,18 @@ public final class RingwatchAgent implements Agent, MembershipListener
             return;
         }
         node.onFrame(decoder, nowNs);
+    }
+
+    /**
+     * Hand hellos that arrive on the heartbeat socket to {@code exchange}; set once, before the agent starts.
+     *
+     * @param exchange the node's hello exchange (UDP), or null.
+     * @return this.
+     */
+    public RingwatchAgent hello(final HelloExchange exchange)
+    {
+        this.hello = exchange;
+        return this;
     }
 
     /**
@@ -455,7 +475,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             mismatchReported[senderRank] = true;
             System.err.printf("ringwatch rank %d: refusing frames from rank %d, whose configuration differs " +
                 "(its config digest %08x; ours: %s): check that both run the same cluster file, " +
-                "heartbeat period, suspicion timeout, broadcast, job (--procs/--job), seeds (--seeds) and version%n",
+                "heartbeat period, suspicion timeout, broadcast, job (--procs-per-node/--job), seeds (--seeds) and version%n",
                 rank, senderRank, theirDigest, configDescription);
         }
     }

@@ -119,7 +119,10 @@ class ClusterChannelsTest
             new ClusterConfig.Member(1, "10.0.0.2", 20002, 20003, new RdmaEndpoint("192.168.100.2", 7471))));
         final ClusterChannels udp = channels(cluster, TransportMode.UDP);
         final ClusterChannels rdma = channels(cluster, TransportMode.RDMA);
-        final ClusterChannels ipc = channels(cluster, TransportMode.IPC);
+        // ipc reaches one host only: the same members on one host
+        final ClusterChannels ipc = channels(new ClusterConfig(7, -1, -1, List.of(
+            new ClusterConfig.Member(0, "10.0.0.1", 20000, 20001), new ClusterConfig.Member(1, "10.0.0.1", 20002, 20003))),
+            TransportMode.IPC);
 
         assertArrayEquals(udp.controlChannels(), rdma.controlChannels());
         assertArrayEquals(udp.controlStreams(), rdma.controlStreams());

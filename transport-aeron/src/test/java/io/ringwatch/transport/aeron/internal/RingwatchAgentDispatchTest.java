@@ -77,14 +77,14 @@ class RingwatchAgentDispatchTest
         buffer.setMemory(0, 24, (byte)0x5A);
         offer(24);
 
-        runNode0Until(() -> cluster.nodes[0].agent().counters().rejectedTotal() == 1, "one frame rejected");
+        runNode0Until(() -> NodeInternals.agent(cluster.nodes[0]).counters().rejectedTotal() == 1, "one frame rejected");
         long byReason = 0;
         for (final RejectReason reason : RejectReason.values())
         {
-            byReason += cluster.nodes[0].agent().counters().rejected(reason);
+            byReason += NodeInternals.agent(cluster.nodes[0]).counters().rejected(reason);
         }
         assertEquals(1, byReason, "counted under exactly one reason");
-        assertTrue(cluster.nodes[0].agent().node().isAlive(1), "a rejected frame changes nothing");
+        assertTrue(NodeInternals.agent(cluster.nodes[0]).node().isAlive(1), "a rejected frame changes nothing");
     }
 
     @Test
@@ -93,8 +93,8 @@ class RingwatchAgentDispatchTest
         offer(stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION,
             digest, 3)));
 
-        final DetectorNode node = cluster.nodes[0].agent().node();
-        runNode0Until(() -> cluster.nodes[0].agent().counters().rejected(RejectReason.WRONG_DESTINATION) == 1,
+        final DetectorNode node = NodeInternals.agent(cluster.nodes[0]).node();
+        runNode0Until(() -> NodeInternals.agent(cluster.nodes[0]).counters().rejected(RejectReason.WRONG_DESTINATION) == 1,
             "NEW_OBSERVER for rank 3 rejected by node 0's decoder");
         assertEquals(0, node.counter(ProtocolCounter.MISADDRESSED), "it never reached the core");
         assertEquals(1, node.observer(), "the observer did not change");
@@ -107,7 +107,7 @@ class RingwatchAgentDispatchTest
         dead.add(2);
         offer(stamper.stamp(buffer, 0, new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 1, INCARNATION, 0,
             digest, new ReusableNotice().set(2, 1, INCARNATION, 1, dead))));
-        final DetectorNode node = cluster.nodes[0].agent().node();
+        final DetectorNode node = NodeInternals.agent(cluster.nodes[0]).node();
         runNode0Until(() -> !node.isAlive(2), "node 0 learns from rank 1's notice that rank 2 is dead");
 
         offer(stamper.stamp(buffer, 0, new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 2, INCARNATION, 0, digest)));
@@ -119,7 +119,7 @@ class RingwatchAgentDispatchTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (fences.isEmpty() && System.nanoTime() - deadline < 0)
         {
-            cluster.nodes[0].agent().doWork();
+            NodeInternals.agent(cluster.nodes[0]).doWork();
             rank2Inbox.poll((b, offset, length, header) ->
             {
                 if (decoder.decode(b, offset, length) == RejectReason.NONE &&
@@ -139,7 +139,7 @@ class RingwatchAgentDispatchTest
         while (toNode0.offer(buffer, 0, length) < 0)
         {
             assertTrue(System.nanoTime() - deadline < 0, "could not offer a frame to node 0");
-            cluster.nodes[0].agent().doWork();
+            NodeInternals.agent(cluster.nodes[0]).doWork();
         }
     }
 
@@ -149,7 +149,7 @@ class RingwatchAgentDispatchTest
         while (!condition.getAsBoolean())
         {
             assertTrue(System.nanoTime() - deadline < 0, "timed out waiting: " + what);
-            cluster.nodes[0].agent().doWork();
+            NodeInternals.agent(cluster.nodes[0]).doWork();
             Thread.onSpinWait();
         }
     }

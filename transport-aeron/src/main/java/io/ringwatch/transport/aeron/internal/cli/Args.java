@@ -35,6 +35,24 @@ public final class Args
         "--eta-ratio", HEARTBEAT_PERIOD + "-ratio",
         "--etas", HEARTBEAT_PERIOD + "s");
 
+    /** The startup grace, on every command that takes it. */
+    public static final String STARTUP_GRACE = "--startup-grace";
+
+    /** Application processes per node (two levels), on every command that takes it. */
+    public static final String PROCS_PER_NODE = "--procs-per-node";
+
+    /** How many nodes a run kills, on every command that takes it. */
+    public static final String KILLS = "--kills";
+
+    /**
+     * Spellings that still work but are deprecated (one concept had a different name on different commands): each is
+     * read as its new name, with a warning on stderr.
+     */
+    private static final Map<String, String> DEPRECATED = Map.of(
+        "--grace", STARTUP_GRACE,
+        "--procs", PROCS_PER_NODE,
+        "--kill", KILLS);
+
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Set<String> known = new TreeSet<>();
 
@@ -55,7 +73,7 @@ public final class Args
                 throw new UsageException("unexpected argument '" + arg + "'");
             }
             final int eq = arg.indexOf('=');
-            final String name = eq > 0 ? arg.substring(0, eq) : arg;
+            final String name = canonical(eq > 0 ? arg.substring(0, eq) : arg);
             if (values.containsKey(name))
             {
                 throw new UsageException("option " + name + " given twice");
@@ -77,6 +95,17 @@ public final class Args
                 throw new UsageException("option " + name + " needs a value");
             }
         }
+    }
+
+    private static String canonical(final String name)
+    {
+        final String renamed = DEPRECATED.get(name);
+        if (renamed == null)
+        {
+            return name;
+        }
+        System.err.println("warning: " + name + " is deprecated, read as " + renamed + " (its name on every command)");
+        return renamed;
     }
 
     /**

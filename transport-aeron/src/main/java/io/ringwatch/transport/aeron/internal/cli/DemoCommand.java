@@ -78,33 +78,33 @@ final class DemoCommand
 
     static int run(final String[] argv) throws Exception
     {
-        if (Arrays.asList(argv).contains("--procs-per-node"))
+        if (Arrays.asList(argv).contains(Args.PROCS_PER_NODE) || Arrays.asList(argv).contains("--procs"))
         {
             return TwoLevelDemo.run(argv);
         }
         final Args args = new Args(argv, 1, "--restart");
         final boolean restart = args.switchOn("--restart");
         final int nodes = args.intValue("--nodes", 8, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
-        final int kill = args.intValue("--kill", 2, 1, Integer.MAX_VALUE);
+        final int kill = args.intValue(Args.KILLS, 2, 1, Integer.MAX_VALUE);
         final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         final TransportMode transport = TransportMode.parse(args.string("--transport", "ipc"));
         final long heartbeatPeriodArgNs = args.durationNs(Args.HEARTBEAT_PERIOD, -1);
         final long suspicionTimeoutArgNs = args.durationNs(Args.SUSPICION_TIMEOUT, -1);
         final String profileName = args.string("--profile", null);
-        final long graceNs = args.durationNs("--grace", -1);
+        final long graceNs = args.durationNs(Args.STARTUP_GRACE, -1);
         final int seeds = args.intValue("--seeds", -1, 1, Integer.MAX_VALUE);
         final Integer requestedPriority = args.isSet("--rt-priority") ?
             args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE) : null;
         args.finish();
         if (kill >= nodes)
         {
-            throw new UsageException("--kill must be in [1, nodes): " + kill);
+            throw new UsageException("--kills must be in [1, nodes): " + kill);
         }
         if (2 * kill >= nodes)
         {
             // the kills land within one settle period, so under the default majority rule the survivors cannot tell
             // them from being cut off and stop themselves (exactly half goes on only if it holds rank 0)
-            throw new UsageException("--kill " + kill + " of " + nodes + " nodes leaves no strict majority alive: " +
+            throw new UsageException("--kills " + kill + " of " + nodes + " nodes leaves no strict majority alive: " +
                 "under the majority partition rule the survivors would stop themselves; kill fewer than half");
         }
 

@@ -4,10 +4,13 @@ import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.RealtimePriority;
+import io.ringwatch.transport.aeron.ClusterConfig;
+import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.PacedIdleStrategy;
 
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -33,8 +36,13 @@ final class DriverCommand
         final Args args = new Args(argv, 1);
         final String dir = args.string("--aeron-dir", CommonContext.getAeronDirectoryName());
         final int agentPriority = args.intValue("--rt-priority", 0, Integer.MIN_VALUE, Integer.MAX_VALUE);
-        // a driver for shared-memory clusters only: nothing crosses its network thread, so it wakes rarely
-        final boolean ipcOnly = "ipc".equalsIgnoreCase(args.string("--transport", "udp"));
+        // a driver for shared-memory clusters only: nothing crosses its network thread, so it wakes rarely. The
+        // default is the nodes' (the cluster file's hosts); without a cluster file udp, which serves ipc nodes too
+        final String clusterFile = args.string("--cluster", null);
+        final String transportDefault = clusterFile == null ? TransportMode.UDP.cliName() :
+            (ClusterConfig.load(Path.of(clusterFile)).firstRankOnAnotherHost() < 0 ? TransportMode.IPC :
+            TransportMode.UDP).cliName();
+        final boolean ipcOnly = TransportMode.parse(args.string("--transport", transportDefault)) == TransportMode.IPC;
         final long networkPeriodNs = args.durationNs("--network-period",
             ipcOnly ? Drivers.IPC_NETWORK_PERIOD_NS : Drivers.NETWORK_PERIOD_NS);
         final long conductorPeriodNs = args.durationNs("--conductor-period", Drivers.CONDUCTOR_PERIOD_NS);

@@ -32,7 +32,8 @@ final class KeygenCommand
         final Path file = Path.of(outFile);
         KeyFile.create(file, key);
         out.println("wrote key " + KeyFile.fingerprint(key) + " to " + file + " (mode 0600); give every node a copy " +
-            "(owner-only) and start them with -D" + RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "=" + file);
+            "(owner-only) and start them with ringwatch.jar node --key-file " + file + " (embedded: -D" +
+            RingwatchConfiguration.AUTH_KEY_FILE_PROP_NAME + "=" + file + ")");
         return 0;
     }
 }

@@ -21,7 +21,8 @@ public final class Main
      */
     static final String[] EXIT_CODES = {
         "exit codes (the shipped systemd units restart on every code but 0, " +
-            RingwatchConfiguration.EXIT_ALREADY_RUNNING + " and " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "):",
+            RingwatchConfiguration.EXIT_ALREADY_RUNNING + ", " + RingwatchConfiguration.EXIT_KEY_MISMATCH + " and " +
+            RingwatchConfiguration.EXIT_CONFIG_INVALID + "):",
         "  0   ok; a node or driver stopped on SIGTERM/SIGINT (a node LEFT: it told its observer)",
         "  1   a command's check failed (demo, app), or an internal error (a stack trace follows): restart",
         "  " + RingwatchConfiguration.EXIT_CONFIG_ERROR + "   start failed for a reason that can pass: no media " +
@@ -32,8 +33,10 @@ public final class Main
             "restart the driver, then the node",
         "  " + RingwatchConfiguration.EXIT_ALREADY_RUNNING + "   this rank already runs on this host (same cluster, " +
             "same --aeron-dir): refused before touching anything; do not restart",
-        "  " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "  bad command line, cluster file, key file or setting: " +
-            "a restart cannot help; fix the configuration",
+        "  " + RingwatchConfiguration.EXIT_KEY_MISMATCH + "  node heard nobody, and peers told it (udp) that they " +
+            "sign with another key: do not restart; give it the cluster's key file",
+        "  " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "  bad command line, cluster file, key file or setting, " +
+            "or (udp) peers told a node that heard nobody that their configuration differs: do not restart; fix it",
         "  143 SIGTERM before the node or driver could handle it (it was still starting): a stop, not a failure"};
 
     private static final String[] COMMANDS = {"node", "demo", "app", "driver", "stat", "doctor", "keygen"};
@@ -143,22 +146,31 @@ public final class Main
         final String[][] sections = {
             {"node", "  node   --cluster FILE --rank R [--profile low-latency|low-noise] [--transport ipc|udp|rdma]",
                 "         --key-file FILE | --no-auth   [--driver embedded|external] [--aeron-dir DIR] [--cpu N]",
-                "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--grace 10s] [--rt-priority 1..99]",
+                "         transport and driver follow the cluster file: one host ipc + embedded driver; several " +
+                    "hosts udp + the host's driver",
+                "         [--heartbeat-period 1ms] [--suspicion-timeout 10ms] [--startup-grace 10s] [--rt-priority 1..99]",
                 "         [--seeds S]   ranks 0..S-1 boot the cluster, the others join (default 3; S = N: all boot)",
                 "         [--join]   join under a new incarnation even on a first start (a restart joins without it)",
-                "         [--procs K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
+                "         [--metrics-port P [--metrics-bind 127.0.0.1]]   serve this node's counters at " +
+                    "http://HOST:P/metrics (Prometheus text)",
+                "         [--procs-per-node K | --job FILE] [--exec CMD] [--process-timeout 1s]   two levels: the node is the",
                 "         daemon of K application processes (or of those the job file gives it), launched by --exec"},
-            {"demo", "  demo   [--nodes 8] [--kill 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms " +
+            {"demo", "  demo   [--nodes 8] [--kills 2] [--transport ipc|udp|rdma] [--heartbeat-period 5ms " +
                 "--suspicion-timeout 50ms]",
-                "         [--seed S] [--profile low-latency|low-noise] [--grace 3s] [--rt-priority 1..99]",
+                "         [--seed S] [--profile low-latency|low-noise] [--startup-grace 3s] [--rt-priority 1..99]",
                 "         [--restart]   then restart the killed ranks (same command line) and check each is readmitted",
                 "         [--procs-per-node K|K0,K1,..]   two levels: kill a process and a node, check every process"},
-            {"driver", "  driver [--aeron-dir DIR] [--rt-priority P] [--transport ipc|udp|rdma] [--network-period D]",
+            {"driver", "  driver [--aeron-dir DIR] [--rt-priority P] [--cluster FILE] [--transport ipc|udp|rdma]",
+                "         [--network-period D]   transport: as the nodes', from the cluster file (one host: ipc; " +
+                    "several: udp); udp without one",
                 "         media driver for nodes run with --driver external; its network thread wakes every D " +
                     "(default",
                 "         100us, 10ms for ipc-only clusters; low-noise udp clusters: a quarter of the probe timeout)"},
-            {"stat", "  stat   [--aeron-dir DIR] [--cluster-id ID]   counters from the driver's CnC file and view " +
-                "files",
+            {"stat", "  stat   [--aeron-dir DIR] [--cluster-id ID]   one line per node of this host: state, " +
+                "incarnation, epoch, dead set, last change",
+                "         [--counters [--all]]   every counter (non-zero ones unless --all), driver errors, slots",
+                "         [--json]   the same as JSON    [--watch [--interval 1s] [--count N]]   print again " +
+                    "every interval",
                 "         [--history]   the membership journals of the host's nodes, merged in time order"},
             {"doctor", "  doctor [--aeron-dir DIR] [--agents N]      host report: cores, pinning, memlock, shm, " +
                 "RDMA, and who",

@@ -14,13 +14,18 @@ import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.JitWarmup;
+import io.ringwatch.transport.aeron.internal.MetricsEndpoint;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
+import org.agrona.CloseHelper;
+
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -85,9 +90,9 @@ final class NodeCommand
         }
         ctx.heartbeatPeriodNs(args.durationNs(Args.HEARTBEAT_PERIOD, -1));
         ctx.suspicionTimeoutNs(args.durationNs(Args.SUSPICION_TIMEOUT, -1));
-        if (args.isSet("--grace"))
+        if (args.isSet(Args.STARTUP_GRACE))
         {
-            ctx.startupGraceNs(args.durationNs("--grace", 0));
+            ctx.startupGraceNs(args.durationNs(Args.STARTUP_GRACE, 0));
         }
         if (args.isSet("--seeds"))
         {
@@ -101,17 +106,19 @@ final class NodeCommand
         final Path startAfter = args.isSet("--start-after") ? Path.of(args.string("--start-after", null)) : null;
         final boolean join = args.switchOn("--join");
         final boolean noAuth = args.switchOn("--no-auth");
-        final int procs = args.intValue("--procs", 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
+        final int procs = args.intValue(Args.PROCS_PER_NODE, 0, 0, ProcessFailureFlyweight.MAX_PROCESSES);
         final String jobFile = args.string("--job", null);
         final String exec = args.string("--exec", null);
         final long processTimeoutNs = args.durationNs("--process-timeout", ProcessLevels.PROCESS_TIMEOUT_DEFAULT_NS);
+        final int metricsPort = args.intValue("--metrics-port", -1, 0, 65535);
+        final String metricsBind = args.string("--metrics-bind", "127.0.0.1");
         if (procs > 0 && jobFile != null)
         {
-            throw new UsageException("give --procs K (K processes on every node) or --job FILE, not both");
+            throw new UsageException("give --procs-per-node K (K processes on every node) or --job FILE, not both");
         }
         if (exec != null && procs == 0 && jobFile == null)
         {
-            throw new UsageException("--exec needs --procs K (processes per node) or --job FILE");
+            throw new UsageException("--exec needs --procs-per-node K or --job FILE");
         }
         args.finish();
         final boolean processLevel = procs > 0 || jobFile != null;
@@ -152,6 +159,15 @@ final class NodeCommand
         });
 
         final RingwatchNode node = RingwatchNode.launch(ctx);
+        // opt-in, on a thread of its own that reads the CnC file: the agent never serves a scrape
+        final MetricsEndpoint metrics = metricsPort < 0 ? null : MetricsEndpoint.start(
+            new InetSocketAddress(metricsBind, metricsPort), ctx.aeronDirectoryName(), ctx.cluster().clusterId(),
+            ctx.rank());
+        if (metrics != null)
+        {
+            LOG.log(Level.INFO, "metrics: http://" + metrics.address().getHostString() + ":" +
+                metrics.address().getPort() + "/metrics");
+        }
 
         LOG.log(Level.INFO, "node rank=" + ctx.rank() + " cluster=" + ctx.cluster().clusterId() + " n=" +
             ctx.cluster().size() + " transport=" + ctx.transport().name().toLowerCase() + " profile=" +
@@ -160,7 +176,14 @@ final class NodeCommand
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
             (ctx.join() ? " joining" : ctx.seedBoot() ? " seed" : ""));
 
-        return logUntilStopped(node, ctx);
+        try
+        {
+            return logUntilStopped(node, ctx);
+        }
+        finally
+        {
+            CloseHelper.quietClose(metrics);
+        }
     }
 
     private static Runnable shutdownAction(final RingwatchNode node)
@@ -171,8 +194,8 @@ final class NodeCommand
             {
                 if (CliShutdown.signalled())
                 {
-                    if (node.agent().stopped().getCount() > 0 && node.driverLost() == null &&
-                        node.agent().localFault() == null)
+                    if (NodeInternals.agent(node).stopped().getCount() > 0 && node.driverLost() == null &&
+                        NodeInternals.agent(node).localFault() == null)
                     {
                         node.leave(1000);
                     }
@@ -251,7 +274,7 @@ final class NodeCommand
         {
             while (true)
             {
-                final boolean stopped = node.agent().stopped().await(LOG_POLL_MS, TimeUnit.MILLISECONDS);
+                final boolean stopped = NodeInternals.agent(node).stopped().await(LOG_POLL_MS, TimeUnit.MILLISECONDS);
                 reader.read(snapshot);
                 if (!pinLogged && node.pinResult() != null)
                 {
@@ -259,7 +282,7 @@ final class NodeCommand
                     LOG.log(Level.INFO, "agent thread: " + node.pinResult());
                 }
                 membership.log(snapshot);
-                final long reformed = node.agent().counters().get(NodeCounter.REFORMS);
+                final long reformed = NodeInternals.agent(node).counters().get(NodeCounter.REFORMS);
                 if (reformed != reforms)
                 {
                     reforms = reformed;
@@ -281,7 +304,7 @@ final class NodeCommand
                         System.out.println("keyring NOT reloaded, keeping the current keys: " + ex.getMessage());
                     }
                 }
-                final String error = node.agent().heartbeatTransport().lastError();
+                final String error = NodeInternals.agent(node).heartbeatTransport().lastError();
                 if (!error.equals(transportError))
                 {
                     transportError = error;
@@ -311,7 +334,7 @@ final class NodeCommand
         final RingwatchNode node, final RingwatchContext ctx, final ViewSnapshot snapshot, final boolean stopped)
     {
         final String restart = "; a supervisor restarts it (Restart=on-failure) and it rejoins under a new incarnation";
-        if (CliShutdown.signalled() && (stopped || node.driverLost() != null || node.agent().localFault() != null))
+        if (CliShutdown.signalled() && (stopped || node.driverLost() != null || NodeInternals.agent(node).localFault() != null))
         {
             // an operator's stop, whatever else happened on the way: a success
             LOG.log(Level.INFO, snapshot.state() == NodeState.LEFT ?
@@ -320,10 +343,10 @@ final class NodeCommand
                 stopReason(ctx, snapshot) + "); exit 0");
             return 0;
         }
-        if (node.agent().localFault() != null)
+        if (NodeInternals.agent(node).localFault() != null)
         {
             // the view file says EXCLUDED (TRANSPORT_FAULT); exit 4 as for any loss of the node's own transport
-            LOG.log(Level.WARNING, "TRANSPORT_FAULT: " + node.agent().localFault() + "; it stopped without " +
+            LOG.log(Level.WARNING, "TRANSPORT_FAULT: " + NodeInternals.agent(node).localFault() + "; it stopped without " +
                 "reporting anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": bring the port up (ibstat), " +
                 "then restart the node");
             return RingwatchConfiguration.EXIT_DRIVER_LOST;
@@ -331,7 +354,7 @@ final class NodeCommand
         if (node.driverLost() != null || stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
         {
             final String why = node.driverLost() != null ? "lost the media driver (" + node.driverLost() + ")" :
-                String.valueOf(node.agent().driverLost());
+                String.valueOf(NodeInternals.agent(node).driverLost());
             LOG.log(Level.WARNING, "DRIVER_LOST: " + why + "; it stopped without reporting " +
                 "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": restart the media driver " +
                 "(ringwatch.jar driver; its unit restarts the nodes that require it), then the node");
@@ -340,6 +363,25 @@ final class NodeCommand
         if (!stopped)
         {
             return -1;
+        }
+        if (snapshot.state() == NodeState.EXCLUDED && snapshot.exclusionCause() == ExclusionCause.ISOLATED &&
+            NodeInternals.agent(node).counters().get(NodeCounter.SLOT_PROGRESS_SEEN) == 0)
+        {
+            // never heard the cluster: if peers told why, it is no cut a restart could heal
+            if (node.keyMismatch() != null)
+            {
+                LOG.log(Level.ERROR, "KEY_MISMATCH: this node heard nobody, and " + node.keyMismatch() + "; exit " +
+                    RingwatchConfiguration.EXIT_KEY_MISMATCH + ", not restarted: give this node the cluster's key " +
+                    "file (--key-file), then start it again");
+                return RingwatchConfiguration.EXIT_KEY_MISMATCH;
+            }
+            if (node.configMismatch() != null)
+            {
+                LOG.log(Level.ERROR, "CONFIG_MISMATCH: this node heard nobody, and " + node.configMismatch() +
+                    "; exit " + RingwatchConfiguration.EXIT_CONFIG_INVALID + ", not restarted: run it from the " +
+                    "cluster's cluster file and flags, then start it again");
+                return RingwatchConfiguration.EXIT_CONFIG_INVALID;
+            }
         }
         if (snapshot.state() == NodeState.EXCLUDED)
         {
@@ -370,9 +412,9 @@ final class NodeCommand
                     "checking a minority notice from rank " + snapshot.excludedBy()) + ")";
             case ISOLATED:
                 return "this node heard nobody for longer than the suspicion timeout: cut off (check the network " +
-                    "and the firewall for the cluster file's ports), deaf, alone at the cluster's first boot, or " +
-                    "its frames dropped by the others (a wrong key or configuration: their logs and their " +
-                    "'frames rejected' counters in ringwatch.jar stat say which)";
+                    "and the firewall for the cluster file's ports), deaf, or alone at the cluster's first boot " +
+                    "(no peer told of another key or configuration; over ipc or rdma the peers' logs and " +
+                    "ringwatch.jar stat --counters say whether they refused its frames)";
             case LEFT:
                 return "it left";
             case DRIVER_LOST:
@@ -389,7 +431,7 @@ final class NodeCommand
      */
     private static String ownTiming(final RingwatchNode node)
     {
-        final NodeCounters counters = node.agent().counters();
+        final NodeCounters counters = NodeInternals.agent(node).counters();
         return "own timing: largest heartbeat gap " + micros(counters.get(NodeCounter.MAX_HEARTBEAT_GAP_NS)) +
             " us, heartbeat deadlines missed " + counters.get(NodeCounter.HEARTBEAT_DEADLINES_MISSED) +
             ", longest duty cycle " + micros(counters.get(NodeCounter.DUTY_CYCLE_MAX_NS)) + " us, pauses detected " +

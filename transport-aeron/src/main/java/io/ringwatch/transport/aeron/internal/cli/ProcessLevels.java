@@ -8,6 +8,7 @@ import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.client.ProcessViewLayout;
 import io.ringwatch.transport.aeron.client.RingwatchClient;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.process.LocalProcesses;
 import io.ringwatch.transport.aeron.internal.process.ProcessDaemon;
 
@@ -17,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code node --procs K | --job FILE [--exec CMD] [--process-timeout D]}: give the node a process level before its
+ * {@code node --procs-per-node K | --job FILE [--exec CMD] [--process-timeout D]}: give the node a process level before its
  * agent starts, and launch its processes. The job is K processes on every node, or what the job file
  * ({@link JobFile}) says, application ranks in node order. Slots the daemon
  * did not fill are open to processes that attach on their own; every attached process is watched by its beats.
@@ -34,7 +35,7 @@ final class ProcessLevels
     }
 
     /**
-     * The job of {@code node --procs K} or {@code node --job FILE}, for the context (and so the config digest) before
+     * The job of {@code node --procs-per-node K} or {@code node --job FILE}, for the context (and so the config digest) before
      * the node is built.
      */
     static JobLayout layout(final Path clusterFile, final int processesPerNode, final String jobFile)
@@ -59,8 +60,8 @@ final class ProcessLevels
         final RingwatchContext ctx = node.context();
         final JobLayout layout = ctx.jobLayout();
         final int processesOnThisNode = layout.processesOn(ctx.rank());
-        final ProcessDaemon daemon = new ProcessDaemon(node.agent().node(), layout, ctx.broadcast().newSchedule(),
-            node.agent().control(), ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.nanoClock());
+        final ProcessDaemon daemon = new ProcessDaemon(NodeInternals.agent(node).node(), layout, ctx.broadcast().newSchedule(),
+            NodeInternals.agent(node).control(), ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.nanoClock());
         if (command != null)
         {
             daemon.launch(command, localIndex -> Map.of(
@@ -73,7 +74,7 @@ final class ProcessLevels
         }
         // a node's processes do not outlive it: on exit (fenced, left, killed by signal) they are killed
         CliShutdown.add(daemon::close);
-        node.agent().processLevel(daemon);
+        NodeInternals.agent(node).processLevel(daemon);
         startLog(daemon, layout);
         final int first = layout.firstProcess(ctx.rank());
         LOG.log(Level.INFO, "process level: " + layout + ", job digest " + String.format("%08x", layout.digest()) +

@@ -41,7 +41,7 @@ final class TwoLevelDemo
     static int run(final String[] argv) throws Exception
     {
         final Args args = new Args(argv, 1, "--spin", "--verbose");
-        final String perNodeArg = args.string("--procs-per-node", "4");
+        final String perNodeArg = args.string(Args.PROCS_PER_NODE, "4");
         final int nodes = args.intValue("--nodes", 4, 3, ProtocolSettings.MAX_CLUSTER_SIZE);
         final long seed = args.longValue("--seed", System.nanoTime(), Long.MIN_VALUE, Long.MAX_VALUE);
         final long heartbeatPeriodArgNs = args.durationNs(Args.HEARTBEAT_PERIOD, -1);
@@ -78,7 +78,7 @@ final class TwoLevelDemo
         final LocalCluster.Options options = new LocalCluster.Options()
             .nodes(nodes).heartbeatPeriodNs(heartbeatPeriodNs).suspicionTimeoutNs(suspicionTimeoutNs)
             .profile(rec.profile().cliName())
-            .nodeArgs(uniform ? List.of("--procs", perNodeArg, "--exec", exec) :
+            .nodeArgs(uniform ? List.of(Args.PROCS_PER_NODE, perNodeArg, "--exec", exec) :
                 List.of("--job", jobFile.toString(), "--exec", exec))
             .inheritOutput(verbose);
         if (rec.profile() == TuningProfile.LOW_NOISE)

@@ -156,7 +156,7 @@ public final class LocalCluster implements AutoCloseable
         }
 
         /**
-         * @param args extra arguments for every {@code node} command (e.g. {@code --procs 4 --exec ...}).
+         * @param args extra arguments for every {@code node} command (e.g. {@code --procs-per-node 4 --exec ...}).
          * @return this.
          */
         public Options nodeArgs(final List<String> args)

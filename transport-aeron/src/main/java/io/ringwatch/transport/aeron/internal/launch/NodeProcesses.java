@@ -92,7 +92,7 @@ public final class NodeProcesses
             "--transport", options.transport().name().toLowerCase(Locale.ROOT),
             "--driver", "external",
             "--profile", options.profile(),
-            "--grace", Durations.format(options.graceNs()),
+            "--startup-grace", Durations.format(options.graceNs()),
             // the barrier file exists once the cluster has started: a restart passes it at once
             "--start-after", directory.startFile().getAbsolutePath()));
         if (options.authenticated())

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntFunction;
 
 /**
- * The application processes a daemon launched ({@code node --exec CMD --procs K}), and how it learns of their exit.
+ * The application processes a daemon launched ({@code node --exec CMD --procs-per-node K}), and how it learns of their exit.
  * Where Linux pidfds work ({@link PidFd}), one watcher thread blocks in {@code poll(2)} on the children's pidfds: the
  * kernel wakes it the moment one exits, it reads the status with {@code waitid(WNOWAIT)} (leaving the reaping to the
  * JDK), records status and time, and unparks the daemon's agent ({@link #onExit(Runnable)}), whose next duty cycle

@@ -292,6 +292,23 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     }
 
     /**
+     * @return the socket that sends, and takes every datagram but the watched emitter's: nobody reads it but a
+     * {@code HelloExchange}.
+     */
+    public DatagramChannel foreignSocket()
+    {
+        return channel;
+    }
+
+    /**
+     * @return every member's heartbeat address, by rank.
+     */
+    public InetSocketAddress[] peerAddresses()
+    {
+        return peers.clone();
+    }
+
+    /**
      * @return the rank the receiving socket is connected to, or -1 if it is not connected.
      */
     public int connectedEmitter()

@@ -117,4 +117,16 @@ class ArgsTest
         assertThrows(UsageException.class, () -> new Args(new String[]{"--one-port=maybe"}, 0, "--one-port")
             .switchOn("--one-port"));
     }
+
+    @Test
+    void shouldReadTheDeprecatedSpellingsAsTheOneNameEveryCommandUses()
+    {
+        final Args args = new Args(new String[]{"--grace", "3s", "--procs=4", "--kill", "2"}, 0);
+        assertEquals(3_000_000_000L, args.durationNs(Args.STARTUP_GRACE, 0));
+        assertEquals(4, args.intValue(Args.PROCS_PER_NODE, 0, 0, 64));
+        assertEquals(2, args.intValue(Args.KILLS, 0, 0, 64));
+        args.finish();
+        // the old and the new spelling together are one option given twice
+        assertThrows(UsageException.class, () -> new Args(new String[]{"--grace", "3s", "--startup-grace", "1s"}, 0));
+    }
 }

@@ -36,7 +36,7 @@ class DemoCommandTest
         try
         {
             final List<String> args = new ArrayList<>(DocsCommandsTest.readmeDemoArgs());
-            args.addAll(List.of("--nodes", "5", "--kill", "2", "--seed", Long.toString(SEED),
+            args.addAll(List.of("--nodes", "5", "--kills", "2", "--seed", Long.toString(SEED),
                 "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"));
             code = DemoCommand.run(args.toArray(String[]::new));
         }
@@ -68,7 +68,7 @@ class DemoCommandTest
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try
         {
-            code = DemoCommand.run(new String[]{"demo", "--restart", "--transport", "udp", "--nodes", "5", "--kill",
+            code = DemoCommand.run(new String[]{"demo", "--restart", "--transport", "udp", "--nodes", "5", "--kills",
                 "2", "--seed", Long.toString(SEED), "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"});
         }
         finally
@@ -98,7 +98,7 @@ class DemoCommandTest
         {
             // Main turns this into "ringwatch demo: <message>" and exit code 2
             ex = assertThrows(IllegalStateException.class, () -> DemoCommand.run(new String[]{"demo", "--nodes", "3",
-                "--kill", "1", "--transport", "rdma", "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"}));
+                "--kills", "1", "--transport", "rdma", "--heartbeat-period", "10ms", "--suspicion-timeout", "400ms"}));
         }
         finally
         {

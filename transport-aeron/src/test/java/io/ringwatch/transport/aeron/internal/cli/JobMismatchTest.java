@@ -5,6 +5,7 @@ import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.transport.aeron.EmbeddedCluster;
 import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,7 +28,7 @@ class JobMismatchTest
     private static final int CLUSTER_ID = 4711;
 
     @Test
-    void shouldRefuseFramesFromADaemonRunningAnotherJob()
+    void shouldRefuseFramesFromADaemonRunningAnotherJob() throws InterruptedException
     {
         final JobLayout job = JobLayout.uniform(3, 2);
         final JobLayout other = JobLayout.of(2, 2, 3);
@@ -43,9 +44,9 @@ class JobMismatchTest
             assertNotEquals(cluster.nodes[0].context().configDigest(), cluster.nodes[2].context().configDigest());
             cluster.run(500, 0, 1, 2);
 
-            assertTrue(cluster.nodes[0].agent().counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
+            assertTrue(NodeInternals.agent(cluster.nodes[0]).counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
                 "rank 0 refused rank 2's frames");
-            assertTrue(cluster.nodes[2].agent().counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
+            assertTrue(NodeInternals.agent(cluster.nodes[2]).counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
                 "rank 2 refused the others' frames");
 
             final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -53,8 +54,8 @@ class JobMismatchTest
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             try
             {
-                StatCommand.run(new String[]{"stat", "--aeron-dir", cluster.dir.getAbsolutePath(), "--cluster-id",
-                    Integer.toString(CLUSTER_ID)});
+                StatCommand.run(new String[]{"stat", "--counters", "--aeron-dir", cluster.dir.getAbsolutePath(),
+                    "--cluster-id", Integer.toString(CLUSTER_ID)});
             }
             finally
             {
@@ -73,7 +74,7 @@ class JobMismatchTest
         assertTrue(log.contains(String.format("job %08x, seeds", job.digest())), log);
         assertTrue(log.contains("ringwatch rank 2: refusing frames from rank 0") ||
             log.contains("ringwatch rank 2: refusing frames from rank 1"), log);
-        assertTrue(stat.matches("(?s).*[1-9][0-9,]* - ringwatch frames rejected CONFIG_MISMATCH: cluster=" +
-            CLUSTER_ID + " rank=0.*"), stat);
+        assertTrue(stat.matches("(?s).*  cluster " + CLUSTER_ID + " rank 0:\n(    [^\n]*\n)*?" +
+            "    frames rejected CONFIG_MISMATCH +[1-9][0-9,]*\n.*"), stat);
     }
 }

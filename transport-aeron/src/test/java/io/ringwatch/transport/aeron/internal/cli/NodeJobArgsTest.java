@@ -57,8 +57,8 @@ class NodeJobArgsTest
     @Test
     void shouldRefuseProcsAndJobTogether() throws Exception
     {
-        assertRefused("give --procs K (K processes on every node) or --job FILE, not both",
-            "--procs", "2", "--job", job("processes 2\nnode 0 ranks 0\nnode 1 ranks 1\n"));
-        assertRefused("--exec needs --procs K (processes per node) or --job FILE", "--exec", "true");
+        assertRefused("give --procs-per-node K (K processes on every node) or --job FILE, not both",
+            "--procs-per-node", "2", "--job", job("processes 2\nnode 0 ranks 0\nnode 1 ranks 1\n"));
+        assertRefused("--exec needs --procs-per-node K or --job FILE", "--exec", "true");
     }
 }

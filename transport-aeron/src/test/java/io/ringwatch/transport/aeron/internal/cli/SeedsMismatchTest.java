@@ -4,6 +4,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.EmbeddedCluster;
 import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.internal.NodeInternals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,12 +39,12 @@ class SeedsMismatchTest
             assertNotEquals(cluster.nodes[0].context().configDigest(), cluster.nodes[3].context().configDigest());
             cluster.run(500, 0, 1, 2, 3);
 
-            assertTrue(cluster.nodes[3].agent().counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
+            assertTrue(NodeInternals.agent(cluster.nodes[3]).counters().rejected(RejectReason.CONFIG_MISMATCH) > 0,
                 "rank 3 refused the others' frames");
             long refusedByOthers = 0;
             for (int r = 0; r < 3; r++)
             {
-                refusedByOthers += cluster.nodes[r].agent().counters().rejected(RejectReason.CONFIG_MISMATCH);
+                refusedByOthers += NodeInternals.agent(cluster.nodes[r]).counters().rejected(RejectReason.CONFIG_MISMATCH);
             }
             assertTrue(refusedByOthers > 0, "the others refused rank 3's frames");
         }
