@@ -138,7 +138,7 @@ public final class RingwatchContext
         {
             rankLock = RankLock.acquire(aeronDirectoryName, cluster.clusterId(), rank);
         }
-        concludeBootPlan();
+        concludeBootPlan(lockRank);
         concludeProtocolSettings();
         concludeAuthentication();
         concludeIdleStrategy();
@@ -227,8 +227,11 @@ public final class RingwatchContext
 
     /**
      * Seed or joiner, and the incarnation of a node that does not join.
+     *
+     * @param launching true when the rank's lock is held ({@link #concludeForLaunch()}): only a launch records the
+     *                  incarnation file, a context merely concluded writes nothing.
      */
-    private void concludeBootPlan()
+    private void concludeBootPlan(final boolean launching)
     {
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
         // A rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here. This
@@ -241,8 +244,11 @@ public final class RingwatchContext
         {
             // distinct per process start; the pid is unique among live processes of a host
             incarnation = (int)ProcessHandle.current().pid();
-            // recorded so that this seed's next start knows it is a restart and joins
-            IncarnationFile.record(incarnationFile, incarnation);
+            if (launching)
+            {
+                // recorded so that this seed's next start knows it is a restart and joins
+                IncarnationFile.record(incarnationFile, incarnation);
+            }
         }
     }
 

@@ -45,7 +45,9 @@ class RingwatchContextTest
     @Test
     void shouldTakeTimingFromClusterFileAndFillDefaults()
     {
-        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001)).rank(1).conclude();
+        // an aeron.dir of its own: an incarnation file some other run left in the default one would make this a restart
+        final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001))
+            .rank(1).aeronDirectoryName(dir.getAbsolutePath()).conclude();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1), ctx.protocolSettings().heartbeatPeriodNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(10), ctx.protocolSettings().suspicionTimeoutNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(5), ctx.protocolSettings().pauseThresholdNs());
