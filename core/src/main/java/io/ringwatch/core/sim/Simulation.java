@@ -1101,13 +1101,21 @@ public final class Simulation implements ClusterState
         return List.copyOf(graceEvents);
     }
 
+    /**
+     * Counts one verdict or stop for the grace checker.
+     *
+     * @return true if it is among the first reported, so its wording is wanted: built only then, as a million-node
+     * run makes tens of millions of declarations.
+     */
+    private boolean graceEventReported()
+    {
+        return graceEventCount++ < Checks.MAX_REPORTED;
+    }
+
     private void graceEvent(final String what)
     {
-        if (graceEventCount++ < Checks.MAX_REPORTED)
-        {
-            graceEvents.add("seed=" + seed + ": grace: " + what + " on a run whose only disturbances were boot " +
-                "stalls that ended before anyone could judge");
-        }
+        graceEvents.add("seed=" + seed + ": grace: " + what + " on a run whose only disturbances were boot " +
+            "stalls that ended before anyone could judge");
     }
 
     private SimResult finish()
@@ -1586,8 +1594,11 @@ public final class Simulation implements ClusterState
             {
                 processes.onNodeFailure(rank, deadRank, timeNs, reporter);
             }
-            graceEvent("node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
-                ", reporter " + reporter + ")");
+            if (graceEventReported())
+            {
+                graceEvent("node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
+                    ", reporter " + reporter + ")");
+            }
             if (deadRank == firstFailureRank)
             {
                 firstLearnedNs[rank] = timeNs;
@@ -1656,8 +1667,11 @@ public final class Simulation implements ClusterState
                 firstExcludedNs[rank] = timeNs;
                 firstExclusionCauses[rank] = cause;
             }
-            graceEvent("node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " + reporterRank +
-                ")");
+            if (graceEventReported())
+            {
+                graceEvent("node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " +
+                    reporterRank + ")");
+            }
             if (nodes[rank].state() == NodeState.LEFT)
             {
                 leaves++;
