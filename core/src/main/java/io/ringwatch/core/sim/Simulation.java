@@ -58,6 +58,8 @@ public final class Simulation implements ClusterState
     private static final int WAKE_TIME = 4;
     private static final int SEEN_EPOCH = 5;
     private static final int SEEN_LINKS = 6;
+    // bit 0: the node is stable; above it, the size of its dead set when last seen (after each call into it), so a
+    // change of the ground truth can rule out the nodes whose view cannot match without touching them
     private static final int STABLE = 7;
 
     private static final long NONE = -1;
@@ -929,11 +931,7 @@ public final class Simulation implements ClusterState
         stoppedAtNs[rank] = nowNs;
         stoppedCount++;
         liveCount--;
-        if (cells[rank * CELL + STABLE] != 0)
-        {
-            cells[rank * CELL + STABLE] = 0;
-            stableCount--;
-        }
+        markUnstable(rank);
         groundChanged = true;
     }
 
@@ -946,9 +944,13 @@ public final class Simulation implements ClusterState
         final DetectorNode node = nodes[rank];
         // a joiner is confirmed by its neighbours without a change of view or links: look again until it is
         if (node.viewEpoch() != cells[rank * CELL + SEEN_EPOCH] || links(node) != cells[rank * CELL + SEEN_LINKS] ||
-            cells[rank * CELL + STABLE] == 0 && incarnations[rank] > 0)
+            !isStable(rank) && incarnations[rank] > 0)
         {
             refreshStable(rank);
+        }
+        else
+        {
+            seenDeadSize(rank, node.deadSet().size());
         }
         scheduleWake(rank);
     }
@@ -985,12 +987,32 @@ public final class Simulation implements ClusterState
         final DetectorNode node = nodes[rank];
         cells[rank * CELL + SEEN_EPOCH] = node.viewEpoch();
         cells[rank * CELL + SEEN_LINKS] = links(node);
+        seenDeadSize(rank, node.deadSet().size());
         final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount) && knowsCurrentLives(rank);
-        if (nowStable != (cells[rank * CELL + STABLE] != 0))
+        if (nowStable != isStable(rank))
         {
-            cells[rank * CELL + STABLE] = nowStable ? 1 : 0;
+            cells[rank * CELL + STABLE] ^= 1;
             stableCount += nowStable ? 1 : -1;
         }
+    }
+
+    private boolean isStable(final int rank)
+    {
+        return (cells[rank * CELL + STABLE] & 1) != 0;
+    }
+
+    private void markUnstable(final int rank)
+    {
+        if (isStable(rank))
+        {
+            cells[rank * CELL + STABLE] ^= 1;
+            stableCount--;
+        }
+    }
+
+    private void seenDeadSize(final int rank, final int size)
+    {
+        cells[rank * CELL + STABLE] = (long)size << 1 | (cells[rank * CELL + STABLE] & 1);
     }
 
     /**
@@ -1019,11 +1041,25 @@ public final class Simulation implements ClusterState
         return true;
     }
 
+    /**
+     * After a change of the ground truth. A node whose dead set is not the size of the stopped set cannot be stable
+     * ({@link Checks#isNodeStable}); its size as seen after its last call is still its size (nothing changes a node
+     * between calls), so such nodes are ruled out from the cells alone: a crash in a million-node run would otherwise
+     * visit every node's objects.
+     */
     private void refreshAllStable()
     {
         for (int rank = 0; rank < n; rank++)
         {
-            if (!isStopped(rank))
+            if (isStopped(rank))
+            {
+                continue;
+            }
+            if (cells[rank * CELL + STABLE] >>> 1 != stoppedCount)
+            {
+                markUnstable(rank);
+            }
+            else
             {
                 refreshStable(rank);
             }
