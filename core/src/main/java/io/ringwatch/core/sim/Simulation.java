@@ -1446,6 +1446,23 @@ public final class Simulation implements ClusterState
         return lastNs == Long.MIN_VALUE ? NONE : lastNs;
     }
 
+    /**
+     * @return events processed so far; may be read from another thread while the run goes on (for progress only: the
+     * value may lag).
+     */
+    public long eventsSoFar()
+    {
+        return eventsProcessed;
+    }
+
+    /**
+     * @return the virtual time reached so far; readable from another thread as {@link #eventsSoFar()} is.
+     */
+    public long virtualTimeNs()
+    {
+        return nowNs;
+    }
+
     public int clusterSize()
     {
         return n;
