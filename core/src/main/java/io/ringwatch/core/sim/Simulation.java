@@ -100,13 +100,9 @@ public final class Simulation implements ClusterState
     private final boolean[] crashedEver;
     private final long[] firstExcludedNs;
     private final ExclusionCause[] firstExclusionCauses;
-    // ground truth per rank: the incarnation of its current (or last) life, and when its latest JOIN was first and
-    // last applied (the contact, then the last node to learn it)
+    // ground truth per rank: the incarnation of its current (or last) life
     private final int[] incarnations;
-    private final long[] joinFirstNs;
-    private final long[] joinLastNs;
-    // stops and pauses as [from, until] pairs: a JOIN spreading across one is not held to the broadcast bound
-    private final List<long[]> faultsNs = new ArrayList<>();
+    private final JoinSpreadCheck joinSpread;
     private int restarts;
     // ranks restarted at least once, in order: a node is stable only once it knows each one's current life
     private final RankArray restarted = new RankArray(8);
@@ -209,10 +205,7 @@ public final class Simulation implements ClusterState
         schedule = config.broadcast().newSchedule();
         restartAfterNs = config.restartAfterNs();
         incarnations = new int[n];
-        joinFirstNs = new long[n];
-        joinLastNs = new long[n];
-        Arrays.fill(joinFirstNs, NONE);
-        Arrays.fill(joinLastNs, NONE);
+        joinSpread = new JoinSpreadCheck(n, deltaNs);
         nodes = new DetectorNode[n];
         firstStartNs = new long[n];
         for (int rank = 0; rank < n; rank++)
@@ -741,7 +734,7 @@ public final class Simulation implements ClusterState
 
     private void scheduleRestart(final int rank)
     {
-        faultsNs.add(new long[] {nowNs, nowNs});
+        joinSpread.fault(nowNs, nowNs);
         if (restartAfterNs > 0)
         {
             queue.schedule(nowNs + restartAfterNs, EventQueue.RESTART, -1, rank, 0, null);
@@ -784,8 +777,7 @@ public final class Simulation implements ClusterState
         condemned[rank] = false;
         exclusionCauses[rank] = null;
         lastResumeNs[rank] = NONE;
-        joinFirstNs[rank] = NONE;
-        joinLastNs[rank] = NONE;
+        joinSpread.forget(rank);
         stoppedAtNs[rank] = NONE;
         cutOffDeclared[rank] = false;
         stoppedCount--;
@@ -879,7 +871,7 @@ public final class Simulation implements ClusterState
         cells[rank * CELL + STATUS] = PAUSED;
         cells[rank * CELL + WAKE_SEQ] = NONE;
         resumeAtNs[rank] = nowNs + durationNs;
-        faultsNs.add(new long[] {nowNs, nowNs + durationNs});
+        joinSpread.fault(nowNs, nowNs + durationNs);
         queue.schedule(resumeAtNs[rank], EventQueue.RESUME, -1, rank, 0, null);
     }
 
@@ -1175,7 +1167,7 @@ public final class Simulation implements ClusterState
             Checks.reportRest(found, seed, "grace", graceEventCount);
         }
         final int rejoined = Checks.checkRejoined(this, seed, found);
-        final long joinSpreadMaxNs = checkJoinSpread(found);
+        final long joinSpreadMaxNs = joinSpread.check(this, onePort, loss, tauNs, seed, found);
         int majorityLost = 0;
         for (final int rank : majorityGroup)
         {
@@ -1313,72 +1305,6 @@ public final class Simulation implements ClusterState
         return firstPartitionGroups != null && config.partitions().size() == 1 && config.flaps() == 1 &&
             config.partitionPolicy() == PartitionPolicy.MAJORITY && config.randomPauses() == 0 &&
             config.cutStallNs() == 0 && config.injections().isEmpty() && config.bootStalls() == 0 && loss == 0;
-    }
-
-    /**
-     * A join reaches everyone within the broadcast bound B(n) = 8τ·log₂ n of Theorem 1, unless a fault overlapped it
-     * (see {@link #faultNear}: the bound, as for notices, assumes no failure during the broadcast) or messages may be
-     * lost. B(n) is for one broadcast alone; in the one-port model k JOINs spreading at once queue on the same ports,
-     * so each is held to k·B(n) (see {@link #joinsSpreadingWith}).
-     *
-     * @return the longest spread seen, -1 without joins.
-     */
-    private long checkJoinSpread(final List<String> out)
-    {
-        long maxNs = NONE;
-        final long oneBoundNs = (long)Math.ceil(Theorem1.broadcast(n, tauNs));
-        int late = 0;
-        for (int rank = 0; rank < n; rank++)
-        {
-            if (joinFirstNs[rank] == NONE || isStopped(rank))
-            {
-                continue;
-            }
-            final long spreadNs = joinLastNs[rank] - joinFirstNs[rank];
-            maxNs = Math.max(maxNs, spreadNs);
-            final long boundNs = oneBoundNs * (onePort ? joinsSpreadingWith(rank) : 1);
-            if (spreadNs > boundNs && loss == 0 && !faultNear(joinFirstNs[rank], joinLastNs[rank]) &&
-                late++ < Checks.MAX_REPORTED)
-            {
-                out.add("seed=" + seed + ": join: the JOIN of " + rank + " (incarnation " + incarnations[rank] +
-                    ") took " + spreadNs + "ns to reach every node, above the broadcast bound " + boundNs + "ns");
-            }
-        }
-        Checks.reportRest(out, seed, "join bound", late);
-        return maxNs;
-    }
-
-    /**
-     * @return how many JOINs (this one included) were spreading at some moment of this rank's JOIN.
-     */
-    private int joinsSpreadingWith(final int rank)
-    {
-        int count = 0;
-        for (int other = 0; other < n; other++)
-        {
-            if (joinFirstNs[other] != NONE && joinFirstNs[other] <= joinLastNs[rank] &&
-                joinLastNs[other] >= joinFirstNs[rank])
-            {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /**
-     * @return true if a node stopped or was paused while the JOIN spread, or stopped within 2δ before it started (its
-     * death may still be spreading, so the contact's D_msg and the receivers' views disagree about it).
-     */
-    private boolean faultNear(final long fromNs, final long toNs)
-    {
-        for (final long[] fault : faultsNs)
-        {
-            if (fault[1] >= fromNs - 2 * deltaNs && fault[0] <= toNs)
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     private long fencesSent()
@@ -1742,14 +1668,11 @@ public final class Simulation implements ClusterState
         public void onJoin(final int joiner, final int incarnation, final long timeNs)
         {
             // a node paused while the JOIN spread gets it when it resumes: the broadcast bound is not about it
-            if (incarnation == incarnations[joiner] && !(joinFirstNs[joiner] != NONE &&
-                lastResumeNs[rank] != NONE && lastResumeNs[rank] >= joinFirstNs[joiner]))
+            final long firstNs = joinSpread.firstNs(joiner);
+            if (incarnation == incarnations[joiner] &&
+                !(firstNs != NONE && lastResumeNs[rank] != NONE && lastResumeNs[rank] >= firstNs))
             {
-                if (joinFirstNs[joiner] == NONE)
-                {
-                    joinFirstNs[joiner] = timeNs;
-                }
-                joinLastNs[joiner] = timeNs;
+                joinSpread.applied(joiner, timeNs);
             }
         }
 
