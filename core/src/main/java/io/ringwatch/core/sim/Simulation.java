@@ -89,7 +89,7 @@ public final class Simulation implements ClusterState
     private final long[] lastResumeNs;
     private final boolean[] condemned;
     private final boolean[] cutOffDeclared;
-    private final long[] firstLearnedNs;
+    private final FirstFailureSpread firstSpread;
     private final ExclusionCause[] exclusionCauses;
     private final int[] majorityGroup;
     private final ProtocolSettings settings;
@@ -183,8 +183,7 @@ public final class Simulation implements ClusterState
         forgery = new Forgery(config);
         condemned = new boolean[n];
         cutOffDeclared = new boolean[n];
-        firstLearnedNs = new long[n];
-        Arrays.fill(firstLearnedNs, NONE);
+        firstSpread = new FirstFailureSpread(n);
         exclusionCauses = new ExclusionCause[n];
         stoppedAtNs = new long[n];
         Arrays.fill(stoppedAtNs, NONE);
@@ -1197,8 +1196,8 @@ public final class Simulation implements ClusterState
             {
                 stabilizationNs = stableSinceNs - firstFailureNs;
             }
-            firstKnownNs = firstKnown();
-            firstBroadcastNs = firstBroadcast();
+            firstKnownNs = firstSpread.knownNs(this, firstFailureNs);
+            firstBroadcastNs = firstSpread.broadcastNs(this);
 
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
                 leaves == 0 && exclusions == 0 && restarts == 0 && config.partitions().isEmpty();
@@ -1325,51 +1324,6 @@ public final class Simulation implements ClusterState
             total += node.counter(counter);
         }
         return total;
-    }
-
-    private long firstKnown()
-    {
-        final long lastNs = lastLearnedNs();
-        return lastNs == NONE ? NONE : Math.max(lastNs, firstFailureNs) - firstFailureNs;
-    }
-
-    /**
-     * @return how long the first failure took to spread: from the first survivor that learned it (its detector) to
-     * the last, so the broadcast alone, without the δ it took to detect.
-     */
-    private long firstBroadcast()
-    {
-        final long lastNs = lastLearnedNs();
-        long firstNs = Long.MAX_VALUE;
-        for (int rank = 0; rank < n; rank++)
-        {
-            if (!isStopped(rank) && incarnations[rank] == 0)
-            {
-                firstNs = Math.min(firstNs, firstLearnedNs[rank]);
-            }
-        }
-        return lastNs == NONE ? NONE : lastNs - firstNs;
-    }
-
-    /**
-     * @return when the last survivor learned of the first failure, or NONE if one never did.
-     */
-    private long lastLearnedNs()
-    {
-        long lastNs = Long.MIN_VALUE;
-        for (int rank = 0; rank < n; rank++)
-        {
-            // a restarted rank was down when the first failure spread: it learns the view from its contact
-            if (!isStopped(rank) && incarnations[rank] == 0)
-            {
-                if (firstLearnedNs[rank] == NONE)
-                {
-                    return NONE;
-                }
-                lastNs = Math.max(lastNs, firstLearnedNs[rank]);
-            }
-        }
-        return lastNs == Long.MIN_VALUE ? NONE : lastNs;
     }
 
     /**
@@ -1580,7 +1534,7 @@ public final class Simulation implements ClusterState
             }
             if (deadRank == firstFailureRank)
             {
-                firstLearnedNs[rank] = timeNs;
+                firstSpread.learned(rank, timeNs);
             }
             if (bootStartNs[deadRank] != NONE && (timeNs < bootStartNs[deadRank] ||
                 config.boot() == BootMode.JOIN && nodes[rank].incarnationOf(deadRank) == 0) &&
