@@ -253,11 +253,8 @@ public final class EventQueue
             currentBucket++;
             horizonNs = (currentBucket + 1) << BUCKET_SHIFT;
             final int b = (int)(currentBucket % BUCKETS);
-            final long[] entries = calendar[b];
-            for (int i = 0, fill = calendarFill[b]; i < fill; i++)
-            {
-                near.push(entries[2 * i], entries[2 * i + 1]);
-            }
+            // the near heap is empty: take the bucket whole and heapify it, linear instead of a push per entry
+            near.heapify(calendar[b], calendarFill[b]);
             calendarCount -= calendarFill[b];
             calendarFill[b] = 0;
             while (overflow.size > 0 && overflow.heap[0] < horizonNs)
@@ -307,6 +304,28 @@ public final class EventQueue
         }
 
         /**
+         * Replace the (empty) heap's entries with {@code count} unordered (time, key) pairs and restore the heap
+         * order bottom-up (Floyd): keys are unique, so the entries come out in the same order as pushed one by one.
+         */
+        void heapify(final long[] entries, final int count)
+        {
+            if (count == 0)
+            {
+                return;
+            }
+            if (heap.length < 2 * count)
+            {
+                heap = new long[Math.max(2 * count, 2 * heap.length)];
+            }
+            System.arraycopy(entries, 0, heap, 0, 2 * count);
+            size = count;
+            for (int i = (count - 2) >> 2; i >= 0; i--)
+            {
+                siftDown(i, heap[2 * i], heap[2 * i + 1]);
+            }
+        }
+
+        /**
          * @return the key of the earliest entry, now removed.
          */
         long poll()
@@ -315,16 +334,16 @@ public final class EventQueue
             size--;
             if (size > 0)
             {
-                siftDown(heap[2 * size], heap[2 * size + 1]);
+                siftDown(0, heap[2 * size], heap[2 * size + 1]);
             }
             return key;
         }
 
-        private void siftDown(final long timeNs, final long key)
+        private void siftDown(final int from, final long timeNs, final long key)
         {
             final long[] heap = this.heap;
             final int size = this.size;
-            int i = 0;
+            int i = from;
             while (true)
             {
                 final int first = 4 * i + 1;
