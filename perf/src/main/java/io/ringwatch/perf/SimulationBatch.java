@@ -62,9 +62,14 @@ final class SimulationBatch
         final AtomicInteger nextRun = new AtomicInteger();
         final AtomicInteger finished = new AtomicInteger();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final int workerCount = Math.max(1, Math.min(threads, runs));
+        // the run each worker is in, for the progress line: a million-node run takes many minutes
+        final AtomicReferenceArray<Simulation> running = new AtomicReferenceArray<>(workerCount);
+        final AtomicInteger nextWorker = new AtomicInteger();
 
         final Runnable worker = () ->
         {
+            final int self = nextWorker.getAndIncrement();
             try
             {
                 int run;
@@ -72,7 +77,9 @@ final class SimulationBatch
                 {
                     final SimConfig config = template.copy().seed(Seeds.forRun(batchSeed, run));
                     final Simulation simulation = new Simulation(config);
+                    running.set(self, simulation);
                     results.set(run, simulation.run());
+                    running.set(self, null);
                     if (afterRun != null)
                     {
                         afterRun.accept(simulation);
@@ -86,7 +93,6 @@ final class SimulationBatch
             }
         };
 
-        final int workerCount = Math.max(1, Math.min(threads, runs));
         final Thread[] workers = new Thread[workerCount];
         for (int i = 0; i < workerCount; i++)
         {
@@ -107,7 +113,19 @@ final class SimulationBatch
                 {
                     lastReportMs = nowMs;
                     final int done = finished.get();
-                    progress.printf("progress: %d/%d runs done after %.0f s%n", done, runs, (nowMs - startMs) / 1e3);
+                    long events = 0;
+                    long virtualNs = 0;
+                    for (int i = 0; i < workerCount; i++)
+                    {
+                        final Simulation simulation = running.get(i);
+                        if (simulation != null)
+                        {
+                            events += simulation.eventsSoFar();
+                            virtualNs = Math.max(virtualNs, simulation.virtualTimeNs());
+                        }
+                    }
+                    progress.printf("progress: %d/%d runs done after %.0f s; runs under way: %d events, up to %.3f s " +
+                        "of virtual time%n", done, runs, (nowMs - startMs) / 1e3, events, virtualNs / 1e9);
                 }
             }
         }

@@ -6,19 +6,20 @@ package io.ringwatch.core.protocol;
  * passed and the zombie is still heard from.
  * <p>
  * Remembers the last few zombies only (fixed capacity, oldest replaced), so memory does not grow with the cluster:
- * zombies are rare, and one evicted early is at worst fenced again a little sooner.
+ * zombies are rare, and one evicted early is at worst fenced again a little sooner. Made at the first zombie, so a
+ * node that never fences holds nothing (a million-node simulation could not hold them for every node).
  */
 final class FenceLimiter
 {
-    private final int[] ranks;
-    private final long[] lastFenceNs;
+    private final int capacity;
+    private int[] ranks;
+    private long[] lastFenceNs;
     private int size;
     private int next;
 
     FenceLimiter(final int capacity)
     {
-        ranks = new int[capacity];
-        lastFenceNs = new long[capacity];
+        this.capacity = capacity;
     }
 
     /**
@@ -41,10 +42,15 @@ final class FenceLimiter
                 return false;
             }
         }
+        if (ranks == null)
+        {
+            ranks = new int[capacity];
+            lastFenceNs = new long[capacity];
+        }
         ranks[next] = rank;
         lastFenceNs[next] = nowNs;
-        next = (next + 1) % ranks.length;
-        size = Math.min(size + 1, ranks.length);
+        next = (next + 1) % capacity;
+        size = Math.min(size + 1, capacity);
         return true;
     }
 }

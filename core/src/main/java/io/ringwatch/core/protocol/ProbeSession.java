@@ -48,11 +48,12 @@ final class ProbeSession
     private final long probeTimeoutNs;
     private final boolean recheck;
     private final boolean countAgain;
-    private final int[] roundFirstDistance = new int[MAX_PROBE_ROUNDS];
-    private final long[] roundSentNs = new long[MAX_PROBE_ROUNDS];
-    private final int[] witnesses = new int[MAX_WITNESSES];
-    // ranks that answered this session and the recheck, one bit each: made at the first session, so a node that
-    // never probes pays nothing (a 262,144-node simulation could not hold them for every node)
+    // the rounds, the witnesses and the ranks that answered this session and the recheck (one bit each): made at the
+    // first session, so a node that never probes pays nothing (a million-node simulation could not hold them for
+    // every node)
+    private int[] roundFirstDistance;
+    private long[] roundSentNs;
+    private int[] witnesses;
     private long[] answered;
     private long[] rechecked;
 
@@ -345,6 +346,9 @@ final class ProbeSession
         finalCountDueNs = NOT_YET;
         if (answered == null)
         {
+            roundFirstDistance = new int[MAX_PROBE_ROUNDS];
+            roundSentNs = new long[MAX_PROBE_ROUNDS];
+            witnesses = new int[MAX_WITNESSES];
             answered = RankBits.forCluster(clusterSize);
             rechecked = RankBits.forCluster(clusterSize);
         }

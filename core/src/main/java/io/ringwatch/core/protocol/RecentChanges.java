@@ -3,21 +3,29 @@ package io.ringwatch.core.protocol;
 /**
  * The last few changes of a rank's life one node broadcast (a death it detected, a JOIN it admitted as a contact) or
  * learned (a JOIN: rank, incarnation, when, and the contact with the incarnation it had), so that they can be told
- * again once a cut heals: the far side may have missed them. Fixed capacity, overwriting the oldest; allocation free.
+ * again once a cut heals: the far side may have missed them. Fixed capacity, overwriting the oldest; allocation free
+ * after the first change (made then, so a node that never changes anything holds nothing: a million-node simulation
+ * could not hold them for every node).
  */
 final class RecentChanges
 {
-    private final int[] ranks;
-    private final int[] incarnations;
-    private final long[] admittedNs;
-    private final long[] toldNs;
-    private final int[] contacts;
-    private final int[] contactIncarnations;
-    private final boolean[] joins;
+    private final int capacity;
+    private int[] ranks;
+    private int[] incarnations;
+    private long[] admittedNs;
+    private long[] toldNs;
+    private int[] contacts;
+    private int[] contactIncarnations;
+    private boolean[] joins;
     private int next;
     private int size;
 
     RecentChanges(final int capacity)
+    {
+        this.capacity = capacity;
+    }
+
+    private void allocate()
     {
         joins = new boolean[capacity];
         ranks = new int[capacity];
@@ -44,15 +52,19 @@ final class RecentChanges
         final int contact,
         final int contactIncarnation)
     {
+        if (joins == null)
+        {
+            allocate();
+        }
         joins[next] = join;
         contacts[next] = contact;
         contactIncarnations[next] = contactIncarnation;
-        size = Math.min(size + 1, ranks.length);
+        size = Math.min(size + 1, capacity);
         ranks[next] = rank;
         incarnations[next] = incarnation;
         admittedNs[next] = nowNs;
         toldNs[next] = nowNs;
-        next = next + 1 == ranks.length ? 0 : next + 1;
+        next = next + 1 == capacity ? 0 : next + 1;
     }
 
     int size()
@@ -108,8 +120,8 @@ final class RecentChanges
 
     private int index(final int i)
     {
-        final int start = size == ranks.length ? next : 0;
+        final int start = size == capacity ? next : 0;
         final int k = start + i;
-        return k >= ranks.length ? k - ranks.length : k;
+        return k >= capacity ? k - capacity : k;
     }
 }

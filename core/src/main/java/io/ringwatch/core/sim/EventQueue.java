@@ -3,12 +3,16 @@ package io.ringwatch.core.sim;
 import java.util.Arrays;
 
 /**
- * Pending events of one simulation: a min-heap ordered by (time, insertion sequence), so events at the same
- * instant run in the order they were scheduled and a run is a pure function of its seed.
+ * Pending events of one simulation, polled in (time, insertion sequence) order, so events at the same instant run in
+ * the order they were scheduled and a run is a pure function of its seed.
  * <p>
- * Events live in a pool of primitive arrays addressed by slot, so no per-event objects are created.
- * The heap is 4-ary over interleaved (time, sequence|slot) pairs: a 256k-node run keeps a few hundred thousand
- * events pending, and with this layout each level of a sift costs one cache miss instead of three.
+ * Events live in a pool of primitive arrays addressed by slot, so no per-event objects are created. Their keys are
+ * held in two tiers with the same order as one heap: a near 4-ary heap of the events before the horizon (the end of
+ * the current bucket of 2^20 ns, about a millisecond), and a calendar of buckets for the later ones (unsorted, filled
+ * in order, moved into the near heap when the horizon reaches them; beyond the calendar, an overflow heap). A run of a
+ * million nodes keeps a million wake-ups pending a heartbeat period ahead: in one heap each poll would sift through
+ * levels far outside the cache, while the near heap holds only the next millisecond. Each heap's entries are
+ * interleaved (time, sequence|slot) pairs, four to a cache line.
  * A polled slot stays valid until {@link #release(int)} or {@link #requeue(int, long)}.
  * <p>
  * Public so other protocol models (the SWIM model in the perf module) run on the same engine; the type bytes
@@ -52,8 +56,18 @@ public final class EventQueue
     private int freeCount;
     private int slotsUsed;
 
-    // entry i is heap[2i] = time, heap[2i + 1] = seq << SLOT_BITS | slot: one cache line holds four entries
-    private long[] heap;
+    private static final int BUCKET_SHIFT = 20;
+    private static final int BUCKETS = 512;
+
+    private final Heap near;
+    private final Heap overflow;
+    // bucket b (times in [b << BUCKET_SHIFT, (b + 1) << BUCKET_SHIFT)) for b in (current, current + BUCKETS) is held
+    // in calendar[b % BUCKETS] as (time, key) pairs, calendarFill[b % BUCKETS] of them
+    private final long[][] calendar = new long[BUCKETS][];
+    private final int[] calendarFill = new int[BUCKETS];
+    private long currentBucket;
+    private long horizonNs = 1L << BUCKET_SHIFT;
+    private int calendarCount;
     private int size;
     private long nextSeq;
 
@@ -69,7 +83,8 @@ public final class EventQueue
         events = new long[2 * capacity];
         refs = new Object[capacity];
         freeSlots = new int[capacity];
-        heap = new long[2 * capacity];
+        near = new Heap(capacity);
+        overflow = new Heap(16);
     }
 
     /**
@@ -105,7 +120,8 @@ public final class EventQueue
 
     public long peekTimeNs()
     {
-        return heap[0];
+        fillNear();
+        return near.heap[0];
     }
 
     /**
@@ -114,14 +130,11 @@ public final class EventQueue
      */
     public int poll()
     {
-        polledTimeNs = heap[0];
-        final long key = heap[1];
+        fillNear();
+        polledTimeNs = near.heap[0];
+        final long key = near.poll();
         polledSeq = key >>> SLOT_BITS;
         size--;
-        if (size > 0)
-        {
-            siftDown(heap[2 * size], heap[2 * size + 1]);
-        }
         return (int)(key & SLOT_MASK);
     }
 
@@ -188,70 +201,180 @@ public final class EventQueue
 
     private long push(final long timeNs, final int slot)
     {
-        if (2 * size == heap.length)
-        {
-            heap = Arrays.copyOf(heap, heap.length * 2);
-        }
         final long seq = nextSeq++;
         if (seq > MAX_SEQ)
         {
             throw new IllegalStateException("event sequence exhausted");
         }
         final long key = (seq << SLOT_BITS) | slot;
-        final long[] heap = this.heap;
-        int i = size++;
-        while (i > 0)
+        size++;
+        if (timeNs < horizonNs)
         {
-            final int parent = (i - 1) >>> 2;
-            final long parentTime = heap[2 * parent];
-            if (parentTime < timeNs || (parentTime == timeNs && heap[2 * parent + 1] < key))
-            {
-                break;
-            }
-            heap[2 * i] = parentTime;
-            heap[2 * i + 1] = heap[2 * parent + 1];
-            i = parent;
+            near.push(timeNs, key);
+            return seq;
         }
-        heap[2 * i] = timeNs;
-        heap[2 * i + 1] = key;
+        final long bucket = timeNs >>> BUCKET_SHIFT;
+        if (bucket - currentBucket >= BUCKETS)
+        {
+            overflow.push(timeNs, key);
+            return seq;
+        }
+        final int b = (int)(bucket % BUCKETS);
+        long[] entries = calendar[b];
+        final int fill = calendarFill[b];
+        if (entries == null || 2 * fill == entries.length)
+        {
+            entries = calendar[b] = entries == null ? new long[64] : Arrays.copyOf(entries, 2 * entries.length);
+        }
+        entries[2 * fill] = timeNs;
+        entries[2 * fill + 1] = key;
+        calendarFill[b] = fill + 1;
+        calendarCount++;
         return seq;
     }
 
-    private void siftDown(final long timeNs, final long key)
+    /**
+     * Move the horizon on, bucket by bucket, until the near heap holds the earliest event (it then holds every event
+     * before the horizon, and the calendar and overflow none: the order is that of one heap).
+     */
+    private void fillNear()
     {
-        final long[] heap = this.heap;
-        final int size = this.size;
-        int i = 0;
-        while (true)
+        while (near.size == 0)
         {
-            final int first = 4 * i + 1;
-            if (first >= size)
+            if (calendarCount == 0)
             {
-                break;
-            }
-            int best = first;
-            long bestTime = heap[2 * first];
-            long bestKey = heap[2 * first + 1];
-            final int last = Math.min(first + 4, size);
-            for (int c = first + 1; c < last; c++)
-            {
-                final long t = heap[2 * c];
-                if (t < bestTime || (t == bestTime && heap[2 * c + 1] < bestKey))
+                if (overflow.size == 0)
                 {
-                    best = c;
-                    bestTime = t;
-                    bestKey = heap[2 * c + 1];
+                    return;
                 }
+                // nothing for a while: jump to the overflow's first bucket
+                currentBucket = Math.max(currentBucket, (overflow.heap[0] >>> BUCKET_SHIFT) - 1);
             }
-            if (timeNs < bestTime || (timeNs == bestTime && key < bestKey))
+            currentBucket++;
+            horizonNs = (currentBucket + 1) << BUCKET_SHIFT;
+            final int b = (int)(currentBucket % BUCKETS);
+            // the near heap is empty: take the bucket whole and heapify it, linear instead of a push per entry
+            near.heapify(calendar[b], calendarFill[b]);
+            calendarCount -= calendarFill[b];
+            calendarFill[b] = 0;
+            while (overflow.size > 0 && overflow.heap[0] < horizonNs)
             {
-                break;
+                final long timeNs = overflow.heap[0];
+                near.push(timeNs, overflow.poll());
             }
-            heap[2 * i] = bestTime;
-            heap[2 * i + 1] = bestKey;
-            i = best;
         }
-        heap[2 * i] = timeNs;
-        heap[2 * i + 1] = key;
+    }
+
+    /**
+     * A 4-ary min-heap of (time, key) pairs; entry i is heap[2i] = time, heap[2i + 1] = key: one cache line holds
+     * four entries, so each level of a sift costs one miss.
+     */
+    private static final class Heap
+    {
+        private long[] heap;
+        private int size;
+
+        Heap(final int capacity)
+        {
+            heap = new long[2 * capacity];
+        }
+
+        void push(final long timeNs, final long key)
+        {
+            if (2 * size == heap.length)
+            {
+                heap = Arrays.copyOf(heap, heap.length * 2);
+            }
+            final long[] heap = this.heap;
+            int i = size++;
+            while (i > 0)
+            {
+                final int parent = (i - 1) >>> 2;
+                final long parentTime = heap[2 * parent];
+                if (parentTime < timeNs || (parentTime == timeNs && heap[2 * parent + 1] < key))
+                {
+                    break;
+                }
+                heap[2 * i] = parentTime;
+                heap[2 * i + 1] = heap[2 * parent + 1];
+                i = parent;
+            }
+            heap[2 * i] = timeNs;
+            heap[2 * i + 1] = key;
+        }
+
+        /**
+         * Replace the (empty) heap's entries with {@code count} unordered (time, key) pairs and restore the heap
+         * order bottom-up (Floyd): keys are unique, so the entries come out in the same order as pushed one by one.
+         */
+        void heapify(final long[] entries, final int count)
+        {
+            if (count == 0)
+            {
+                return;
+            }
+            if (heap.length < 2 * count)
+            {
+                heap = new long[Math.max(2 * count, 2 * heap.length)];
+            }
+            System.arraycopy(entries, 0, heap, 0, 2 * count);
+            size = count;
+            for (int i = (count - 2) >> 2; i >= 0; i--)
+            {
+                siftDown(i, heap[2 * i], heap[2 * i + 1]);
+            }
+        }
+
+        /**
+         * @return the key of the earliest entry, now removed.
+         */
+        long poll()
+        {
+            final long key = heap[1];
+            size--;
+            if (size > 0)
+            {
+                siftDown(0, heap[2 * size], heap[2 * size + 1]);
+            }
+            return key;
+        }
+
+        private void siftDown(final int from, final long timeNs, final long key)
+        {
+            final long[] heap = this.heap;
+            final int size = this.size;
+            int i = from;
+            while (true)
+            {
+                final int first = 4 * i + 1;
+                if (first >= size)
+                {
+                    break;
+                }
+                int best = first;
+                long bestTime = heap[2 * first];
+                long bestKey = heap[2 * first + 1];
+                final int last = Math.min(first + 4, size);
+                for (int c = first + 1; c < last; c++)
+                {
+                    final long t = heap[2 * c];
+                    if (t < bestTime || (t == bestTime && heap[2 * c + 1] < bestKey))
+                    {
+                        best = c;
+                        bestTime = t;
+                        bestKey = heap[2 * c + 1];
+                    }
+                }
+                if (timeNs < bestTime || (timeNs == bestTime && key < bestKey))
+                {
+                    break;
+                }
+                heap[2 * i] = bestTime;
+                heap[2 * i + 1] = bestKey;
+                i = best;
+            }
+            heap[2 * i] = timeNs;
+            heap[2 * i + 1] = key;
+        }
     }
 }

@@ -23,7 +23,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -59,6 +58,8 @@ public final class Simulation implements ClusterState
     private static final int WAKE_TIME = 4;
     private static final int SEEN_EPOCH = 5;
     private static final int SEEN_LINKS = 6;
+    // bit 0: the node is stable; above it, the size of its dead set when last seen (after each call into it), so a
+    // change of the ground truth can rule out the nodes whose view cannot match without touching them
     private static final int STABLE = 7;
 
     private static final long NONE = -1;
@@ -88,7 +89,7 @@ public final class Simulation implements ClusterState
     private final long[] lastResumeNs;
     private final boolean[] condemned;
     private final boolean[] cutOffDeclared;
-    private final long[] firstLearnedNs;
+    private final FirstFailureSpread firstSpread;
     private final ExclusionCause[] exclusionCauses;
     private final int[] majorityGroup;
     private final ProtocolSettings settings;
@@ -99,16 +100,9 @@ public final class Simulation implements ClusterState
     private final boolean[] crashedEver;
     private final long[] firstExcludedNs;
     private final ExclusionCause[] firstExclusionCauses;
-    // ground truth per rank: the incarnation of its current (or last) life, and when its latest JOIN was first and
-    // last applied (the contact, then the last node to learn it)
+    // ground truth per rank: the incarnation of its current (or last) life
     private final int[] incarnations;
-    private final long[] joinFirstNs;
-    private final long[] joinLastNs;
-    // stops and pauses as [from, until] pairs: a JOIN spreading across one is not held to the broadcast bound
-    private final List<long[]> faultsNs = new ArrayList<>();
-    // one-port only: each broadcast's [first send, last arrival], keyed by its one shared copy (failures and JOINs,
-    // retold ones included), for the JOIN bound: whatever else spreads at once queues on the same ports
-    private final IdentityHashMap<SimNotice, long[]> broadcastsNs;
+    private final JoinSpreadCheck joinSpread;
     private int restarts;
     // ranks restarted at least once, in order: a node is stable only once it knows each one's current life
     private final RankArray restarted = new RankArray(8);
@@ -189,8 +183,7 @@ public final class Simulation implements ClusterState
         forgery = new Forgery(config);
         condemned = new boolean[n];
         cutOffDeclared = new boolean[n];
-        firstLearnedNs = new long[n];
-        Arrays.fill(firstLearnedNs, NONE);
+        firstSpread = new FirstFailureSpread(n);
         exclusionCauses = new ExclusionCause[n];
         stoppedAtNs = new long[n];
         Arrays.fill(stoppedAtNs, NONE);
@@ -211,11 +204,7 @@ public final class Simulation implements ClusterState
         schedule = config.broadcast().newSchedule();
         restartAfterNs = config.restartAfterNs();
         incarnations = new int[n];
-        joinFirstNs = new long[n];
-        joinLastNs = new long[n];
-        broadcastsNs = onePort ? new IdentityHashMap<>() : null;
-        Arrays.fill(joinFirstNs, NONE);
-        Arrays.fill(joinLastNs, NONE);
+        joinSpread = new JoinSpreadCheck(n, deltaNs);
         nodes = new DetectorNode[n];
         firstStartNs = new long[n];
         for (int rank = 0; rank < n; rank++)
@@ -744,7 +733,7 @@ public final class Simulation implements ClusterState
 
     private void scheduleRestart(final int rank)
     {
-        faultsNs.add(new long[] {nowNs, nowNs});
+        joinSpread.fault(nowNs, nowNs);
         if (restartAfterNs > 0)
         {
             queue.schedule(nowNs + restartAfterNs, EventQueue.RESTART, -1, rank, 0, null);
@@ -787,8 +776,7 @@ public final class Simulation implements ClusterState
         condemned[rank] = false;
         exclusionCauses[rank] = null;
         lastResumeNs[rank] = NONE;
-        joinFirstNs[rank] = NONE;
-        joinLastNs[rank] = NONE;
+        joinSpread.forget(rank);
         stoppedAtNs[rank] = NONE;
         cutOffDeclared[rank] = false;
         stoppedCount--;
@@ -882,7 +870,7 @@ public final class Simulation implements ClusterState
         cells[rank * CELL + STATUS] = PAUSED;
         cells[rank * CELL + WAKE_SEQ] = NONE;
         resumeAtNs[rank] = nowNs + durationNs;
-        faultsNs.add(new long[] {nowNs, nowNs + durationNs});
+        joinSpread.fault(nowNs, nowNs + durationNs);
         queue.schedule(resumeAtNs[rank], EventQueue.RESUME, -1, rank, 0, null);
     }
 
@@ -934,11 +922,7 @@ public final class Simulation implements ClusterState
         stoppedAtNs[rank] = nowNs;
         stoppedCount++;
         liveCount--;
-        if (cells[rank * CELL + STABLE] != 0)
-        {
-            cells[rank * CELL + STABLE] = 0;
-            stableCount--;
-        }
+        markUnstable(rank);
         groundChanged = true;
     }
 
@@ -951,9 +935,13 @@ public final class Simulation implements ClusterState
         final DetectorNode node = nodes[rank];
         // a joiner is confirmed by its neighbours without a change of view or links: look again until it is
         if (node.viewEpoch() != cells[rank * CELL + SEEN_EPOCH] || links(node) != cells[rank * CELL + SEEN_LINKS] ||
-            cells[rank * CELL + STABLE] == 0 && incarnations[rank] > 0)
+            !isStable(rank) && incarnations[rank] > 0)
         {
             refreshStable(rank);
+        }
+        else
+        {
+            seenDeadSize(rank, node.deadSet().size());
         }
         scheduleWake(rank);
     }
@@ -990,12 +978,32 @@ public final class Simulation implements ClusterState
         final DetectorNode node = nodes[rank];
         cells[rank * CELL + SEEN_EPOCH] = node.viewEpoch();
         cells[rank * CELL + SEEN_LINKS] = links(node);
+        seenDeadSize(rank, node.deadSet().size());
         final boolean nowStable = Checks.isNodeStable(this, rank, stoppedCount) && knowsCurrentLives(rank);
-        if (nowStable != (cells[rank * CELL + STABLE] != 0))
+        if (nowStable != isStable(rank))
         {
-            cells[rank * CELL + STABLE] = nowStable ? 1 : 0;
+            cells[rank * CELL + STABLE] ^= 1;
             stableCount += nowStable ? 1 : -1;
         }
+    }
+
+    private boolean isStable(final int rank)
+    {
+        return (cells[rank * CELL + STABLE] & 1) != 0;
+    }
+
+    private void markUnstable(final int rank)
+    {
+        if (isStable(rank))
+        {
+            cells[rank * CELL + STABLE] ^= 1;
+            stableCount--;
+        }
+    }
+
+    private void seenDeadSize(final int rank, final int size)
+    {
+        cells[rank * CELL + STABLE] = (long)size << 1 | (cells[rank * CELL + STABLE] & 1);
     }
 
     /**
@@ -1024,11 +1032,25 @@ public final class Simulation implements ClusterState
         return true;
     }
 
+    /**
+     * After a change of the ground truth. A node whose dead set is not the size of the stopped set cannot be stable
+     * ({@link Checks#isNodeStable}); its size as seen after its last call is still its size (nothing changes a node
+     * between calls), so such nodes are ruled out from the cells alone: a crash in a million-node run would otherwise
+     * visit every node's objects.
+     */
     private void refreshAllStable()
     {
         for (int rank = 0; rank < n; rank++)
         {
-            if (!isStopped(rank))
+            if (isStopped(rank))
+            {
+                continue;
+            }
+            if (cells[rank * CELL + STABLE] >>> 1 != stoppedCount)
+            {
+                markUnstable(rank);
+            }
+            else
             {
                 refreshStable(rank);
             }
@@ -1094,17 +1116,9 @@ public final class Simulation implements ClusterState
             lostMessages++;
             return;
         }
-        if (broadcastsNs != null && type == EventQueue.NOTICE)
+        if (onePort && type == EventQueue.NOTICE)
         {
-            final long[] window = broadcastsNs.get((SimNotice)ref);
-            if (window == null)
-            {
-                broadcastsNs.put((SimNotice)ref, new long[] {nowNs, atNs});
-            }
-            else
-            {
-                window[1] = Math.max(window[1], atNs);
-            }
+            joinSpread.broadcastCopy(ref, nowNs, atNs);
         }
         queue.schedule(atNs, type, from, to, value, ref);
     }
@@ -1118,13 +1132,21 @@ public final class Simulation implements ClusterState
         return List.copyOf(graceEvents);
     }
 
+    /**
+     * Counts one verdict or stop for the grace checker.
+     *
+     * @return true if it is among the first reported, so its wording is wanted: built only then, as a million-node
+     * run makes tens of millions of declarations.
+     */
+    private boolean graceEventReported()
+    {
+        return graceEventCount++ < Checks.MAX_REPORTED;
+    }
+
     private void graceEvent(final String what)
     {
-        if (graceEventCount++ < Checks.MAX_REPORTED)
-        {
-            graceEvents.add("seed=" + seed + ": grace: " + what + " on a run whose only disturbances were boot " +
-                "stalls that ended before anyone could judge");
-        }
+        graceEvents.add("seed=" + seed + ": grace: " + what + " on a run whose only disturbances were boot " +
+            "stalls that ended before anyone could judge");
     }
 
     private SimResult finish()
@@ -1148,7 +1170,7 @@ public final class Simulation implements ClusterState
             Checks.reportRest(found, seed, "grace", graceEventCount);
         }
         final int rejoined = Checks.checkRejoined(this, seed, found);
-        final long joinSpreadMaxNs = checkJoinSpread(found);
+        final long joinSpreadMaxNs = joinSpread.check(this, onePort, loss, tauNs, seed, found);
         int majorityLost = 0;
         for (final int rank : majorityGroup)
         {
@@ -1178,8 +1200,8 @@ public final class Simulation implements ClusterState
             {
                 stabilizationNs = stableSinceNs - firstFailureNs;
             }
-            firstKnownNs = firstKnown();
-            firstBroadcastNs = firstBroadcast();
+            firstKnownNs = firstSpread.knownNs(this, firstFailureNs);
+            firstBroadcastNs = firstSpread.broadcastNs(this);
 
             final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
                 leaves == 0 && exclusions == 0 && restarts == 0 && config.partitions().isEmpty();
@@ -1288,74 +1310,6 @@ public final class Simulation implements ClusterState
             config.cutStallNs() == 0 && config.injections().isEmpty() && config.bootStalls() == 0 && loss == 0;
     }
 
-    /**
-     * A join reaches everyone within the broadcast bound B(n) = 8τ·log₂ n of Theorem 1, unless a fault overlapped it
-     * (see {@link #faultNear}: the bound, as for notices, assumes no failure during the broadcast) or messages may be
-     * lost. B(n) is for one broadcast alone; in the one-port model k broadcasts spreading at once (JOINs, failure
-     * notices, retold JOINs) queue on the same ports, so each JOIN is held to k·B(n) (see
-     * {@link #broadcastsSpreadingWith}).
-     *
-     * @return the longest spread seen, -1 without joins.
-     */
-    private long checkJoinSpread(final List<String> out)
-    {
-        long maxNs = NONE;
-        final long oneBoundNs = (long)Math.ceil(Theorem1.broadcast(n, tauNs));
-        int late = 0;
-        for (int rank = 0; rank < n; rank++)
-        {
-            if (joinFirstNs[rank] == NONE || isStopped(rank))
-            {
-                continue;
-            }
-            final long spreadNs = joinLastNs[rank] - joinFirstNs[rank];
-            maxNs = Math.max(maxNs, spreadNs);
-            final long boundNs = oneBoundNs * (onePort ? broadcastsSpreadingWith(rank) : 1);
-            if (spreadNs > boundNs && loss == 0 && !faultNear(joinFirstNs[rank], joinLastNs[rank]) &&
-                late++ < Checks.MAX_REPORTED)
-            {
-                out.add("seed=" + seed + ": join: the JOIN of " + rank + " (incarnation " + incarnations[rank] +
-                    ") took " + spreadNs + "ns to reach every node, above the broadcast bound " + boundNs + "ns");
-            }
-        }
-        Checks.reportRest(out, seed, "join bound", late);
-        return maxNs;
-    }
-
-    /**
-     * @return how many broadcasts (this JOIN's included) had messages on the way at some moment of this rank's JOIN:
-     * a contact that still held the joiner's old life alive announces its death and the JOIN at once, two
-     * broadcasts from one port (batch seed 2832027769566: the JOIN of rank 68 took 1.2 B(71) beside 12 others).
-     */
-    private int broadcastsSpreadingWith(final int rank)
-    {
-        int count = 0;
-        for (final long[] window : broadcastsNs.values())
-        {
-            if (window[0] <= joinLastNs[rank] && window[1] >= joinFirstNs[rank])
-            {
-                count++;
-            }
-        }
-        return Math.max(1, count);
-    }
-
-    /**
-     * @return true if a node stopped or was paused while the JOIN spread, or stopped within 2δ before it started (its
-     * death may still be spreading, so the contact's D_msg and the receivers' views disagree about it).
-     */
-    private boolean faultNear(final long fromNs, final long toNs)
-    {
-        for (final long[] fault : faultsNs)
-        {
-            if (fault[1] >= fromNs - 2 * deltaNs && fault[0] <= toNs)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private long fencesSent()
     {
         return sum(ProtocolCounter.FENCES_SENT);
@@ -1376,49 +1330,21 @@ public final class Simulation implements ClusterState
         return total;
     }
 
-    private long firstKnown()
+    /**
+     * @return events processed so far; may be read from another thread while the run goes on (for progress only: the
+     * value may lag).
+     */
+    public long eventsSoFar()
     {
-        final long lastNs = lastLearnedNs();
-        return lastNs == NONE ? NONE : Math.max(lastNs, firstFailureNs) - firstFailureNs;
+        return eventsProcessed;
     }
 
     /**
-     * @return how long the first failure took to spread: from the first survivor that learned it (its detector) to
-     * the last, so the broadcast alone, without the δ it took to detect.
+     * @return the virtual time reached so far; readable from another thread as {@link #eventsSoFar()} is.
      */
-    private long firstBroadcast()
+    public long virtualTimeNs()
     {
-        final long lastNs = lastLearnedNs();
-        long firstNs = Long.MAX_VALUE;
-        for (int rank = 0; rank < n; rank++)
-        {
-            if (!isStopped(rank) && incarnations[rank] == 0)
-            {
-                firstNs = Math.min(firstNs, firstLearnedNs[rank]);
-            }
-        }
-        return lastNs == NONE ? NONE : lastNs - firstNs;
-    }
-
-    /**
-     * @return when the last survivor learned of the first failure, or NONE if one never did.
-     */
-    private long lastLearnedNs()
-    {
-        long lastNs = Long.MIN_VALUE;
-        for (int rank = 0; rank < n; rank++)
-        {
-            // a restarted rank was down when the first failure spread: it learns the view from its contact
-            if (!isStopped(rank) && incarnations[rank] == 0)
-            {
-                if (firstLearnedNs[rank] == NONE)
-                {
-                    return NONE;
-                }
-                lastNs = Math.max(lastNs, firstLearnedNs[rank]);
-            }
-        }
-        return lastNs == Long.MIN_VALUE ? NONE : lastNs;
+        return nowNs;
     }
 
     public int clusterSize()
@@ -1605,11 +1531,14 @@ public final class Simulation implements ClusterState
             {
                 processes.onNodeFailure(rank, deadRank, timeNs, reporter);
             }
-            graceEvent("node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
-                ", reporter " + reporter + ")");
+            if (graceEventReported())
+            {
+                graceEvent("node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
+                    ", reporter " + reporter + ")");
+            }
             if (deadRank == firstFailureRank)
             {
-                firstLearnedNs[rank] = timeNs;
+                firstSpread.learned(rank, timeNs);
             }
             if (bootStartNs[deadRank] != NONE && (timeNs < bootStartNs[deadRank] ||
                 config.boot() == BootMode.JOIN && nodes[rank].incarnationOf(deadRank) == 0) &&
@@ -1675,8 +1604,11 @@ public final class Simulation implements ClusterState
                 firstExcludedNs[rank] = timeNs;
                 firstExclusionCauses[rank] = cause;
             }
-            graceEvent("node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " + reporterRank +
-                ")");
+            if (graceEventReported())
+            {
+                graceEvent("node " + rank + " stopped as " + cause + " at " + timeNs + "ns (reporter " +
+                    reporterRank + ")");
+            }
             if (nodes[rank].state() == NodeState.LEFT)
             {
                 leaves++;
@@ -1694,14 +1626,11 @@ public final class Simulation implements ClusterState
         public void onJoin(final int joiner, final int incarnation, final long timeNs)
         {
             // a node paused while the JOIN spread gets it when it resumes: the broadcast bound is not about it
-            if (incarnation == incarnations[joiner] && !(joinFirstNs[joiner] != NONE &&
-                lastResumeNs[rank] != NONE && lastResumeNs[rank] >= joinFirstNs[joiner]))
+            final long firstNs = joinSpread.firstNs(joiner);
+            if (incarnation == incarnations[joiner] &&
+                !(firstNs != NONE && lastResumeNs[rank] != NONE && lastResumeNs[rank] >= firstNs))
             {
-                if (joinFirstNs[joiner] == NONE)
-                {
-                    joinFirstNs[joiner] = timeNs;
-                }
-                joinLastNs[joiner] = timeNs;
+                joinSpread.applied(joiner, timeNs);
             }
         }
 

@@ -38,6 +38,48 @@ class EventQueueTest
         assertTrue(queue.isEmpty());
     }
 
+    /**
+     * Events scheduled while others are polled, over near times, later buckets and beyond the calendar (seconds
+     * ahead), with many ties: the order must be that of one (time, sequence) heap.
+     */
+    @Test
+    void shouldKeepTheOrderOfOneHeapAcrossItsTiers()
+    {
+        final long seed = Long.getLong("ringwatch.test.seed", 32);
+        final SplittableRandom random = new SplittableRandom(seed);
+        final EventQueue queue = new EventQueue(4);
+        final java.util.PriorityQueue<long[]> reference = new java.util.PriorityQueue<>(
+            Comparator.<long[]>comparingLong((e) -> e[0]).thenComparingLong((e) -> e[1]));
+        long nowNs = 0;
+        for (int step = 0; step < 200_000; step++)
+        {
+            if (reference.isEmpty() || random.nextInt(5) < 3)
+            {
+                final long aheadNs = switch (random.nextInt(4))
+                {
+                    case 0 -> random.nextLong(1_000);
+                    case 1 -> random.nextLong(3_000_000);
+                    case 2 -> 100_000_000L + random.nextLong(4) * 1_048_576L;
+                    default -> random.nextLong(3_000_000_000L);
+                };
+                final long timeNs = nowNs + aheadNs;
+                final long seq = queue.schedule(timeNs, EventQueue.WAKE, -1, step % 1000, 0, null);
+                reference.add(new long[] {timeNs, seq});
+            }
+            else
+            {
+                final long[] e = reference.poll();
+                assertEquals(e[0], queue.peekTimeNs(), "seed=" + seed + " step=" + step);
+                final int slot = queue.poll();
+                assertEquals(e[0], queue.polledTimeNs(), "seed=" + seed + " step=" + step);
+                assertEquals(e[1], queue.polledSeq(), "seed=" + seed + " step=" + step);
+                queue.release(slot);
+                nowNs = e[0];
+            }
+            assertEquals(reference.size(), queue.size(), "seed=" + seed);
+        }
+    }
+
     @Test
     void shouldRequeuePolledEventBehindThoseAlreadyScheduledForThatTime()
     {
