@@ -11,6 +11,7 @@ import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
+import io.ringwatch.core.spi.ReusableNotice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -391,16 +392,21 @@ class RdmaHeartbeatsTest
             new DoubleHypercubeSchedule(), nodes[0], noControl, MembershipListener.NO_OP, fabric.nowNs);
 
         // a peer that sends no RDMA slot (zeros, as a UDP node would): the protocol drops the frame
-        node0.onNewObserver(2, InboundFrame.UNKNOWN_INCARNATION, 0, 0, 0L, 0, fabric.nowNs);
+        node0.onNewObserver(1, InboundFrame.UNKNOWN_INCARNATION, 0, 0, 0L, 0, fabric.nowNs);
         assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(1, nodes[0].counters().descriptorsRejected());
         assertEquals(1, node0.observer(), "the node keeps its observer");
-        assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[2].readHeartbeat(0), "nothing written to the refused rank");
+        assertEquals(HeartbeatChannel.NO_HEARTBEAT, nodes[1].readHeartbeat(0), "nothing written to the refused rank");
 
+        // rank 2 took this node on when 1 died; its offer waits until this node knows of that death too
         final RemoteSlot slot2 = nodes[2].localSlot();
-        node0.onNewObserver(2, InboundFrame.UNKNOWN_INCARNATION, 0, slot2.rkey(), slot2.address(), slot2.length(), fabric.nowNs);
+        node0.onNewObserver(2, InboundFrame.UNKNOWN_INCARNATION, 0, slot2.rkey(), slot2.address(), slot2.length(),
+            fabric.nowNs);
+        assertEquals(1, node0.observer());
+        node0.onNotice(new ReusableNotice().set(1, 3, 0, 1, RankArray.of(1)).subject(0, false), 3,
+            InboundFrame.UNKNOWN_INCARNATION, fabric.nowNs);
         assertEquals(2, node0.observer());
-        assertEquals(1, nodes[2].readHeartbeat(0), "T4's immediate beat landed by RDMA WRITE");
+        assertTrue(nodes[2].readHeartbeat(0) > 0, "T4's immediate beat landed by RDMA WRITE");
         assertEquals(1, nodes[0].counters().mendsOntoPreConnected());
     }
 
