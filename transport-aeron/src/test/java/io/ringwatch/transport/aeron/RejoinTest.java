@@ -8,6 +8,7 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
+import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.view.ViewLayout;
@@ -69,7 +70,7 @@ class RejoinTest
 
         // over UDP the shared driver closes the closed node's receive endpoint on its own time; the new node waits
         cluster.nodes[2].close();
-        cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
+        cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).authMode(AuthMode.OFF).join(true).threadingMode(ThreadingMode.UNSTARTED));
         final int incarnation = cluster.nodes[2].context().incarnation();
         assertTrue(incarnation > 0);
         NodeInternals.agent(cluster.nodes[2]).onStart();
@@ -127,12 +128,12 @@ class RejoinTest
         assertFalse(NodeInternals.agent(cluster.nodes[0]).node().isAlive(1));
         assertFalse(NodeInternals.agent(cluster.nodes[0]).node().isAlive(2));
 
-        cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).join(true).threadingMode(ThreadingMode.UNSTARTED));
+        cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).authMode(AuthMode.OFF).join(true).threadingMode(ThreadingMode.UNSTARTED));
         NodeInternals.agent(cluster.nodes[2]).onStart();
         cluster.run(2500, 0, 2, 3);
         assertTrue(NodeInternals.agent(cluster.nodes[2]).node().joinConfirmed(), "rank 2 rejoined first");
 
-        cluster.nodes[1] = RingwatchNode.launch(cluster.context(1).join(true).threadingMode(ThreadingMode.UNSTARTED));
+        cluster.nodes[1] = RingwatchNode.launch(cluster.context(1).authMode(AuthMode.OFF).join(true).threadingMode(ThreadingMode.UNSTARTED));
         final int incarnation1 = cluster.nodes[1].context().incarnation();
         NodeInternals.agent(cluster.nodes[1]).onStart();
         final ClusterChannels channels = new ClusterChannels(cluster.nodes[1].context());
