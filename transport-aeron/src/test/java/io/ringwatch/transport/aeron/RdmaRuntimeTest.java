@@ -161,28 +161,30 @@ class RdmaRuntimeTest
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));
             Publication toNode0 = aeron.addPublication(channels.controlChannel(0), channels.controlStream(0)))
         {
-            // every node's agent runs for a moment: rank 2 must answer rank 0's connection handshake to grant it
+            // every node's agent runs for a moment: the successors must answer rank 0's connection handshakes to grant them
             cluster.run(300, 0, 1, 2, 3);
             runNode0Until(toNode0::isConnected, "a UDP publication to rank 0's control port connects");
             final DetectorNode node0 = node(0);
             final int digest = cluster.nodes[0].context().configDigest();
             final FrameStamper stamper = new FrameStamper(N, FrameAuthenticator.NONE);
 
-            // as a node without RDMA would send it: no slot
+            // as a node without RDMA would send it: no slot (from rank 1, rank 0's nearest live successor: a farther
+            // one's NEW_OBSERVER waits until rank 0's view agrees, whatever its slot)
             offer(toNode0, buffer,
-                stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9, digest, 0)));
+                stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 1, 9, digest, 0)));
             runNode0Until(() -> node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED) == 1, "the core drops the frame RDMA refuses");
             assertEquals(1, rdma(0).counters().descriptorsRejected());
             assertTrue(rdma(0).lastError().contains("RDMA slot address is 0"), rdma(0).lastError());
             assertEquals(1, node0.observer(), "rank 0 keeps its observer");
 
-            final RemoteSlot slot2 = rdma(2).localSlot();
-            offer(toNode0, buffer, stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 2, 9,
-                digest, 0, slot2.rkey(), slot2.address(), slot2.length())));
-            runNode0Until(() -> node0.observer() == 2, "the frame with rank 2's slot is taken");
-            assertEquals(1, rdma(0).counters().mendsOntoPreConnected(), "rank 2 was pre-connected");
+            final RemoteSlot slot1 = rdma(1).localSlot();
+            offer(toNode0, buffer, stamper.stamp(buffer, 0, new NewObserverFlyweight().encode(buffer, 0, 53, 1, 9,
+                digest, 0, slot1.rkey(), slot1.address(), slot1.length())));
+            runNode0Until(() -> rdma(0).counters().mendsOntoPreConnected() == 1,
+                "the frame with rank 1's slot is taken, onto its pre-connected connection");
+            assertEquals(1, node0.observer());
             assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
-            assertTrue(rdma(2).readHeartbeat(0) > 0, "T4's beat is in rank 2's registered slot");
+            assertTrue(rdma(1).readHeartbeat(0) > 0, "T4's beat is in rank 1's registered slot");
         }
     }
 
