@@ -672,8 +672,7 @@ public final class DetectorNode
             {
                 // its view holds the ranks between dead: ask for it, in case their notices were lost on the way here
                 // (ViewRepair answers a differing digest with the view). A replayed offer's sender differs on nothing.
-                control.sendViewDigest(fromRank, ViewRepair.digest(dead, membership.incarnations()));
-                counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
+                viewRepair.askForView(fromRank, dead, membership.incarnations(), control);
             }
             observerOffer.hold(fromRank, fromIncarnation, rkey, address, length);
             counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);

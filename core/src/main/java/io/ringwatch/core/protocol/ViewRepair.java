@@ -79,13 +79,26 @@ final class ViewRepair
         }
         nextDigestNs = nowNs + periodNs;
         final long digest = digest(dead, incarnations);
-        control.sendViewDigest(emitter, digest);
-        counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
+        send(emitter, digest, control);
         if (observer != emitter && observer != rank)
         {
-            control.sendViewDigest(observer, digest);
-            counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
+            send(observer, digest, control);
         }
+    }
+
+    /**
+     * Send this view's digest to {@code toRank} now, off the schedule: it answers with its view if they differ.
+     */
+    void askForView(
+        final int toRank, final RankSet dead, final RankIncarnations incarnations, final ControlChannel control)
+    {
+        send(toRank, digest(dead, incarnations), control);
+    }
+
+    private void send(final int toRank, final long digest, final ControlChannel control)
+    {
+        control.sendViewDigest(toRank, digest);
+        counters.increment(ProtocolCounter.VIEW_DIGESTS_SENT);
     }
 
     /**
