@@ -18,58 +18,33 @@ final class Detection
 {
     private static final int SMALL_RUN = 64;
 
-    private final int rank;
-    private final int clusterSize;
+    private final Shared shared;
     private final PartitionPolicy policy;
     private final long probeTimeoutNs;
-    private final LocalView view;
-    private final RankArray dead;
-    private final Ring ring;
-    private final Observation observation;
-    private final Membership membership;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
     private final HealRetell heal;
-    private final Notices notices;
     private final Admission admission;
     private final Neighbours neighbours;
-    private final ControlChannel control;
-    private final ProtocolCounters counters;
     private final RankArray runDeclared = new RankArray(8);
 
     Detection(
+        final Shared shared,
         final ProtocolSettings settings,
-        final LocalView view,
-        final RankArray dead,
-        final Ring ring,
-        final Observation observation,
-        final Membership membership,
         final ProbeSession probes,
         final MajorityRule majorityRule,
         final HealRetell heal,
-        final Notices notices,
         final Admission admission,
-        final Neighbours neighbours,
-        final ControlChannel control,
-        final ProtocolCounters counters)
+        final Neighbours neighbours)
     {
-        this.rank = ring.rank();
-        this.clusterSize = ring.clusterSize();
+        this.shared = shared;
         this.policy = settings.partitionPolicy();
         this.probeTimeoutNs = settings.probeTimeoutNs();
-        this.view = view;
-        this.dead = dead;
-        this.ring = ring;
-        this.observation = observation;
-        this.membership = membership;
         this.probes = probes;
         this.majorityRule = majorityRule;
         this.heal = heal;
-        this.notices = notices;
         this.admission = admission;
         this.neighbours = neighbours;
-        this.control = control;
-        this.counters = counters;
     }
 
     /**
@@ -80,14 +55,15 @@ final class Detection
      */
     int checkEmitter(final long nowNs, final boolean late)
     {
-        switch (observation.watchEmitter(nowNs, late))
+        switch (shared.observation.watchEmitter(nowNs, late))
         {
             case Observation.HEARD ->
             {
-                membership.emitterHeard();
+                shared.membership.emitterHeard();
                 probes.cancel();
+                final Observation observation = shared.observation;
                 heal.onEmitterBeat(nowNs, observation.silenceNs(), observation.beats(), observation.stalled(),
-                    observation.emitter(), view.active() && policy == PartitionPolicy.MAJORITY);
+                    observation.emitter(), shared.view.active() && policy == PartitionPolicy.MAJORITY);
                 return 1;
             }
             case Observation.LATE ->
@@ -116,7 +92,7 @@ final class Detection
     {
         if (policy == PartitionPolicy.NONE)
         {
-            declareRun(nowNs, ring.distance(observation.emitter()) + 1, 1);
+            declareRun(nowNs, shared.ring.distance(shared.observation.emitter()) + 1, 1);
         }
         else
         {
@@ -131,12 +107,12 @@ final class Detection
             case ProbeSession.DECLARE ->
             {
                 // if some witness did not answer, a cut may swallow parts of the broadcast: retell once settled
-                heal.retellWhenSettled(probes.retell() ? observation.emitter() : -1);
+                heal.retellWhenSettled(probes.retell() ? shared.observation.emitter() : -1);
                 declareRun(nowNs, probes.runEndDistance(), probes.runLength());
             }
-            case ProbeSession.ISOLATED -> view.exclude(nowNs, ExclusionCause.ISOLATED, rank);
+            case ProbeSession.ISOLATED -> shared.view.exclude(nowNs, ExclusionCause.ISOLATED, shared.rank);
             case ProbeSession.MINORITY ->
-                majorityRule.stopAsMinority(nowNs, probes.runEndDistance(), observation.emitter());
+                majorityRule.stopAsMinority(nowNs, probes.runEndDistance(), shared.observation.emitter());
             default ->
             {
             }
@@ -149,46 +125,46 @@ final class Detection
      */
     private void declareRun(final long nowNs, final int endDistance, final int runLength)
     {
-        counters.increment(ProtocolCounter.SUSPICIONS);
-        final int deadRank = observation.emitter();
+        shared.counters.increment(ProtocolCounter.SUSPICIONS);
+        final int deadRank = shared.observation.emitter();
         runDeclared.clear();
         if (runLength <= SMALL_RUN)
         {
-            for (int r = observation.emitter(), i = 0; i < runLength; r = ring.previousAlive(r), i++)
+            for (int r = shared.observation.emitter(), i = 0; i < runLength; r = shared.ring.previousAlive(r), i++)
             {
-                view.learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                shared.view.learnDead(r, nowNs, FailureCause.DETECTED, shared.rank);
                 runDeclared.add(r);
             }
         }
         else
         {
             // ascending, so each insert is an append
-            for (int r = 0; r < clusterSize; r++)
+            for (int r = 0; r < shared.clusterSize; r++)
             {
-                if (r != rank && !dead.contains(r) && ring.distance(r) < endDistance)
+                if (r != shared.rank && !shared.dead.contains(r) && shared.ring.distance(r) < endDistance)
                 {
-                    view.learnDead(r, nowNs, FailureCause.DETECTED, rank);
+                    shared.view.learnDead(r, nowNs, FailureCause.DETECTED, shared.rank);
                     runDeclared.add(r);
                 }
             }
         }
-        view.changed(nowNs);
+        shared.view.changed(nowNs);
         neighbours.afterDeaths(nowNs);
-        final Notice failure = notices.originateFailure(deadRank);
+        final Notice failure = shared.notices.originateFailure(deadRank);
         heal.recordDeath(deadRank, nowNs);
         // Fence the suspect: lost if it crashed, but if it was only paused it reads this first on resuming and
         // excludes itself, instead of coming back as a zombie that suspects its own (re-routed) emitter. It
         // counts as this zombie's fence, so a lost one is re-sent only when the zombie is heard from again.
         admission.toldSuspect(deadRank, nowNs);
-        control.sendNotice(deadRank, failure);
+        shared.control.sendNotice(deadRank, failure);
         // D_msg carries no incarnations, so receivers merge from it only ranks at the boot incarnation: a rank of the
         // run that joined (at boot through start = join, or rejoined) needs a notice naming its incarnation
         for (int i = 0, size = runDeclared.size(); i < size; i++)
         {
             final int r = runDeclared.rankAt(i);
-            if (r != deadRank && membership.incarnationOf(r) > 0)
+            if (r != deadRank && shared.membership.incarnationOf(r) > 0)
             {
-                notices.originateFailure(r);
+                shared.notices.originateFailure(r);
             }
         }
     }

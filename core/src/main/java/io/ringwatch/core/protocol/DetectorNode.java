@@ -116,21 +116,18 @@ public final class DetectorNode
         final ProbeSession probes = new ProbeSession(rank, ring, observation, dead, quorum, control, settings, counters);
         this.majorityRule = new MajorityRule(view, notices, counters, ring, observation, dead, quorum, probes, settings);
         this.viewRepair = new ViewRepair(settings.viewDigestPeriodNs(), counters);
-        this.neighbours = new Neighbours(view, dead, ring, observation, membership, admission, probes, viewRepair,
-            heartbeats, control, counters);
-        this.detection = new Detection(settings, view, dead, ring, observation, membership, probes, majorityRule, heal,
-            notices, admission, neighbours, control, counters);
+        final Shared shared = new Shared(view, dead, ring, observation, membership, notices, control, counters);
+        this.neighbours = new Neighbours(shared, admission, probes, viewRepair, heartbeats);
+        this.detection = new Detection(shared, settings, probes, majorityRule, heal, admission, neighbours);
         // 4δ: a live cluster admits a joiner at its first or second ask (δ/2 apart); the lease of 2δ covers any
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
             settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
         final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters);
-        this.joins = new JoinContact(settings, view, dead, ring, observation, membership, probes,
-            majorityRule, heal, notices, neighbours, control, counters);
-        this.joiner = new JoinerRole(incarnation, view, dead, ring, membership, observation, quorum, joining, reform,
-            neighbours, joins, control, counters);
-        this.learning = new Learning(settings, view, dead, ring, observation, membership, quorum, joining, receipt,
-            notices, majorityRule, heal, viewRepair, admission, neighbours, joins, joiner, control, counters);
+        this.joins = new JoinContact(shared, settings, probes, majorityRule, heal, neighbours);
+        this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins);
+        this.learning = new Learning(shared, settings, quorum, joining, receipt, majorityRule, heal, viewRepair,
+            admission, neighbours, joins, joiner);
         this.probeAnswers = new ProbeAnswers(rank, admission, majorityRule, probes, control, counters);
         rebase(startNs);
     }

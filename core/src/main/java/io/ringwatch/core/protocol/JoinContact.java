@@ -15,50 +15,27 @@ import io.ringwatch.core.spi.RankArray;
  */
 final class JoinContact
 {
-    private final int rank;
+    private final Shared shared;
     private final PartitionPolicy policy;
-    private final LocalView view;
-    private final RankArray dead;
-    private final Ring ring;
-    private final Observation observation;
-    private final Membership membership;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
     private final HealRetell heal;
-    private final Notices notices;
     private final Neighbours neighbours;
-    private final ControlChannel control;
-    private final ProtocolCounters counters;
 
     JoinContact(
+        final Shared shared,
         final ProtocolSettings settings,
-        final LocalView view,
-        final RankArray dead,
-        final Ring ring,
-        final Observation observation,
-        final Membership membership,
         final ProbeSession probes,
         final MajorityRule majorityRule,
         final HealRetell heal,
-        final Notices notices,
-        final Neighbours neighbours,
-        final ControlChannel control,
-        final ProtocolCounters counters)
+        final Neighbours neighbours)
     {
-        this.rank = ring.rank();
+        this.shared = shared;
         this.policy = settings.partitionPolicy();
-        this.view = view;
-        this.dead = dead;
-        this.ring = ring;
-        this.observation = observation;
-        this.membership = membership;
         this.probes = probes;
         this.majorityRule = majorityRule;
         this.heal = heal;
-        this.notices = notices;
         this.neighbours = neighbours;
-        this.control = control;
-        this.counters = counters;
     }
 
     /**
@@ -71,48 +48,50 @@ final class JoinContact
     {
         // A joiner not yet confirmed by its neighbours may be unknown to parts of the cluster still, which would drop
         // its frames (a newer incarnation they have not admitted): it is no contact; the joiner asks the next one.
-        if (!view.active() || !ring.isRank(fromRank) || fromRank == rank || !membership.confirmed())
+        if (!shared.view.active() || !shared.ring.isRank(fromRank) || fromRank == shared.rank ||
+            !shared.membership.confirmed())
         {
             return;
         }
-        final int known = membership.incarnationOf(fromRank);
-        if (fromIncarnation <= 0 || fromIncarnation < known || (fromIncarnation == known && dead.contains(fromRank)))
+        final int known = shared.membership.incarnationOf(fromRank);
+        final boolean sameLifeDead = fromIncarnation == known && shared.dead.contains(fromRank);
+        if (fromIncarnation <= 0 || fromIncarnation < known || sameLifeDead)
         {
-            counters.increment(ProtocolCounter.STALE_FRAMES);
+            shared.counters.increment(ProtocolCounter.STALE_FRAMES);
             return;
         }
         if (!joinAllowed(nowNs))
         {
-            counters.increment(ProtocolCounter.JOINS_REFUSED);
+            shared.counters.increment(ProtocolCounter.JOINS_REFUSED);
             return;
         }
 
         if (fromIncarnation > known)
         {
-            if (!dead.contains(fromRank))
+            if (!shared.dead.contains(fromRank))
             {
                 // the new life takes the old one's place on the ring at once, so the ring is not mended around it
-                view.learnDead(fromRank, nowNs, FailureCause.DETECTED, rank);
-                view.changed(nowNs);
-                notices.originateFailure(fromRank);
+                shared.view.learnDead(fromRank, nowNs, FailureCause.DETECTED, shared.rank);
+                shared.view.changed(nowNs);
+                shared.notices.originateFailure(fromRank);
             }
-            membership.incarnations().raise(fromRank, fromIncarnation);
-            counters.increment(ProtocolCounter.JOINS_ADMITTED);
+            shared.membership.incarnations().raise(fromRank, fromIncarnation);
+            shared.counters.increment(ProtocolCounter.JOINS_ADMITTED);
         }
 
         // D_msg holds the joiner: it takes no part in its own JOIN broadcast, and the view tells it whom to watch
-        final boolean wasDead = dead.contains(fromRank);
-        control.sendView(fromRank, notices.deadPlus(fromRank), membership.incarnations());
-        notices.originateJoin(fromRank, fromIncarnation);
-        membership.admitted(fromRank);
+        final boolean wasDead = shared.dead.contains(fromRank);
+        shared.control.sendView(fromRank, shared.notices.deadPlus(fromRank), shared.membership.incarnations());
+        shared.notices.originateJoin(fromRank, fromIncarnation);
+        shared.membership.admitted(fromRank);
         if (wasDead)
         {
-            admit(fromRank, fromIncarnation, nowNs, rank);
-            view.changed(nowNs);
+            admit(fromRank, fromIncarnation, nowNs, shared.rank);
+            shared.view.changed(nowNs);
         }
         else
         {
-            heal.recordJoin(fromRank, fromIncarnation, nowNs, rank);
+            heal.recordJoin(fromRank, fromIncarnation, nowNs, shared.rank);
         }
     }
 
@@ -136,15 +115,15 @@ final class JoinContact
     {
         final int joiner = notice.deadRank();
         final int joinerIncarnation = notice.subjectIncarnation();
-        if (!ring.isRank(joiner) || !membership.incarnations().raise(joiner, joinerIncarnation))
+        if (!shared.ring.isRank(joiner) || !shared.membership.incarnations().raise(joiner, joinerIncarnation))
         {
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
-            if (ring.isRank(joiner) && observation.emitter() == joiner &&
-                joinerIncarnation == membership.incarnationOf(joiner))
+            if (shared.ring.isRank(joiner) && shared.observation.emitter() == joiner &&
+                joinerIncarnation == shared.membership.incarnationOf(joiner))
             {
                 // the joiner is still unconfirmed: it may have refused this node's NEW_OBSERVER while it still held
                 // a nearer successor alive (one that died before adopting it); say it again
-                control.sendNewObserver(joiner);
+                shared.control.sendNewObserver(joiner);
             }
             return false;
         }
@@ -157,8 +136,8 @@ final class JoinContact
      */
     void admit(final int joiner, final int joinerIncarnation, final long nowNs, final int contact)
     {
-        view.revive(joiner);
-        counters.increment(ProtocolCounter.JOINS_LEARNED);
+        shared.view.revive(joiner);
+        shared.counters.increment(ProtocolCounter.JOINS_LEARNED);
         heal.recordJoin(joiner, joinerIncarnation, nowNs, contact);
         if (probes.active())
         {
@@ -166,9 +145,9 @@ final class JoinContact
             // since the JOIN) or now skip its new one: its evidence is void. Probe afresh; a new emitter (the
             // joiner) gets its 2δ below instead.
             probes.cancel();
-            observation.suspicionDeadline(nowNs);
+            shared.observation.suspicionDeadline(nowNs);
         }
-        view.reportJoin(joiner, joinerIncarnation, nowNs);
+        shared.view.reportJoin(joiner, joinerIncarnation, nowNs);
         neighbours.joinerAdmitted(joiner, nowNs);
     }
 }

@@ -15,52 +15,30 @@ import io.ringwatch.core.spi.RankSet;
  */
 final class JoinerRole
 {
-    private final int rank;
+    private final Shared shared;
     private final int incarnation;
-    private final int clusterSize;
-    private final LocalView view;
-    private final RankArray dead;
-    private final Ring ring;
-    private final Membership membership;
-    private final Observation observation;
     private final Quorum quorum;
     private final Joining joining;
     private final Reform reform;
     private final Neighbours neighbours;
     private final JoinContact joins;
-    private final ControlChannel control;
-    private final ProtocolCounters counters;
 
     JoinerRole(
+        final Shared shared,
         final int incarnation,
-        final LocalView view,
-        final RankArray dead,
-        final Ring ring,
-        final Membership membership,
-        final Observation observation,
         final Quorum quorum,
         final Joining joining,
         final Reform reform,
         final Neighbours neighbours,
-        final JoinContact joins,
-        final ControlChannel control,
-        final ProtocolCounters counters)
+        final JoinContact joins)
     {
-        this.rank = ring.rank();
+        this.shared = shared;
         this.incarnation = incarnation;
-        this.clusterSize = ring.clusterSize();
-        this.view = view;
-        this.dead = dead;
-        this.ring = ring;
-        this.membership = membership;
-        this.observation = observation;
         this.quorum = quorum;
         this.joining = joining;
         this.reform = reform;
         this.neighbours = neighbours;
         this.joins = joins;
-        this.control = control;
-        this.counters = counters;
     }
 
     /**
@@ -71,7 +49,8 @@ final class JoinerRole
      */
     int askIfDue(final long nowNs)
     {
-        final int asked = joining.askIfDue(nowNs, view.active(), view.joining(), observation.emitter());
+        final LocalView view = shared.view;
+        final int asked = joining.askIfDue(nowNs, view.active(), view.joining(), shared.observation.emitter());
         if (asked == Joining.REFORM)
         {
             reformCluster(nowNs);
@@ -86,9 +65,10 @@ final class JoinerRole
      */
     void onView(final int fromRank, final RankSet viewDead, final RankIncarnations viewIncarnations, final long nowNs)
     {
-        if (!view.joining() || !ring.isRank(fromRank) || viewIncarnations.incarnationOf(rank) != incarnation)
+        final boolean thisLife = viewIncarnations.incarnationOf(shared.rank) == incarnation;
+        if (!shared.view.joining() || !shared.ring.isRank(fromRank) || !thisLife)
         {
-            counters.increment(ProtocolCounter.STALE_FRAMES);
+            shared.counters.increment(ProtocolCounter.STALE_FRAMES);
             return;
         }
         if (reform.refusesViewFrom(fromRank, nowNs))
@@ -97,12 +77,12 @@ final class JoinerRole
         }
         reform.stop();
         joining.mergeView(viewDead, viewIncarnations);
-        view.become(NodeState.ACTIVE);
+        shared.view.become(NodeState.ACTIVE);
         neighbours.joinerViewTaken(nowNs);
         // the contact counted a majority in this view when it admitted this node: it is M until the view settles
-        quorum.adopt(dead);
-        view.reportJoin(rank, incarnation, nowNs);
-        view.changed(nowNs);
+        quorum.adopt(shared.dead);
+        shared.view.reportJoin(shared.rank, incarnation, nowNs);
+        shared.view.changed(nowNs);
     }
 
     /**
@@ -113,20 +93,20 @@ final class JoinerRole
      */
     void onReformPoll(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
-        if (fromRank != Reform.LEADER || fromRank == rank)
+        if (fromRank != Reform.LEADER || fromRank == shared.rank)
         {
-            counters.increment(ProtocolCounter.STALE_FRAMES);
+            shared.counters.increment(ProtocolCounter.STALE_FRAMES);
         }
-        else if (view.active())
+        else if (shared.view.active())
         {
-            if (ring.nextAlive(fromRank) == rank)
+            if (shared.ring.nextAlive(fromRank) == shared.rank)
             {
                 joins.onJoinRequest(fromRank, fromIncarnation, nowNs);
             }
         }
-        else if (view.joining() && fromIncarnation > 0)
+        else if (shared.view.joining() && fromIncarnation > 0)
         {
-            reform.onPoll(token, nowNs, control);
+            reform.onPoll(token, nowNs, shared.control);
         }
     }
 
@@ -136,8 +116,8 @@ final class JoinerRole
      */
     void onReformAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
-        if (view.joining() && ring.isRank(fromRank) && fromIncarnation > 0 &&
-            reform.onAck(fromRank, token, nowNs, control) == Reform.REFORM)
+        if (shared.view.joining() && shared.ring.isRank(fromRank) && fromIncarnation > 0 &&
+            reform.onAck(fromRank, token, nowNs, shared.control) == Reform.REFORM)
         {
             reformCluster(nowNs);
         }
@@ -151,13 +131,13 @@ final class JoinerRole
     {
         reform.reformed();
         // as a boot with this node (rank 0) the one seed
-        membership.seeds(1, clusterSize);
-        membership.reformed();
-        membership.holdNotYetAdmitted(dead, clusterSize);
-        view.become(NodeState.ACTIVE);
-        observation.alone();
-        quorum.adopt(dead);
-        view.reportJoin(rank, incarnation, nowNs);
-        view.changed(nowNs);
+        shared.membership.seeds(1, shared.clusterSize);
+        shared.membership.reformed();
+        shared.membership.holdNotYetAdmitted(shared.dead, shared.clusterSize);
+        shared.view.become(NodeState.ACTIVE);
+        shared.observation.alone();
+        quorum.adopt(shared.dead);
+        shared.view.reportJoin(shared.rank, incarnation, nowNs);
+        shared.view.changed(nowNs);
     }
 }

@@ -18,17 +18,11 @@ import io.ringwatch.core.spi.RankSet;
  */
 final class Learning
 {
-    private final int rank;
+    private final Shared shared;
     private final PartitionPolicy policy;
-    private final LocalView view;
-    private final RankArray dead;
-    private final Ring ring;
-    private final Observation observation;
-    private final Membership membership;
     private final Quorum quorum;
     private final Joining joining;
     private final NoticeReceipt receipt;
-    private final Notices notices;
     private final MajorityRule majorityRule;
     private final HealRetell heal;
     private final ViewRepair viewRepair;
@@ -36,41 +30,26 @@ final class Learning
     private final Neighbours neighbours;
     private final JoinContact joins;
     private final JoinerRole joiner;
-    private final ControlChannel control;
-    private final ProtocolCounters counters;
 
     Learning(
+        final Shared shared,
         final ProtocolSettings settings,
-        final LocalView view,
-        final RankArray dead,
-        final Ring ring,
-        final Observation observation,
-        final Membership membership,
         final Quorum quorum,
         final Joining joining,
         final NoticeReceipt receipt,
-        final Notices notices,
         final MajorityRule majorityRule,
         final HealRetell heal,
         final ViewRepair viewRepair,
         final Admission admission,
         final Neighbours neighbours,
         final JoinContact joins,
-        final JoinerRole joiner,
-        final ControlChannel control,
-        final ProtocolCounters counters)
+        final JoinerRole joiner)
     {
-        this.rank = ring.rank();
+        this.shared = shared;
         this.policy = settings.partitionPolicy();
-        this.view = view;
-        this.dead = dead;
-        this.ring = ring;
-        this.observation = observation;
-        this.membership = membership;
         this.quorum = quorum;
         this.joining = joining;
         this.receipt = receipt;
-        this.notices = notices;
         this.majorityRule = majorityRule;
         this.heal = heal;
         this.viewRepair = viewRepair;
@@ -78,8 +57,6 @@ final class Learning
         this.neighbours = neighbours;
         this.joins = joins;
         this.joiner = joiner;
-        this.control = control;
-        this.counters = counters;
     }
 
     /**
@@ -89,19 +66,19 @@ final class Learning
      */
     void onNotice(final Notice notice, final int fromRank, final int fromIncarnation, final long nowNs)
     {
-        if (view.joining())
+        if (shared.view.joining())
         {
             joining.learn(notice, fromRank);
             return;
         }
-        switch (receipt.judge(notice, fromRank, fromIncarnation, nowNs, view.active()))
+        switch (receipt.judge(notice, fromRank, fromIncarnation, nowNs, shared.view.active()))
         {
-            case NoticeReceipt.EXCLUDE_FENCED -> view.exclude(nowNs, ExclusionCause.FENCED, notice.sourceRank());
-            case NoticeReceipt.EXCLUDE_NOTICE -> view.exclude(nowNs, ExclusionCause.NOTICE, notice.sourceRank());
+            case NoticeReceipt.EXCLUDE_FENCED -> shared.view.exclude(nowNs, ExclusionCause.FENCED, notice.sourceRank());
+            case NoticeReceipt.EXCLUDE_NOTICE -> shared.view.exclude(nowNs, ExclusionCause.NOTICE, notice.sourceRank());
             case NoticeReceipt.HEAL_FOR_EMITTER -> heal.onHeal(nowNs);
             case NoticeReceipt.CHECK_MINORITY ->
             {
-                notices.forward(notice, fromRank);
+                shared.notices.forward(notice, fromRank);
                 majorityRule.verifyMinority(notice.deadSet(), notice.sourceRank(), nowNs);
             }
             case NoticeReceipt.APPLY -> apply(notice, fromRank, nowNs);
@@ -118,8 +95,8 @@ final class Learning
     private void apply(final Notice notice, final int fromRank, final long nowNs)
     {
         final boolean changed = notice.isJoin() ? joins.applyJoin(notice, nowNs) : applyFailure(notice, nowNs);
-        notices.forward(notice, fromRank);
-        notices.catchUp(notice, fromRank, observation.emitter(), observation.observer());
+        shared.notices.forward(notice, fromRank);
+        shared.notices.catchUp(notice, fromRank, shared.observation.emitter(), shared.observation.observer());
         if (NoticeKind.of(notice) == NoticeKind.HEAL)
         {
             heal.onHeal(nowNs);
@@ -135,17 +112,17 @@ final class Learning
         boolean changed = false;
         final int subject = notice.deadRank();
         final int subjectIncarnation = notice.subjectIncarnation();
-        if (ring.isRank(subject))
+        if (shared.ring.isRank(subject))
         {
-            if (subjectIncarnation < membership.incarnationOf(subject))
+            if (subjectIncarnation < shared.membership.incarnationOf(subject))
             {
                 // the death of a life this view has already seen replaced by a newer one
-                counters.increment(ProtocolCounter.STALE_FRAMES);
+                shared.counters.increment(ProtocolCounter.STALE_FRAMES);
             }
             else
             {
-                membership.incarnations().raise(subject, subjectIncarnation);
-                changed = view.learnDead(subject, nowNs, FailureCause.NOTICE, notice.sourceRank());
+                shared.membership.incarnations().raise(subject, subjectIncarnation);
+                changed = shared.view.learnDead(subject, nowNs, FailureCause.NOTICE, notice.sourceRank());
             }
         }
 
@@ -156,8 +133,8 @@ final class Learning
         for (int i = 0, size = deadInMsg.size(); i < size; i++)
         {
             final int r = deadInMsg.rankAt(i);
-            if (r != subject && ring.isRank(r) && membership.incarnationOf(r) == 0 &&
-                view.learnDead(r, nowNs, FailureCause.NOTICE, notice.sourceRank()))
+            if (r != subject && shared.ring.isRank(r) && shared.membership.incarnationOf(r) == 0 &&
+                shared.view.learnDead(r, nowNs, FailureCause.NOTICE, notice.sourceRank()))
             {
                 changed = true;
             }
@@ -171,10 +148,10 @@ final class Learning
      */
     private void afterLearning(final long nowNs)
     {
-        view.changed(nowNs);
+        shared.view.changed(nowNs);
         if (policy == PartitionPolicy.MAJORITY && !majorityRule.viewHoldsMajority())
         {
-            majorityRule.stopAsMinority(nowNs, 0, dead.rankAt(0));
+            majorityRule.stopAsMinority(nowNs, 0, shared.dead.rankAt(0));
             return;
         }
         neighbours.afterDeaths(nowNs);
@@ -185,14 +162,14 @@ final class Learning
      */
     void onLeave(final int fromRank, final int fromIncarnation, final long nowNs)
     {
-        if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == shared.rank)
         {
             return;
         }
-        view.learnDead(fromRank, nowNs, FailureCause.LEFT, fromRank);
-        view.changed(nowNs);
+        shared.view.learnDead(fromRank, nowNs, FailureCause.LEFT, fromRank);
+        shared.view.changed(nowNs);
         neighbours.afterDeaths(nowNs);
-        notices.originateFailure(fromRank);
+        shared.notices.originateFailure(fromRank);
     }
 
     /**
@@ -200,13 +177,13 @@ final class Learning
      */
     void onViewDigest(final int fromRank, final int fromIncarnation, final long digest, final long nowNs)
     {
-        if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == shared.rank)
         {
             return;
         }
-        if (viewRepair.differs(digest, dead, membership.incarnations()))
+        if (viewRepair.differs(digest, shared.dead, shared.membership.incarnations()))
         {
-            control.sendView(fromRank, dead, membership.incarnations());
+            shared.control.sendView(fromRank, shared.dead, shared.membership.incarnations());
         }
     }
 
@@ -221,7 +198,7 @@ final class Learning
         final RankIncarnations viewIncarnations,
         final long nowNs)
     {
-        if (view.active())
+        if (shared.view.active())
         {
             repairView(fromRank, fromIncarnation, viewDead, viewIncarnations, nowNs);
         }
@@ -246,12 +223,12 @@ final class Learning
         final RankIncarnations viewIncarnations,
         final long nowNs)
     {
-        if (!admission.admitQuietly(fromRank, fromIncarnation, nowNs) || fromRank == rank)
+        if (!admission.admitQuietly(fromRank, fromIncarnation, nowNs) || fromRank == shared.rank)
         {
             return;
         }
         boolean changed = false;
-        for (int i = 0, steps = viewRepair.planMerge(ring, dead, membership.incarnations(), quorum,
+        for (int i = 0, steps = viewRepair.planMerge(shared.ring, shared.dead, shared.membership.incarnations(), quorum,
             policy == PartitionPolicy.MAJORITY, viewDead, viewIncarnations); i < steps; i++)
         {
             final int r = viewRepair.stepRank(i);
@@ -260,25 +237,25 @@ final class Learning
             {
                 case ViewRepair.DIES_NEWER ->
                 {
-                    membership.incarnations().raise(r, newer);
-                    changed |= view.learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
+                    shared.membership.incarnations().raise(r, newer);
+                    changed |= shared.view.learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
                 }
                 case ViewRepair.REPLACED ->
                 {
                     // the life held alive here ended unnoticed: the application sees it go before the new one comes
-                    view.learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
-                    membership.incarnations().raise(r, newer);
+                    shared.view.learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
+                    shared.membership.incarnations().raise(r, newer);
                     joins.admit(r, newer, nowNs, fromRank);
                     changed = true;
                 }
-                default -> changed |= view.learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
+                default -> changed |= shared.view.learnDead(r, nowNs, FailureCause.NOTICE, fromRank);
             }
         }
         if (!changed)
         {
             return;
         }
-        counters.increment(ProtocolCounter.VIEWS_REPAIRED);
+        shared.counters.increment(ProtocolCounter.VIEWS_REPAIRED);
         afterLearning(nowNs);
     }
 }

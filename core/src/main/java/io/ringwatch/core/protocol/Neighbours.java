@@ -14,47 +14,25 @@ import io.ringwatch.core.spi.RankArray;
  */
 final class Neighbours
 {
-    private final int rank;
-    private final int clusterSize;
-    private final LocalView view;
-    private final RankArray dead;
-    private final Ring ring;
-    private final Observation observation;
-    private final Membership membership;
+    private final Shared shared;
     private final Admission admission;
     private final ProbeSession probes;
     private final ViewRepair viewRepair;
     private final HeartbeatChannel heartbeats;
-    private final ControlChannel control;
-    private final ProtocolCounters counters;
     private final ObserverOffer offer = new ObserverOffer();
 
     Neighbours(
-        final LocalView view,
-        final RankArray dead,
-        final Ring ring,
-        final Observation observation,
-        final Membership membership,
+        final Shared shared,
         final Admission admission,
         final ProbeSession probes,
         final ViewRepair viewRepair,
-        final HeartbeatChannel heartbeats,
-        final ControlChannel control,
-        final ProtocolCounters counters)
+        final HeartbeatChannel heartbeats)
     {
-        this.rank = ring.rank();
-        this.clusterSize = ring.clusterSize();
-        this.view = view;
-        this.dead = dead;
-        this.ring = ring;
-        this.observation = observation;
-        this.membership = membership;
+        this.shared = shared;
         this.admission = admission;
         this.probes = probes;
         this.viewRepair = viewRepair;
         this.heartbeats = heartbeats;
-        this.control = control;
-        this.counters = counters;
     }
 
     /**
@@ -71,54 +49,60 @@ final class Neighbours
         final int length,
         final long nowNs)
     {
-        if (emitterRank != rank)
+        if (emitterRank != shared.rank)
         {
-            counters.increment(ProtocolCounter.MISADDRESSED);
+            shared.counters.increment(ProtocolCounter.MISADDRESSED);
             return;
         }
-        if (view.joining())
+        if (shared.view.joining())
         {
             offeredToJoiner(fromRank, fromIncarnation, rkey, address, length, nowNs);
             return;
         }
-        if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == rank || skipsJoiner(fromRank))
+        if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == shared.rank || skipsJoiner(fromRank))
         {
             return;
         }
-        if (fromRank != ring.successor())
+        if (fromRank != shared.ring.successor())
         {
             if (!offer.isFrom(fromRank))
             {
                 // its view holds the ranks between dead: ask for it, in case their notices were lost on the way here
                 // (ViewRepair answers a differing digest with the view). A replayed offer's sender differs on nothing.
-                viewRepair.askForView(fromRank, dead, membership.incarnations(), control);
+                viewRepair.askForView(fromRank, shared.dead, shared.membership.incarnations(), shared.control);
             }
             offer.hold(fromRank, fromIncarnation, rkey, address, length);
-            counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);
+            shared.counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);
             return;
         }
         take(fromRank, rkey, address, length, nowNs);
     }
 
     private void offeredToJoiner(
-        final int fromRank, final int fromIncarnation, final int rkey, final long address, final int length, final long nowNs)
+        final int fromRank,
+        final int fromIncarnation,
+        final int rkey,
+        final long address,
+        final int length,
+        final long nowNs)
     {
-        if (!ring.isRank(fromRank) || fromRank == rank || membership.isStale(fromRank, fromIncarnation))
+        if (!shared.ring.isRank(fromRank) || fromRank == shared.rank ||
+            shared.membership.isStale(fromRank, fromIncarnation))
         {
             return;
         }
-        final int observer = observation.observer();
-        if (observer != rank &&
-            Math.floorMod(fromRank - rank, clusterSize) > Math.floorMod(observer - rank, clusterSize))
+        final int observer = shared.observation.observer();
+        if (observer != shared.rank &&
+            shared.ring.distanceAhead(fromRank) > shared.ring.distanceAhead(observer))
         {
             // a nearer successor adopted this node already: the farther one has not learned of the joins between
             // (as skipsJoiner, for a node that does not know its view yet) and takes a nearer emitter once it has
-            counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
+            shared.counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return;
         }
-        if (observer == rank)
+        if (observer == shared.rank)
         {
-            observation.beatsDueFrom(nowNs);
+            shared.observation.beatsDueFrom(nowNs);
         }
         take(fromRank, rkey, address, length, nowNs);
         offer.hold(fromRank, fromIncarnation, rkey, address, length);
@@ -131,10 +115,10 @@ final class Neighbours
      */
     private boolean skipsJoiner(final int fromRank)
     {
-        final int nearer = ring.successor();
-        if (nearer != fromRank && nearer != rank && membership.incarnationOf(nearer) > 0)
+        final int nearer = shared.ring.successor();
+        if (nearer != fromRank && nearer != shared.rank && shared.membership.incarnationOf(nearer) > 0)
         {
-            counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
+            shared.counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return true;
         }
         return false;
@@ -148,10 +132,10 @@ final class Neighbours
         }
         if (!heartbeats.acceptObserver(observer, rkey, address, length, nowNs))
         {
-            counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
+            shared.counters.increment(ProtocolCounter.NEW_OBSERVER_REFUSED);
             return;
         }
-        observation.observedBy(observer, nowNs);
+        shared.observation.observedBy(observer, nowNs);
     }
 
     /**
@@ -165,11 +149,11 @@ final class Neighbours
         {
             return;
         }
-        if (dead.contains(offered) || membership.isStale(offered, offer.incarnation()))
+        if (shared.dead.contains(offered) || shared.membership.isStale(offered, offer.incarnation()))
         {
             offer.clear();
         }
-        else if (offer.isFrom(ring.successor()))
+        else if (offer.isFrom(shared.ring.successor()))
         {
             take(offered, offer.rkey(), offer.address(), offer.length(), nowNs);
         }
@@ -181,20 +165,20 @@ final class Neighbours
      */
     void joinerViewTaken(final long nowNs)
     {
-        observation.newEmitter(ring.predecessor(), nowNs);
-        if (observation.observer() == rank)
+        shared.observation.newEmitter(shared.ring.predecessor(), nowNs);
+        if (shared.observation.observer() == shared.rank)
         {
-            observation.neighbours(observation.emitter(), ring.successor());
+            shared.observation.neighbours(shared.observation.emitter(), shared.ring.successor());
         }
-        else if (observation.observer() != ring.successor())
+        else if (shared.observation.observer() != shared.ring.successor())
         {
             // the observer taken while joining is not the view's nearest live successor (a replayed NEW_OBSERVER, or
             // one whose sender held dead a rank this view holds alive): beat the view's one, hold the other's offer
-            counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);
-            observation.neighbours(observation.emitter(), ring.successor());
-            membership.observerWithdrawn();
+            shared.counters.increment(ProtocolCounter.NEW_OBSERVER_DEFERRED);
+            shared.observation.neighbours(shared.observation.emitter(), shared.ring.successor());
+            shared.membership.observerWithdrawn();
         }
-        if (!offer.isFrom(observation.observer()))
+        if (!offer.isFrom(shared.observation.observer()))
         {
             takeHeldOffer(nowNs);
         }
@@ -202,13 +186,13 @@ final class Neighbours
         {
             offer.clear();
         }
-        membership.viewReceived(nowNs);
-        if (observation.emitter() != rank)
+        shared.membership.viewReceived(nowNs);
+        if (shared.observation.emitter() != shared.rank)
         {
             // the predecessor adopts this node when the JOIN reaches it; this covers a predecessor that learned of
             // this node only from a view of its own (a joiner too); one not told yet fences the incarnation it holds
             // dead, which this one ignores
-            control.sendNewObserver(observation.emitter());
+            shared.control.sendNewObserver(shared.observation.emitter());
         }
     }
 
@@ -217,19 +201,19 @@ final class Neighbours
      */
     void afterDeaths(final long nowNs)
     {
-        if (dead.contains(observation.emitter()))
+        if (shared.dead.contains(shared.observation.emitter()))
         {
             probes.cancel();
-            observation.newEmitter(ring.findEmitter(observation.emitter()), nowNs);
-            if (observation.emitter() != rank)
+            shared.observation.newEmitter(shared.ring.findEmitter(shared.observation.emitter()), nowNs);
+            if (shared.observation.emitter() != shared.rank)
             {
-                control.sendNewObserver(observation.emitter());
+                shared.control.sendNewObserver(shared.observation.emitter());
             }
         }
-        if (dead.contains(observation.observer()))
+        if (shared.dead.contains(shared.observation.observer()))
         {
             // Our observer is gone: the next live successor will adopt us; heartbeat it now so its grace is short.
-            observation.observerLost(ring.findObserver(observation.observer()), nowNs);
+            shared.observation.observerLost(shared.ring.findObserver(shared.observation.observer()), nowNs);
         }
         takeHeldOffer(nowNs);
     }
@@ -240,15 +224,15 @@ final class Neighbours
      */
     void joinerAdmitted(final int joiner, final long nowNs)
     {
-        if (ring.predecessor() == joiner)
+        if (shared.ring.predecessor() == joiner)
         {
-            observation.newEmitter(joiner, nowNs);
-            control.sendNewObserver(joiner);
+            shared.observation.newEmitter(joiner, nowNs);
+            shared.control.sendNewObserver(joiner);
         }
-        if (ring.successor() == joiner)
+        if (shared.ring.successor() == joiner)
         {
             // the joiner knows this node alive: its contact's view said so, or it would not be joining after it
-            observation.observedBy(joiner, nowNs);
+            shared.observation.observedBy(joiner, nowNs);
         }
     }
 }

@@ -69,30 +69,37 @@ public final class Deliver
     public static void probe(
         final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
     {
-        node.onFrame(FRAME.token(FrameType.PROBE, from, incarnation, token), nowNs);
+        withToken(node, FrameType.PROBE, from, incarnation, token, nowNs);
     }
 
     public static void probeAck(
         final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
     {
-        node.onFrame(FRAME.token(FrameType.PROBE_ACK, from, incarnation, token), nowNs);
+        withToken(node, FrameType.PROBE_ACK, from, incarnation, token, nowNs);
     }
 
     public static void viewDigest(
         final DetectorNode node, final int from, final int incarnation, final long digest, final long nowNs)
     {
-        node.onFrame(FRAME.token(FrameType.VIEW_DIGEST, from, incarnation, digest), nowNs);
+        withToken(node, FrameType.VIEW_DIGEST, from, incarnation, digest, nowNs);
     }
 
     public static void reformPoll(
         final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
     {
-        node.onFrame(FRAME.token(FrameType.REFORM_POLL, from, incarnation, token), nowNs);
+        withToken(node, FrameType.REFORM_POLL, from, incarnation, token, nowNs);
     }
 
     public static void reformAck(
         final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
     {
-        node.onFrame(FRAME.token(FrameType.REFORM_ACK, from, incarnation, token), nowNs);
+        withToken(node, FrameType.REFORM_ACK, from, incarnation, token, nowNs);
+    }
+
+    private static void withToken(
+        final DetectorNode node, final int type, final int from, final int incarnation, final long token,
+        final long nowNs)
+    {
+        node.onFrame(FRAME.token(type, from, incarnation, token), nowNs);
     }
 }
