@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.internal.cli;
 
 import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
@@ -174,7 +175,7 @@ final class NodeCommand
             profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
             " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
-            (ctx.join() ? " joining" : ctx.seedBoot() ? " seed" : ""));
+            (ctx.join() ? " joining" : ctx.bootPlan() == BootPlan.SEED ? " seed" : ""));
 
         try
         {
