@@ -581,11 +581,13 @@ public final class Checks
      */
     static boolean graceCheckApplies(final SimConfig config, final long[] firstStartNs, final List<long[]> bootStallsNs)
     {
-        final long graceNs = config.startupGraceNs();
-        if (graceNs == 0 || config.failures() > 0 || !config.injections().isEmpty() ||
-            !config.partitions().isEmpty() || config.randomPauses() > 0 || config.lossProbability() > 0 ||
-            config.customDelays() || config.boot() == BootMode.LATE_MEMBERS ||
-            config.maxDelayNs() >= config.suspicionTimeoutNs())
+        final ProtocolOptions protocol = config.protocol();
+        final NetworkOptions network = config.network();
+        final FaultOptions faults = config.faults();
+        final long graceNs = protocol.startupGraceNs();
+        if (graceNs == 0 || faults.failures() > 0 || !faults.injections().isEmpty() || faults.randomPauses() > 0 ||
+            !network.partitions().isEmpty() || network.lossProbability() > 0 || network.customDelays() ||
+            config.boot().mode() == BootMode.LATE_MEMBERS || network.maxDelayNs() >= protocol.suspicionTimeoutNs())
         {
             return false;
         }
@@ -601,8 +603,8 @@ public final class Checks
         {
             return false;
         }
-        final long latestResumeNs = graceEndNs + config.suspicionTimeoutNs() - config.heartbeatPeriodNs() -
-            2 * config.maxDelayNs();
+        final long latestResumeNs = graceEndNs + protocol.suspicionTimeoutNs() - protocol.heartbeatPeriodNs() -
+            2 * network.maxDelayNs();
         for (final long[] stall : bootStallsNs)
         {
             if (stall[1] > latestResumeNs)

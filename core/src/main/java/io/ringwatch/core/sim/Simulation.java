@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
@@ -161,10 +162,10 @@ public final class Simulation implements ClusterState
     {
         this.config = config.conclude();
         n = config.nodes();
-        deltaNs = config.suspicionTimeoutNs();
-        tauNs = config.maxDelayNs();
-        onePort = config.onePort();
-        loss = config.lossProbability();
+        deltaNs = config.protocol().suspicionTimeoutNs();
+        tauNs = config.network().maxDelayNs();
+        onePort = config.network().onePort();
+        loss = config.network().lossProbability();
         seed = config.seed();
         random = new SplittableRandom(seed);
         queue = new EventQueue(2 * n + 64);
@@ -179,7 +180,7 @@ public final class Simulation implements ClusterState
         resumeAtNs = new long[n];
         lastResumeNs = new long[n];
         Arrays.fill(lastResumeNs, NONE);
-        network = new Network(random, n, config.delayModel(), loss, onePort);
+        network = new Network(random, n, config.network().delayModel(), loss, onePort);
         forgery = new Forgery(config);
         condemned = new boolean[n];
         cutOffDeclared = new boolean[n];
@@ -193,44 +194,47 @@ public final class Simulation implements ClusterState
         Arrays.fill(firstExcludedNs, NONE);
         firstExclusionCauses = new ExclusionCause[n];
 
-        settings = ProtocolSettings.of(n, config.heartbeatPeriodNs(), deltaNs)
-            .withPauseThresholdNs(config.pauseThresholdNs())
-            .withFenceIntervalNs(config.fenceIntervalNs())
-            .withPartitionPolicy(config.partitionPolicy())
-            .withProbeTimeoutNs(config.probeTimeoutNs())
-            .withViewDigestPeriodNs(config.viewDigestPeriodNs())
-            .withStartupGraceNs(config.startupGraceNs())
-            .withBrokenRules(config.brokenRules());
-        schedule = config.broadcast().newSchedule();
-        restartAfterNs = config.restartAfterNs();
+        settings = ProtocolSettings.of(n, config.protocol().heartbeatPeriodNs(), deltaNs)
+            .withPauseThresholdNs(config.protocol().pauseThresholdNs())
+            .withFenceIntervalNs(config.protocol().fenceIntervalNs())
+            .withPartitionPolicy(config.protocol().partitionPolicy())
+            .withProbeTimeoutNs(config.protocol().probeTimeoutNs())
+            .withViewDigestPeriodNs(config.protocol().viewDigestPeriodNs())
+            .withStartupGraceNs(config.protocol().startupGraceNs())
+            .withBrokenRules(config.protocol().brokenRules());
+        schedule = config.protocol().broadcast().newSchedule();
+        restartAfterNs = config.boot().restartAfterNs();
         incarnations = new int[n];
         joinSpread = new JoinSpreadCheck(n, deltaNs);
         nodes = new DetectorNode[n];
         firstStartNs = new long[n];
         for (int rank = 0; rank < n; rank++)
         {
-            final long startNs = config.startJitter() ? random.nextLong(config.heartbeatPeriodNs()) : 0;
+            final long startNs =
+                config.boot().startJitter() ? random.nextLong(config.protocol().heartbeatPeriodNs()) : 0;
             firstStartNs[rank] = startNs;
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
-            if (config.boot() == BootMode.JOIN && rank < config.seeds())
+            if (config.boot().mode() == BootMode.JOIN && rank < config.boot().seeds())
             {
-                nodes[rank].bootAsSeed(config.seeds(), startNs);
+                nodes[rank].bootAsSeed(config.boot().seeds(), startNs);
             }
         }
         bootStartNs = new long[n];
         Arrays.fill(bootStartNs, NONE);
-        if (config.boot() != BootMode.MEMBERS)
+        if (config.boot().mode() != BootMode.MEMBERS)
         {
             // drawn only in these modes, so runs booting as members keep their seeds' outcomes
-            for (int rank = config.seeds(); rank < n; rank++)
+            for (int rank = config.boot().seeds(); rank < n; rank++)
             {
-                bootStartNs[rank] = config.startSpreadNs() > 0 ? random.nextLong(config.startSpreadNs()) : 0;
+                final long spreadNs = config.boot().startSpreadNs();
+                bootStartNs[rank] = spreadNs > 0 ? random.nextLong(spreadNs) : 0;
                 firstStartNs[rank] = bootStartNs[rank];
                 cells[rank * CELL + STATUS] = STOPPED;
                 notStarted++;
             }
         }
-        processes = config.jobLayout() != null ? new ProcessLevel(this, nodes, config.jobLayout(), schedule) : null;
+        final JobLayout job = config.processes().jobLayout(n);
+        processes = job != null ? new ProcessLevel(this, nodes, job, schedule) : null;
     }
 
     /**
@@ -243,7 +247,7 @@ public final class Simulation implements ClusterState
     private int[] placePartitions()
     {
         int[] majority = new int[0];
-        for (final Partition partition : config.partitions())
+        for (final Partition partition : config.network().partitions())
         {
             final int[] order = new int[n];
             final int offset = random.nextInt(n);
@@ -329,17 +333,17 @@ public final class Simulation implements ClusterState
             }
         }
         planInjections();
-        endNs = config.timeCapNs();
+        endNs = config.limits().timeCapNs();
 
         while (!queue.isEmpty() && queue.peekTimeNs() <= endNs)
         {
             final int slot = queue.poll();
             nowNs = queue.polledTimeNs();
-            if (++eventsProcessed > config.eventBudget())
+            if (++eventsProcessed > config.limits().eventBudget())
             {
                 // a storm: stop here, as a finding, rather than run out of heap
-                violations.add("seed=" + seed + ": flood: more than " + config.eventBudget() + " events by " + nowNs +
-                    "ns (" + noticeMessages + " notice copies)");
+                violations.add("seed=" + seed + ": flood: more than " + config.limits().eventBudget() + " events by " +
+                    nowNs + "ns (" + noticeMessages + " notice copies)");
                 queue.release(slot);
                 break;
             }
@@ -366,14 +370,14 @@ public final class Simulation implements ClusterState
         {
             return;
         }
-        final Partition first = config.partitions().get(0);
-        for (int k = 1; k < config.flaps(); k++)
+        final Partition first = config.network().partitions().get(0);
+        for (int k = 1; k < config.network().flaps(); k++)
         {
-            final long startNs = first.startNs() + k * (first.durationNs() + config.flapUpNs());
+            final long startNs = first.startNs() + k * (first.durationNs() + config.network().flapUpNs());
             network.partition(firstPartitionGroups, startNs, startNs + first.durationNs(), first.oneWay());
             lastInjectionNs = Math.max(lastInjectionNs, startNs + first.durationNs());
         }
-        final long stallNs = config.cutStallNs();
+        final long stallNs = config.faults().cutStallNs();
         if (stallNs == 0)
         {
             return;
@@ -396,13 +400,13 @@ public final class Simulation implements ClusterState
     private void planInjections()
     {
         lastInjectionNs = 0;
-        if (config.boot() != BootMode.MEMBERS)
+        if (config.boot().mode() != BootMode.MEMBERS)
         {
             // the boot is what the cluster stabilizes from: every started rank admitted everywhere
             firstFailureNs = 0;
-            lastInjectionNs = config.startSpreadNs();
+            lastInjectionNs = config.boot().startSpreadNs();
         }
-        for (final Partition partition : config.partitions())
+        for (final Partition partition : config.network().partitions())
         {
             // a partition is a failure of the network: stabilization counts from its start
             if (firstFailureNs == NONE || partition.startNs() < firstFailureNs)
@@ -411,17 +415,17 @@ public final class Simulation implements ClusterState
             }
             lastInjectionNs = Math.max(lastInjectionNs, partition.endNs());
         }
-        if (config.startupGraceNs() > 0)
+        if (config.protocol().startupGraceNs() > 0)
         {
             // run on until every node has judged for a while (the arming at the grace's end is what is tested), without
             // counting the grace as time to stabilize
             for (final long startNs : firstStartNs)
             {
-                runUntilNs = Math.max(runUntilNs, startNs + config.startupGraceNs() + 4 * deltaNs);
+                runUntilNs = Math.max(runUntilNs, startNs + config.protocol().startupGraceNs() + 4 * deltaNs);
             }
         }
         planFlapsAndStalls();
-        for (final Injection injection : config.injections())
+        for (final Injection injection : config.faults().injections())
         {
             lastInjectionNs = Math.max(lastInjectionNs, injection.timeNs() + injection.durationNs());
             if (injection.kind() == Injection.Kind.CUT)
@@ -445,9 +449,9 @@ public final class Simulation implements ClusterState
             queue.schedule(injection.timeNs(), type, -1, injection.rank(), injection.durationNs(), null);
         }
 
-        final int f = config.failures();
-        final long firstNs = config.firstFailureNs();
-        switch (config.placement())
+        final int f = config.faults().failures();
+        final long firstNs = config.faults().firstFailureNs();
+        switch (config.faults().placement())
         {
             case RANDOM, CONTIGUOUS ->
             {
@@ -456,7 +460,7 @@ public final class Simulation implements ClusterState
                     break;
                 }
                 final long[] times = crashTimes(f, firstNs);
-                if (config.placement() == FailurePlacement.CONTIGUOUS)
+                if (config.faults().placement() == FailurePlacement.CONTIGUOUS)
                 {
                     final int start = random.nextInt(n);
                     for (int i = 0; i < f; i++)
@@ -488,10 +492,11 @@ public final class Simulation implements ClusterState
             }
         }
         planRandomPauses(firstNs);
-        if (processes != null && config.processFailures() > 0)
+        if (processes != null && config.processes().failures() > 0)
         {
             // drawn last, so runs without process failures keep their seeds' outcomes
-            final long lastNs = processes.plan(random, config.processFailures(), firstNs, config.crashWindowNs(), queue);
+            final long lastNs =
+                processes.plan(random, config.processes().failures(), firstNs, config.faults().crashWindowNs(), queue);
             lastInjectionNs = Math.max(lastInjectionNs, lastNs);
         }
         planBootStalls();
@@ -518,15 +523,15 @@ public final class Simulation implements ClusterState
      */
     private void planBootStalls()
     {
-        final int k = config.bootStalls();
+        final int k = config.faults().bootStalls();
         final boolean[] picked = new boolean[n];
         for (int i = 0; i < k; i++)
         {
             final int rank = pickUnpicked(picked);
-            final long graceEndNs = firstStartNs[rank] + config.startupGraceNs();
-            final long atNs = graceEndNs - 1 - random.nextLong(config.bootStallLeadNs());
-            final long spanNs = config.bootStallMaxNs() - config.bootStallMinNs();
-            final long durationNs = config.bootStallMinNs() + (spanNs > 0 ? random.nextLong(spanNs + 1) : 0);
+            final long graceEndNs = firstStartNs[rank] + config.protocol().startupGraceNs();
+            final long atNs = graceEndNs - 1 - random.nextLong(config.faults().bootStallLeadNs());
+            final long spanNs = config.faults().bootStallMaxNs() - config.faults().bootStallMinNs();
+            final long durationNs = config.faults().bootStallMinNs() + (spanNs > 0 ? random.nextLong(spanNs + 1) : 0);
             queue.schedule(atNs, EventQueue.PAUSE, -1, rank, durationNs, null);
             bootStallsNs.add(new long[] {atNs, atNs + durationNs});
             lastInjectionNs = Math.max(lastInjectionNs, atNs + durationNs);
@@ -539,7 +544,7 @@ public final class Simulation implements ClusterState
      */
     private void planRandomPauses(final long firstNs)
     {
-        final int k = config.randomPauses();
+        final int k = config.faults().randomPauses();
         if (k == 0)
         {
             return;
@@ -548,9 +553,10 @@ public final class Simulation implements ClusterState
         for (int i = 0; i < k; i++)
         {
             final int rank = pickUnpicked(picked);
-            final long atNs = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
-            queue.schedule(atNs, EventQueue.PAUSE, -1, rank, config.randomPauseNs(), null);
-            lastInjectionNs = Math.max(lastInjectionNs, atNs + config.randomPauseNs());
+            final long windowNs = config.faults().crashWindowNs();
+            final long atNs = firstNs + (windowNs > 0 ? random.nextLong(windowNs) : 0);
+            queue.schedule(atNs, EventQueue.PAUSE, -1, rank, config.faults().randomPauseNs(), null);
+            lastInjectionNs = Math.max(lastInjectionNs, atNs + config.faults().randomPauseNs());
         }
     }
 
@@ -563,7 +569,8 @@ public final class Simulation implements ClusterState
         times[0] = firstNs;
         for (int i = 1; i < f; i++)
         {
-            times[i] = firstNs + (config.crashWindowNs() > 0 ? random.nextLong(config.crashWindowNs()) : 0);
+            final long windowNs = config.faults().crashWindowNs();
+            times[i] = firstNs + (windowNs > 0 ? random.nextLong(windowNs) : 0);
         }
         for (int i = f - 1; i > 0; i--)
         {
@@ -722,10 +729,10 @@ public final class Simulation implements ClusterState
         scheduleRestart(rank);
         recordFailure(rank);
 
-        if (generated && crashes < config.failures() && liveCount > 1)
+        if (generated && crashes < config.faults().failures() && liveCount > 1)
         {
             // Poisson arrivals of rate λ = n/μ_ind over the nodes still alive
-            final double meanGapNs = (double)config.mtbfNs() / liveCount;
+            final double meanGapNs = (double)config.faults().mtbfNs() / liveCount;
             final long gapNs = (long)Math.ceil(-Math.log(1.0 - random.nextDouble()) * meanGapNs);
             scheduleCrash(nowNs + Math.max(1, gapNs), -1, GENERATED);
         }
@@ -756,7 +763,7 @@ public final class Simulation implements ClusterState
             // a first start: under start = join the first life of a rank that is no seed is incarnation 1
             boots++;
             notStarted--;
-            if (config.boot() == BootMode.JOIN)
+            if (config.boot().mode() == BootMode.JOIN)
             {
                 incarnations[rank] = 1;
                 restarted.add(rank);
@@ -764,7 +771,7 @@ public final class Simulation implements ClusterState
         }
         else
         {
-            incarnations[rank] += config.restartIncarnationStep();
+            incarnations[rank] += config.boot().restartIncarnationStep();
             restarts++;
             restarted.add(rank);
         }
@@ -786,14 +793,14 @@ public final class Simulation implements ClusterState
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
         if (incarnations[rank] > 0)
         {
-            if (config.boot() == BootMode.JOIN && boot)
+            if (config.boot().mode() == BootMode.JOIN && boot)
             {
                 // a first start asks at once, within every node's grace, as the runtime's does
-                enter(rank).joinAtBoot(nowNs, config.seeds());
+                enter(rank).joinAtBoot(nowNs, config.boot().seeds());
             }
-            else if (config.boot() == BootMode.JOIN)
+            else if (config.boot().mode() == BootMode.JOIN)
             {
-                enter(rank).join(nowNs, config.seeds());
+                enter(rank).join(nowNs, config.boot().seeds());
             }
             else
             {
@@ -1066,17 +1073,18 @@ public final class Simulation implements ClusterState
                 stableSinceNs = nowNs;
                 crashesAtStable = crashes;
                 exponentialActive = false;
-                endNs = Math.min(config.timeCapNs(), Math.max(runUntilNs, nowNs + config.quietMarginNs()));
+                endNs = Math.min(
+                    config.limits().timeCapNs(), Math.max(runUntilNs, nowNs + config.limits().quietMarginNs()));
             }
             else if (firstFailureNs == NONE && nowNs >= lastInjectionNs)
             {
-                endNs = Math.min(endNs, Math.max(runUntilNs, nowNs + config.quietMarginNs()));
+                endNs = Math.min(endNs, Math.max(runUntilNs, nowNs + config.limits().quietMarginNs()));
             }
         }
         else if (stableSinceNs != NONE)
         {
             stableSinceNs = NONE;
-            endNs = config.timeCapNs();
+            endNs = config.limits().timeCapNs();
         }
     }
 
@@ -1194,7 +1202,7 @@ public final class Simulation implements ClusterState
         if (firstFailureNs != NONE)
         {
             // under the majority rule a partition with no majority side stops everyone: nothing left to stabilize
-            Checks.checkLiveness(stableSinceNs != NONE || liveCount == 0, config.timeCapNs(), firstFailureNs,
+            Checks.checkLiveness(stableSinceNs != NONE || liveCount == 0, config.limits().timeCapNs(), firstFailureNs,
                 liveCount - stableCount, liveCount, seed, found);
             if (stableSinceNs != NONE)
             {
@@ -1203,12 +1211,12 @@ public final class Simulation implements ClusterState
             firstKnownNs = firstSpread.knownNs(this, firstFailureNs);
             firstBroadcastNs = firstSpread.broadcastNs(this);
 
-            final boolean theoremModel = onePort && loss == 0 && config.heartbeatPeriodNs() >= 3 * tauNs &&
-                leaves == 0 && exclusions == 0 && restarts == 0 && config.partitions().isEmpty();
+            final boolean theoremModel = onePort && loss == 0 && config.protocol().heartbeatPeriodNs() >= 3 * tauNs &&
+                leaves == 0 && exclusions == 0 && restarts == 0 && config.network().partitions().isEmpty();
             if (stabilizationNs != NONE && theoremModel &&
                 Theorem1.applies(crashesAtStable, n))
             {
-                boundNs = config.bound().boundNs(crashesAtStable, n, deltaNs, tauNs);
+                boundNs = config.limits().bound().boundNs(crashesAtStable, n, deltaNs, tauNs);
                 Checks.checkBound(stabilizationNs, boundNs, crashesAtStable, n, seed, boundViolations);
             }
         }
@@ -1262,18 +1270,19 @@ public final class Simulation implements ClusterState
         {
             return NONE;
         }
-        final Partition first = config.partitions().get(0);
+        final Partition first = config.network().partitions().get(0);
         final long minorityFenceNs = PartitionOutcome.lastStopNs(losing, stoppedAtNs, first.startNs());
         // restarts bring stopped nodes back as new lives: who stopped at the end no longer tells who had to
-        final boolean onlyPartitions = config.failures() == 0 && config.randomPauses() == 0 && config.cutStallNs() == 0 &&
-            config.injections().isEmpty() && config.restartAfterNs() <= 0;
+        final FaultOptions faults = config.faults();
+        final boolean onlyPartitions = faults.failures() == 0 && faults.randomPauses() == 0 &&
+            faults.cutStallNs() == 0 && faults.injections().isEmpty() && config.boot().restartAfterNs() <= 0;
         if (!onlyPartitions)
         {
             return minorityFenceNs;
         }
         // cuts flapping with short up times add up to one longer outage
-        boolean allShort = config.flaps() == 1;
-        for (final Partition partition : config.partitions())
+        boolean allShort = config.network().flaps() == 1;
+        for (final Partition partition : config.network().partitions())
         {
             allShort &= 2 * partition.durationNs() < deltaNs;
         }
@@ -1286,7 +1295,8 @@ public final class Simulation implements ClusterState
             }
             Checks.checkShortCut(exclusions, declared, seed, found);
         }
-        if (config.partitionPolicy() == PartitionPolicy.MAJORITY && config.partitions().size() == 1)
+        if (config.protocol().partitionPolicy() == PartitionPolicy.MAJORITY &&
+            config.network().partitions().size() == 1)
         {
             final boolean[] excluded = new boolean[n];
             for (int rank = 0; rank < n; rank++)
@@ -1305,9 +1315,11 @@ public final class Simulation implements ClusterState
      */
     private boolean majorityKeptApplies()
     {
-        return firstPartitionGroups != null && config.partitions().size() == 1 && config.flaps() == 1 &&
-            config.partitionPolicy() == PartitionPolicy.MAJORITY && config.randomPauses() == 0 &&
-            config.cutStallNs() == 0 && config.injections().isEmpty() && config.bootStalls() == 0 && loss == 0;
+        final FaultOptions faults = config.faults();
+        return firstPartitionGroups != null && config.network().partitions().size() == 1 &&
+            config.network().flaps() == 1 && config.protocol().partitionPolicy() == PartitionPolicy.MAJORITY &&
+            faults.randomPauses() == 0 && faults.cutStallNs() == 0 && faults.injections().isEmpty() &&
+            faults.bootStalls() == 0 && loss == 0;
     }
 
     private long fencesSent()
@@ -1541,7 +1553,7 @@ public final class Simulation implements ClusterState
                 firstSpread.learned(rank, timeNs);
             }
             if (bootStartNs[deadRank] != NONE && (timeNs < bootStartNs[deadRank] ||
-                config.boot() == BootMode.JOIN && nodes[rank].incarnationOf(deadRank) == 0) &&
+                config.boot().mode() == BootMode.JOIN && nodes[rank].incarnationOf(deadRank) == 0) &&
                 bootViolations++ < Checks.MAX_REPORTED)
             {
                 // nobody may watch, let alone declare, a rank before it has been admitted and has beaten
@@ -1555,8 +1567,8 @@ public final class Simulation implements ClusterState
                 return;
             }
             if (cause == FailureCause.DETECTED && firstPartitionGroups != null &&
-                PartitionOutcome.accusesWhileDeaf(config.partitions().get(0), firstPartitionGroups, rank, deadRank,
-                    timeNs) && deafAccusations++ < Checks.MAX_REPORTED)
+                PartitionOutcome.accusesWhileDeaf(config.network().partitions().get(0), firstPartitionGroups, rank,
+                    deadRank, timeNs) && deafAccusations++ < Checks.MAX_REPORTED)
             {
                 violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
                     " dead at " + timeNs + "ns while it could hear nobody outside its group");

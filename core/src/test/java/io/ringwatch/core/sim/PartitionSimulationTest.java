@@ -175,7 +175,7 @@ class PartitionSimulationTest
             final SimResult result = Simulation.run(config);
             if (!result.passed() || result.splitBrainPairs() > 0)
             {
-                failures.add("seed=" + seed + " " + config.partitions() + " nodes=" + config.nodes() + ": " +
+                failures.add("seed=" + seed + " " + config.network().partitions() + " nodes=" + config.nodes() + ": " +
                     result.violations());
             }
         }
