@@ -420,7 +420,7 @@ final class World implements ClusterState
     {
         faultsUsed++;
         final int rank = step.arg();
-        // as Checks.graceCheckApplies: every node started at once, so the first grace ends at the grace itself
+        // as GraceCheck.applies: every node started at once, so the first grace ends at the grace itself
         graceJudged &= step.kind() == Step.PAUSE && nowNs + config.pauseNs() <=
             config.startupGraceNs() + deltaNs - config.heartbeatPeriodNs() - 2 * tauNs;
         switch (step.kind())

@@ -563,59 +563,6 @@ public final class Checks
     }
 
     /**
-     * Whether the startup grace checker judges this run. The rule (issue 12, {@code DetectorNode.armed} and
-     * {@code MajorityRule.verifyMinority}): a silence that began inside the grace is never held against anyone. Every
-     * node's first verdict, and every minority notice's check, waits until δ after that node's grace ends.
-     * <p>
-     * Checked as: on a run with a startup grace whose only disturbances are boot stalls (no crash, leave, partition,
-     * cut, forged frame, random pause or loss, and delays within τ), where every node starts before the first grace
-     * ends (G, the earliest start plus the grace) and every boot stall ends by G + δ − η − 2τ (so the stalled node
-     * has resumed, beaten, and been heard before any node may judge), no node may declare any rank dead, by verdict
-     * or notice, and no node may stop (MINORITY, ISOLATED, fenced, ...) at all. The simulator records every verdict
-     * and stop; on such a run each one is a violation.
-     *
-     * @param config        the run's parameters.
-     * @param firstStartNs  when each rank's first life started.
-     * @param bootStallsNs  the boot stalls as [from, until] pairs.
-     * @return true if the run meets the conditions above.
-     */
-    static boolean graceCheckApplies(final SimConfig config, final long[] firstStartNs, final List<long[]> bootStallsNs)
-    {
-        final ProtocolOptions protocol = config.protocol();
-        final NetworkOptions network = config.network();
-        final FaultOptions faults = config.faults();
-        final long graceNs = protocol.startupGraceNs();
-        if (graceNs == 0 || faults.failures() > 0 || !faults.injections().isEmpty() || faults.randomPauses() > 0 ||
-            !network.partitions().isEmpty() || network.lossProbability() > 0 || network.customDelays() ||
-            config.boot().mode() == BootMode.LATE_MEMBERS || network.maxDelayNs() >= protocol.suspicionTimeoutNs())
-        {
-            return false;
-        }
-        long firstNs = Long.MAX_VALUE;
-        long lastNs = Long.MIN_VALUE;
-        for (final long startNs : firstStartNs)
-        {
-            firstNs = Math.min(firstNs, startNs);
-            lastNs = Math.max(lastNs, startNs);
-        }
-        final long graceEndNs = firstNs + graceNs;
-        if (lastNs >= graceEndNs)
-        {
-            return false;
-        }
-        final long latestResumeNs = graceEndNs + protocol.suspicionTimeoutNs() - protocol.heartbeatPeriodNs() -
-            2 * network.maxDelayNs();
-        for (final long[] stall : bootStallsNs)
-        {
-            if (stall[1] > latestResumeNs)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
      * @param out   where the line goes.
      * @param seed  for the message.
      * @param check name of the check.
