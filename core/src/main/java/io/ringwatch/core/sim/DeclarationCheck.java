@@ -76,8 +76,8 @@ final class DeclarationCheck
             violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
                 " dead at " + timeNs + "ns while it could hear nobody outside its group");
         }
-        final Checks.Verdict verdict = Checks.judgeDeclaration(truth, reporter, deadRank, timeNs, deltaNs);
-        if (cause == FailureCause.DETECTED && verdict == Checks.Verdict.CUT_OFF)
+        final AccuracyCheck.Verdict verdict = AccuracyCheck.judge(truth, reporter, deadRank, timeNs, deltaNs);
+        if (cause == FailureCause.DETECTED && verdict == AccuracyCheck.Verdict.CUT_OFF)
         {
             cutOffDeclared[deadRank] = true;
         }
@@ -99,7 +99,7 @@ final class DeclarationCheck
                 else if (!spreadsCutOff && incarnation == 0 && tauNs < deltaNs &&
                     accuracyViolations++ < Checks.MAX_REPORTED)
                 {
-                    violations.add(Checks.falseSuspicion(
+                    violations.add(AccuracyCheck.falseSuspicion(
                         seed, rank, deadRank, timeNs, cause + ", reporter " + reporter));
                 }
             }

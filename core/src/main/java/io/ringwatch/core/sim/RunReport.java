@@ -180,14 +180,14 @@ final class RunReport
             found.add(flood);
         }
         Checks.reportRest(found, seed, "accuracy", declarations.accuracyViolations());
-        Checks.checkViews(truth, seed, found);
-        Checks.checkRing(truth, seed, found);
-        Checks.checkFencing(truth, declarations.condemned(), seed, found);
+        ViewCheck.check(truth, seed, found);
+        RingCheck.check(truth, seed, found);
+        FencingCheck.check(truth, declarations.condemned(), seed, found);
         if (processes != null)
         {
             processes.check(seed, found);
         }
-        final int splitBrainPairs = Checks.checkSplitBrain(truth, seed, found);
+        final int splitBrainPairs = SplitBrainCheck.check(truth, seed, found);
         Checks.reportRest(found, seed, "join", declarations.joinViolations());
         Checks.reportRest(found, seed, "boot", declarations.bootViolations());
         final boolean graceChecked = GraceCheck.applies(config, plan.firstStartNs(), plan.bootStallsNs());
@@ -195,14 +195,14 @@ final class RunReport
         {
             grace.report(found);
         }
-        final int rejoined = Checks.checkRejoined(truth, seed, found);
+        final int rejoined = RejoinCheck.check(truth, seed, found);
         final NetworkOptions network = config.network();
         final long tauNs = network.maxDelayNs();
         final long joinSpreadMaxNs =
             joinSpread.check(truth, network.onePort(), network.lossProbability(), tauNs, seed, found);
         final PartitionCheck partitionCheck = new PartitionCheck(config, plan, truth);
         final long minorityFenceNs = partitionCheck.check(exclusions, found);
-        partitionCheck.checkMajorityKept(found);
+        partitionCheck.checkMajority(found);
 
         long stabilizationNs = NONE;
         long firstKnownNs = NONE;
@@ -213,7 +213,7 @@ final class RunReport
         {
             // under the majority rule a partition with no majority side stops everyone: nothing left to stabilize
             final int live = truth.liveCount();
-            Checks.checkLiveness(stableSinceNs != NONE || live == 0, config.limits().timeCapNs(), firstFailureNs,
+            LivenessCheck.check(stableSinceNs != NONE || live == 0, config.limits().timeCapNs(), firstFailureNs,
                 live - truth.stableCount(), live, seed, found);
             if (stableSinceNs != NONE)
             {
@@ -229,7 +229,7 @@ final class RunReport
             {
                 final long deltaNs = config.protocol().suspicionTimeoutNs();
                 boundNs = config.limits().bound().boundNs(crashesAtStable, n, deltaNs, tauNs);
-                Checks.checkBound(stabilizationNs, boundNs, crashesAtStable, n, seed, boundViolations);
+                LivenessCheck.checkBound(stabilizationNs, boundNs, crashesAtStable, n, seed, boundViolations);
             }
         }
 
