@@ -37,8 +37,7 @@ import io.ringwatch.core.spi.RankSet;
  * <li>{@link HealRetell} and {@link ViewRepair}: repairs after a cut;</li>
  * <li>{@link ProtocolCounters}: what it counts, one descriptor per counter ({@link ProtocolCounter}).</li>
  * </ul>
- * The rules, with their reasons, are in the docs: {@code docs/algorithm.md} (glossary from paper terms to classes),
- * {@code docs/partitions.md}, {@code docs/membership.md}.
+ * Rules and reasons: {@code docs/algorithm.md} (with the glossary), {@code partitions.md}, {@code membership.md}.
  */
 public final class DetectorNode
 {
@@ -148,12 +147,6 @@ public final class DetectorNode
         rebase(nowNs);
     }
 
-    private boolean untouched()
-    {
-        return counters.get(ProtocolCounter.HEARTBEATS_SENT) == 0 &&
-            counters.get(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) == 0 && view.epoch() == 0 && view.active();
-    }
-
     /**
      * Start as a restarted rank: ask to be admitted instead of taking part at once, from the end of its startup grace
      * on. The node neither beats nor watches until a contact has admitted it and sent it the view; it reports itself
@@ -237,6 +230,12 @@ public final class DetectorNode
         reform.joinStarted(nowNs);
     }
 
+    private boolean untouched()
+    {
+        return counters.get(ProtocolCounter.HEARTBEATS_SENT) == 0 &&
+            counters.get(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) == 0 && view.epoch() == 0 && view.active();
+    }
+
     private void rebase(final long startNs)
     {
         observation.rebase(startNs);
@@ -288,8 +287,7 @@ public final class DetectorNode
 
     /**
      * The one way frames enter the node, live and simulated alike: the frame's type picks the part and its rule (T4,
-     * T5, a join, a probe...). A type the node does not act on (a daemon's process notice) is ignored. A frame that
-     * carries no incarnation passes {@link InboundFrame#UNKNOWN_INCARNATION}.
+     * T5, a join, a probe...); a type the node does not act on (a daemon's process notice) is ignored.
      *
      * @param frame decoded and authenticated; valid during the call.
      * @param nowNs protocol time.
