@@ -2,11 +2,11 @@ package io.ringwatch.perf;
 
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 import io.ringwatch.transport.aeron.internal.ControlStreams;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
-import io.ringwatch.transport.aeron.internal.launch.HostileTraffic;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.HostileTraffic;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;

@@ -9,9 +9,9 @@ import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
-import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
-import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.ClusterStart;
+import io.ringwatch.transport.aeron.launch.ClusterViews;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 

@@ -1,6 +1,6 @@
 package io.ringwatch.perf.nemesis;
 
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -3,9 +3,9 @@ package io.ringwatch.perf.nemesis;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 import io.ringwatch.transport.aeron.view.JournalEntry;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 

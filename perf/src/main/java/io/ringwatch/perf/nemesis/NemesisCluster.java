@@ -1,8 +1,8 @@
 package io.ringwatch.perf.nemesis;
 
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.File;

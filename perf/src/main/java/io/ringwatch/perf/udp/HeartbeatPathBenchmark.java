@@ -9,7 +9,7 @@ import io.aeron.driver.status.ReceiverHwm;
 import io.aeron.driver.status.ReceiverPos;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringwatch.transport.aeron.internal.Drivers;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.HdrHistogram.Histogram;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -36,7 +36,7 @@ import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.MembershipJournal;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import io.ringwatch.transport.aeron.internal.jitter.JitterFile;
-import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
