@@ -24,16 +24,6 @@ public final class ClusterViews implements AutoCloseable
     private final ViewReader[] readers;
 
     /**
-     * @param aeronDir  the Aeron directory the nodes write their view files into.
-     * @param clusterId the cluster id in the cluster file.
-     * @param nodes     cluster size.
-     */
-    public ClusterViews(final File aeronDir, final int clusterId, final int nodes)
-    {
-        this(rank -> aeronDir, clusterId, nodes);
-    }
-
-    /**
      * @param aeronDirOf the Aeron directory each rank writes its view file into (one per host across hosts).
      * @param clusterId  the cluster id in the cluster file.
      * @param nodes      cluster size.

@@ -28,11 +28,6 @@ public final class NodeProcesses
     private final Process[] processes;
     private final long[] killedAtNs;
 
-    NodeProcesses(final LocalCluster.Options options, final ClusterDirectory directory)
-    {
-        this(options, directory, rank -> directory.aeronDir(), rank -> List.of());
-    }
-
     /**
      * @param options    what to launch.
      * @param directory  the cluster file, key, logs and start barrier.

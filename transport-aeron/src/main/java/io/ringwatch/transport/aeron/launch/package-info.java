@@ -5,6 +5,8 @@
  * (the process-level harness a tool built on Ringwatch would otherwise write again); it is not what a deployment
  * runs, which is the nodes themselves under a supervisor.
  * <ul>
+ *     <li>{@link io.ringwatch.transport.aeron.launch.LaunchedCluster}: what every launched cluster offers (start,
+ *     kill, restart, views, logs), whichever the hosts;</li>
  *     <li>{@link io.ringwatch.transport.aeron.launch.LocalCluster}: one host, one driver process;</li>
  *     <li>{@link io.ringwatch.transport.aeron.launch.NetnsCluster} over
  *     {@link io.ringwatch.transport.aeron.launch.NetnsHosts}: a driver per namespace host, with network faults;</li>
