@@ -14,8 +14,8 @@ import io.ringwatch.core.sim.PartitionCheck;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.core.sim.Simulation;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import io.aeron.protocol.DataHeaderFlyweight;
 import io.aeron.protocol.HeaderFlyweight;
@@ -8,6 +8,8 @@ import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
+import io.ringwatch.transport.aeron.auth.KeyFile;
+import io.ringwatch.transport.aeron.internal.ControlStreams;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -171,6 +173,18 @@ public final class HostileTraffic
     {
         this.streamId = streamId;
         return this;
+    }
+
+    /**
+     * Put in Aeron frames the control stream id the nodes use, derived from the cluster's primary key: an attacker
+     * who has sniffed it ({@link #streamId(int)}).
+     *
+     * @return this.
+     */
+    public HostileTraffic informed()
+    {
+        return streamId(ControlStreams.streamIds(KeyFile.load(cluster.keyFile().toPath()),
+            cluster.options().clusterId())[0]);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;

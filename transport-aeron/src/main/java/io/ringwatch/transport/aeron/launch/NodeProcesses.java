@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import io.ringwatch.core.config.Durations;
 
@@ -27,11 +27,6 @@ public final class NodeProcesses
     private final IntFunction<List<String>> launcherOf;
     private final Process[] processes;
     private final long[] killedAtNs;
-
-    NodeProcesses(final LocalCluster.Options options, final ClusterDirectory directory)
-    {
-        this(options, directory, rank -> directory.aeronDir(), rank -> List.of());
-    }
 
     /**
      * @param options    what to launch.

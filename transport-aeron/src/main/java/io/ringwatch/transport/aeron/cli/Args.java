@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.cli;
+package io.ringwatch.transport.aeron.cli;
 
 import io.ringwatch.core.config.Durations;
 

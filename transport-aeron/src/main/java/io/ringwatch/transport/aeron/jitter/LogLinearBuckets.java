@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.jitter;
+package io.ringwatch.transport.aeron.jitter;
 
 
 

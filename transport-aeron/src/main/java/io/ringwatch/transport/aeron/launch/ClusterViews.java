@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
@@ -22,16 +22,6 @@ public final class ClusterViews implements AutoCloseable
     private final IntFunction<File> aeronDirOf;
     private final int clusterId;
     private final ViewReader[] readers;
-
-    /**
-     * @param aeronDir  the Aeron directory the nodes write their view files into.
-     * @param clusterId the cluster id in the cluster file.
-     * @param nodes     cluster size.
-     */
-    public ClusterViews(final File aeronDir, final int clusterId, final int nodes)
-    {
-        this(rank -> aeronDir, clusterId, nodes);
-    }
 
     /**
      * @param aeronDirOf the Aeron directory each rank writes its view file into (one per host across hosts).

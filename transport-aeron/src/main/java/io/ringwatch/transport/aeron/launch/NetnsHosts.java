@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,8 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import io.ringwatch.transport.rdma.RdmaDevices;
 
 import java.io.File;
@@ -11,7 +10,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A cluster of real node processes on this host sharing one media driver, itself a process of its own
  * ({@code ringwatch.jar driver}): what {@code ringwatch demo}, the multi-process tests and the detection benchmarks
  * run. It composes the {@link ClusterDirectory}, the {@link DriverProcess}, the {@link NodeProcesses} and the
- * {@link ClusterViews}.
+ * {@link ClusterViews}; as a {@link LaunchedCluster} it is one host, host 0.
  * <pre>{@code
  * try (LocalCluster cluster = new LocalCluster(new LocalCluster.Options().nodes(8).transport(TransportMode.UDP)))
  * {
@@ -33,7 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Every process is destroyed, the driver stopped and the directory deleted on {@link #close()}, on a failed
  * start, and by a shutdown hook if the caller exits without closing (e.g. Ctrl-C on {@code ringwatch demo}).
  */
-public final class LocalCluster implements AutoCloseable
+public final class LocalCluster extends NodeProcessCluster
 {
     /** Nodes poll the barrier file every millisecond; this covers them all having started their agents. */
     public static final long ARM_MARGIN_NS = TimeUnit.MILLISECONDS.toNanos(200);
@@ -356,14 +355,9 @@ public final class LocalCluster implements AutoCloseable
         }
     }
 
-    private final Options options;
     private final ClusterConfig clusterConfig;
-    private final ClusterDirectory directory;
-    private final NodeProcesses nodes;
-    private final ClusterViews views;
     private final Thread cleanup;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile long releasedAtNs;
 
     /**
      * Held while the constructor creates the driver and files and while {@link #close()} removes them, so a
@@ -381,17 +375,10 @@ public final class LocalCluster implements AutoCloseable
      */
     public LocalCluster(final Options options)
     {
-        if (options.nodes() < 2)
-        {
-            throw new IllegalArgumentException("a local cluster needs at least 2 nodes: " + options.nodes());
-        }
-        this.options = options;
+        super(atLeastTwoNodes(options), ClusterDirectory.unique("ringwatch-cluster"));
         // before anything is launched or written: with transport rdma this is where an unusable host says why
         this.clusterConfig = new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
             options.suspicionTimeoutNs(), members(options));
-        this.directory = ClusterDirectory.unique("ringwatch-cluster");
-        this.nodes = new NodeProcesses(options, directory);
-        this.views = new ClusterViews(directory.aeronDir(), options.clusterId(), options.nodes());
 
         // The hook goes in before anything exists on disk: were the driver launched first, a Ctrl-C between the
         // launch and the registration would leave the directory under /dev/shm with nobody to delete it.
@@ -415,6 +402,15 @@ public final class LocalCluster implements AutoCloseable
             }
             throw ex;
         }
+    }
+
+    private static Options atLeastTwoNodes(final Options options)
+    {
+        if (options.nodes() < 2)
+        {
+            throw new IllegalArgumentException("a local cluster needs at least 2 nodes: " + options.nodes());
+        }
+        return options;
     }
 
     private void createOnDisk()
@@ -469,63 +465,38 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
-     * Launch every node process and release them together: each node gets ready (JVM started, classes loaded,
-     * driver connected) and waits at a start barrier ({@code node --start-after}); once all are ready the barrier
-     * file is created and they start watching at the same moment. Launching JVMs is the noisiest thing that happens
-     * on a host (tens of ms of kernel and JIT work per JVM on two cores), and with the barrier it happens before
-     * anyone is judged. Their startup grace then runs from the release (see {@link #awaitAllUp(long)}).
-     *
-     * @throws InterruptedException if interrupted; the processes started so far are destroyed.
-     * @throws IllegalStateException if a node exits or is not ready within 120 s.
+     * {@inheritDoc}
      */
-    public void start() throws InterruptedException
+    public int hostCount()
     {
-        releasedAtNs = ClusterStart.launchAndRelease(nodes, options.nodes(), directory);
+        return 1;
     }
 
     /**
-     * Wait until every node has seen heartbeats from its emitter at least twice and the startup grace, counted from
-     * the release at the start barrier, is over: from then on a kill is judged at once.
-     *
-     * @param timeoutMs how long to wait.
-     * @return true if all are up.
-     * @throws IllegalStateException if a node exited; the message holds its exit code and log.
-     * @throws InterruptedException  if interrupted.
+     * {@inheritDoc}
      */
-    public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
+    public int hostOf(final int rank)
     {
-        return ClusterStart.awaitAllUp(nodes, views, options.nodes(),
-            () -> releasedAtNs + options.graceNs() + ARM_MARGIN_NS,
-            ClusterStart.settleAfterJoinsNs(options.nodes(), options.suspicionTimeoutNs()), timeoutMs);
+        Objects.checkIndex(rank, options.nodes());
+        return 0;
     }
 
     /**
-     * SIGKILL a node.
-     *
-     * @param rank node.
-     * @return {@code System.nanoTime()} just before the signal.
+     * {@inheritDoc}
      */
-    public long kill(final int rank)
+    public File aeronDir(final int host)
     {
-        return nodes.kill(rank);
+        Objects.checkIndex(host, 1);
+        return directory.aeronDir();
     }
 
     /**
-     * Start a killed or exited node again with its first command line, as a supervisor would: it joins under a new
-     * incarnation (start = join, no {@code --join} needed).
-     *
-     * @param rank node.
-     * @return {@code System.nanoTime()} just before the launch.
-     * @throws InterruptedException if interrupted while the old process is reaped.
+     * {@inheritDoc}
      */
-    public long restart(final int rank) throws InterruptedException
+    public List<String> launcher(final int host)
     {
-        // No wait for the ports over UDP: the node itself waits while the driver still holds its control port for the
-        // killed life, as it must when a supervisor restarts it (RingwatchNode); its heartbeat socket died with it.
-        views.forget(rank);
-        final long nowNs = System.nanoTime();
-        nodes.relaunch(rank);
-        return nowNs;
+        Objects.checkIndex(host, 1);
+        return List.of();
     }
 
     /**
@@ -588,62 +559,12 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
-     * Wait until every live node's view holds exactly {@code expectedDead}.
-     *
-     * @param expectedDead the dead set all live nodes must hold.
-     * @param timeoutMs    how long to wait.
-     * @return true if all agree.
-     * @throws InterruptedException if interrupted.
-     */
-    public boolean awaitViews(final Set<Integer> expectedDead, final long timeoutMs) throws InterruptedException
-    {
-        return views.awaitExactly(expectedDead, nodes::isAlive, timeoutMs);
-    }
-
-    /**
-     * @param rank node.
-     * @return a fresh consistent snapshot of its view file (also readable after the process died).
-     */
-    public ViewSnapshot view(final int rank)
-    {
-        return views.view(rank);
-    }
-
-    /**
-     * @param rank node.
-     * @param into snapshot to fill.
-     * @return {@code into} filled from the node's view file, or null while the node has not created it yet.
-     */
-    public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
-    {
-        return views.tryView(rank, into);
-    }
-
-    /**
-     * @param rank node.
-     * @return its process.
-     */
-    public Process process(final int rank)
-    {
-        return nodes.process(rank);
-    }
-
-    /**
      * @param rank node.
      * @return when it was killed by {@link #kill(int)} or terminated by {@link #terminate(int)}, 0 if not.
      */
     public long killedAtNs(final int rank)
     {
         return nodes.killedAtNs(rank);
-    }
-
-    /**
-     * @param rank node.
-     * @return the node's output so far.
-     */
-    public String log(final int rank)
-    {
-        return nodes.log(rank);
     }
 
     /**
@@ -660,22 +581,6 @@ public final class LocalCluster implements AutoCloseable
     public File keyFile()
     {
         return directory.keyFile();
-    }
-
-    /**
-     * @return the cluster file given to the nodes.
-     */
-    public File clusterFile()
-    {
-        return directory.clusterFile();
-    }
-
-    /**
-     * @return options.
-     */
-    public Options options()
-    {
-        return options;
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.jitter;
+package io.ringwatch.transport.aeron.jitter;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -6,7 +6,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.File;
 import java.nio.MappedByteBuffer;
 
-import static io.ringwatch.transport.aeron.internal.jitter.JitterLayout.*;
+import static io.ringwatch.transport.aeron.jitter.JitterLayout.*;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**

@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.jitter;
+package io.ringwatch.transport.aeron.jitter;
 
 import java.io.File;
 
@@ -47,35 +47,48 @@ public final class JitterLayout
      */
     public static final long WAKE_UP_MIN_NS = 20_000;
 
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
-    static final int PID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
-    static final int CLUSTER_ID_OFFSET = PID_OFFSET + SIZE_OF_LONG;
-    static final int RANK_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
-    static final int HEARTBEAT_PERIOD_OFFSET = RANK_OFFSET + SIZE_OF_INT;
-    static final int BUCKET_COUNT_OFFSET = HEARTBEAT_PERIOD_OFFSET + SIZE_OF_LONG;
-    static final int SUB_BUCKET_BITS_OFFSET = BUCKET_COUNT_OFFSET + SIZE_OF_INT;
-    static final int HEADER_LENGTH = 64;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
+    public static final int PID_OFFSET = VERSION_OFFSET + SIZE_OF_INT;
+    public static final int CLUSTER_ID_OFFSET = PID_OFFSET + SIZE_OF_LONG;
+    public static final int RANK_OFFSET = CLUSTER_ID_OFFSET + SIZE_OF_INT;
+    public static final int HEARTBEAT_PERIOD_OFFSET = RANK_OFFSET + SIZE_OF_INT;
+    public static final int BUCKET_COUNT_OFFSET = HEARTBEAT_PERIOD_OFFSET + SIZE_OF_LONG;
+    public static final int SUB_BUCKET_BITS_OFFSET = BUCKET_COUNT_OFFSET + SIZE_OF_INT;
+    public static final int HEADER_LENGTH = 64;
 
-    static final int TOTAL_OFFSET = 0;
-    static final int MAX_OFFSET = TOTAL_OFFSET + SIZE_OF_LONG;
-    static final int COUNTS_OFFSET = MAX_OFFSET + SIZE_OF_LONG;
+    public static final int TOTAL_OFFSET = 0;
+    public static final int MAX_OFFSET = TOTAL_OFFSET + SIZE_OF_LONG;
+    public static final int COUNTS_OFFSET = MAX_OFFSET + SIZE_OF_LONG;
 
     private JitterLayout()
     {
     }
 
-    static int histogramLength(final int bucketCount)
+    /**
+     * @param bucketCount buckets per histogram.
+     * @return bytes of one histogram: total, maximum and counts.
+     */
+    public static int histogramLength(final int bucketCount)
     {
         return COUNTS_OFFSET + bucketCount * SIZE_OF_LONG;
     }
 
-    static int histogramOffset(final int histogram, final int bucketCount)
+    /**
+     * @param histogram   {@link #EMISSION_ERROR}, {@link #DUTY_CYCLE} or {@link #IDLE_GAP}.
+     * @param bucketCount buckets per histogram.
+     * @return where that histogram starts in the file.
+     */
+    public static int histogramOffset(final int histogram, final int bucketCount)
     {
         return HEADER_LENGTH + histogram * histogramLength(bucketCount);
     }
 
-    static int fileLength(final int bucketCount)
+    /**
+     * @param bucketCount buckets per histogram.
+     * @return bytes of a whole file.
+     */
+    public static int fileLength(final int bucketCount)
     {
         return HEADER_LENGTH + HISTOGRAMS * histogramLength(bucketCount);
     }

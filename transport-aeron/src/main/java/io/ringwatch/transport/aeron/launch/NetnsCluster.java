@@ -1,8 +1,7 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.File;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Files: one {@link ClusterDirectory} (cluster file, key, logs, start barrier) with {@code aeron-h<h>/} per host.
  * {@link #close()} (also a shutdown hook) kills every process, deletes the namespaces and the directory.
  */
-public final class NetnsCluster implements AutoCloseable
+public final class NetnsCluster extends NodeProcessCluster
 {
     /**
      * Control port of a host's first node; its heartbeat port is the next, then the next node's pair. Below Linux's
@@ -46,16 +45,11 @@ public final class NetnsCluster implements AutoCloseable
 
     private final int hostCount;
     private final int[] firstRankOnHost;
-    private final LocalCluster.Options options;
     private final ClusterConfig clusterConfig;
-    private final ClusterDirectory directory;
     private final NetnsHosts hosts;
     private final DriverProcess[] drivers;
-    private final NodeProcesses nodes;
-    private final ClusterViews views;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread cleanup;
-    private volatile long releasedAtNs;
 
     /**
      * Create the hosts, write the cluster file and start one driver per host; no node runs yet.
@@ -80,27 +74,21 @@ public final class NetnsCluster implements AutoCloseable
      */
     public NetnsCluster(final int[] nodesOnHost, final LocalCluster.Options options)
     {
-        this.hostCount = nodesOnHost.length;
-        this.firstRankOnHost = new int[hostCount + 1];
-        for (int h = 0; h < hostCount; h++)
-        {
-            if (nodesOnHost[h] < 1)
-            {
-                throw new IllegalArgumentException("every host needs a node: host " + h + " has " + nodesOnHost[h]);
-            }
-            firstRankOnHost[h + 1] = firstRankOnHost[h] + nodesOnHost[h];
-        }
-        this.options = options.nodes(firstRankOnHost[hostCount]).transport(TransportMode.UDP);
+        this(options, firstRanks(nodesOnHost));
+    }
+
+    private NetnsCluster(final LocalCluster.Options options, final int[] firstRankOnHost)
+    {
+        super(options.nodes(firstRankOnHost[firstRankOnHost.length - 1]).transport(TransportMode.UDP),
+            ClusterDirectory.unique(DIRECTORY_PREFIX.substring(0, DIRECTORY_PREFIX.length() - 1)));
+        this.hostCount = firstRankOnHost.length - 1;
+        this.firstRankOnHost = firstRankOnHost;
         NetnsHosts.removeLeftovers();
         removeLeftoverDirectories();
         this.hosts = new NetnsHosts(hostCount);
         this.clusterConfig = new ClusterConfig(options.clusterId(), options.heartbeatPeriodNs(),
             options.suspicionTimeoutNs(), members());
-        this.directory = ClusterDirectory.unique(DIRECTORY_PREFIX.substring(0, DIRECTORY_PREFIX.length() - 1));
         this.drivers = new DriverProcess[hostCount];
-        this.nodes = new NodeProcesses(options, directory, rank -> aeronDir(hostOf(rank)),
-            rank -> hosts.launcher(hostOf(rank)));
-        this.views = new ClusterViews(rank -> aeronDir(hostOf(rank)), options.clusterId(), options.nodes());
         this.cleanup = new Thread(this::close, "netns-cluster-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try
@@ -108,7 +96,7 @@ public final class NetnsCluster implements AutoCloseable
             directory.create(clusterConfig);
             for (int h = 0; h < hostCount; h++)
             {
-                drivers[h] = DriverProcess.launch(options, aeronDir(h), driverLogFile(h), hosts.launcher(h));
+                drivers[h] = DriverProcess.launch(options, aeronDir(h), driverLogFile(h), launcher(h));
             }
             for (int h = 0; h < hostCount; h++)
             {
@@ -158,6 +146,23 @@ public final class NetnsCluster implements AutoCloseable
         }
     }
 
+    /**
+     * @return where each host's ranks start, and N last: {2, 2, 1} gives {0, 2, 4, 5}.
+     */
+    private static int[] firstRanks(final int[] nodesOnHost)
+    {
+        final int[] firstRankOnHost = new int[nodesOnHost.length + 1];
+        for (int h = 0; h < nodesOnHost.length; h++)
+        {
+            if (nodesOnHost[h] < 1)
+            {
+                throw new IllegalArgumentException("every host needs a node: host " + h + " has " + nodesOnHost[h]);
+            }
+            firstRankOnHost[h + 1] = firstRankOnHost[h] + nodesOnHost[h];
+        }
+        return firstRankOnHost;
+    }
+
     private static int[] uniform(final int hostCount, final int nodesPerHost)
     {
         final int[] nodesOnHost = new int[hostCount];
@@ -178,30 +183,6 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * Launch every node in its host's namespace and release them together at the start barrier, as
-     * {@link LocalCluster#start()} does.
-     *
-     * @throws InterruptedException if interrupted; the nodes started so far are destroyed.
-     */
-    public void start() throws InterruptedException
-    {
-        releasedAtNs = ClusterStart.launchAndRelease(nodes, options.nodes(), directory);
-    }
-
-    /**
-     * @param timeoutMs how long to wait.
-     * @return true once every node has seen its emitter beat twice and the grace since the release is over.
-     * @throws IllegalStateException if a node exited.
-     * @throws InterruptedException  if interrupted.
-     */
-    public boolean awaitAllUp(final long timeoutMs) throws InterruptedException
-    {
-        return ClusterStart.awaitAllUp(nodes, views, options.nodes(),
-            () -> releasedAtNs + options.graceNs() + LocalCluster.ARM_MARGIN_NS,
-            ClusterStart.settleAfterJoinsNs(options.nodes(), options.suspicionTimeoutNs()), timeoutMs);
-    }
-
-    /**
      * @return the hosts, for network faults.
      */
     public NetnsHosts hosts()
@@ -210,8 +191,7 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * @param rank a node.
-     * @return the host it runs on.
+     * {@inheritDoc}
      */
     public int hostOf(final int rank)
     {
@@ -241,15 +221,7 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * @return N.
-     */
-    public int size()
-    {
-        return options.nodes();
-    }
-
-    /**
-     * @return how many hosts.
+     * {@inheritDoc}
      */
     public int hostCount()
     {
@@ -257,30 +229,11 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * SIGKILL a node.
-     *
-     * @param rank node.
-     * @return {@code System.nanoTime()} just before the signal.
+     * {@inheritDoc}
      */
-    public long kill(final int rank)
+    public List<String> launcher(final int host)
     {
-        return nodes.kill(rank);
-    }
-
-    /**
-     * Start a node that exited (a fenced one, exit 3) again in its host's namespace with its first command line, as its
-     * supervisor would: it joins under a new incarnation (start = join, no {@code --join} needed).
-     *
-     * @param rank node.
-     * @return {@code System.nanoTime()} just before the launch.
-     * @throws InterruptedException if interrupted while the old process is reaped.
-     */
-    public long restart(final int rank) throws InterruptedException
-    {
-        views.forget(rank);
-        final long nowNs = System.nanoTime();
-        nodes.relaunch(rank);
-        return nowNs;
+        return hosts.launcher(host);
     }
 
     /**
@@ -297,14 +250,14 @@ public final class NetnsCluster implements AutoCloseable
         {
             throw new IllegalStateException("the driver of host " + host + " still runs");
         }
-        drivers[host] = DriverProcess.launch(options, aeronDir(host), driverLogFile(host), hosts.launcher(host));
+        drivers[host] = DriverProcess.launch(options, aeronDir(host), driverLogFile(host), launcher(host));
         drivers[host].awaitReady();
         return System.nanoTime();
     }
 
     /**
      * @param rank node.
-     * @return the file its current process writes its output to (overwritten by each launch).
+     * @return the file its processes write their output to (a relaunch appends).
      */
     public File nodeLogFile(final int rank)
     {
@@ -332,79 +285,6 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * @param rank node.
-     * @return its process.
-     */
-    public Process process(final int rank)
-    {
-        return nodes.process(rank);
-    }
-
-    /**
-     * @param rank node.
-     * @return true while its process runs.
-     */
-    public boolean isAlive(final int rank)
-    {
-        return nodes.isAlive(rank);
-    }
-
-    /**
-     * @param expectedDead the dead set every running node must hold.
-     * @param timeoutMs    how long to wait.
-     * @return true once every running node not in {@code expectedDead} holds exactly it.
-     * @throws InterruptedException if interrupted.
-     */
-    public boolean awaitViews(final Set<Integer> expectedDead, final long timeoutMs) throws InterruptedException
-    {
-        return views.awaitExactly(expectedDead, nodes::isAlive, timeoutMs);
-    }
-
-    /**
-     * @param rank node.
-     * @return a fresh snapshot of its view file (readable after it exited).
-     */
-    public ViewSnapshot view(final int rank)
-    {
-        return views.view(rank);
-    }
-
-    /**
-     * @param rank node.
-     * @param into snapshot to fill.
-     * @return {@code into}, or null while the node has no view file yet.
-     */
-    public ViewSnapshot tryView(final int rank, final ViewSnapshot into)
-    {
-        return views.tryView(rank, into);
-    }
-
-    /**
-     * @return every node's view, one line each, with whether its process still runs: for failure messages.
-     */
-    public String describeViews()
-    {
-        final StringBuilder sb = new StringBuilder();
-        final ViewSnapshot snapshot = new ViewSnapshot();
-        for (int r = 0; r < options.nodes(); r++)
-        {
-            final ViewSnapshot v = views.tryView(r, snapshot);
-            sb.append("\n  host ").append(hostOf(r)).append(": ").append(v == null ? "rank " + r + " (no view)" : v)
-                .append(nodes.isAlive(r) ? "" : " (exited " + nodes.process(r).exitValue() + ")");
-        }
-        return sb.toString();
-    }
-
-    /**
-     * @param rank node.
-     * @return its output so far.
-     */
-    public String log(final int rank)
-    {
-        return nodes.log(rank);
-    }
-
-    /**
      * @param host a host.
      * @return the output of its driver so far.
      */
@@ -414,28 +294,11 @@ public final class NetnsCluster implements AutoCloseable
     }
 
     /**
-     * @param host a host.
-     * @return its Aeron directory: driver, view files and slots of its nodes.
+     * {@inheritDoc}
      */
     public File aeronDir(final int host)
     {
         return new File(directory.root(), "aeron-h" + host);
-    }
-
-    /**
-     * @return the cluster file.
-     */
-    public File clusterFile()
-    {
-        return directory.clusterFile();
-    }
-
-    /**
-     * @return options (timing, N).
-     */
-    public LocalCluster.Options options()
-    {
-        return options;
     }
 
     /**

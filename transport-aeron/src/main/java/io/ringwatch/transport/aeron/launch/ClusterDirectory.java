@@ -1,4 +1,4 @@
-package io.ringwatch.transport.aeron.internal.launch;
+package io.ringwatch.transport.aeron.launch;
 
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.auth.KeyFile;
