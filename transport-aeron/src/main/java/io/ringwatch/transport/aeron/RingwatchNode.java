@@ -538,7 +538,7 @@ public final class RingwatchNode implements AutoCloseable
      *
      * @param go        polled about every millisecond.
      * @param timeoutMs give up after this long.
-     * @return true once {@code go}, false on timeout.
+     * @return true once {@code go}; false on timeout, or at once if the node lost its driver ({@link #driverLost()}).
      * @throws InterruptedException if interrupted.
      * @throws IllegalStateException if this node's runner or invoker has started: the agent services the client.
      */
@@ -551,7 +551,8 @@ public final class RingwatchNode implements AutoCloseable
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (!go.getAsBoolean())
         {
-            if (System.nanoTime() - deadline >= 0)
+            // without its driver nothing it waits for can come: the start that follows stops it as DRIVER_LOST
+            if (System.nanoTime() - deadline >= 0 || driverLost != null)
             {
                 return false;
             }

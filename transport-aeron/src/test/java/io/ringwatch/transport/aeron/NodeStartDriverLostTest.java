@@ -58,4 +58,53 @@ class NodeStartDriverLostTest
         assertTrue(out.contains("DRIVER_LOST at start"), out);
         assertFalse(out.contains("\tat "), "no stack trace: " + out);
     }
+
+    /**
+     * The driver dies while the node waits at its start barrier: the Aeron client unmaps the driver's CnC file when it
+     * notices, and a thread that then read one of the node's counters there crashed the JVM (exit 134, SIGSEGV: the
+     * node command's main thread logging the stop, and the hello thread). The node must stop as on any driver loss.
+     */
+    @Test
+    void shouldExitDriverLostWithoutACrashWhenItsDriverDiesAtTheStartBarrier() throws Exception
+    {
+        final File aeronDir = tmp.resolve("aeron").toFile();
+        final File driverLog = tmp.resolve("driver.log").toFile();
+        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
+        final Path go = tmp.resolve("go");
+        final File log = tmp.resolve("node.log").toFile();
+        Process node = null;
+        try
+        {
+            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
+            {
+                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
+                Thread.sleep(10);
+            }
+            final Path cluster = tmp.resolve("cluster.conf");
+            Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
+                "0 127.0.0.1 31920 31921\n1 127.0.0.1 31922 31923\n2 127.0.0.1 31924 31925\n");
+            final File key = tmp.resolve("key").toFile();
+            assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
+            node = Cli.start(log, "node", "--cluster", cluster.toString(), "--rank", "0", "--transport", "udp",
+                "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath(),
+                "--start-after", go.toString());
+            // held: warmed up and waiting for its peers, who never come, then for the go
+            while (!Cli.read(log).contains("warm-up"))
+            {
+                assertTrue(node.isAlive(), "node exited before its barrier: " + Cli.read(log));
+                Thread.sleep(50);
+            }
+        }
+        finally
+        {
+            driver.destroyForcibly();
+            driver.waitFor();
+        }
+        // without its driver nothing it waits for can come: it stops past the Aeron client's driver timeout (5 s
+        // here) without the go
+        assertTrue(node.waitFor(60, TimeUnit.SECONDS), "node did not stop: " + Cli.read(log));
+        final String out = Cli.read(log);
+        assertEquals(RingwatchConfiguration.EXIT_DRIVER_LOST, node.exitValue(), out);
+        assertTrue(out.contains("DRIVER_LOST"), out);
+    }
 }

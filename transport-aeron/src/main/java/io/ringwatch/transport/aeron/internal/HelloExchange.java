@@ -83,8 +83,12 @@ public final class HelloExchange implements AutoCloseable
     private volatile boolean running = true;
     private volatile String keyMismatch;
     private volatile String configMismatch;
-    private long keyMismatches;
-    private long configMismatches;
+    // written by this thread, published by the agent: this thread never touches the counters, which live in the
+    // Aeron client's mapping of the driver's CnC file and vanish with it if the driver goes away (a node held at its
+    // start barrier when its driver died crashed the JVM here, reading an unmapped counter)
+    private volatile long keyMismatches;
+    private volatile long configMismatches;
+    private volatile boolean clusterHeard;
     private long nextSendNs;
 
     /**
@@ -93,7 +97,7 @@ public final class HelloExchange implements AutoCloseable
      * @param socket       the heartbeat port's socket that nobody else reads (it takes every datagram but the
      *                     watched emitter's) and that sends.
      * @param peers        every member's heartbeat address, by rank.
-     * @param counters     where mismatches are counted.
+     * @param counters     where the agent publishes the mismatches counted here ({@link #publish}).
      */
     public HelloExchange(
         final Settings settings,
@@ -185,9 +189,21 @@ public final class HelloExchange implements AutoCloseable
         return configMismatch;
     }
 
-    private boolean heardCluster()
+    /**
+     * The agent saw its emitter's slot move: the cluster hears this node, so hellos stop. Called on the agent's thread.
+     */
+    public void clusterHeard()
     {
-        return counters.get(NodeCounter.SLOT_PROGRESS_SEEN) > 0;
+        clusterHeard = true;
+    }
+
+    /**
+     * Publish the mismatches counted so far; on the agent's thread, with the node's other counters.
+     */
+    public void publish()
+    {
+        counters.set(NodeCounter.HELLO_KEY_MISMATCHES, keyMismatches);
+        counters.set(NodeCounter.HELLO_CONFIG_MISMATCHES, configMismatches);
     }
 
     private void run()
@@ -202,7 +218,7 @@ public final class HelloExchange implements AutoCloseable
                 mailboxFull.set(0);
             }
             drain(nowNs);
-            final boolean heard = heardCluster();
+            final boolean heard = clusterHeard;
             if (!heard && nowNs - nextSendNs >= 0)
             {
                 nextSendNs = nowNs + SEND_INTERVAL_NS;
@@ -257,11 +273,11 @@ public final class HelloExchange implements AutoCloseable
         final boolean reply = (hello.flags() & HelloFlyweight.FLAG_REPLY) != 0;
         if (keyDiff != null)
         {
-            counters.set(NodeCounter.HELLO_KEY_MISMATCHES, ++keyMismatches);
+            keyMismatches++;
         }
         else
         {
-            counters.set(NodeCounter.HELLO_CONFIG_MISMATCHES, ++configMismatches);
+            configMismatches++;
         }
         if (lastReportNs[sender] != 0 && nowNs - lastReportNs[sender] < REPORT_INTERVAL_NS)
         {

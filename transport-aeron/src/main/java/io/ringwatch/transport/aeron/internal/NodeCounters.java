@@ -11,6 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.agrona.BitUtil.SIZE_OF_INT;
@@ -28,6 +29,10 @@ public final class NodeCounters implements AutoCloseable
         .filter(c -> c.protocolCounter() != null).toArray(NodeCounter[]::new);
 
     private final Counter[] counters = new Counter[NodeCounter.values().length];
+    // what was last published, for readers on other threads: the counters themselves live in the Aeron client's
+    // mapping of the driver's CnC file, which is unmapped when the client closes on losing its driver, and a read
+    // there then crashes the JVM (the node command's main thread did, logging a stop after a driver loss)
+    private final AtomicLongArray published = new AtomicLongArray(NodeCounter.values().length);
     private final Counter[] rejectsByReason = new Counter[RejectReason.values().length];
     private final long[] rejectCounts = new long[RejectReason.values().length];
     private long rejectedTotal;
@@ -101,7 +106,7 @@ public final class NodeCounters implements AutoCloseable
         rejectCounts[i]++;
         rejectedTotal++;
         rejectsByReason[i].setRelease(rejectCounts[i]);
-        counters[NodeCounter.FRAMES_REJECTED.ordinal()].setRelease(rejectedTotal);
+        set(NodeCounter.FRAMES_REJECTED, rejectedTotal);
     }
 
     /**
@@ -129,7 +134,7 @@ public final class NodeCounters implements AutoCloseable
         if (durationNs > dutyCycleMaxNs)
         {
             dutyCycleMaxNs = durationNs;
-            counters[NodeCounter.DUTY_CYCLE_MAX_NS.ordinal()].setRelease(durationNs);
+            set(NodeCounter.DUTY_CYCLE_MAX_NS, durationNs);
         }
     }
 
@@ -169,6 +174,7 @@ public final class NodeCounters implements AutoCloseable
     public void set(final NodeCounter c, final long value)
     {
         counters[c.ordinal()].setRelease(value);
+        published.lazySet(c.ordinal(), value);
     }
 
     /**
@@ -177,7 +183,7 @@ public final class NodeCounters implements AutoCloseable
      */
     public long get(final NodeCounter c)
     {
-        return counters[c.ordinal()].get();
+        return published.get(c.ordinal());
     }
 
     /**

@@ -290,11 +290,19 @@ public final class RingwatchAgent implements Agent, MembershipListener
         final long progress = node.counter(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN);
         if (progress != lastProgress)
         {
+            if (progress > 0 && lastProgress <= 0 && hello != null)
+            {
+                hello.clusterHeard();
+            }
             lastProgress = progress;
             viewFile.heartbeatProgress(progress, now);
         }
         counters.publish(node, control.dropped(), control.retried(),
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
+        if (hello != null)
+        {
+            hello.publish();
+        }
         heartbeatTransport.publish(counters);
         counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
         counters.set(NodeCounter.REASSEMBLY_EVICTED, controlHandler.evicted());

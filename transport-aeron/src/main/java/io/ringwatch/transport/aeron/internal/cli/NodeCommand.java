@@ -226,6 +226,10 @@ final class NodeCommand
         // for the others to come up, and the setup exchanges are over before anyone is judged
         if (!node.holdUntil(node::peersConnected, TimeUnit.MINUTES.toMillis(2)))
         {
+            if (node.driverLost() != null)
+            {
+                return;
+            }
             LOG.log(Level.WARNING, "not every peer connected within 2 minutes; declaring ready anyway");
         }
         try
@@ -237,7 +241,7 @@ final class NodeCommand
             throw new IllegalStateException("cannot create " + ready + " for the start barrier: " + ex.getMessage(), ex);
         }
         LOG.log(Level.INFO, "ready; waiting for " + go);
-        if (!node.holdUntil(() -> Files.exists(go), TimeUnit.MINUTES.toMillis(10)))
+        if (!node.holdUntil(() -> Files.exists(go), TimeUnit.MINUTES.toMillis(10)) && node.driverLost() == null)
         {
             throw new IllegalStateException("start barrier " + go + " was not created within 10 minutes");
         }
