@@ -742,6 +742,11 @@ public final class RingwatchNode implements AutoCloseable
                 ex.getMessage());
             return;
         }
+        if (ex instanceof AgentTerminationException && driverLost != null)
+        {
+            // the client ending its conductor after the driver loss just reported: nothing new to say
+            return;
+        }
         reportError("Aeron client error", ex);
     }
 

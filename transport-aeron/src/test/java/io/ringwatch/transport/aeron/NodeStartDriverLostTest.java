@@ -106,5 +106,6 @@ class NodeStartDriverLostTest
         final String out = Cli.read(log);
         assertEquals(RingwatchConfiguration.EXIT_DRIVER_LOST, node.exitValue(), out);
         assertTrue(out.contains("DRIVER_LOST"), out);
+        assertFalse(out.contains("\tat "), "no stack trace: " + out);
     }
 }
