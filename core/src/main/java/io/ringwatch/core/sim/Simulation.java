@@ -8,6 +8,7 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -49,6 +50,7 @@ public final class Simulation
     private final GroundTruth truth;
     private final NodePort port;
     private final Listener listener = new Listener();
+    private final Wire wire;
     private final Forgery forgery;
     private final FaultPlan plan;
     private final ProcessLevel processes;
@@ -83,8 +85,9 @@ public final class Simulation
         nodes = new DetectorNode[n];
         truth = new GroundTruth(nodes, network);
         joinSpread = new JoinSpreadCheck(n, config.protocol().suspicionTimeoutNs());
-        port = new NodePort(queue, network, truth, nodes, joinSpread, networkOptions.onePort());
-        forgery = new Forgery(config);
+        wire = new Wire(config);
+        port = new NodePort(queue, network, truth, nodes, joinSpread, networkOptions.onePort(), wire);
+        forgery = new Forgery(config, wire);
         plan = new FaultPlan(config, random, queue, network, forgery);
         plan.placePartitions();
         plan.placeStarts();
@@ -107,7 +110,7 @@ public final class Simulation
         }
         final JobLayout job = config.processes().jobLayout(n);
         processes = job != null ? new ProcessLevel(port, truth, nodes, job, schedule) : null;
-        report = new RunReport(config, truth, plan, port, nodes, joinSpread, processes);
+        report = new RunReport(config, truth, plan, port, wire, nodes, joinSpread, processes);
     }
 
     /**
@@ -240,7 +243,7 @@ public final class Simulation
             return true;
         }
         final byte type = queue.type(slot);
-        final SimFrame frame;
+        final InboundFrame frame;
         if (type == EventQueue.PROCESS_NOTICE)
         {
             processes.deliver(to, queue.from(slot), (SimProcessNotice)queue.ref(slot), nowNs);
@@ -259,6 +262,7 @@ public final class Simulation
         if (frame != null)
         {
             enter(to).onFrame(frame, nowNs);
+            port.handled();
         }
         afterCall(to);
         return false;
@@ -548,6 +552,16 @@ public final class Simulation
     public long forgedFrames(final RejectReason reason)
     {
         return forgery.count(reason);
+    }
+
+    /**
+     * @param frameType a {@link io.ringwatch.core.spi.FrameType} number.
+     * @return frames of that type the nodes exchanged, each encoded, signed and decoded by the real codec
+     * ({@link Wire}) before its receiver got it; refused ones are counted in {@link SimResult#refusedFrames()}.
+     */
+    public long wireFrames(final int frameType)
+    {
+        return wire.accepted(frameType);
     }
 
     /**
