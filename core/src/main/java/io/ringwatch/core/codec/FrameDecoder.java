@@ -83,7 +83,7 @@ public final class FrameDecoder implements InboundFrame
     private final int maxRuns;
     private final boolean structureOnly;
     private final FrameAuthenticator authenticator;
-    private final ReplayGuard replayGuard;
+    private ReplayGuard replayGuard;
     private final UnsafeBuffer frame = new UnsafeBuffer();
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
@@ -216,6 +216,21 @@ public final class FrameDecoder implements InboundFrame
             throw new IllegalArgumentException("localRank " + localRank + " not in [0, " + clusterSize + ")");
         }
         this.localRank = localRank;
+        return this;
+    }
+
+    /**
+     * Name the rank the next frames are addressed to and its replay state; only for a decoder made by
+     * {@link #forAnyReceiver}.
+     *
+     * @param localRank   in {@code [0, N)}.
+     * @param replayGuard that rank's replay state, of size N, or null to judge without one.
+     * @return this.
+     */
+    public FrameDecoder receiver(final int localRank, final ReplayGuard replayGuard)
+    {
+        receiver(localRank);
+        this.replayGuard = replayGuard;
         return this;
     }
 

@@ -341,6 +341,7 @@ public final class Simulation
         truth.restarted(rank, incarnation, counted);
         report.restarted(rank);
         report.reformsOfReplacedNodes += nodes[rank].counter(ProtocolCounter.REFORMS);
+        wire.restarted(rank, nodes[rank].incarnation(), incarnation > 0);
         nodes[rank] = new DetectorNode(rank, incarnation, settings, schedule, port, port, listener, nowNs);
         if (incarnation > 0)
         {
@@ -565,6 +566,16 @@ public final class Simulation
     }
 
     /**
+     * @param reason a decoder verdict other than {@link RejectReason#NONE}.
+     * @return frames the nodes exchanged that their receiver's decoder refused so: wire bugs, or with
+     * {@link SimConfig#replayGuards} frames of a life the receiver had not admitted, as live.
+     */
+    public long wireRefused(final RejectReason reason)
+    {
+        return wire.rejected(reason);
+    }
+
+    /**
      * @param rank a rank.
      * @return its protocol object, for tests that inspect state after {@link #run()}.
      */
@@ -598,6 +609,7 @@ public final class Simulation
 
         public void onJoin(final int joiner, final int incarnation, final long timeNs)
         {
+            wire.joined(port.rank(), joiner, incarnation, nodes[port.rank()].incarnations());
             report.joined(port.rank(), joiner, incarnation, timeNs);
         }
 

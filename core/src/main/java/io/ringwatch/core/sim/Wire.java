@@ -4,12 +4,14 @@ import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
+import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.codec.JoinRequestFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.ProbeFlyweight;
 import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.codec.ViewFlyweight;
 import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.InboundFrame;
@@ -29,14 +31,18 @@ import java.util.List;
  * <p>
  * A frame is encoded when it is delivered, from the values its event carries (the sender's incarnation, a token, an
  * immutable {@link SimNotice} or {@link SimView}): one buffer, one set of flyweights and one decoder serve the whole
- * run, so nothing is allocated per frame and memory is O(N) whatever the cluster size. What is not simulated is
- * freshness: the decoder keeps no {@link io.ringwatch.core.codec.ReplayGuard}, whose state is per receiver (32 bytes
- * a sender, so 32 N² bytes in all: 8.6 GB at 16,384 nodes), and the simulated network never duplicates a frame. The
- * stamper's frame sequences therefore count per destination across all senders; the decoder only needs them
- * above 0.
+ * run, so nothing is allocated per frame. By default the decoder keeps no {@link ReplayGuard}, whose state is per
+ * receiver (32 bytes a sender, so 32·N² bytes in all: 8.6 GB at 16,384 nodes), and memory stays O(N); the one
+ * stamper's frame sequences count per destination across all senders, and the decoder only needs them above 0 (the
+ * simulated network never duplicates a frame). With {@link SimConfig#replayGuards} (up to
+ * {@value SimConfig#MAX_GUARDED_NODES} nodes) each node has a guard and each sender life a stamper, and receivers
+ * admit incarnations as the runtime's agent does: the first heard, a newer one when they apply that rank's JOIN, and
+ * while joining themselves the newest heard until their view names them. Frames are then stamped in delivery order,
+ * so the guard's window is never needed; its incarnation rules are what it adds.
  * <p>
- * The simulator only sends genuine frames, so each one the decoder refuses is a wire bug: counted by reason, and a
- * violation of the run ({@link #check}).
+ * The simulator only sends genuine frames, so each one the encoder or decoder refuses is a wire bug: counted by
+ * reason, and a violation of the run ({@link #check}). The one exception is the admission rule under replay guards
+ * (a frame of a life the receiver has not admitted), which refuses genuine frames live too: counted, no violation.
  * <p>
  * Keys are fixed bytes, not drawn from the run's random source, so the codec changes no draw of a seeded run.
  */
@@ -47,6 +53,11 @@ final class Wire
     private final int configDigest;
     private final FrameAuthenticator keyring;
     private final FrameStamper stamper;
+    // with replay guards: each node's guard, and the stampers of each sender's current and previous life
+    private final ReplayGuard[] guards;
+    private final FrameStamper[] stampers;
+    private final FrameStamper[] previousStampers;
+    private final int[] previousIncarnations;
     private final FrameDecoder decoder;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FrameDecoder.MAX_FRAME_LENGTH]);
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
@@ -55,6 +66,7 @@ final class Wire
     private final FailureNoticeFlyweight notice = new FailureNoticeFlyweight();
     private final ViewFlyweight view = new ViewFlyweight();
     private final ProbeFlyweight probe = new ProbeFlyweight();
+    private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final long[] rejected = new long[RejectReason.values().length];
     // by FrameType number, all below 32
     private final long[] accepted = new long[32];
@@ -70,6 +82,86 @@ final class Wire
         keyring = protocol.authentication() ? FrameAuthenticator.withKey(key(0x11)) : FrameAuthenticator.NONE;
         stamper = new FrameStamper(n, keyring);
         decoder = FrameDecoder.forAnyReceiver(CLUSTER_ID, n, configDigest, keyring);
+        if (protocol.replayGuards())
+        {
+            if (n > SimConfig.MAX_GUARDED_NODES)
+            {
+                throw new IllegalArgumentException(
+                    "replay guards are simulated up to " + SimConfig.MAX_GUARDED_NODES + " nodes, not " + n);
+            }
+            guards = new ReplayGuard[n];
+            stampers = new FrameStamper[n];
+            previousStampers = new FrameStamper[n];
+            previousIncarnations = new int[n];
+            for (int rank = 0; rank < n; rank++)
+            {
+                guards[rank] = new ReplayGuard(n);
+                stampers[rank] = new FrameStamper(n, keyring);
+            }
+        }
+        else
+        {
+            guards = null;
+            stampers = null;
+            previousStampers = null;
+            previousIncarnations = null;
+        }
+    }
+
+    /**
+     * A rank starts a new life: a new process, so a new stamper and an empty guard, which lets the newest incarnation
+     * heard win until its JOIN is applied if it joins (as the runtime's agent does).
+     *
+     * @param rank                the rank.
+     * @param previousIncarnation the incarnation of the life that ended: its frames still queued keep its stamper.
+     * @param joins               whether the new life joins.
+     */
+    void restarted(final int rank, final int previousIncarnation, final boolean joins)
+    {
+        if (guards != null)
+        {
+            previousStampers[rank] = stampers[rank];
+            previousIncarnations[rank] = previousIncarnation;
+            guards[rank] = new ReplayGuard(guards.length);
+            stampers[rank] = new FrameStamper(guards.length, keyring);
+            if (joins)
+            {
+                guards[rank].admitNewestUntilSettled();
+            }
+        }
+    }
+
+    /**
+     * The runtime's admission rule ({@code RingwatchAgent.onJoin}): a receiver admits a rank's newer incarnation when
+     * it applies that rank's JOIN, and a joiner admits the incarnations its view names once it is admitted.
+     *
+     * @param receiver    the node that applied the JOIN.
+     * @param joiner      the rank it admitted.
+     * @param incarnation the joiner's incarnation.
+     * @param known       the receiver's incarnations, for its own JOIN.
+     */
+    void joined(final int receiver, final int joiner, final int incarnation, final RankIncarnations known)
+    {
+        if (guards == null)
+        {
+            return;
+        }
+        final ReplayGuard guard = guards[receiver];
+        if (joiner != receiver)
+        {
+            guard.admitIncarnation(joiner, incarnation);
+        }
+        else
+        {
+            for (int i = 0, size = known.size(); i < size; i++)
+            {
+                if (known.rankAt(i) != receiver)
+                {
+                    guard.admitIncarnation(known.rankAt(i), known.incarnationAt(i));
+                }
+            }
+            guard.settle();
+        }
     }
 
     /**
@@ -167,16 +259,34 @@ final class Wire
             refused(type, from, to, "encoder refused it (" + encodedLength + ")");
             return null;
         }
-        final int length = stamper.stamp(buffer, 0, encodedLength);
-        final RejectReason reason = decoder.receiver(to).decode(buffer, 0, length);
+        final int length = stamperOf(from).stamp(buffer, 0, encodedLength);
+        final RejectReason reason = decoder.receiver(to, guards != null ? guards[to] : null).decode(buffer, 0, length);
         if (reason != RejectReason.NONE)
         {
             rejected[reason.ordinal()]++;
-            refused(type, from, to, "decoder rejected it: " + reason);
+            if (!isAdmissionRule(reason))
+            {
+                refused(type, from, to, "decoder rejected it: " + reason);
+            }
             return null;
         }
         accepted[type]++;
         return decoder;
+    }
+
+    /**
+     * Frames are stamped when delivered, so a sender's frames reach each receiver in the order of their sequences:
+     * the guard's window is never needed, but its incarnation rules are applied as live.
+     */
+    private FrameStamper stamperOf(final int from)
+    {
+        if (stampers == null)
+        {
+            return stamper;
+        }
+        final int incarnation = header.wrap(buffer, 0).senderIncarnation();
+        return previousStampers[from] != null && incarnation == previousIncarnations[from] ?
+            previousStampers[from] : stampers[from];
     }
 
     private void refused(final int type, final int from, final int to, final String why)
@@ -193,11 +303,22 @@ final class Wire
     long refusedFrames()
     {
         long total = unencodable;
-        for (final long count : rejected)
+        for (final RejectReason reason : RejectReason.values())
         {
-            total += count;
+            total += isAdmissionRule(reason) ? 0 : rejected[reason.ordinal()];
         }
         return total;
+    }
+
+    /**
+     * With replay guards, a frame from a life of its sender that the receiver has not admitted (a restarted rank
+     * heard before its JOIN is applied there, or a dead life's frame heard after) is refused live too: the
+     * runtime's admission rule at work, counted ({@link #rejected}) but no wire bug.
+     */
+    private boolean isAdmissionRule(final RejectReason reason)
+    {
+        return guards != null &&
+            (reason == RejectReason.UNKNOWN_INCARNATION || reason == RejectReason.STALE_INCARNATION);
     }
 
     /**
@@ -211,7 +332,7 @@ final class Wire
 
     /**
      * @param reason a decoder verdict other than {@link RejectReason#NONE}.
-     * @return genuine frames refused so.
+     * @return genuine frames refused so, those refused by the admission rule included.
      */
     long rejected(final RejectReason reason)
     {
@@ -231,7 +352,7 @@ final class Wire
         final StringBuilder reasons = new StringBuilder();
         for (final RejectReason reason : RejectReason.values())
         {
-            if (rejected[reason.ordinal()] > 0)
+            if (rejected[reason.ordinal()] > 0 && !isAdmissionRule(reason))
             {
                 reasons.append(' ').append(reason).append('=').append(rejected[reason.ordinal()]);
             }

@@ -153,6 +153,57 @@ class WireTest
         }
     }
 
+    @Test
+    void shouldAdmitIncarnationsAsTheRuntimeDoesWithReplayGuards()
+    {
+        final Wire wire = new Wire(new SimConfig().nodes(N).replayGuards(true).conclude());
+        assertNotNull(wire.newObserver(5, 0, 4), "the first life heard is admitted");
+        wire.restarted(5, 0, true);
+
+        assertNotNull(wire.joinRequest(5, 1, 4), "a JOIN_REQUEST is the frame taken from an unadmitted life");
+        assertNull(wire.newObserver(5, 1, 4), "any other waits for the JOIN");
+        assertEquals(1, wire.rejected(RejectReason.UNKNOWN_INCARNATION));
+
+        wire.joined(4, 5, 1, new IncarnationTable(1));
+        assertNotNull(wire.newObserver(5, 1, 4));
+        assertNull(wire.leave(5, 0, 4), "the dead life is refused once the new one is admitted");
+        assertEquals(1, wire.rejected(RejectReason.STALE_INCARNATION));
+
+        assertEquals(0, wire.refusedFrames(), "the admission rule refuses genuine frames live too: no wire bug");
+        final List<String> found = new ArrayList<>();
+        wire.check(1, found);
+        assertTrue(found.isEmpty(), found.toString());
+        assertThrows(IllegalArgumentException.class,
+            () -> new Wire(new SimConfig().nodes(SimConfig.MAX_GUARDED_NODES + 1).replayGuards(true).conclude()));
+    }
+
+    /**
+     * The finding of issue 27's codec work: live, a node refuses a restarted rank's frames until it has applied that
+     * rank's JOIN; without replay guards the simulator delivered them. The golden partition-restart,
+     * no-majority-reform and stall-near-cut cases show it with {@code --replay-guards}; here a cut after crashes and
+     * restarts (the heal swarm's shape) does. The run passes either way.
+     */
+    @Test
+    void shouldRefuseARestartedRanksFrameBeforeItsJoinIsAppliedAsLive()
+    {
+        final long seed = 11;
+        final Simulation guarded = new Simulation(cutAfterCrashes(seed).replayGuards(true));
+        final SimResult result = guarded.run();
+        assertTrue(result.violations().isEmpty(), () -> "seed=" + seed + " " + result.violations());
+        assertEquals(1, guarded.wireRefused(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
+        assertEquals(0, result.refusedFrames(), "seed=" + seed);
+
+        final Simulation unguarded = new Simulation(cutAfterCrashes(seed));
+        assertTrue(unguarded.run().violations().isEmpty(), "seed=" + seed);
+        assertEquals(0, unguarded.wireRefused(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
+    }
+
+    private static SimConfig cutAfterCrashes(final long seed)
+    {
+        return HealRepairSimulationTest.cutAfterCrashes(
+            10_000_000L, 100_000_000L, new int[]{11, 8}, true, 220_867_078L, 3, seed, 211_094_944L);
+    }
+
     private static void assertFrame(final InboundFrame frame, final int type, final int sender, final int incarnation)
     {
         assertNotNull(frame, "refused");
