@@ -10,6 +10,7 @@ import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The simulated network as the node being called sees it: its heartbeat slot, its outgoing messages, which take
@@ -26,6 +27,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     private final JoinSpreadCheck joinSpread;
     private final boolean onePort;
     private final Wire wire;
+    private final Forgery forgery;
     private final SimFrame forgedFrame = new SimFrame();
     private int rank = -1;
     private long nowNs;
@@ -49,7 +51,8 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         final DetectorNode[] nodes,
         final JoinSpreadCheck joinSpread,
         final boolean onePort,
-        final Wire wire)
+        final Wire wire,
+        final Forgery forgery)
     {
         this.queue = queue;
         this.network = network;
@@ -58,6 +61,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         this.joinSpread = joinSpread;
         this.onePort = onePort;
         this.wire = wire;
+        this.forgery = forgery;
     }
 
     /**
@@ -66,6 +70,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     void time(final long nowNs)
     {
         this.nowNs = nowNs;
+        delivered = null;
     }
 
     /**
@@ -194,7 +199,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
 
     /**
      * @return the frame a control message's event stands for, encoded, signed and decoded for its receiver through
-     * the {@link Wire}; null if the codec refused it (counted there as a wire bug).
+     * the {@link Wire} (a forgery as the outsider wrote it); null if the decoder refused it (counted there).
      */
     InboundFrame inbound(final byte type, final int from, final int to, final long value, final Object ref)
     {
@@ -218,27 +223,24 @@ final class NodePort implements HeartbeatChannel, ControlChannel
             case EventQueue.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, value >>> 32);
             case EventQueue.REFORM_ACK -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, value >>> 32);
             case EventQueue.LEAVE_MESSAGE -> wire.leave(from, incarnation, to);
+            case EventQueue.FORGED_NOTICE -> forged(to, (UnsafeBuffer)ref);
             default -> throw new IllegalStateException("not a control message: " + type);
         };
     }
 
     /**
-     * The node has handled the frame {@link #inbound} or {@link #forged} gave it: what it sends from now on is no
-     * forward of that one.
+     * Only what the receiver's decoder accepts of a forgery reaches the node. A forgery's header carries an
+     * incarnation the outsider made up, so the node is told it carries none.
      */
-    void handled()
+    private SimFrame forged(final int to, final UnsafeBuffer frame)
     {
-        delivered = null;
-    }
-
-    /**
-     * @return the frame of a forged notice the receiver's decoder accepted. A forgery's header carries an incarnation
-     * the outsider made up, so the node is told it carries none.
-     */
-    SimFrame forged(final int claimedSender, final SimNotice believed)
-    {
+        final SimNotice believed = forgery.receive(to, frame);
+        if (believed == null)
+        {
+            return null;
+        }
         delivered = believed;
-        return forgedFrame.notice(claimedSender, InboundFrame.UNKNOWN_INCARNATION, believed);
+        return forgedFrame.notice(forgery.lastSender(), InboundFrame.UNKNOWN_INCARNATION, believed);
     }
 
     /**

@@ -10,7 +10,6 @@ import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.SplittableRandom;
 
@@ -86,8 +85,8 @@ public final class Simulation
         truth = new GroundTruth(nodes, network);
         joinSpread = new JoinSpreadCheck(n, config.protocol().suspicionTimeoutNs());
         wire = new Wire(config);
-        port = new NodePort(queue, network, truth, nodes, joinSpread, networkOptions.onePort(), wire);
         forgery = new Forgery(config, wire);
+        port = new NodePort(queue, network, truth, nodes, joinSpread, networkOptions.onePort(), wire, forgery);
         plan = new FaultPlan(config, random, queue, network, forgery);
         plan.placePartitions();
         plan.placeStarts();
@@ -243,26 +242,17 @@ public final class Simulation
             return true;
         }
         final byte type = queue.type(slot);
-        final InboundFrame frame;
         if (type == EventQueue.PROCESS_NOTICE)
         {
             processes.deliver(to, queue.from(slot), (SimProcessNotice)queue.ref(slot), nowNs);
-            frame = null;
-        }
-        else if (type == EventQueue.FORGED_NOTICE)
-        {
-            // only what the receiver's decoder accepts reaches the node
-            final SimNotice believed = forgery.receive(to, (UnsafeBuffer)queue.ref(slot));
-            frame = believed == null ? null : port.forged(forgery.lastSender(), believed);
         }
         else
         {
-            frame = port.inbound(type, queue.from(slot), to, queue.value(slot), queue.ref(slot));
-        }
-        if (frame != null)
-        {
-            enter(to).onFrame(frame, nowNs);
-            port.handled();
+            final InboundFrame frame = port.inbound(type, queue.from(slot), to, queue.value(slot), queue.ref(slot));
+            if (frame != null)
+            {
+                enter(to).onFrame(frame, nowNs);
+            }
         }
         afterCall(to);
         return false;
@@ -555,24 +545,10 @@ public final class Simulation
         return forgery.count(reason);
     }
 
-    /**
-     * @param frameType a {@link io.ringwatch.core.spi.FrameType} number.
-     * @return frames of that type the nodes exchanged, each encoded, signed and decoded by the real codec
-     * ({@link Wire}) before its receiver got it; refused ones are counted in {@link SimResult#refusedFrames()}.
-     */
-    public long wireFrames(final int frameType)
+    /** @return the run's codec, for tests that count the frames it passed and refused. */
+    Wire wire()
     {
-        return wire.accepted(frameType);
-    }
-
-    /**
-     * @param reason a decoder verdict other than {@link RejectReason#NONE}.
-     * @return frames the nodes exchanged that their receiver's decoder refused so: wire bugs, or with
-     * {@link SimConfig#replayGuards} frames of a life the receiver had not admitted, as live.
-     */
-    public long wireRefused(final RejectReason reason)
-    {
-        return wire.rejected(reason);
+        return wire;
     }
 
     /**

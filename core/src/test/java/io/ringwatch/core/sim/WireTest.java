@@ -148,7 +148,7 @@ class WireTest
             FrameType.PROBE, FrameType.PROBE_ACK, FrameType.JOIN, FrameType.JOIN_REQUEST, FrameType.VIEW,
             FrameType.VIEW_DIGEST, FrameType.REFORM_POLL, FrameType.REFORM_ACK})
         {
-            assertTrue(cutRun.wireFrames(type) + reformRun.wireFrames(type) > 0,
+            assertTrue(cutRun.wire().accepted(type) + reformRun.wire().accepted(type) > 0,
                 "seeds " + seed + ", " + reformSeed + ": no frame of type " + type + " went through the codec");
         }
     }
@@ -190,12 +190,12 @@ class WireTest
         final Simulation guarded = new Simulation(cutAfterCrashes(seed).replayGuards(true));
         final SimResult result = guarded.run();
         assertTrue(result.violations().isEmpty(), () -> "seed=" + seed + " " + result.violations());
-        assertEquals(1, guarded.wireRefused(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
+        assertEquals(1, guarded.wire().rejected(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
         assertEquals(0, result.refusedFrames(), "seed=" + seed);
 
         final Simulation unguarded = new Simulation(cutAfterCrashes(seed));
         assertTrue(unguarded.run().violations().isEmpty(), "seed=" + seed);
-        assertEquals(0, unguarded.wireRefused(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
+        assertEquals(0, unguarded.wire().rejected(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
     }
 
     private static SimConfig cutAfterCrashes(final long seed)
