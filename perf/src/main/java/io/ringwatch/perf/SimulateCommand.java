@@ -61,6 +61,7 @@ final class SimulateCommand implements Command
             "                         timeout)",
             "  --broadcast B          double-hypercube (default) | binomial-graph",
             "  --one-port             serialize each node's sends and receives (needed for the bound check)",
+            "  --replay-guards        each node judges its frames with a replay guard, as live (N <= 1024)",
             "  --loss P               probability that a message is lost (default 0)",
             "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
             "  --pauses K             also pause K random nodes within the crash window (zombies to fence)",
@@ -110,7 +111,7 @@ final class SimulateCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--one-port", "--one-way");
+        final Args flags = new Args(args, 0, "--one-port", "--one-way", "--replay-guards");
         final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final FailurePlacement placement;
         final String placementName = flags.string("--placement", "random");
@@ -132,6 +133,11 @@ final class SimulateCommand implements Command
         final boolean windowSet = flags.isSet("--window");
         final long windowNs = flags.durationNs("--window", suspicionTimeoutNs / 2);
         final boolean onePort = flags.switchOn("--one-port");
+        final boolean replayGuards = flags.switchOn("--replay-guards");
+        if (replayGuards && nodes > SimConfig.MAX_GUARDED_NODES)
+        {
+            throw new UsageException("--replay-guards simulates up to " + SimConfig.MAX_GUARDED_NODES + " nodes");
+        }
         final double loss = flags.doubleValue("--loss", 0, 0, 0.999_999);
         final double mtbfYears = flags.doubleValue("--mtbf-years", 1, 1e-12, 1e6);
         final int runs = (int)flags.longValue("--runs", 1, 1, 100_000_000);
@@ -228,6 +234,7 @@ final class SimulateCommand implements Command
             .broadcast(broadcast)
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
             .partitionPolicy(policy)
+            .replayGuards(replayGuards)
             .seed(seed);
         if (probeTimeoutSet)
         {

@@ -77,12 +77,13 @@ public final class FrameDecoder implements InboundFrame
 
     private final int clusterId;
     private final int clusterSize;
-    private final int localRank;
+    private final boolean anyReceiver;
+    private int localRank;
     private final int configDigest;
     private final int maxRuns;
     private final boolean structureOnly;
     private final FrameAuthenticator authenticator;
-    private final ReplayGuard replayGuard;
+    private ReplayGuard replayGuard;
     private final UnsafeBuffer frame = new UnsafeBuffer();
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
@@ -154,7 +155,8 @@ public final class FrameDecoder implements InboundFrame
         final ReplayGuard replayGuard,
         final int initialNoticeCapacity)
     {
-        this(clusterId, clusterSize, localRank, configDigest, authenticator, replayGuard, initialNoticeCapacity, false);
+        this(clusterId, clusterSize, localRank, configDigest, authenticator, replayGuard, initialNoticeCapacity, false,
+            false);
         if (localRank < 0 || localRank >= clusterSize)
         {
             throw new IllegalArgumentException("localRank " + localRank + " not in [0, " + clusterSize + ")");
@@ -175,7 +177,61 @@ public final class FrameDecoder implements InboundFrame
      */
     public FrameDecoder(final int clusterId, final int clusterSize)
     {
-        this(clusterId, clusterSize, -1, 0, FrameAuthenticator.NONE, null, DEFAULT_NOTICE_CAPACITY, true);
+        this(clusterId, clusterSize, -1, 0, FrameAuthenticator.NONE, null, DEFAULT_NOTICE_CAPACITY, true, false);
+    }
+
+    /**
+     * A decoder that judges frames for whichever rank {@link #receiver(int)} last named: for a simulator that hands
+     * every node's frames through one decoder on one thread. It checks all a node's decoder checks, MAC and
+     * destination included, except freshness: it holds no {@link ReplayGuard}, whose state is per receiver.
+     *
+     * @param clusterId     frames of other clusters are rejected.
+     * @param clusterSize   number of ranks N; every rank on the wire must lie in {@code [0, N)}.
+     * @param configDigest  the cluster's {@link ConfigDigest}; frames carrying another are rejected.
+     * @param authenticator the cluster keyring, or {@link FrameAuthenticator#NONE} with authentication off.
+     * @return a decoder judging frames for rank 0 until {@link #receiver(int)} names another.
+     */
+    public static FrameDecoder forAnyReceiver(
+        final int clusterId, final int clusterSize, final int configDigest, final FrameAuthenticator authenticator)
+    {
+        return new FrameDecoder(
+            clusterId, clusterSize, 0, configDigest, authenticator, null, DEFAULT_NOTICE_CAPACITY, false, true);
+    }
+
+    /**
+     * Name the rank the next frames are addressed to; only for a decoder made by {@link #forAnyReceiver}, since a
+     * node's decoder must never judge frames for another rank.
+     *
+     * @param localRank in {@code [0, N)}.
+     * @return this.
+     */
+    public FrameDecoder receiver(final int localRank)
+    {
+        if (!anyReceiver)
+        {
+            throw new IllegalStateException("a node's decoder judges frames for its own rank only");
+        }
+        if (!isRank(localRank))
+        {
+            throw new IllegalArgumentException("localRank " + localRank + " not in [0, " + clusterSize + ")");
+        }
+        this.localRank = localRank;
+        return this;
+    }
+
+    /**
+     * Name the rank the next frames are addressed to and its replay state; only for a decoder made by
+     * {@link #forAnyReceiver}.
+     *
+     * @param localRank   in {@code [0, N)}.
+     * @param replayGuard that rank's replay state, of size N, or null to judge without one.
+     * @return this.
+     */
+    public FrameDecoder receiver(final int localRank, final ReplayGuard replayGuard)
+    {
+        receiver(localRank);
+        this.replayGuard = replayGuard;
+        return this;
     }
 
     private FrameDecoder(
@@ -186,7 +242,8 @@ public final class FrameDecoder implements InboundFrame
         final FrameAuthenticator authenticator,
         final ReplayGuard replayGuard,
         final int initialNoticeCapacity,
-        final boolean structureOnly)
+        final boolean structureOnly,
+        final boolean anyReceiver)
     {
         if (clusterSize < 1)
         {
@@ -200,6 +257,7 @@ public final class FrameDecoder implements InboundFrame
         this.authenticator = authenticator;
         this.replayGuard = replayGuard;
         this.structureOnly = structureOnly;
+        this.anyReceiver = anyReceiver;
         this.noticeRanks = new RankArray(initialNoticeCapacity, clusterSize);
         this.viewDead = new RankArray(initialNoticeCapacity, clusterSize);
         this.processFailure = new ProcessFailureDecoding(clusterSize, maxRuns);

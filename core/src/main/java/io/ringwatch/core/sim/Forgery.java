@@ -1,6 +1,5 @@
 package io.ringwatch.core.sim;
 
-import io.ringwatch.core.codec.ConfigDigest;
 import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
@@ -20,29 +19,27 @@ import java.util.Map;
  * real {@link FrameDecoder} under the cluster's keyring, or under {@link FrameAuthenticator#NONE} when the run has
  * authentication off (the negative control), and only a frame the decoder accepts reaches the node.
  * <p>
- * The simulator's own messages are not encoded: they stand for frames signed with the cluster key and fresh, so the
- * receiver's decoder here has no replay state. Keys are fixed bytes, not drawn from the run's random source, so adding
- * a forgery changes no other draw of a seeded run.
+ * The receiver judges it with the {@link Wire}'s decoder, which has no replay state (the simulated network never
+ * replays). Keys are fixed bytes, not drawn from the run's random source, so adding a forgery changes no other draw of
+ * a seeded run.
  */
 final class Forgery
 {
-    private static final int CLUSTER_ID = 0;
+    private static final int CLUSTER_ID = Wire.CLUSTER_ID;
     private static final long FORGED_SEQUENCE = 1L << 40;
 
     private final int clusterSize;
     private final int configDigest;
-    private final FrameAuthenticator keyring;
-    private final FrameAuthenticator outsider = FrameAuthenticator.withKey(key(0x5A));
+    private final Wire wire;
+    private final FrameAuthenticator outsider = FrameAuthenticator.withKey(Wire.key(0x5A));
     private final Map<RejectReason, long[]> verdicts = new EnumMap<>(RejectReason.class);
     private int lastSender = -1;
 
-    Forgery(final SimConfig config)
+    Forgery(final SimConfig config, final Wire wire)
     {
         clusterSize = config.nodes();
-        final ProtocolOptions protocol = config.protocol();
-        configDigest = ConfigDigest.of(
-            CLUSTER_ID, clusterSize, protocol.heartbeatPeriodNs(), protocol.suspicionTimeoutNs(), protocol.broadcast());
-        keyring = protocol.authentication() ? FrameAuthenticator.withKey(key(0x11)) : FrameAuthenticator.NONE;
+        configDigest = wire.configDigest();
+        this.wire = wire;
     }
 
     /**
@@ -80,15 +77,14 @@ final class Forgery
      */
     SimNotice receive(final int receiver, final UnsafeBuffer frame)
     {
-        final FrameDecoder decoder = new FrameDecoder(CLUSTER_ID, clusterSize, receiver, configDigest, keyring, null);
-        final RejectReason reason = decoder.decode(frame, 0, frame.capacity());
+        final RejectReason reason = wire.judge(receiver, frame, frame.capacity());
         verdicts.computeIfAbsent(reason, (r) -> new long[1])[0]++;
         if (reason != RejectReason.NONE)
         {
             return null;
         }
-        lastSender = decoder.senderRank();
-        return SimNotice.copyOf(decoder.notice());
+        lastSender = wire.decoded().senderRank();
+        return SimNotice.copyOf(wire.decoded().notice());
     }
 
     /**
@@ -107,15 +103,5 @@ final class Forgery
     {
         final long[] count = verdicts.get(reason);
         return count == null ? 0 : count[0];
-    }
-
-    private static byte[] key(final int first)
-    {
-        final byte[] key = new byte[FrameAuthenticator.KEY_LENGTH];
-        for (int i = 0; i < key.length; i++)
-        {
-            key[i] = (byte)(first + i);
-        }
-        return key;
     }
 }

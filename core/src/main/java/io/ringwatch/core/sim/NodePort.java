@@ -10,11 +10,12 @@ import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The simulated network as the node being called sees it: its heartbeat slot, its outgoing messages, which take
  * their delivery time from the {@link Network} and become events, and the frames those events stand for when they
- * arrive. One instance serves all nodes (the simulator points it at the node it calls), which saves an object and a
+ * arrive, decoded by the {@link Wire}. One instance serves all nodes (the simulator points it at the node it calls), which saves an object and a
  * cache miss per node call at 256k nodes. Counts every message by kind for the result.
  */
 final class NodePort implements HeartbeatChannel, ControlChannel
@@ -25,10 +26,14 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     private final DetectorNode[] nodes;
     private final JoinSpreadCheck joinSpread;
     private final boolean onePort;
-    private final SimFrame frame = new SimFrame();
+    private final Wire wire;
+    private final Forgery forgery;
+    private final SimFrame forgedFrame = new SimFrame();
     private int rank = -1;
     private long nowNs;
     private SimNotice lastSnapshot;
+    // the notice being delivered: what the receiver forwards, unchanged, while it handles it
+    private SimNotice delivered;
 
     long heartbeatMessages;
     long newObserverMessages;
@@ -45,7 +50,9 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         final GroundTruth truth,
         final DetectorNode[] nodes,
         final JoinSpreadCheck joinSpread,
-        final boolean onePort)
+        final boolean onePort,
+        final Wire wire,
+        final Forgery forgery)
     {
         this.queue = queue;
         this.network = network;
@@ -53,6 +60,8 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         this.nodes = nodes;
         this.joinSpread = joinSpread;
         this.onePort = onePort;
+        this.wire = wire;
+        this.forgery = forgery;
     }
 
     /**
@@ -61,6 +70,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     void time(final long nowNs)
     {
         this.nowNs = nowNs;
+        delivered = null;
     }
 
     /**
@@ -150,9 +160,10 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     {
         noticeMessages++;
         final SimNotice snapshot;
-        if (notice instanceof SimNotice received)
+        if (delivered != null && delivered.sameBroadcast(notice))
         {
-            snapshot = received;
+            // a forward of the notice being handled shares its broadcast's one copy
+            snapshot = delivered;
         }
         else
         {
@@ -187,34 +198,49 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     }
 
     /**
-     * @return the frame a control message's event stands for, as the receiver's decoder hands it over.
+     * @return the frame a control message's event stands for, encoded, signed and decoded for its receiver through
+     * the {@link Wire} (a forgery as the outsider wrote it); null if the decoder refused it (counted there).
      */
-    SimFrame inbound(final byte type, final int from, final int to, final long value, final Object ref)
+    InboundFrame inbound(final byte type, final int from, final int to, final long value, final Object ref)
     {
         // the sender's incarnation is the value's low half for every kind (probes: see sendProbe)
         final int incarnation = (int)value;
+        delivered = null;
         return switch (type)
         {
-            case EventQueue.NEW_OBSERVER -> frame.newObserver(from, incarnation, to);
-            case EventQueue.NOTICE -> frame.notice(from, incarnation, (SimNotice)ref);
-            case EventQueue.JOIN_REQUEST -> frame.header(FrameType.JOIN_REQUEST, from, incarnation);
-            case EventQueue.VIEW -> frame.view(from, incarnation, ((SimView)ref).dead(), ((SimView)ref).incarnations());
-            case EventQueue.VIEW_DIGEST -> frame.token(FrameType.VIEW_DIGEST, from, incarnation, (Long)ref);
-            case EventQueue.PROBE -> frame.token(FrameType.PROBE, from, incarnation, value >>> 32);
-            case EventQueue.PROBE_ACK -> frame.token(FrameType.PROBE_ACK, from, incarnation, value >>> 32);
-            case EventQueue.REFORM_POLL -> frame.token(FrameType.REFORM_POLL, from, incarnation, value >>> 32);
-            case EventQueue.REFORM_ACK -> frame.token(FrameType.REFORM_ACK, from, incarnation, value >>> 32);
-            case EventQueue.LEAVE_MESSAGE -> frame.header(FrameType.LEAVE, from, incarnation);
+            case EventQueue.NEW_OBSERVER -> wire.newObserver(from, incarnation, to);
+            case EventQueue.NOTICE ->
+            {
+                delivered = (SimNotice)ref;
+                yield wire.notice(from, incarnation, to, delivered);
+            }
+            case EventQueue.JOIN_REQUEST -> wire.joinRequest(from, incarnation, to);
+            case EventQueue.VIEW ->
+                wire.view(from, incarnation, to, ((SimView)ref).dead(), ((SimView)ref).incarnations());
+            case EventQueue.VIEW_DIGEST -> wire.token(FrameType.VIEW_DIGEST, from, incarnation, to, (Long)ref);
+            case EventQueue.PROBE -> wire.token(FrameType.PROBE, from, incarnation, to, value >>> 32);
+            case EventQueue.PROBE_ACK -> wire.token(FrameType.PROBE_ACK, from, incarnation, to, value >>> 32);
+            case EventQueue.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, value >>> 32);
+            case EventQueue.REFORM_ACK -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, value >>> 32);
+            case EventQueue.LEAVE_MESSAGE -> wire.leave(from, incarnation, to);
+            case EventQueue.FORGED_NOTICE -> forged(to, (UnsafeBuffer)ref);
             default -> throw new IllegalStateException("not a control message: " + type);
         };
     }
 
     /**
-     * @return the frame of a forged notice the receiver's decoder accepted.
+     * Only what the receiver's decoder accepts of a forgery reaches the node. A forgery's header carries an
+     * incarnation the outsider made up, so the node is told it carries none.
      */
-    SimFrame forged(final int claimedSender, final SimNotice believed)
+    private SimFrame forged(final int to, final UnsafeBuffer frame)
     {
-        return frame.notice(claimedSender, InboundFrame.UNKNOWN_INCARNATION, believed);
+        final SimNotice believed = forgery.receive(to, frame);
+        if (believed == null)
+        {
+            return null;
+        }
+        delivered = believed;
+        return forgedFrame.notice(forgery.lastSender(), InboundFrame.UNKNOWN_INCARNATION, believed);
     }
 
     /**

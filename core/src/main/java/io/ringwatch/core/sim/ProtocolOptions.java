@@ -24,6 +24,7 @@ public final class ProtocolOptions
     PartitionPolicy partitionPolicy = PartitionPolicy.MAJORITY;
     BroadcastKind broadcast = BroadcastKind.DOUBLE_HYPERCUBE;
     boolean authentication = true;
+    boolean replayGuards;
 
     ProtocolOptions copy()
     {
@@ -39,6 +40,7 @@ public final class ProtocolOptions
         copy.partitionPolicy = partitionPolicy;
         copy.broadcast = broadcast;
         copy.authentication = authentication;
+        copy.replayGuards = replayGuards;
         return copy;
     }
 
@@ -174,5 +176,13 @@ public final class ProtocolOptions
     public boolean authentication()
     {
         return authentication;
+    }
+
+    /**
+     * @return whether each node judges its frames with a replay guard of its own, as live ({@code Wire}).
+     */
+    public boolean replayGuards()
+    {
+        return replayGuards;
     }
 }

@@ -35,6 +35,7 @@ final class RunReport
     private final GroundTruth truth;
     private final FaultPlan plan;
     private final NodePort port;
+    private final Wire wire;
     private final DetectorNode[] nodes;
     private final DeclarationCheck declarations;
     private final GraceCheck grace;
@@ -47,6 +48,7 @@ final class RunReport
         final GroundTruth truth,
         final FaultPlan plan,
         final NodePort port,
+        final Wire wire,
         final DetectorNode[] nodes,
         final JoinSpreadCheck joinSpread,
         final ProcessLevel processes)
@@ -57,6 +59,7 @@ final class RunReport
         this.truth = truth;
         this.plan = plan;
         this.port = port;
+        this.wire = wire;
         this.nodes = nodes;
         this.joinSpread = joinSpread;
         this.processes = processes;
@@ -180,6 +183,7 @@ final class RunReport
             found.add(flood);
         }
         Checks.reportRest(found, seed, "accuracy", declarations.accuracyViolations());
+        wire.check(seed, found);
         ViewCheck.check(truth, seed, found);
         RingCheck.check(truth, seed, found);
         FencingCheck.check(truth, declarations.condemned(), seed, found);
@@ -268,7 +272,8 @@ final class RunReport
             port.viewDigestMessages,
             sum(ProtocolCounter.VIEWS_REPAIRED),
             reformsOfReplacedNodes + sum(ProtocolCounter.REFORMS),
-            graceChecked);
+            graceChecked,
+            wire.refusedFrames());
     }
 
     private long sum(final ProtocolCounter counter)

@@ -15,6 +15,9 @@ import io.ringwatch.core.process.JobLayout;
  */
 public final class SimConfig
 {
+    /** Most nodes {@link #replayGuards} allows: each node's guard and stamper take 48·N bytes, 48 MB in all here. */
+    public static final int MAX_GUARDED_NODES = 1024;
+
     /**
      * Most nodes a simulation takes: the protocol's own limit, checked here before the simulator sizes its arrays
      * (8 longs per node in one array, ranks in 28-bit event fields), which larger sizes would overflow.
@@ -226,6 +229,18 @@ public final class SimConfig
     public SimConfig authentication(final boolean on)
     {
         mutable(protocol).authentication = on;
+        return this;
+    }
+
+    /**
+     * @param on whether each node judges the frames it receives with a replay guard of its own, admitting a restarted
+     *           rank's incarnation when it applies its JOIN, as the runtime does (off by default; at most
+     *           {@value #MAX_GUARDED_NODES} nodes, since the guards take 32·N² bytes).
+     * @return this.
+     */
+    public SimConfig replayGuards(final boolean on)
+    {
+        mutable(protocol).replayGuards = on;
         return this;
     }
 

@@ -7,9 +7,9 @@ import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
 
 /**
- * The frame a simulated delivery hands the node, as the live decoder hands it a decoded one: one instance reused for
- * every delivery, so the node's one inbound entry serves the simulator and the explorer as it serves the runtime.
- * Tests and benchmarks build frames with it too.
+ * A frame built by hand, as the live decoder hands the node a decoded one: one instance reused for every delivery, for
+ * the explorer, tests and benchmarks, and for a forged notice the simulator's decoder let through (which carries no
+ * incarnation). The simulator's own frames do not use it: they go through the real codec ({@link Wire}).
  */
 public final class SimFrame implements InboundFrame
 {

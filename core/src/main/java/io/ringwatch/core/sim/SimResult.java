@@ -47,6 +47,8 @@ import java.util.List;
  * @param viewsRepaired               neighbours' views merged that changed a node's view: broadcasts it had missed.
  * @param reforms                     clusters re-formed by the lowest rank after every rank was joining.
  * @param graceChecked                whether the startup grace checker judged the run (see {@code Checks}).
+ * @param refusedFrames               frames the simulator sent that the real encoder or decoder refused
+ *                                    ({@code Wire}): each a wire bug, and a violation.
  */
 public record SimResult(
     long seed,
@@ -83,7 +85,8 @@ public record SimResult(
     long viewDigestMessages,
     long viewsRepaired,
     long reforms,
-    boolean graceChecked)
+    boolean graceChecked,
+    long refusedFrames)
 {
     /**
      * Copies the lists.

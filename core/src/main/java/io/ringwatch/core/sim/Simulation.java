@@ -8,8 +8,8 @@ import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.SplittableRandom;
 
@@ -49,6 +49,7 @@ public final class Simulation
     private final GroundTruth truth;
     private final NodePort port;
     private final Listener listener = new Listener();
+    private final Wire wire;
     private final Forgery forgery;
     private final FaultPlan plan;
     private final ProcessLevel processes;
@@ -83,8 +84,9 @@ public final class Simulation
         nodes = new DetectorNode[n];
         truth = new GroundTruth(nodes, network);
         joinSpread = new JoinSpreadCheck(n, config.protocol().suspicionTimeoutNs());
-        port = new NodePort(queue, network, truth, nodes, joinSpread, networkOptions.onePort());
-        forgery = new Forgery(config);
+        wire = new Wire(config);
+        forgery = new Forgery(config, wire);
+        port = new NodePort(queue, network, truth, nodes, joinSpread, networkOptions.onePort(), wire, forgery);
         plan = new FaultPlan(config, random, queue, network, forgery);
         plan.placePartitions();
         plan.placeStarts();
@@ -107,7 +109,7 @@ public final class Simulation
         }
         final JobLayout job = config.processes().jobLayout(n);
         processes = job != null ? new ProcessLevel(port, truth, nodes, job, schedule) : null;
-        report = new RunReport(config, truth, plan, port, nodes, joinSpread, processes);
+        report = new RunReport(config, truth, plan, port, wire, nodes, joinSpread, processes);
     }
 
     /**
@@ -240,25 +242,17 @@ public final class Simulation
             return true;
         }
         final byte type = queue.type(slot);
-        final SimFrame frame;
         if (type == EventQueue.PROCESS_NOTICE)
         {
             processes.deliver(to, queue.from(slot), (SimProcessNotice)queue.ref(slot), nowNs);
-            frame = null;
-        }
-        else if (type == EventQueue.FORGED_NOTICE)
-        {
-            // only what the receiver's decoder accepts reaches the node
-            final SimNotice believed = forgery.receive(to, (UnsafeBuffer)queue.ref(slot));
-            frame = believed == null ? null : port.forged(forgery.lastSender(), believed);
         }
         else
         {
-            frame = port.inbound(type, queue.from(slot), to, queue.value(slot), queue.ref(slot));
-        }
-        if (frame != null)
-        {
-            enter(to).onFrame(frame, nowNs);
+            final InboundFrame frame = port.inbound(type, queue.from(slot), to, queue.value(slot), queue.ref(slot));
+            if (frame != null)
+            {
+                enter(to).onFrame(frame, nowNs);
+            }
         }
         afterCall(to);
         return false;
@@ -337,6 +331,7 @@ public final class Simulation
         truth.restarted(rank, incarnation, counted);
         report.restarted(rank);
         report.reformsOfReplacedNodes += nodes[rank].counter(ProtocolCounter.REFORMS);
+        wire.restarted(rank, nodes[rank].incarnation(), incarnation > 0);
         nodes[rank] = new DetectorNode(rank, incarnation, settings, schedule, port, port, listener, nowNs);
         if (incarnation > 0)
         {
@@ -550,6 +545,12 @@ public final class Simulation
         return forgery.count(reason);
     }
 
+    /** @return the run's codec, for tests that count the frames it passed and refused. */
+    Wire wire()
+    {
+        return wire;
+    }
+
     /**
      * @param rank a rank.
      * @return its protocol object, for tests that inspect state after {@link #run()}.
@@ -584,6 +585,7 @@ public final class Simulation
 
         public void onJoin(final int joiner, final int incarnation, final long timeNs)
         {
+            wire.joined(port.rank(), joiner, incarnation, nodes[port.rank()].incarnations());
             report.joined(port.rank(), joiner, incarnation, timeNs);
         }
 
