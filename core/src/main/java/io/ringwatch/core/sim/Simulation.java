@@ -605,7 +605,8 @@ public final class Simulation implements ClusterState
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
                 EventQueue.JOIN_REQUEST, EventQueue.VIEW, EventQueue.VIEW_DIGEST, EventQueue.PROBE, EventQueue.PROBE_ACK,
-                EventQueue.PROCESS_NOTICE, EventQueue.REFORM_POLL, EventQueue.REFORM_ACK ->
+                EventQueue.PROCESS_NOTICE, EventQueue.REFORM_POLL, EventQueue.REFORM_ACK, EventQueue.JOIN_CHALLENGE,
+                EventQueue.JOIN_PROOF ->
             {
                 return deliverControl(slot, to);
             }
@@ -666,6 +667,10 @@ public final class Simulation implements ClusterState
             }
             case EventQueue.VIEW_DIGEST ->
                 this.frame.token(FrameType.VIEW_DIGEST, from, fromIncarnation, (Long)queue.ref(slot));
+            case EventQueue.JOIN_CHALLENGE ->
+                this.frame.token(FrameType.JOIN_CHALLENGE, from, fromIncarnation, (Long)queue.ref(slot));
+            case EventQueue.JOIN_PROOF ->
+                this.frame.token(FrameType.JOIN_PROOF, from, fromIncarnation, (Long)queue.ref(slot));
             case EventQueue.PROBE -> this.frame.token(FrameType.PROBE, from, probeIncarnation(slot), probeToken(slot));
             case EventQueue.PROBE_ACK ->
                 this.frame.token(FrameType.PROBE_ACK, from, probeIncarnation(slot), probeToken(slot));
@@ -1470,6 +1475,17 @@ public final class Simulation implements ClusterState
         public void sendJoinRequest(final int contactRank)
         {
             sendControl(EventQueue.JOIN_REQUEST, contactRank, null);
+        }
+
+        // a nonce is 64 bits: it travels as the event's reference, as a view digest does
+        public void sendJoinChallenge(final int joinerRank, final long nonce)
+        {
+            sendControl(EventQueue.JOIN_CHALLENGE, joinerRank, nonce);
+        }
+
+        public void sendJoinProof(final int contactRank, final long nonce)
+        {
+            sendControl(EventQueue.JOIN_PROOF, contactRank, nonce);
         }
 
         public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations known)
