@@ -25,6 +25,7 @@ final class Admission
     private final RankSet dead;
     private final Membership membership;
     private final Notices notices;
+    private final LocalView view;
     private final ProtocolCounters counters;
     private final FenceLimiter fenced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
     private final FenceLimiter reannounced = new FenceLimiter(FENCE_LIMITER_CAPACITY);
@@ -35,6 +36,7 @@ final class Admission
         final RankSet dead,
         final Membership membership,
         final Notices notices,
+        final LocalView view,
         final ProtocolCounters counters)
     {
         this.rank = ring.rank();
@@ -45,12 +47,13 @@ final class Admission
         this.dead = dead;
         this.membership = membership;
         this.notices = notices;
+        this.view = view;
         this.counters = counters;
     }
 
     /**
-     * Whether a ring frame (a beat, a digest, NEW_OBSERVER, LEAVE) from {@code fromRank} may act on an active node:
-     * not stale, and not from a rank it holds dead, which is fenced and announced again.
+     * Whether a ring frame (a beat, a digest, NEW_OBSERVER, LEAVE) from {@code fromRank} may act on this node: only
+     * while it takes part, not stale, and not from a rank it holds dead, which is fenced and announced again.
      */
     boolean admit(final int fromRank, final int fromIncarnation, final long nowNs)
     {
@@ -94,7 +97,7 @@ final class Admission
 
     private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs, final boolean announce)
     {
-        if (!ring.isRank(fromRank))
+        if (!view.active() || !ring.isRank(fromRank))
         {
             return false;
         }

@@ -11,8 +11,9 @@ import io.ringwatch.core.spi.RankSet;
 /**
  * The joiner's side of a join (off the paper's map: its membership is fixed): asking contacts in turn until one
  * admits this node, keeping the notices that reach it before the view does, and merging them with the view when it
- * comes. The contact's side is the node's ({@code DetectorNode.onJoinRequest}); the rules for whom to ask and when are
- * {@link Membership}'s, and the re-form of a cluster with no member left {@link Reform}'s.
+ * comes. What the joiner becomes on the view or a re-form is {@link JoinerRole}'s; the contact's side is
+ * {@link JoinContact}'s; the rules for whom to ask and when are {@link Membership}'s, and the re-form of a cluster
+ * with no member left {@link Reform}'s.
  */
 final class Joining
 {

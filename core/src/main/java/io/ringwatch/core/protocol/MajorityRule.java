@@ -18,7 +18,9 @@ final class MajorityRule
 {
     private static final int VERIFY_SAMPLE = 4;
 
-    private final DetectorNode node;
+    private final LocalView view;
+    private final Notices notices;
+    private final ProtocolCounters counters;
     private final Ring ring;
     private final Observation observation;
     private final int rank;
@@ -38,7 +40,9 @@ final class MajorityRule
     private long verifyReprobeNs;
 
     MajorityRule(
-        final DetectorNode node,
+        final LocalView view,
+        final Notices notices,
+        final ProtocolCounters counters,
         final Ring ring,
         final Observation observation,
         final RankSet dead,
@@ -46,10 +50,12 @@ final class MajorityRule
         final ProbeSession probes,
         final ProtocolSettings settings)
     {
-        this.node = node;
+        this.view = view;
+        this.notices = notices;
+        this.counters = counters;
         this.ring = ring;
         this.observation = observation;
-        this.rank = node.rank();
+        this.rank = ring.rank();
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
         this.quorum = quorum;
@@ -105,8 +111,9 @@ final class MajorityRule
                 minorityDead.add(r);
             }
         }
-        node.announceMinority(deadRank, minorityDead);
-        node.exclude(nowNs, ExclusionCause.MINORITY, rank);
+        // from MINORITY_BASE up, so no receiver merges it
+        notices.originateMinority(deadRank, minorityDead);
+        view.exclude(nowNs, ExclusionCause.MINORITY, rank);
     }
 
     /**
@@ -140,7 +147,7 @@ final class MajorityRule
         if (nowNs - verifyUntilNs >= 0)
         {
             verifying = false;
-            node.exclude(nowNs, ExclusionCause.MINORITY, verifySource);
+            view.exclude(nowNs, ExclusionCause.MINORITY, verifySource);
             return 1;
         }
         if (nowNs - verifyReprobeNs >= 0)
@@ -197,11 +204,11 @@ final class MajorityRule
             // D_msg names nobody this node holds alive: the notice tells it nothing, and its own count decides
             if (viewHoldsMajority())
             {
-                node.noticeRefused();
+                counters.increment(ProtocolCounter.NOTICES_REFUSED);
             }
             else
             {
-                node.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
+                view.exclude(nowNs, ExclusionCause.MINORITY, sourceRank);
             }
             return;
         }

@@ -6,8 +6,6 @@ import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankSet;
 
-import java.util.Arrays;
-
 /**
  * The ear check of {@link PartitionPolicy#MAJORITY}: what a node does between its emitter's suspicion deadline and a
  * notice, so that a node that cannot hear accuses nobody.
@@ -22,8 +20,9 @@ import java.util.Arrays;
  * declared, the evidence is asked for again (the recheck), so that answers heard while a flapping link was up for a
  * moment do not declare a run whose silence is the next cut.
  * <p>
- * Part of one {@link DetectorNode}, driven by its thread alone; it owns the probe tokens, so the node's minority
- * verification ({@link MajorityRule}) draws its tokens here too. Allocation free.
+ * It decides and returns a verdict; {@link Detection} carries it out. Part of one {@link DetectorNode}, driven by its
+ * thread alone; it owns the probe tokens, so the node's minority verification ({@link MajorityRule}) draws its tokens
+ * here too. Allocation free.
  */
 final class ProbeSession
 {
@@ -31,11 +30,18 @@ final class ProbeSession
     static final long VERIFY = 1;
 
     private static final int MAX_PROBE_ROUNDS = 40;
-    private static final int MAX_WITNESSES = 64;
     private static final int NO_ANSWER = Integer.MAX_VALUE;
     private static final long NOT_YET = Long.MIN_VALUE;
 
-    private final DetectorNode node;
+    /** Verdict: probing goes on (or ended without one); nothing to do. */
+    static final int UNDECIDED = 0;
+    /** Verdict: declare the run ({@link #runEndDistance()}, {@link #runLength()}, {@link #retell()}). */
+    static final int DECLARE = 1;
+    /** Verdict: nobody answered: this node is cut off or deaf, and stops without a word. */
+    static final int ISOLATED = 2;
+    /** Verdict: too few answered: stop as a minority, telling the side of the run ({@link #runEndDistance()}). */
+    static final int MINORITY = 3;
+
     private final Ring ring;
     private final Observation observation;
     private final int rank;
@@ -48,14 +54,10 @@ final class ProbeSession
     private final long probeTimeoutNs;
     private final boolean recheck;
     private final boolean countAgain;
-    // the rounds, the witnesses and the ranks that answered this session and the recheck (one bit each): made at the
-    // first session, so a node that never probes pays nothing (a million-node simulation could not hold them for
-    // every node)
+    // made at the first session, so a node that never probes pays nothing (see ProbeTally)
     private int[] roundFirstDistance;
     private long[] roundSentNs;
-    private int[] witnesses;
-    private long[] answered;
-    private long[] rechecked;
+    private final ProbeTally tally;
 
     // runRounds == 0: no session
     private long probeEpoch;
@@ -68,19 +70,18 @@ final class ProbeSession
     private long runConfirmAtNs = NOT_YET;
     private long runReprobeNs;
     private int runFarthestDistance;
-    private int answers;
-    private boolean lowestAnswered;
-    private int witnessCount;
-    private int witnessesAnswered;
     private long evidenceSinceNs = NOT_YET;
     private boolean rechecking;
     private long finalCountDueNs = NOT_YET;
     private long recheckStartNs;
     private long recheckUntilNs;
     private final ProtocolCounters counters;
+    private int verdictEndDistance;
+    private int verdictRunLength;
+    private boolean verdictRetell;
 
     ProbeSession(
-        final DetectorNode node,
+        final int rank,
         final Ring ring,
         final Observation observation,
         final RankSet dead,
@@ -89,11 +90,10 @@ final class ProbeSession
         final ProtocolSettings settings,
         final ProtocolCounters counters)
     {
-        this.node = node;
         this.counters = counters;
         this.ring = ring;
         this.observation = observation;
-        this.rank = node.rank();
+        this.rank = rank;
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
         this.quorum = quorum;
@@ -103,11 +103,10 @@ final class ProbeSession
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.recheck = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
         this.countAgain = !settings.breaks(ProtocolSettings.BREAK_COUNT_AGAIN);
+        this.tally = new ProbeTally(rank, clusterSize, dead, quorum);
     }
 
-    /**
-     * @return true while a silent emitter's run is being probed.
-     */
+    /** @return true while a silent emitter's run is being probed. */
     boolean active()
     {
         return runRounds != 0;
@@ -121,9 +120,7 @@ final class ProbeSession
         runRounds = 0;
     }
 
-    /**
-     * @return a fresh probe epoch, shifted left by two to leave room for {@link #VERIFY}.
-     */
+    /** @return a fresh probe epoch, shifted left by two to leave room for {@link #VERIFY}. */
     long nextToken()
     {
         return ++probeEpoch << 2;
@@ -145,29 +142,50 @@ final class ProbeSession
 
     /**
      * The emitter's suspicion deadline passed without probing (probe timeout 0): the run is the emitter alone.
+     *
+     * @return the verdict: {@link #DECLARE} or {@link #MINORITY}.
      */
-    void resolveEmitterAlone(final long nowNs)
+    int resolveEmitterAlone(final long nowNs)
     {
         runAnswerDistance = ring.distance(observation.emitter()) + 1;
-        resolve(nowNs);
+        return resolve(nowNs);
+    }
+
+    /** @return ranks closer than this behind this node are the run of the last verdict. */
+    int runEndDistance()
+    {
+        return verdictEndDistance;
+    }
+
+    /** @return how many live-in-view ranks the run of the last {@link #DECLARE} holds, the emitter first. */
+    int runLength()
+    {
+        return verdictRunLength;
+    }
+
+    /** @return true if the last {@link #DECLARE} came without every witness answering: retell once settled. */
+    boolean retell()
+    {
+        return verdictRetell;
     }
 
     /**
      * The emitter's suspicion deadline passed with probing on: start probing, send the next round (to find where
      * the run of silent predecessors ends, or to count a majority when a witness did not answer), re-probe the run
      * while its silence is being confirmed, and declare it or stop once the evidence is in.
+     *
+     * @return the verdict, {@link #UNDECIDED} while probing goes on.
      */
-    void step(final long nowNs)
+    int step(final long nowNs)
     {
         if (runRounds == 0)
         {
             start(nowNs);
-            return;
+            return UNDECIDED;
         }
         if (rechecking)
         {
-            stepRecheck(nowNs);
-            return;
+            return stepRecheck(nowNs);
         }
         final boolean evidence = hasMajorityEvidence();
         if (evidence && evidenceSinceNs == NOT_YET)
@@ -195,8 +213,7 @@ final class ProbeSession
         {
             if (evidence)
             {
-                resolve(nowNs);
-                return;
+                return resolve(nowNs);
             }
             if (runExhausted && nowNs - allAskedSilentNs >= 0)
             {
@@ -209,12 +226,11 @@ final class ProbeSession
                 {
                     // everyone was asked, δ ago and once more now, and fewer than a majority answered: this side is
                     // a minority
-                    stopUncounted(nowNs);
-                    return;
+                    return stopUncounted();
                 }
                 // answers wake the node (onAck); otherwise it decides when the last count is due
                 observation.suspicionDeadline(finalCountDueNs);
-                return;
+                return UNDECIDED;
             }
         }
         final int emitter = observation.emitter();
@@ -243,6 +259,7 @@ final class ProbeSession
                 roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
         }
         observation.suspicionDeadline(nextNs - nowNs > 0 ? nextNs : nowNs + 1);
+        return UNDECIDED;
     }
 
     /**
@@ -263,14 +280,7 @@ final class ProbeSession
             observation.emitterAnswered(nowNs);
             return;
         }
-        if (RankBits.addFirst(rechecking ? rechecked : answered, fromRank))
-        {
-            // a rank counts once, whichever of its probes it answers: when a cut heals, the first answers to come back
-            // are those to probes asked again, and a node that could not count them would stop on a whole cluster
-            answers++;
-            lowestAnswered |= fromRank == quorum.lowestMember();
-            witnessesAnswered += isWitness(fromRank) ? 1 : 0;
-        }
+        tally.count(fromRank);
         final int d = ring.distance(fromRank);
         if (d < runAnswerDistance && d <= runFarthestDistance)
         {
@@ -314,13 +324,10 @@ final class ProbeSession
         }
     }
 
-    /**
-     * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
-     * sample shows no cut), or the ranks that answered, each counted once, make a majority of M with itself.
-     */
+    /** @return true once this node has heard enough to be sure it is on a majority side ({@link ProbeTally}). */
     boolean hasMajorityEvidence()
     {
-        return witnessesAnswered == witnessCount || quorum.holds(answers + 1, lowestAnswered);
+        return tally.hasMajorityEvidence();
     }
 
     private static long earlier(final long a, final long b)
@@ -344,35 +351,23 @@ final class ProbeSession
         evidenceSinceNs = NOT_YET;
         rechecking = false;
         finalCountDueNs = NOT_YET;
-        if (answered == null)
+        if (roundSentNs == null)
         {
             roundFirstDistance = new int[MAX_PROBE_ROUNDS];
             roundSentNs = new long[MAX_PROBE_ROUNDS];
-            witnesses = new int[MAX_WITNESSES];
-            answered = RankBits.forCluster(clusterSize);
-            rechecked = RankBits.forCluster(clusterSize);
         }
-        clearAnswers(answered);
-        witnessCount = 0;
-        for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
-        {
-            addWitness((int)((rank + d) % clusterSize), emitter);
-            addWitness((int)Math.floorMod(rank - d, (long)clusterSize), emitter);
-        }
-        for (int i = 0; i < witnessCount; i++)
-        {
-            probe(witnesses[i], runToken);
-        }
+        tally.startSession(emitter);
+        probeWitnesses();
         sendRound(nowNs);
         observation.suspicionDeadline(nowNs + probeTimeoutNs);
     }
 
-    private void clearAnswers(final long[] bits)
+    private void probeWitnesses()
     {
-        Arrays.fill(bits, 0L);
-        answers = 0;
-        witnessesAnswered = 0;
-        lowestAnswered = rank == quorum.lowestMember();
+        for (int i = 0, count = tally.witnessCount(); i < count; i++)
+        {
+            probe(tally.witness(i), runToken);
+        }
     }
 
     /**
@@ -396,32 +391,11 @@ final class ProbeSession
     {
         for (int r = 0; r < clusterSize; r++)
         {
-            if (r != rank && !dead.contains(r) && !RankBits.has(answered, r) && ring.distance(r) >= runEnd())
+            if (r != rank && !dead.contains(r) && !tally.answeredInSession(r) && ring.distance(r) >= runEnd())
             {
                 probe(r, runToken);
             }
         }
-    }
-
-    private void addWitness(final int r, final int emitter)
-    {
-        if (r == rank || r == emitter || dead.contains(r) || isWitness(r))
-        {
-            return;
-        }
-        witnesses[witnessCount++] = r;
-    }
-
-    private boolean isWitness(final int r)
-    {
-        for (int i = 0; i < witnessCount; i++)
-        {
-            if (witnesses[i] == r)
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void startConfirming(final long nowNs, final long confirmAtNs)
@@ -452,22 +426,18 @@ final class ProbeSession
      * Everyone was asked, δ ago, and fewer than a majority of M answered: stop without declaring anyone, telling
      * this side first (if anyone answered) with a minority notice naming the run it could not hear.
      */
-    private void stopUncounted(final long nowNs)
+    private int stopUncounted()
     {
         runRounds = 0;
-        if (answers == 0)
-        {
-            node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
-            return;
-        }
-        node.stopAsMinority(nowNs, runEnd(), observation.emitter());
+        verdictEndDistance = runEnd();
+        return tally.anyAnswered() ? MINORITY : ISOLATED;
     }
 
     /**
      * Probing ended: the run is what stayed silent before the nearest predecessor that answered (all others if none
      * did). Declare it if a majority is left, else stop: this node's side is the minority, or this node is deaf.
      */
-    private void resolve(final long nowNs)
+    private int resolve(final long nowNs)
     {
         final int emitter = observation.emitter();
         final int endDistance = runEnd();
@@ -482,25 +452,21 @@ final class ProbeSession
         quorum.settleIfDue(dead, nowNs);
         final int aliveMembers = clusterSize - dead.size() - runLength;
         final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest));
-        if (majorityLeft && !rechecking && recheck && (runLength > 1 || witnessesAnswered < witnessCount))
+        if (majorityLeft && !rechecking && recheck && (runLength > 1 || !tally.allWitnessesAnswered()))
         {
             startRecheck(nowNs);
-            return;
+            return UNDECIDED;
         }
         runRounds = 0;
+        verdictEndDistance = endDistance;
+        verdictRunLength = runLength;
+        // declared without every witness answering: a cut may have swallowed parts of this broadcast
+        verdictRetell = !tally.allWitnessesAnswered();
         if (majorityLeft)
         {
-            // declared without every witness answering: a cut may have swallowed parts of this broadcast
-            node.declareRun(nowNs, endDistance, runLength, witnessesAnswered < witnessCount);
+            return DECLARE;
         }
-        else if (runAnswerDistance == NO_ANSWER)
-        {
-            node.exclude(nowNs, ExclusionCause.ISOLATED, rank);
-        }
-        else
-        {
-            node.stopAsMinority(nowNs, endDistance, emitter);
-        }
+        return runAnswerDistance == NO_ANSWER ? ISOLATED : MINORITY;
     }
 
     /**
@@ -515,20 +481,17 @@ final class ProbeSession
      */
     private void startRecheck(final long nowNs)
     {
-        final boolean countNeeded = witnessesAnswered < witnessCount;
+        final boolean countNeeded = !tally.allWitnessesAnswered();
         rechecking = true;
         runToken = nextToken();
-        clearAnswers(rechecked);
+        tally.startRecount();
         recheckStartNs = nowNs;
         recheckUntilNs = nowNs + suspicionTimeoutNs;
         final int endDistance = runEnd();
-        for (int i = 0; i < witnessCount; i++)
-        {
-            probe(witnesses[i], runToken);
-        }
+        probeWitnesses();
         for (int r = observation.emitter(); r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
         {
-            if (!isWitness(r))
+            if (!tally.isWitness(r))
             {
                 probe(r, runToken);
             }
@@ -538,14 +501,14 @@ final class ProbeSession
             final int needed = quorum.members() / 2;
             int budget = needed + Math.max(2, needed / 8);
             final int lowest = quorum.lowestMember();
-            if (lowest != rank && lowest >= 0 && RankBits.has(answered, lowest) && !isWitness(lowest))
+            if (lowest != rank && lowest >= 0 && tally.answeredInSession(lowest) && !tally.isWitness(lowest))
             {
                 probe(lowest, runToken);
                 budget--;
             }
             for (int r = 0; r < clusterSize && budget > 0; r++)
             {
-                if (r != lowest && RankBits.has(answered, r) && !isWitness(r) && ring.distance(r) >= endDistance)
+                if (r != lowest && tally.answeredInSession(r) && !tally.isWitness(r) && ring.distance(r) >= endDistance)
                 {
                     probe(r, runToken);
                     budget--;
@@ -555,14 +518,13 @@ final class ProbeSession
         observation.suspicionDeadline(nowNs + probeTimeoutNs);
     }
 
-    private void stepRecheck(final long nowNs)
+    private int stepRecheck(final long nowNs)
     {
         final long waitedNs = recheckStartNs + probeTimeoutNs;
         if (nowNs - waitedNs >= 0 && hasMajorityEvidence())
         {
             // waited a probe timeout, so the run's own answers are in too
-            resolve(nowNs);
-            return;
+            return resolve(nowNs);
         }
         if (nowNs - recheckUntilNs >= 0)
         {
@@ -570,9 +532,10 @@ final class ProbeSession
             // may be slow, or a link flapping), so probing starts afresh and the run stays undeclared
             runRounds = 0;
             observation.suspicionDeadline(nowNs);
-            return;
+            return UNDECIDED;
         }
         // answers wake the node themselves (onAck)
         observation.suspicionDeadline(nowNs - waitedNs < 0 ? waitedNs : recheckUntilNs);
+        return UNDECIDED;
     }
 }

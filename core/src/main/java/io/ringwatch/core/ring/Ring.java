@@ -65,6 +65,16 @@ public final class Ring
     }
 
     /**
+     * @param r a rank.
+     * @return ring distance from this node forward to {@code r}: 1 for the initial observer, 0 for this node.
+     */
+    public int distanceAhead(final int r)
+    {
+        final int d = r - rank;
+        return d < 0 ? d + clusterSize : d;
+    }
+
+    /**
      * @param from a rank.
      * @return the nearest rank after {@code from} that this view holds alive, or this node if it comes first.
      */

@@ -9,6 +9,7 @@ import io.ringwatch.core.spi.RankSet;
 /**
  * The frame a simulated delivery hands the node, as the live decoder hands it a decoded one: one instance reused for
  * every delivery, so the node's one inbound entry serves the simulator and the explorer as it serves the runtime.
+ * Tests and benchmarks build frames with it too.
  */
 public final class SimFrame implements InboundFrame
 {
@@ -16,6 +17,11 @@ public final class SimFrame implements InboundFrame
     private int senderRank;
     private int senderIncarnation;
     private int newObserverEmitterRank;
+    private int rdmaRkey;
+    private long rdmaAddress;
+    private int rdmaLength;
+    private long heartbeatCounter;
+    private long heartbeatTimestampNs;
     private long probeToken;
     private Notice notice;
     private RankSet viewDead;
@@ -31,8 +37,36 @@ public final class SimFrame implements InboundFrame
 
     public SimFrame newObserver(final int senderRank, final int senderIncarnation, final int emitterRank)
     {
+        return newObserver(senderRank, senderIncarnation, emitterRank, 0, 0, 0);
+    }
+
+    /**
+     * NEW_OBSERVER with the slot descriptor an RDMA observer sends (zeros for other transports).
+     */
+    public SimFrame newObserver(
+        final int senderRank,
+        final int senderIncarnation,
+        final int emitterRank,
+        final int rkey,
+        final long address,
+        final int length)
+    {
         newObserverEmitterRank = emitterRank;
+        rdmaRkey = rkey;
+        rdmaAddress = address;
+        rdmaLength = length;
         return header(FrameType.NEW_OBSERVER, senderRank, senderIncarnation);
+    }
+
+    /**
+     * A HEARTBEAT frame, for transports that carry heartbeats as messages.
+     */
+    public SimFrame heartbeat(
+        final int senderRank, final int senderIncarnation, final long counter, final long timestampNs)
+    {
+        heartbeatCounter = counter;
+        heartbeatTimestampNs = timestampNs;
+        return header(FrameType.HEARTBEAT, senderRank, senderIncarnation);
     }
 
     public SimFrame notice(final int senderRank, final int senderIncarnation, final Notice notice)
@@ -71,12 +105,12 @@ public final class SimFrame implements InboundFrame
 
     public long heartbeatCounter()
     {
-        return 0;
+        return heartbeatCounter;
     }
 
     public long heartbeatTimestampNs()
     {
-        return 0;
+        return heartbeatTimestampNs;
     }
 
     public int newObserverEmitterRank()
@@ -86,17 +120,17 @@ public final class SimFrame implements InboundFrame
 
     public int rdmaRkey()
     {
-        return 0;
+        return rdmaRkey;
     }
 
     public long rdmaAddress()
     {
-        return 0;
+        return rdmaAddress;
     }
 
     public int rdmaLength()
     {
-        return 0;
+        return rdmaLength;
     }
 
     public Notice notice()

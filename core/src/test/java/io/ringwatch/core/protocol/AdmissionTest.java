@@ -29,7 +29,8 @@ class AdmissionTest
         .withPartitionPolicy(PartitionPolicy.MAJORITY);
     private final Notices notices = new Notices(RANK, 0, settings, new DoubleHypercubeSchedule(), io, membership,
         dead, counters);
-    private final Admission admission = new Admission(settings, ring, dead, membership, notices, counters);
+    private final Admission admission = new Admission(settings, ring, dead, membership, notices,
+        new LocalView(RANK, dead, membership, new Quorum(N, settings.settlePeriodNs(), 0), io, 10), counters);
 
     @Test
     void shouldHearALiveRankAndDropAStaleLife()

@@ -199,8 +199,8 @@ class DetectorNodeAllocationTest
             {
                 // both answer the asking poll, which sends the binding one; nobody answers that
                 control.pollToken = -1;
-                leader.onReformAck(1, 3, token, now);
-                leader.onReformAck(2, 3, token, now);
+                Deliver.reformAck(leader, 1, 3, token, now);
+                Deliver.reformAck(leader, 2, 3, token, now);
                 control.pollToken = -1;
             }
         }
@@ -252,7 +252,7 @@ class DetectorNodeAllocationTest
             if (control.probedEmitter == 0)
             {
                 control.probedEmitter = -1;
-                node.onProbeAck(0, InboundFrame.UNKNOWN_INCARNATION, control.probeToken, now);
+                Deliver.probeAck(node, 0, InboundFrame.UNKNOWN_INCARNATION, control.probeToken, now);
                 beats = 0;
             }
         }

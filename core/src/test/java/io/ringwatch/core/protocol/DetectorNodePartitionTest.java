@@ -54,7 +54,7 @@ class DetectorNodePartitionTest
                 final RecordingChannels.Sent probe = probes.get(answered);
                 if (!silent.contains(probe.to()) && n.state() == NodeState.ACTIVE)
                 {
-                    n.onProbeAck(probe.to(), InboundFrame.UNKNOWN_INCARNATION, probe.value(), t + 1);
+                    Deliver.probeAck(n, probe.to(), InboundFrame.UNKNOWN_INCARNATION, probe.value(), t + 1);
                 }
             }
         }
@@ -94,7 +94,7 @@ class DetectorNodePartitionTest
     void shouldCancelTheSuspicionWhenTheSuspectAnswers()
     {
         runUntil(START, START + DELTA);
-        node.onProbeAck(4, InboundFrame.UNKNOWN_INCARNATION, token(), START + DELTA + 1);
+        Deliver.probeAck(node, 4, InboundFrame.UNKNOWN_INCARNATION, token(), START + DELTA + 1);
         runUntil(START + DELTA + 1, START + DELTA + DELTA / 2);
         assertTrue(node.isAlive(4));
         assertEquals(0, node.counter(ProtocolCounter.SUSPICIONS));
@@ -149,12 +149,12 @@ class DetectorNodePartitionTest
     @Test
     void shouldRefuseAMinorityNoticeNamingOnlyRanksItHoldsDeadWhileItsViewLeavesAMajority()
     {
-        node.onNotice(TestNotice.of(1, 7, 1, 2, 3), 7, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(1, 7, 1, 2, 3), 7, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(3, node.deadSet().size());
 
         // a node that wrongly thinks itself cut off names only ranks everybody knows are dead: nothing to probe, and
         // this node's own count (13 of 16) decides, not the notice's mark
-        node.onNotice(TestNotice.of(1, 6, NoticeSequences.MINORITY_BASE + 1, 2, 3), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, TestNotice.of(1, 6, NoticeSequences.MINORITY_BASE + 1, 2, 3), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
         assertEquals(1, node.counter(ProtocolCounter.NOTICES_REFUSED));
@@ -164,9 +164,9 @@ class DetectorNodePartitionTest
     @Test
     void shouldSampleOnlyRanksItHoldsAliveWhenCheckingAMinorityNotice()
     {
-        node.onNotice(TestNotice.of(8, 7, 1, 9, 10, 11), 7, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(8, 7, 1, 9, 10, 11), 7, InboundFrame.UNKNOWN_INCARNATION, START);
 
-        node.onNotice(TestNotice.of(8, 6, NoticeSequences.MINORITY_BASE + 1, 9, 10, 11, 12, 13, 14, 15, 0), 6, InboundFrame.UNKNOWN_INCARNATION,
+        Deliver.notice(node, TestNotice.of(8, 6, NoticeSequences.MINORITY_BASE + 1, 9, 10, 11, 12, 13, 14, 15, 0), 6, InboundFrame.UNKNOWN_INCARNATION,
             START + 1);
 
         // of the notice's nine dead, 8..11 are dead here too: the four probes go to the five it holds alive
@@ -209,7 +209,7 @@ class DetectorNodePartitionTest
     @Test
     void shouldNotMergeANoticeThatLeavesNoMajorityAndStopWhenItsDeadStaySilent()
     {
-        node.onNotice(TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START);
 
         assertEquals(0, node.deadSet().size(), "never merged");
         assertEquals(NodeState.ACTIVE, node.state());
@@ -223,8 +223,8 @@ class DetectorNodePartitionTest
     @Test
     void shouldRefuseAMinorityNoticeWhenOneOfItsDeadAnswers()
     {
-        node.onNotice(TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START);
-        node.onProbeAck(probed().get(1), InboundFrame.UNKNOWN_INCARNATION, token(), START + 3);
+        Deliver.notice(node, TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.probeAck(node, probed().get(1), InboundFrame.UNKNOWN_INCARNATION, token(), START + 3);
         runUntil(START + 3, START + 2 * DELTA / 3);
 
         assertEquals(NodeState.ACTIVE, node.state());
@@ -237,16 +237,16 @@ class DetectorNodePartitionTest
     {
         // this node holds 7, 9, 11 and 13 dead (at a boot through joins: ranks it has not yet seen admitted) and
         // still counts 12 of 16 alive; 6's notice also holds 8, 10, 12, 14 and 15 dead, which leaves no majority
-        node.onNotice(TestNotice.of(7, 6, 1, 9, 11, 13), 6, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(7, 6, 1, 9, 11, 13), 6, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(4, node.deadSet().size());
-        node.onNotice(TestNotice.of(7, 6, 2, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, TestNotice.of(7, 6, 2, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         // the evenly spaced sample of the notice's dead set (7, 9, 11, 13) is all dead here: that is no sign that
         // this node is on the notice's side, the ranks it holds alive must be asked
         assertEquals(NodeState.ACTIVE, node.state(), io.events::toString);
         assertEquals(4, probed().size());
         assertTrue(probed().stream().allMatch((r) -> Set.of(8, 10, 12, 14, 15).contains(r)), probed()::toString);
-        node.onProbeAck(probed().get(2), InboundFrame.UNKNOWN_INCARNATION, token(), START + 3);
+        Deliver.probeAck(node, probed().get(2), InboundFrame.UNKNOWN_INCARNATION, token(), START + 3);
         runUntil(START + 3, START + 2 * DELTA);
         assertEquals(NodeState.ACTIVE, node.state());
         assertEquals(1, node.counter(ProtocolCounter.NOTICES_REFUSED));
@@ -259,7 +259,7 @@ class DetectorNodePartitionTest
         final RecordingChannels gracedIo = new RecordingChannels();
         final DetectorNode graced = new DetectorNode(5, 7, ProtocolSettings.of(N, ETA, DELTA)
             .withStartupGraceNs(10 * DELTA), new DoubleHypercubeSchedule(), gracedIo, gracedIo, gracedIo, START);
-        graced.onNotice(TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START + DELTA);
+        Deliver.notice(graced, TestNotice.of(7, 6, 1, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION, START + DELTA);
         assertFalse(gracedIo.sentOfType("probe").isEmpty(), "the notice's dead are probed at once");
 
         // nobody answers: while JVMs start, silence is no evidence, so the verdict waits as a suspicion would
@@ -276,15 +276,15 @@ class DetectorNodePartitionTest
     @Test
     void shouldObeyAFenceFromARankItHoldsDeadOnlyIfTheFencersViewLeavesAMajority()
     {
-        node.onNotice(TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START);
         assertFalse(node.isAlive(6));
 
         // 6 was cut off with a minority: its fence names us but holds most of the cluster dead
-        node.onNotice(TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 1, 7, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION,
+        Deliver.notice(node, TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 1, 7, 8, 9, 10, 11, 12, 13, 14, 15), 6, InboundFrame.UNKNOWN_INCARNATION,
             START + 1);
         assertEquals(NodeState.ACTIVE, node.state(), "a minority's fence is refused");
 
-        node.onNotice(TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 2), 6, InboundFrame.UNKNOWN_INCARNATION, START + 2);
+        Deliver.notice(node, TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 2), 6, InboundFrame.UNKNOWN_INCARNATION, START + 2);
         assertEquals(NodeState.EXCLUDED, node.state(), "a majority's fence crosses although we hold its sender dead");
         assertTrue(io.events.contains("exclusion cause FENCED"), io.events::toString);
     }
@@ -296,8 +296,8 @@ class DetectorNodePartitionTest
         final DetectorNode paper = new DetectorNode(5, 7,
             ProtocolSettings.of(N, ETA, DELTA).withPartitionPolicy(PartitionPolicy.NONE),
             new DoubleHypercubeSchedule(), paperIo, paperIo, paperIo, START);
-        paper.onNotice(TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START);
-        paper.onNotice(TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(paper, TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(paper, TestNotice.of(5, 6, NoticeSequences.FENCE_BASE + 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertEquals(NodeState.ACTIVE, paper.state(), "a fence from a rank held dead is dropped");
 
         for (long t = START; t <= START + DELTA; t += ETA / 2)

@@ -167,7 +167,7 @@ class DetectorNodeTest
     @Test
     void shouldSkipKnownDeadRanksWhenMendingTheRing()
     {
-        node.onNotice(TestNotice.of(3, 9, 1, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(3, 9, 1, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         runUntil(node, START, START + DELTA);
         assertEquals(1, node.emitter(), "3 and 2 are known dead, so after 4 the nearest live predecessor is 1");
     }
@@ -211,7 +211,7 @@ class DetectorNodeTest
     void shouldHeartbeatAtOnceForNewObserverWithoutMovingTheSchedule()
     {
         node.doWork(START);
-        node.onNewObserver(6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 3);
+        Deliver.newObserver(node, 6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 3);
 
         final List<RecordingChannels.Sent> beats = io.sentOfType("heartbeat");
         assertEquals(new RecordingChannels.Sent("heartbeat", 6, 2), beats.get(1));
@@ -222,10 +222,10 @@ class DetectorNodeTest
     @Test
     void shouldIgnoreNewObserverFromRankItKnowsDeadOrOutOfRange()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
-        node.onNewObserver(9, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
-        node.onNewObserver(N + 3, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
-        node.onNewObserver(-2, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        Deliver.notice(node, TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.newObserver(node, 9, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        Deliver.newObserver(node, N + 3, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        Deliver.newObserver(node, -2, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
         assertEquals(6, node.observer());
     }
 
@@ -233,9 +233,9 @@ class DetectorNodeTest
     void shouldMergeWholeDeadSetAndForwardEachBroadcastOnce()
     {
         final TestNotice notice = TestNotice.of(11, 12, 1, 13, 14);
-        node.onNotice(notice, 12, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, notice, 12, InboundFrame.UNKNOWN_INCARNATION, START);
         final int firstCopies = io.sentOfType("notice").size();
-        node.onNotice(notice, 10, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, notice, 10, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         assertFalse(node.isAlive(11));
         assertFalse(node.isAlive(13));
@@ -250,9 +250,9 @@ class DetectorNodeTest
     @Test
     void shouldForwardASecondBroadcastOfTheSameDeath()
     {
-        node.onNotice(TestNotice.of(11, 12, 1), 12, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(11, 12, 1), 12, InboundFrame.UNKNOWN_INCARNATION, START);
         final int afterFirst = io.sentOfType("notice").size();
-        node.onNotice(TestNotice.of(11, 13, 1), 13, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, TestNotice.of(11, 13, 1), 13, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(io.sentOfType("notice").size() > afterFirst,
             "re-detection by another observer is a new broadcast and its paths must be walked");
         assertEquals(1, node.viewEpoch(), "but the view did not change");
@@ -261,7 +261,7 @@ class DetectorNodeTest
     @Test
     void shouldExcludeItselfWhenANoticeNamesIt()
     {
-        node.onNotice(TestNotice.of(2, 9, 1, 5), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(2, 9, 1, 5), 9, InboundFrame.UNKNOWN_INCARNATION, START);
 
         assertEquals(NodeState.EXCLUDED, node.state());
         assertTrue(io.events.contains("excluded by 9 at " + START));
@@ -273,7 +273,7 @@ class DetectorNodeTest
     @Test
     void shouldMendRingAtOnceWhenANoticeReportsItsEmitter()
     {
-        node.onNotice(TestNotice.of(4, 9, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(4, 9, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(3, node.emitter());
         assertEquals(List.of(new RecordingChannels.Sent("newObserver", 3, 0)), io.sentOfType("newObserver"));
         assertEquals(0, node.counter(ProtocolCounter.NOTICES_ORIGINATED), "learning by notice starts no new broadcast");
@@ -282,7 +282,7 @@ class DetectorNodeTest
     @Test
     void shouldMoveHeartbeatsToNextLiveSuccessorWhenObserverIsReportedDead()
     {
-        node.onNotice(TestNotice.of(6, 9, 1, 7), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(6, 9, 1, 7), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(8, node.observer());
         assertEquals(8, io.sentOfType("heartbeat").get(0).to());
     }
@@ -290,7 +290,7 @@ class DetectorNodeTest
     @Test
     void shouldBroadcastAtOnceOnLeaveWithoutWaitingForTimeout()
     {
-        node.onLeave(4, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.leave(node, 4, InboundFrame.UNKNOWN_INCARNATION, START + 1);
 
         assertFalse(node.isAlive(4));
         assertTrue(io.events.contains("failure 4 LEFT by 4 at " + (START + 1)));
@@ -371,12 +371,12 @@ class DetectorNodeTest
     @Test
     void shouldDropFramesFromARankHeldDeadAndFenceItOncePerInterval()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         io.notices.clear();
 
-        node.onLeave(9, InboundFrame.UNKNOWN_INCARNATION, START + 1);
-        node.onNotice(TestNotice.of(3, 9, 4), 9, InboundFrame.UNKNOWN_INCARNATION, START + 2);
-        node.onHeartbeat(9, 7, 12, 0, START + 3);
+        Deliver.leave(node, 9, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, TestNotice.of(3, 9, 4), 9, InboundFrame.UNKNOWN_INCARNATION, START + 2);
+        Deliver.heartbeat(node, 9, 7, 12, 0, START + 3);
 
         assertEquals(3, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
         assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
@@ -389,7 +389,7 @@ class DetectorNodeTest
         assertTrue(node.isAlive(3), "a dead sender's notice changes nothing");
         assertEquals(-1, io.slotWriter, "a dead sender's heartbeat never reaches the slot");
 
-        node.onHeartbeat(9, 7, 13, 0, START + 1 + DELTA);
+        Deliver.heartbeat(node, 9, 7, 13, 0, START + 1 + DELTA);
         assertEquals(2, node.counter(ProtocolCounter.FENCES_SENT), "the zombie is still talking a fence interval later: fence it again");
         assertTrue(io.notices.get(1).sequence() > fence.sequence());
     }
@@ -397,7 +397,7 @@ class DetectorNodeTest
     @Test
     void shouldFenceARankHeldDeadThatStillWritesItsSlot()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         io.notices.clear();
         io.deposit(9, 40);
 
@@ -411,12 +411,12 @@ class DetectorNodeTest
     @Test
     void shouldDepositHeartbeatFramesFromLiveRanksOnly()
     {
-        node.onHeartbeat(4, 7, 21, 0, START);
+        Deliver.heartbeat(node, 4, 7, 21, 0, START);
         assertEquals(4, io.slotWriter);
         assertEquals(21, io.slotCounter);
 
         io.acceptsFrames = false;
-        node.onHeartbeat(4, 7, 22, 0, START + 1);
+        Deliver.heartbeat(node, 4, 7, 22, 0, START + 1);
         assertEquals(1, node.counter(ProtocolCounter.HEARTBEAT_FRAMES_REFUSED));
         assertEquals(21, io.slotCounter);
     }
@@ -424,7 +424,7 @@ class DetectorNodeTest
     @Test
     void shouldDropNewObserverAddressedToAnotherRank()
     {
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, 7, 0, 0L, 0, START);
+        Deliver.newObserver(node, 8, InboundFrame.UNKNOWN_INCARNATION, 7, 0, 0L, 0, START);
 
         assertEquals(1, node.counter(ProtocolCounter.MISADDRESSED));
         assertEquals(6, node.observer());
@@ -435,7 +435,7 @@ class DetectorNodeTest
     void shouldOfferTheSlotDescriptorToTheChannelThenAdoptTheObserver()
     {
         node.doWork(START);
-        node.onNewObserver(6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
+        Deliver.newObserver(node, 6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
         assertEquals(List.of("observer 6 rkey 66 address 4096 length 64 at " + (START + 3)), io.observersOffered);
         assertEquals(6, node.observer());
@@ -446,7 +446,7 @@ class DetectorNodeTest
     @Test
     void shouldOfferZerosForANewObserverFrameWithoutADescriptor()
     {
-        node.onNewObserver(6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
+        Deliver.newObserver(node, 6, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START);
 
         assertEquals(List.of("observer 6 rkey 0 address 0 length 0 at " + START), io.observersOffered);
         assertEquals(6, node.observer());
@@ -456,11 +456,11 @@ class DetectorNodeTest
     void shouldDropNewObserverWhoseDescriptorTheChannelRefusesAndKeepItsObserver()
     {
         node.doWork(START);
-        node.onNotice(TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, TestNotice.of(6, 7, 1), 7, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertEquals(7, node.observer(), "beats go to the next live successor once the observer is known dead");
         final int beatsBefore = io.sentOfType("heartbeat").size();
         io.acceptsObservers = false;
-        node.onNewObserver(7, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
+        Deliver.newObserver(node, 7, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
         assertEquals(1, node.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(beatsBefore, io.sentOfType("heartbeat").size(), "no immediate beat for a refused descriptor");
@@ -471,7 +471,7 @@ class DetectorNodeTest
     {
         node.doWork(START);
         // rank 8 declared 6 and 7 dead; its NEW_OBSERVER overtook the notice
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
+        Deliver.newObserver(node, 8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START + 3);
 
         assertEquals(6, node.observer(), "a farther successor does not take this node's heartbeats on its word");
         assertEquals(1, node.counter(ProtocolCounter.NEW_OBSERVER_DEFERRED));
@@ -480,7 +480,7 @@ class DetectorNodeTest
         node.doWork(START + ETA);
         assertEquals(6, io.sentOfType("heartbeat").get(1).to());
 
-        node.onNotice(TestNotice.of(6, 8, 1, 7), 8, InboundFrame.UNKNOWN_INCARNATION, START + ETA + 1);
+        Deliver.notice(node, TestNotice.of(6, 8, 1, 7), 8, InboundFrame.UNKNOWN_INCARNATION, START + ETA + 1);
 
         assertEquals(8, node.observer());
         assertEquals(List.of("observer 8 rkey 66 address 4096 length 64 at " + (START + ETA + 1)),
@@ -494,7 +494,7 @@ class DetectorNodeTest
         node.doWork(START);
         for (int i = 0; i < 3; i++)
         {
-            node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 1 + i);
+            Deliver.newObserver(node, 8, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0, 0L, 0, START + 1 + i);
         }
         runUntil(node, START + 4, START + 5 * ETA);
 
@@ -503,8 +503,8 @@ class DetectorNodeTest
         assertEquals(1, io.viewDigests.stream().filter(d -> d.to() == 8).count(), "one view request per offer");
 
         // the offerer dies: its offer goes with it, and the deaths of 6 and 7 then hand the ring to 9
-        node.onNotice(TestNotice.of(8, 10, 1), 10, InboundFrame.UNKNOWN_INCARNATION, START + 5 * ETA + 1);
-        node.onNotice(TestNotice.of(6, 10, 2, 7), 10, InboundFrame.UNKNOWN_INCARNATION, START + 5 * ETA + 2);
+        Deliver.notice(node, TestNotice.of(8, 10, 1), 10, InboundFrame.UNKNOWN_INCARNATION, START + 5 * ETA + 1);
+        Deliver.notice(node, TestNotice.of(6, 10, 2, 7), 10, InboundFrame.UNKNOWN_INCARNATION, START + 5 * ETA + 2);
         assertEquals(9, node.observer());
         assertEquals(List.of(), io.observersOffered, "a dead offerer's descriptor is never used");
     }
@@ -512,10 +512,10 @@ class DetectorNodeTest
     @Test
     void shouldNotOfferTheDescriptorOfAFrameItDoesNotAdmit()
     {
-        node.onNotice(TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
-        node.onNewObserver(9, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START);
-        node.onNewObserver(8, InboundFrame.UNKNOWN_INCARNATION, 7, 0x42, 4096, 64, START);
-        node.onNewObserver(node.rank(), InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START);
+        Deliver.notice(node, TestNotice.of(9, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.newObserver(node, 9, InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START);
+        Deliver.newObserver(node, 8, InboundFrame.UNKNOWN_INCARNATION, 7, 0x42, 4096, 64, START);
+        Deliver.newObserver(node, node.rank(), InboundFrame.UNKNOWN_INCARNATION, node.rank(), 0x42, 4096, 64, START);
 
         assertEquals(List.of(), io.observersOffered, "dead sender, another addressee, itself: never offered");
         assertEquals(1, node.counter(ProtocolCounter.FRAMES_FROM_DEAD));
@@ -528,12 +528,12 @@ class DetectorNodeTest
     void shouldTellFencedFromNamedInANotice()
     {
         final DetectorNode fenced = newNode(2, paper(N));
-        fenced.onNotice(TestNotice.of(2, 9, NoticeSequences.FENCE_BASE + 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(fenced, TestNotice.of(2, 9, NoticeSequences.FENCE_BASE + 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertEquals(NodeState.EXCLUDED, fenced.state());
         assertTrue(io.events.contains("exclusion cause FENCED"));
 
         io.events.clear();
-        node.onNotice(TestNotice.of(5, 9, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(5, 9, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START);
         assertTrue(io.events.contains("exclusion cause NOTICE"));
 
         io.events.clear();
@@ -544,7 +544,7 @@ class DetectorNodeTest
     @Test
     void shouldNeverForwardAFenceNamingAnotherRank()
     {
-        node.onNotice(TestNotice.of(9, 1, NoticeSequences.FENCE_BASE + 3), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, TestNotice.of(9, 1, NoticeSequences.FENCE_BASE + 3), 1, InboundFrame.UNKNOWN_INCARNATION, START);
 
         assertEquals(1, node.counter(ProtocolCounter.STRAY_FENCES));
         assertEquals(0, io.sentOfType("notice").size());

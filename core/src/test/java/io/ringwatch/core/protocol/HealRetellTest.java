@@ -69,7 +69,7 @@ class HealRetellTest
     {
         beat(1, START);
         // the emitter falls silent (a cut) and this node admits a new life of rank 9 meanwhile
-        node.onJoinRequest(9, 1, START + 2 * ETA);
+        Deliver.joinRequest(node, 9, 1, START + 2 * ETA);
         assertEquals(1, node.incarnationOf(9));
         io.notices.clear();
 
@@ -93,7 +93,7 @@ class HealRetellTest
     void shouldNotTakeAnEmitterThatStoodStillForACut()
     {
         beat(1, START);
-        node.onJoinRequest(9, 1, START + 2 * ETA);
+        Deliver.joinRequest(node, 9, 1, START + 2 * ETA);
         io.notices.clear();
 
         watch(START + ETA, START + DELTA / 2 + 3 * ETA);
@@ -109,7 +109,7 @@ class HealRetellTest
     void shouldNotTakeItsOwnStallForACut()
     {
         beat(1, START);
-        node.onJoinRequest(9, 1, START + 2 * ETA);
+        Deliver.joinRequest(node, 9, 1, START + 2 * ETA);
         io.notices.clear();
 
         // this node's duty cycle stood still past its deadlines while the emitter went on beating
@@ -124,7 +124,7 @@ class HealRetellTest
     {
         beat(1, START);
         watch(START + ETA, START + DELTA / 2);
-        node.onNotice(heal(3, 1), 3, InboundFrame.UNKNOWN_INCARNATION, START + DELTA / 2);
+        Deliver.notice(node, heal(3, 1), 3, InboundFrame.UNKNOWN_INCARNATION, START + DELTA / 2);
 
         beat(2 + (DELTA / 2 + ETA) / ETA, START + DELTA / 2 + ETA);
 
@@ -134,7 +134,7 @@ class HealRetellTest
     @Test
     void shouldNotAnnounceAnythingWhileTheEmitterOnlyMissesBeats()
     {
-        node.onNotice(join(9, 1, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, join(9, 1, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         for (int k = 1; k <= 10; k++)
         {
             // every other beat lost: gaps of 2η
@@ -149,30 +149,30 @@ class HealRetellTest
     @Test
     void shouldRetellAJoinItAdmittedAsContactOnAHealNoticeOncePerHalfDelta()
     {
-        node.onJoinRequest(9, 1, START + 1);
+        Deliver.joinRequest(node, 9, 1, START + 1);
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         io.notices.clear();
 
-        node.onNotice(heal(1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START + 10);
+        Deliver.notice(node, heal(1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START + 10);
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
             "the contact retells the JOIN it broadcast");
 
-        node.onNotice(heal(2, 1), 2, InboundFrame.UNKNOWN_INCARNATION, START + 20);
+        Deliver.notice(node, heal(2, 1), 2, InboundFrame.UNKNOWN_INCARNATION, START + 20);
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count(),
             "a second heal notice within δ/2 retells nothing more");
 
-        node.onNotice(heal(3, 1), 3, InboundFrame.UNKNOWN_INCARNATION, START + 20 + DELTA / 2);
+        Deliver.notice(node, heal(3, 1), 3, InboundFrame.UNKNOWN_INCARNATION, START + 20 + DELTA / 2);
         assertEquals(2, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
     }
 
     @Test
     void shouldRetellWhenItIsTheEmitterNamedByAHealNotice()
     {
-        node.onJoinRequest(9, 1, START + 1);
+        Deliver.joinRequest(node, 9, 1, START + 1);
         io.notices.clear();
 
         // node 6's emitter is this node: the heal notice names it and reaches it directly
-        node.onNotice(heal(6, 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 10);
+        Deliver.notice(node, heal(6, 1), 6, InboundFrame.UNKNOWN_INCARNATION, START + 10);
 
         assertEquals(1, joinsOf(9).stream().map(RecordingChannels.SentNotice::sequence).distinct().count());
         assertEquals(0, node.counter(ProtocolCounter.STALE_FRAMES), "not taken for this node's own JOIN passed back");
@@ -182,10 +182,10 @@ class HealRetellTest
     @Test
     void shouldRetellNothingOnAHealNoticeForAJoinItOnlyLearned()
     {
-        node.onNotice(join(9, 1, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, join(9, 1, 1, 1), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         io.notices.clear();
 
-        node.onNotice(heal(2, 1), 2, InboundFrame.UNKNOWN_INCARNATION, START + 10);
+        Deliver.notice(node, heal(2, 1), 2, InboundFrame.UNKNOWN_INCARNATION, START + 10);
 
         assertTrue(joinsOf(9).stream().noneMatch((n) -> n.sourceRank() == 5), "its contact retells it");
         assertEquals(1, node.incarnationOf(9));

@@ -38,7 +38,7 @@ class JoinPartitionTest
 
     private void learnDead(final int rank)
     {
-        node.onNotice(failure(rank, 1, 1, RankArray.of(rank)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, failure(rank, 1, 1, RankArray.of(rank)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         assertFalse(node.isAlive(rank));
         io.sent.clear();
         io.notices.clear();
@@ -50,7 +50,7 @@ class JoinPartitionTest
         {
             if (probe.to() != silent && n.state() == NodeState.ACTIVE)
             {
-                n.onProbeAck(probe.to(), InboundFrame.UNKNOWN_INCARNATION, probe.value(), nowNs);
+                Deliver.probeAck(n, probe.to(), InboundFrame.UNKNOWN_INCARNATION, probe.value(), nowNs);
             }
         }
     }
@@ -65,7 +65,7 @@ class JoinPartitionTest
         }
         assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "the emitter fell silent: the node is probing");
 
-        node.onJoinRequest(6, 1, START + DELTA + 1);
+        Deliver.joinRequest(node, 6, 1, START + DELTA + 1);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED), "a contact that cannot count a majority admits nobody");
         assertTrue(io.sentOfType("view").isEmpty());
@@ -73,7 +73,7 @@ class JoinPartitionTest
         assertEquals(0, node.incarnationOf(6));
 
         answerProbes(node, 4, START + DELTA + 2);
-        node.onJoinRequest(6, 1, START + DELTA + 3);
+        Deliver.joinRequest(node, 6, 1, START + DELTA + 3);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED));
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED), "every witness answered: this side holds a majority");
@@ -86,10 +86,10 @@ class JoinPartitionTest
     void shouldRefuseAJoinWhileCheckingAMinorityNoticeAndAdmitItOnceTheNoticeIsRefuted()
     {
         final RankArray otherSide = RankArray.of(8, 9, 10, 11, 12, 13, 14, 15);
-        node.onNotice(failure(9, 1, NoticeSequences.MINORITY_BASE + 1, otherSide), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, failure(9, 1, NoticeSequences.MINORITY_BASE + 1, otherSide), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "a minority notice is checked by probing its D_msg");
 
-        node.onJoinRequest(3, 1, START + 2);
+        Deliver.joinRequest(node, 3, 1, START + 2);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED));
         assertTrue(node.isAlive(3));
@@ -99,7 +99,7 @@ class JoinPartitionTest
 
         answerProbes(node, -1, START + 3);
         assertEquals(NodeState.ACTIVE, node.state(), "a rank of D_msg answered: the notice is not about this side");
-        node.onJoinRequest(3, 1, START + 4);
+        Deliver.joinRequest(node, 3, 1, START + 4);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         assertEquals(1, node.incarnationOf(3));
@@ -111,9 +111,9 @@ class JoinPartitionTest
     {
         final DetectorNode paper = new DetectorNode(5, 0, SETTINGS.withPartitionPolicy(PartitionPolicy.NONE),
             new DoubleHypercubeSchedule(), io, io, io, START);
-        paper.onNotice(failure(6, 1, 1, RankArray.of(6)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(paper, failure(6, 1, 1, RankArray.of(6)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
 
-        paper.onJoinRequest(6, 1, START + 1);
+        Deliver.joinRequest(paper, 6, 1, START + 1);
 
         assertEquals(0, paper.counter(ProtocolCounter.JOINS_REFUSED));
         assertTrue(paper.isAlive(6));
@@ -128,7 +128,7 @@ class JoinPartitionTest
         {
             joiner.doWork(t);
         }
-        joiner.onProbe(4, 0, 77, START + 10 * DELTA);
+        Deliver.probe(joiner, 4, 0, 77, START + 10 * DELTA);
 
         assertEquals(NodeState.JOINING, joiner.state());
         assertTrue(joiner.counter(ProtocolCounter.JOIN_REQUESTS_SENT) > 0);
@@ -147,8 +147,8 @@ class JoinPartitionTest
         final DetectorNode joiner = newNode(3);
         joiner.join(START);
 
-        joiner.onNewObserver(7, 1, 5, 0, 0L, 0, START + 1);
-        joiner.onNewObserver(9, 0, 5, 0, 0L, 0, START + 2);
+        Deliver.newObserver(joiner, 7, 1, 5, 0, 0L, 0, START + 1);
+        Deliver.newObserver(joiner, 9, 0, 5, 0, 0L, 0, START + 2);
 
         assertEquals(7, joiner.observer());
         assertEquals(1, joiner.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
@@ -158,16 +158,16 @@ class JoinPartitionTest
     void shouldAnswerProbesFromTheCurrentLifeOfARankOnly()
     {
         learnDead(6);
-        node.onNotice(new ReusableNotice().set(6, 9, 0, 2, RankArray.of(6)).subject(2, true), 9, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, new ReusableNotice().set(6, 9, 0, 2, RankArray.of(6)).subject(2, true), 9, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.isAlive(6));
         final long stale = node.counter(ProtocolCounter.STALE_FRAMES);
 
-        node.onProbe(6, 1, 42, START + 2);
+        Deliver.probe(node, 6, 1, 42, START + 2);
         assertTrue(io.sentOfType("probeAck").isEmpty(), "an older life of 6 is not answered");
         assertEquals(stale + 1, node.counter(ProtocolCounter.STALE_FRAMES));
         assertEquals(0, node.counter(ProtocolCounter.FENCES_SENT), "nor fenced: it is stale, not dead in this view");
 
-        node.onProbe(6, 2, 43, START + 3);
+        Deliver.probe(node, 6, 2, 43, START + 3);
         assertEquals(1, io.sentOfType("probeAck").size());
         assertEquals(43, io.sentOfType("probeAck").get(0).value());
         assertEquals(6, io.sentOfType("probeAck").get(0).to());
@@ -180,15 +180,15 @@ class JoinPartitionTest
         joined.join(START);
         final IncarnationTable incarnations = new IncarnationTable(1);
         incarnations.raise(5, 3);
-        joined.onView(7, 0, RankArray.of(9), incarnations, START + 1);
+        Deliver.view(joined, 7, 0, RankArray.of(9), incarnations, START + 1);
         assertEquals(NodeState.ACTIVE, joined.state());
 
         final long fenceSeq = NoticeSequences.FENCE_BASE + 1;
-        joined.onNotice(new ReusableNotice().set(5, 9, 0, fenceSeq, RankArray.of(5)).subject(0, false), 9, 0,
+        Deliver.notice(joined, new ReusableNotice().set(5, 9, 0, fenceSeq, RankArray.of(5)).subject(0, false), 9, 0,
             START + 2);
         assertEquals(NodeState.ACTIVE, joined.state(), "a fence naming the boot life of 5 is stale to its new life");
 
-        joined.onNotice(new ReusableNotice().set(5, 9, 0, fenceSeq + 1, RankArray.of(5)).subject(3, false), 9, 0,
+        Deliver.notice(joined, new ReusableNotice().set(5, 9, 0, fenceSeq + 1, RankArray.of(5)).subject(3, false), 9, 0,
             START + 3);
         assertEquals(NodeState.EXCLUDED, joined.state(), "one naming this life crosses: it leaves a majority alive");
     }
@@ -199,7 +199,7 @@ class JoinPartitionTest
         learnDead(6);
         final long originated = node.counter(ProtocolCounter.NOTICES_ORIGINATED);
 
-        node.onHeartbeat(6, 1, 1, START, START + 1);
+        Deliver.heartbeat(node, 6, 1, 1, START, START + 1);
 
         assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(0, io.notices.stream().filter((n) -> n.to() == 6).findFirst().orElseThrow().subjectIncarnation(),
@@ -213,7 +213,7 @@ class JoinPartitionTest
         learnDead(6);
         final long originated = node.counter(ProtocolCounter.NOTICES_ORIGINATED);
 
-        node.onHeartbeat(6, 0, 1, START, START + 1);
+        Deliver.heartbeat(node, 6, 0, 1, START, START + 1);
 
         assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(originated + 1, node.counter(ProtocolCounter.NOTICES_ORIGINATED));

@@ -39,7 +39,7 @@ class JoinProtocolTest
 
     private void learnDead(final int rank)
     {
-        node.onNotice(failure(rank, 1, 1, 0), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, failure(rank, 1, 1, 0), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         assertFalse(node.isAlive(rank));
         io.sent.clear();
         io.notices.clear();
@@ -51,7 +51,7 @@ class JoinProtocolTest
     {
         learnDead(6);
 
-        node.onJoinRequest(6, 1, START + 10);
+        Deliver.joinRequest(node, 6, 1, START + 10);
 
         assertTrue(node.isAlive(6));
         assertEquals(1, node.incarnationOf(6));
@@ -74,7 +74,7 @@ class JoinProtocolTest
         learnDead(4);
         assertEquals(3, node.emitter());
 
-        node.onNotice(join(4, 9, 1, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 20);
+        Deliver.notice(node, join(4, 9, 1, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 20);
 
         assertEquals(4, node.emitter());
         assertTrue(io.sentOfType("newObserver").stream().anyMatch((s) -> s.to() == 4));
@@ -94,14 +94,14 @@ class JoinProtocolTest
     void shouldDropEverythingFromOrAboutAnOlderIncarnation()
     {
         learnDead(6);
-        node.onJoinRequest(6, 2, START + 10);
+        Deliver.joinRequest(node, 6, 2, START + 10);
         io.sent.clear();
         final long epoch = node.viewEpoch();
 
-        node.onJoinRequest(6, 1, START + 11);
-        node.onNotice(failure(6, 9, 5, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 12);
-        node.onLeave(6, 1, START + 13);
-        node.onNotice(join(6, 9, 6, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 14);
+        Deliver.joinRequest(node, 6, 1, START + 11);
+        Deliver.notice(node, failure(6, 9, 5, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 12);
+        Deliver.leave(node, 6, 1, START + 13);
+        Deliver.notice(node, join(6, 9, 6, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 14);
 
         assertTrue(node.isAlive(6));
         assertEquals(2, node.incarnationOf(6));
@@ -109,17 +109,17 @@ class JoinProtocolTest
         assertTrue(node.counter(ProtocolCounter.STALE_FRAMES) >= 3, "stale frames are counted: " + node.counter(ProtocolCounter.STALE_FRAMES));
         assertTrue(io.sentOfType("view").isEmpty());
 
-        node.onNotice(failure(6, 9, 7, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 15);
+        Deliver.notice(node, failure(6, 9, 7, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 15);
         assertFalse(node.isAlive(6), "the death of the current incarnation applies");
-        node.onJoinRequest(6, 2, START + 16);
+        Deliver.joinRequest(node, 6, 2, START + 16);
         assertFalse(node.isAlive(6), "and that incarnation cannot come back");
     }
 
     @Test
     void shouldConvergeWhateverTheOrderOfAnOldDeathAndANewJoin()
     {
-        node.onNotice(join(6, 9, 1, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
-        node.onNotice(failure(6, 10, 1, 0), 10, InboundFrame.UNKNOWN_INCARNATION, START + 1);
+        Deliver.notice(node, join(6, 9, 1, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, failure(6, 10, 1, 0), 10, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.isAlive(6), "the death of the boot life after the JOIN of life 1 is stale");
         assertEquals(1, node.incarnationOf(6));
     }
@@ -127,7 +127,7 @@ class JoinProtocolTest
     @Test
     void shouldAnnounceTheOldLifeDeadWhenANewerOneAsksWhileItIsStillHeldAlive()
     {
-        node.onJoinRequest(6, 1, START + 10);
+        Deliver.joinRequest(node, 6, 1, START + 10);
 
         assertTrue(node.isAlive(6));
         assertTrue(io.notices.stream().anyMatch((n) -> !n.join() && n.deadRank() == 6 && n.subjectIncarnation() == 0));
@@ -139,7 +139,7 @@ class JoinProtocolTest
     void shouldFenceOtherFramesFromADeadRankNamingTheIncarnationHeldDead()
     {
         learnDead(6);
-        node.onNewObserver(6, 1, 5, 0, 0L, 0, START + 10);
+        Deliver.newObserver(node, 6, 1, 5, 0, 0L, 0, START + 10);
         assertEquals(1, node.counter(ProtocolCounter.FENCES_SENT));
         assertEquals(0, io.notices.get(0).subjectIncarnation(), "names the boot life held dead, not the newer one");
     }
@@ -161,13 +161,13 @@ class JoinProtocolTest
         assertTrue(io.sentOfType("heartbeat").isEmpty(), "nobody is beaten before admission");
 
         final long viewNs = START + 3 * retryNs + 1;
-        joiner.onView(7, 0, RankArray.of(6, 11), io.lastViewIncarnations == null ?
+        Deliver.view(joiner, 7, 0, RankArray.of(6, 11), io.lastViewIncarnations == null ?
             new IncarnationTable(1) : io.lastViewIncarnations, viewNs);
         assertEquals(NodeState.JOINING, joiner.state(), "a view that does not admit this incarnation is ignored");
 
         final IncarnationTable incarnations = new IncarnationTable(2);
         incarnations.raise(6, 3);
-        joiner.onView(7, 0, RankArray.of(6, 11), incarnations, viewNs);
+        Deliver.view(joiner, 7, 0, RankArray.of(6, 11), incarnations, viewNs);
         assertEquals(NodeState.ACTIVE, joiner.state());
         assertFalse(joiner.isAlive(11));
         assertTrue(joiner.isAlive(6));
@@ -178,7 +178,7 @@ class JoinProtocolTest
 
         joiner.doWork(viewNs + ETA);
         assertTrue(io.sentOfType("heartbeat").isEmpty(), "no beats until the successor adopts it");
-        joiner.onNewObserver(7, 0, 6, 0, 0L, 0, viewNs + ETA + 1);
+        Deliver.newObserver(joiner, 7, 0, 6, 0, 0L, 0, viewNs + ETA + 1);
         assertEquals(1, io.sentOfType("heartbeat").size());
         assertFalse(joiner.joinConfirmed(), "confirmed only once its emitter beat too");
     }
@@ -190,12 +190,12 @@ class JoinProtocolTest
         joiner.join(START);
         // a NEW_OBSERVER from rank 9 before the view (replayed, or sent by a node that holds 7 and 8 dead): the joiner
         // beats 9 on trust until it knows better
-        joiner.onNewObserver(9, 0, 6, 0x42, 4096, 64, START + 1);
+        Deliver.newObserver(joiner, 9, 0, 6, 0x42, 4096, 64, START + 1);
         assertEquals(9, joiner.observer());
 
         final IncarnationTable incarnations = new IncarnationTable(2);
         incarnations.raise(6, 3);
-        joiner.onView(5, 0, RankArray.of(6), incarnations, START + 2);
+        Deliver.view(joiner, 5, 0, RankArray.of(6), incarnations, START + 2);
         assertEquals(NodeState.ACTIVE, joiner.state());
         assertEquals(7, joiner.observer(), "the view's nearest live successor, not the frame's sender");
         assertEquals(1, joiner.counter(ProtocolCounter.NEW_OBSERVER_DEFERRED));
@@ -203,12 +203,12 @@ class JoinProtocolTest
         joiner.doWork(START + 2 + 3 * ETA);
         assertEquals(beats, io.sentOfType("heartbeat").size(), "no beats until rank 7 adopts it");
 
-        joiner.onNewObserver(7, 0, 6, 0, 0L, 0, START + 3 * ETA + 3);
+        Deliver.newObserver(joiner, 7, 0, 6, 0, 0L, 0, START + 3 * ETA + 3);
         assertEquals(7, io.sentOfType("heartbeat").get(io.sentOfType("heartbeat").size() - 1).to());
 
         // 7 and 8 die after all: the held offer of 9, with its slot descriptor, is taken
-        joiner.onNotice(failure(7, 9, 1, 0), 9, InboundFrame.UNKNOWN_INCARNATION, START + 4 * ETA);
-        joiner.onNotice(failure(8, 9, 2, 0), 9, InboundFrame.UNKNOWN_INCARNATION, START + 4 * ETA + 1);
+        Deliver.notice(joiner, failure(7, 9, 1, 0), 9, InboundFrame.UNKNOWN_INCARNATION, START + 4 * ETA);
+        Deliver.notice(joiner, failure(8, 9, 2, 0), 9, InboundFrame.UNKNOWN_INCARNATION, START + 4 * ETA + 1);
         assertEquals(9, joiner.observer());
         assertEquals("observer 9 rkey 66 address 4096 length 64 at " + (START + 4 * ETA + 1),
             io.observersOffered.get(io.observersOffered.size() - 1));
@@ -221,12 +221,12 @@ class JoinProtocolTest
         joiner.join(START);
         final IncarnationTable incarnations = new IncarnationTable(2);
         incarnations.raise(6, 3);
-        joiner.onView(7, 0, RankArray.of(6), incarnations, START + 1);
+        Deliver.view(joiner, 7, 0, RankArray.of(6), incarnations, START + 1);
 
-        joiner.onNotice(new ReusableNotice().set(6, 9, 0, NoticeSequences.FENCE_BASE + 1, RankArray.of(6))
+        Deliver.notice(joiner, new ReusableNotice().set(6, 9, 0, NoticeSequences.FENCE_BASE + 1, RankArray.of(6))
             .subject(0, false), 9, InboundFrame.UNKNOWN_INCARNATION, START + 2);
         assertEquals(NodeState.ACTIVE, joiner.state());
-        joiner.onNotice(failure(6, 9, 2, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START + 3);
+        Deliver.notice(joiner, failure(6, 9, 2, 3), 9, InboundFrame.UNKNOWN_INCARNATION, START + 3);
         assertEquals(NodeState.EXCLUDED, joiner.state());
     }
 

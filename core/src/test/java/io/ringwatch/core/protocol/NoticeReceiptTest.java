@@ -30,7 +30,8 @@ class NoticeReceiptTest
     private final Notices notices = new Notices(RANK, 0, settings, new DoubleHypercubeSchedule(), io, membership,
         dead, counters);
     private final NoticeReceipt receipt = new NoticeReceipt(0, settings, ring,
-        dead, membership, quorum, new Admission(settings, ring, dead, membership, notices, counters), notices,
+        dead, membership, quorum, new Admission(settings, ring, dead, membership, notices,
+        new LocalView(RANK, dead, membership, quorum, io, 10), counters), notices,
         counters);
 
     @Test

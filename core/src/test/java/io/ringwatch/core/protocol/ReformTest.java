@@ -64,7 +64,7 @@ class ReformTest
 
         for (int r = 1; r < N; r++)
         {
-            leader.onReformAck(r, 3, token, pollNs + r);
+            Deliver.reformAck(leader, r, 3, token, pollNs + r);
         }
         assertEquals(NodeState.JOINING, leader.state(), "the first poll only asks");
         assertEquals(2 * (N - 1), polls().size(), "every rank answered it: the binding poll goes out at once");
@@ -74,7 +74,7 @@ class ReformTest
         for (int r = 1; r < N; r++)
         {
             assertEquals(NodeState.JOINING, leader.state(), "no re-form before rank " + r + " answered");
-            leader.onReformAck(r, 3, binding, pollNs + N + r);
+            Deliver.reformAck(leader, r, 3, binding, pollNs + N + r);
         }
 
         assertEquals(NodeState.ACTIVE, leader.state());
@@ -86,7 +86,7 @@ class ReformTest
             assertFalse(leader.isAlive(r), "every other rank waits to be admitted: " + r);
         }
 
-        leader.onJoinRequest(4, 3, pollNs + 2 * DELTA);
+        Deliver.joinRequest(leader, 4, 3, pollNs + 2 * DELTA);
         assertTrue(leader.isAlive(4), "the re-formed leader admits the ranks that ask");
         assertEquals(4, io.sentOfType("view").get(0).to());
     }
@@ -100,9 +100,9 @@ class ReformTest
 
         for (int r = 1; r < N - 1; r++)
         {
-            leader.onReformAck(r, 3, token, pollNs + r);
+            Deliver.reformAck(leader, r, 3, token, pollNs + r);
         }
-        leader.onReformAck(N - 1, 3, token, pollNs + 2 * DELTA + 1);
+        Deliver.reformAck(leader, N - 1, 3, token, pollNs + 2 * DELTA + 1);
         assertEquals(NodeState.JOINING, leader.state(), "an answer after the lease does not count");
 
         io.sent.clear();
@@ -114,7 +114,7 @@ class ReformTest
         assertTrue(next != token);
         for (int r = 1; r < N; r++)
         {
-            leader.onReformAck(r, 3, r == 9 ? token : next, pollNs + 4 * DELTA + 1 + r);
+            Deliver.reformAck(leader, r, 3, r == 9 ? token : next, pollNs + 4 * DELTA + 1 + r);
         }
         assertEquals(NodeState.JOINING, leader.state(), "an answer to an older poll does not count");
         assertEquals(0, leader.counter(ProtocolCounter.REFORMS));
@@ -130,12 +130,12 @@ class ReformTest
 
         // the first poll (even token) binds nobody: a contact's view right after it is taken
         final DetectorNode other = joiner(6, 3);
-        other.onReformPoll(0, LEADER_INCARNATION, 42, t);
-        other.onView(7, 0, new RankArray(4), incarnations(6, 3), t + 1);
+        Deliver.reformPoll(other, 0, LEADER_INCARNATION, 42, t);
+        Deliver.view(other, 7, 0, new RankArray(4), incarnations(6, 3), t + 1);
         assertEquals(NodeState.ACTIVE, other.state());
         io.sent.clear();
 
-        node.onReformPoll(0, LEADER_INCARNATION, 43, t);
+        Deliver.reformPoll(node, 0, LEADER_INCARNATION, 43, t);
         assertEquals(List.of(new RecordingChannels.Sent("reformAck", 0, 43)), io.sentOfType("reformAck"));
 
         io.sent.clear();
@@ -144,11 +144,11 @@ class ReformTest
         assertTrue(io.sentOfType("joinRequest").stream().allMatch((s) -> s.to() == 0),
             "a bound joiner asks the leader alone: " + io.sentOfType("joinRequest"));
 
-        node.onView(6, 0, new RankArray(4), incarnations, t + DELTA);
+        Deliver.view(node, 6, 0, new RankArray(4), incarnations, t + DELTA);
         assertEquals(NodeState.JOINING, node.state(), "another contact's view is refused during the lease");
         assertEquals(1, node.counter(ProtocolCounter.REFORM_VIEWS_REFUSED));
 
-        node.onView(6, 0, new RankArray(4), incarnations, t + 2 * DELTA);
+        Deliver.view(node, 6, 0, new RankArray(4), incarnations, t + 2 * DELTA);
         assertEquals(NodeState.ACTIVE, node.state(), "once the lease is over any contact may admit it");
     }
 
@@ -164,17 +164,17 @@ class ReformTest
     {
         final DetectorNode member = SixteenNodes.node(1, 0, io);
 
-        member.onReformPoll(3, 2, 1, START + 10);
+        Deliver.reformPoll(member, 3, 2, 1, START + 10);
         assertTrue(io.sent.isEmpty(), "only the lowest rank polls: " + io.sent);
 
-        member.onReformPoll(0, LEADER_INCARNATION, 1, START + 20);
+        Deliver.reformPoll(member, 0, LEADER_INCARNATION, 1, START + 20);
         assertTrue(io.sentOfType("reformAck").isEmpty(), "a member never answers as a joiner");
         assertEquals(0, io.sentOfType("view").get(0).to(), "its nearest live successor admits the leader");
         assertEquals(LEADER_INCARNATION, member.incarnationOf(0));
 
         io.sent.clear();
         final DetectorNode farther = SixteenNodes.node(5, 0, io);
-        farther.onReformPoll(0, LEADER_INCARNATION, 1, START + 30);
+        Deliver.reformPoll(farther, 0, LEADER_INCARNATION, 1, START + 30);
         assertTrue(io.sent.isEmpty(), "any other member ignores the poll, or N - 1 would admit it at once: " + io.sent);
     }
 }

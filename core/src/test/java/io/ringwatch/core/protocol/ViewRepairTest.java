@@ -34,7 +34,7 @@ class ViewRepairTest
 
     private long ownDigest()
     {
-        node.onViewDigest(4, 0, 0, START);
+        Deliver.viewDigest(node, 4, 0, 0, START);
         io.sent.clear();
         final RankArray dead = io.lastViewDead;
         return dead == null ? 0 : digestOf(dead, io.lastViewIncarnations);
@@ -79,13 +79,13 @@ class ViewRepairTest
     @Test
     void shouldAnswerADifferingDigestWithItsViewAndAMatchingOneWithNothing()
     {
-        node.onNotice(new ReusableNotice().set(9, 1, 0, 1, RankArray.of(9)).subject(0, false), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, new ReusableNotice().set(9, 1, 0, 1, RankArray.of(9)).subject(0, false), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         final long digest = digestOf(RankArray.of(9), new IncarnationTable(4));
 
-        node.onViewDigest(6, 0, digest, START + 1);
+        Deliver.viewDigest(node, 6, 0, digest, START + 1);
         assertTrue(io.sentOfType("view").isEmpty());
 
-        node.onViewDigest(6, 0, digest ^ 1, START + 2);
+        Deliver.viewDigest(node, 6, 0, digest ^ 1, START + 2);
         assertEquals(1, io.sentOfType("view").size());
         assertEquals(6, io.sentOfType("view").get(0).to());
         assertEquals(1, io.lastViewDead.size());
@@ -99,7 +99,7 @@ class ViewRepairTest
         final IncarnationTable incarnations = new IncarnationTable(4);
         incarnations.raise(6, 3);
 
-        node.onView(4, 0, RankArray.of(11), incarnations, START + 1);
+        Deliver.view(node, 4, 0, RankArray.of(11), incarnations, START + 1);
 
         assertTrue(node.isAlive(6));
         assertEquals(3, node.incarnationOf(6));
@@ -116,11 +116,11 @@ class ViewRepairTest
     {
         final IncarnationTable newer = new IncarnationTable(4);
         newer.raise(6, 3);
-        node.onView(4, 0, new RankArray(4), newer, START + 1);
+        Deliver.view(node, 4, 0, new RankArray(4), newer, START + 1);
         io.events.clear();
 
         // a stale view: 6 dead at its boot life, and this node dead
-        node.onView(4, 0, RankArray.of(5, 6), new IncarnationTable(4), START + 2);
+        Deliver.view(node, 4, 0, RankArray.of(5, 6), new IncarnationTable(4), START + 2);
 
         assertTrue(node.isAlive(6), "the death of an older life does not end the newer one");
         assertTrue(io.events.isEmpty(), io.events.toString());
@@ -136,7 +136,7 @@ class ViewRepairTest
             most.add(r);
         }
 
-        node.onView(4, 0, most, new IncarnationTable(4), START + 1);
+        Deliver.view(node, 4, 0, most, new IncarnationTable(4), START + 1);
 
         for (int r = 6; r < 15; r++)
         {
@@ -150,10 +150,10 @@ class ViewRepairTest
     @Test
     void shouldIgnoreAViewFromARankItHoldsDead()
     {
-        node.onNotice(new ReusableNotice().set(4, 1, 0, 1, RankArray.of(4)).subject(0, false), 1, InboundFrame.UNKNOWN_INCARNATION, START);
+        Deliver.notice(node, new ReusableNotice().set(4, 1, 0, 1, RankArray.of(4)).subject(0, false), 1, InboundFrame.UNKNOWN_INCARNATION, START);
         io.events.clear();
 
-        node.onView(4, 0, RankArray.of(11), new IncarnationTable(4), START + 1);
+        Deliver.view(node, 4, 0, RankArray.of(11), new IncarnationTable(4), START + 1);
 
         assertTrue(node.isAlive(11));
         assertTrue(io.events.isEmpty(), io.events.toString());

@@ -22,6 +22,9 @@ class RingTest
         assertEquals(1, ring.distance(2));
         assertEquals(0, ring.distance(3));
         assertEquals(7, ring.distance(4));
+        assertEquals(1, ring.distanceAhead(4));
+        assertEquals(7, ring.distanceAhead(2));
+        assertEquals(0, ring.distanceAhead(3));
     }
 
     @Test

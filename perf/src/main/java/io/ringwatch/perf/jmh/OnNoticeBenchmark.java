@@ -5,6 +5,7 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.sim.SimFrame;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener;
@@ -25,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link DetectorNode#onNotice} for a copy of a broadcast already forwarded: during a flood each node receives up to
+ * {@link DetectorNode#onFrame} with a notice for a copy of a broadcast already forwarded: during a flood each node receives up to
  * 2k copies of every broadcast and forwards only the first, so this is the common case and must be cheap.
  * <p>
  * {@code broadcastsInFlight} independent failures have each been announced by their observer, with D_msg growing
@@ -53,6 +54,7 @@ public class OnNoticeBenchmark
     private DetectorNode node;
     private CountingControlChannel control;
     private ReusableNotice[] notices;
+    private final SimFrame frame = new SimFrame();
     private int next;
     private long forwardedAtStart;
     private long sentAtStart;
@@ -89,7 +91,7 @@ public class OnNoticeBenchmark
             }
             final int deadRank = dead[i];
             notices[i] = BenchNotice.of(deadRank, deadRank + 1, 0, 1, dead);
-            node.onNotice(notices[i], notices[i].sourceRank(), InboundFrame.UNKNOWN_INCARNATION, NOW_NS);
+            node.onFrame(frame.notice(notices[i].sourceRank(), InboundFrame.UNKNOWN_INCARNATION, notices[i]), NOW_NS);
         }
 
         if (node.counter(ProtocolCounter.NOTICES_DUPLICATE) != 0 || node.deadSet().size() != broadcastsInFlight)
@@ -107,7 +109,7 @@ public class OnNoticeBenchmark
     public long duplicateNotice()
     {
         final ReusableNotice notice = notices[next++ & (broadcastsInFlight - 1)];
-        node.onNotice(notice, notice.sourceRank(), InboundFrame.UNKNOWN_INCARNATION, NOW_NS);
+        node.onFrame(frame.notice(notice.sourceRank(), InboundFrame.UNKNOWN_INCARNATION, notice), NOW_NS);
         return node.counter(ProtocolCounter.NOTICES_DUPLICATE);
     }
 

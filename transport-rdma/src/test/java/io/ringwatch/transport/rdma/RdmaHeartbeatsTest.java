@@ -2,6 +2,7 @@ package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.codec.FrameAuthenticator;
+import io.ringwatch.core.protocol.Deliver;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -392,7 +393,7 @@ class RdmaHeartbeatsTest
             new DoubleHypercubeSchedule(), nodes[0], noControl, MembershipListener.NO_OP, fabric.nowNs);
 
         // a peer that sends no RDMA slot (zeros, as a UDP node would): the protocol drops the frame
-        node0.onNewObserver(1, InboundFrame.UNKNOWN_INCARNATION, 0, 0, 0L, 0, fabric.nowNs);
+        Deliver.newObserver(node0, 1, InboundFrame.UNKNOWN_INCARNATION, 0, 0, 0L, 0, fabric.nowNs);
         assertEquals(1, node0.counter(ProtocolCounter.NEW_OBSERVER_REFUSED));
         assertEquals(1, nodes[0].counters().descriptorsRejected());
         assertEquals(1, node0.observer(), "the node keeps its observer");
@@ -400,10 +401,10 @@ class RdmaHeartbeatsTest
 
         // rank 2 took this node on when 1 died; its offer waits until this node knows of that death too
         final RemoteSlot slot2 = nodes[2].localSlot();
-        node0.onNewObserver(2, InboundFrame.UNKNOWN_INCARNATION, 0, slot2.rkey(), slot2.address(), slot2.length(),
+        Deliver.newObserver(node0, 2, InboundFrame.UNKNOWN_INCARNATION, 0, slot2.rkey(), slot2.address(), slot2.length(),
             fabric.nowNs);
         assertEquals(1, node0.observer());
-        node0.onNotice(new ReusableNotice().set(1, 3, 0, 1, RankArray.of(1)).subject(0, false), 3,
+        Deliver.notice(node0, new ReusableNotice().set(1, 3, 0, 1, RankArray.of(1)).subject(0, false), 3,
             InboundFrame.UNKNOWN_INCARNATION, fabric.nowNs);
         assertEquals(2, node0.observer());
         assertTrue(nodes[2].readHeartbeat(0) > 0, "T4's immediate beat landed by RDMA WRITE");

@@ -2,6 +2,7 @@ package io.ringwatch.transport.rdma;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.protocol.Deliver;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -129,11 +130,11 @@ class RdmaPortDownTest
                 {
                     final RemoteSlot slot = heartbeats[m.from].localSlot();
                     // the live agent's path: the protocol hands the frame's descriptor to RdmaHeartbeats
-                    nodes[m.to].onNewObserver(m.from, InboundFrame.UNKNOWN_INCARNATION, m.to, slot.rkey(), slot.address(), slot.length(), now);
+                    Deliver.newObserver(nodes[m.to], m.from, InboundFrame.UNKNOWN_INCARNATION, m.to, slot.rkey(), slot.address(), slot.length(), now);
                 }
                 else
                 {
-                    nodes[m.to].onNotice(delivered.set(m.deadRank, m.source, m.sourceIncarnation, m.sequence,
+                    Deliver.notice(nodes[m.to], delivered.set(m.deadRank, m.source, m.sourceIncarnation, m.sequence,
                         m.deadSet), m.from, InboundFrame.UNKNOWN_INCARNATION, now);
                 }
             }

@@ -1,0 +1,144 @@
+package io.ringwatch.core.protocol;
+
+import io.ringwatch.core.spi.RankSet;
+
+import java.util.Arrays;
+
+/**
+ * The ear check's evidence ({@link ProbeSession}): the witnesses a session asks (the ranks 2^i away on either side of
+ * this node, a sample of the whole ring) and who answered, each rank counted once whichever probe it answers. A
+ * recount (the recheck) counts afresh into a second set, keeping the session's answers to choose whom to ask.
+ * Its arrays are made at the first session, so a node that never probes pays nothing (a million-node simulation
+ * could not hold them for every node). Allocation free after that.
+ */
+final class ProbeTally
+{
+    private static final int MAX_WITNESSES = 64;
+
+    private final int rank;
+    private final int clusterSize;
+    private final RankSet dead;
+    private final Quorum quorum;
+    private int[] witnesses;
+    private long[] answered;
+    private long[] rechecked;
+    private long[] counting;
+    private int witnessCount;
+    private int answers;
+    private int witnessesAnswered;
+    private boolean lowestAnswered;
+
+    ProbeTally(final int rank, final int clusterSize, final RankSet dead, final Quorum quorum)
+    {
+        this.rank = rank;
+        this.clusterSize = clusterSize;
+        this.dead = dead;
+        this.quorum = quorum;
+    }
+
+    /**
+     * A new session: nobody has answered, and the witnesses are picked afresh (live in view, neither this node nor
+     * the silent emitter).
+     */
+    void startSession(final int emitter)
+    {
+        if (answered == null)
+        {
+            witnesses = new int[MAX_WITNESSES];
+            answered = RankBits.forCluster(clusterSize);
+            rechecked = RankBits.forCluster(clusterSize);
+        }
+        startCount(answered);
+        witnessCount = 0;
+        for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
+        {
+            addWitness((int)((rank + d) % clusterSize), emitter);
+            addWitness((int)Math.floorMod(rank - d, (long)clusterSize), emitter);
+        }
+    }
+
+    /**
+     * The recheck: count again from nothing, the session's answers kept aside ({@link #answeredInSession}).
+     */
+    void startRecount()
+    {
+        startCount(rechecked);
+    }
+
+    private void startCount(final long[] bits)
+    {
+        counting = bits;
+        Arrays.fill(bits, 0L);
+        answers = 0;
+        witnessesAnswered = 0;
+        lowestAnswered = rank == quorum.lowestMember();
+    }
+
+    /**
+     * Count {@code fromRank}'s answer, once: when a cut heals the first answers to come back are those to probes asked
+     * again, and a node that could not count them would stop on a whole cluster.
+     */
+    void count(final int fromRank)
+    {
+        if (RankBits.addFirst(counting, fromRank))
+        {
+            answers++;
+            lowestAnswered |= fromRank == quorum.lowestMember();
+            witnessesAnswered += isWitness(fromRank) ? 1 : 0;
+        }
+    }
+
+    /**
+     * @return true once this node has heard enough to be sure it is on a majority side: every witness answered (the
+     * sample shows no cut), or the ranks that answered, each counted once, make a majority of M with itself.
+     */
+    boolean hasMajorityEvidence()
+    {
+        return allWitnessesAnswered() || quorum.holds(answers + 1, lowestAnswered);
+    }
+
+    boolean allWitnessesAnswered()
+    {
+        return witnessesAnswered == witnessCount;
+    }
+
+    boolean anyAnswered()
+    {
+        return answers != 0;
+    }
+
+    boolean answeredInSession(final int r)
+    {
+        return RankBits.has(answered, r);
+    }
+
+    int witnessCount()
+    {
+        return witnessCount;
+    }
+
+    int witness(final int i)
+    {
+        return witnesses[i];
+    }
+
+    boolean isWitness(final int r)
+    {
+        for (int i = 0; i < witnessCount; i++)
+        {
+            if (witnesses[i] == r)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void addWitness(final int r, final int emitter)
+    {
+        if (r != rank && r != emitter && !dead.contains(r) && !isWitness(r))
+        {
+            witnesses[witnessCount++] = r;
+        }
+    }
+}
