@@ -123,13 +123,26 @@ public final class DetectorNode
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
             settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
-        final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters);
-        this.joins = new JoinContact(shared, settings, probes, majorityRule, heal, neighbours);
+        final Joining joining =
+            new Joining(ring, dead, membership, reform, notices, control, counters, 2 * suspicionTimeoutNs);
+        this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours);
         this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins);
         this.learning = new Learning(shared, settings, quorum, joining, receipt, majorityRule, heal, viewRepair,
             admission, neighbours, joins, joiner);
         this.probeAnswers = new ProbeAnswers(rank, admission, majorityRule, probes, control, counters);
         rebase(startNs);
+    }
+
+    /**
+     * Draw this node's join nonces under {@code secret} (see {@code JoinChallenge}): a driver that may meet recordings
+     * of earlier runs (the live runtime) passes one drawn at random per process; without it they derive from rank and
+     * incarnation. Call before the first frame.
+     *
+     * @param secret 64 random bits.
+     */
+    public void joinNonceSecret(final long secret)
+    {
+        joins.nonceSecret(secret);
     }
 
     /**
@@ -306,7 +319,10 @@ public final class DetectorNode
             case FrameType.FAILURE_NOTICE, FrameType.JOIN ->
                 learning.onNotice(frame.notice(), sender, senderIncarnation, nowNs);
             case FrameType.LEAVE -> learning.onLeave(sender, senderIncarnation, nowNs);
-            case FrameType.JOIN_REQUEST -> joins.onJoinRequest(sender, senderIncarnation, nowNs);
+            case FrameType.JOIN_REQUEST ->
+                joins.onJoinRequest(sender, senderIncarnation, JoinContact.NO_PROOF, nowNs);
+            case FrameType.JOIN_PROOF -> joins.onJoinRequest(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.JOIN_CHALLENGE -> joiner.onJoinChallenge(sender, frame.probeToken(), nowNs);
             case FrameType.VIEW ->
                 learning.onView(sender, senderIncarnation, frame.viewDead(), frame.viewIncarnations(), nowNs);
             case FrameType.PROBE -> probeAnswers.onProbe(sender, senderIncarnation, frame.probeToken(), nowNs);

@@ -101,12 +101,28 @@ final class JoinerRole
         {
             if (shared.ring.nextAlive(fromRank) == shared.rank)
             {
-                joins.onJoinRequest(fromRank, fromIncarnation, nowNs);
+                joins.onJoinRequest(fromRank, fromIncarnation, JoinContact.NO_PROOF, nowNs);
             }
         }
         else if (shared.view.joining() && fromIncarnation > 0)
         {
             reform.onPoll(token, nowNs, shared.control);
+        }
+    }
+
+    /**
+     * JOIN_CHALLENGE: a contact asks this node to prove its request is its own, made now. Answered by a node asking to
+     * join, or a member not yet confirmed asking its emitter again ({@link Joining#answerChallenge}).
+     */
+    void onJoinChallenge(final int fromRank, final long nonce, final long nowNs)
+    {
+        if (shared.view.joining() || shared.view.active())
+        {
+            joining.answerChallenge(fromRank, nonce, nowNs);
+        }
+        else
+        {
+            shared.counters.increment(ProtocolCounter.JOIN_CHALLENGES_IGNORED);
         }
     }
 
