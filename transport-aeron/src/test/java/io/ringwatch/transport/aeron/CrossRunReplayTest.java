@@ -1,17 +1,13 @@
 package io.ringwatch.transport.aeron;
 
-import io.aeron.Aeron;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.transport.aeron.auth.KeyFile;
-import io.ringwatch.transport.aeron.internal.ClusterChannels;
-import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -50,7 +46,6 @@ class CrossRunReplayTest
     private static final int N = 3;
     private static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(25);
     private static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(250);
-    private static final long COUNTER_WAIT_MS = 10_000;
 
     @Test
     void shouldNotLetAJoinRequestRecordedInAnEarlierRunExcludeALiveRank() throws Exception
@@ -65,16 +60,15 @@ class CrossRunReplayTest
         final LocalCluster.Options run2 = options(key)
             .rankJvmOptions(1, List.of("-Dringwatch.test.broken.rules=join-challenge"));
         try (LocalCluster cluster = LocalClusters.startAllUp(run2);
-            Wire wire = new Wire(cluster);
+            LiveWire wire = new LiveWire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
             final int[] bootIncarnations = new int[N];
             for (int r = 0; r < N; r++)
             {
                 // seeds boot under their pid (0 in views), recorded in the incarnation file
-                bootIncarnations[r] = IncarnationFile.last(
-                    IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(), wire.ctx.cluster().clusterId(), r));
-                assertTrue(bootIncarnations[r] > 0 && bootIncarnations[r] < ofRank1.get(0).senderIncarnation(),
+                bootIncarnations[r] = wire.incarnation(r);
+                assertTrue(bootIncarnations[r] < ofRank1.get(0).senderIncarnation(),
                     "run 2's rank " + r + " booted under " + bootIncarnations[r] + ", below the recorded " +
                     ofRank1.get(0).senderIncarnation());
             }
@@ -86,7 +80,7 @@ class CrossRunReplayTest
                 attacker.send(wire.host(2), wire.controlPort(2), wire.controlStream(2), frame.bytes(),
                     frame.bytes().capacity());
             }
-            wire.await(1, NodeCounter.JOIN_CHALLENGES_IGNORED, ignoredBefore + 1,
+            wire.awaitCounter(1, NodeCounter.JOIN_CHALLENGES_IGNORED, ignoredBefore + 1,
                 "rank 1 ignores the challenge to a request it did not make");
             Thread.sleep(TimeUnit.NANOSECONDS.toMillis(3 * SUSPICION_TIMEOUT_NS));
             LocalClusters.awaitExactly(cluster, Set.of(), "after rank 1's recorded join frames", 0);
@@ -129,7 +123,7 @@ class CrossRunReplayTest
     {
         final LocalCluster.Options options = options(key);
         try (LocalCluster cluster = LocalClusters.startAllUp(options);
-            Wire wire = new Wire(cluster);
+            LiveWire wire = new LiveWire(cluster);
             Recorder recorder = new Recorder(wire))
         {
             for (final int victim : new int[]{1, 0})
@@ -137,16 +131,14 @@ class CrossRunReplayTest
                 // beside the contact the victim asks first (its successor) only: a subscription beside the victim's
                 // own would keep its port open in the driver, and the restarted victim waits for that port
                 recorder.listen((victim + 1) % N);
-                final int before = IncarnationFile.last(IncarnationFile.fileFor(
-                    cluster.aeronDir().getAbsolutePath(), wire.ctx.cluster().clusterId(), victim));
+                final int before = wire.incarnation(victim);
                 cluster.kill(victim);
                 assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "rank " + victim + " declared dead; logs: " +
                     LocalClusters.logs(cluster, N));
                 cluster.restart(victim);
                 // the restarted process records its new incarnation before it takes part
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (IncarnationFile.last(IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(),
-                    wire.ctx.cluster().clusterId(), victim)) == before && System.nanoTime() - deadline < 0)
+                while (wire.incarnation(victim) == before && System.nanoTime() - deadline < 0)
                 {
                     Thread.sleep(10);
                 }
@@ -203,13 +195,13 @@ class CrossRunReplayTest
      */
     private static final class Recorder implements AutoCloseable
     {
-        private final Wire wire;
+        private final LiveWire wire;
         private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
         private final List<Recorded> frames = new ArrayList<>();
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final Thread thread;
 
-        Recorder(final Wire wire)
+        Recorder(final LiveWire wire)
         {
             this.wire = wire;
             final FragmentAssembler assembler = new FragmentAssembler((buffer, offset, length, header) ->
@@ -257,71 +249,6 @@ class CrossRunReplayTest
             running.set(false);
             thread.join();
             CloseHelper.quietCloseAll(subscriptions);
-        }
-    }
-
-    /**
-     * What the test knows of a run: its cluster file (ports, digest, control streams) and its nodes' counters.
-     */
-    private static final class Wire implements AutoCloseable
-    {
-        final RingwatchContext ctx;
-        final ClusterChannels channels;
-        final Aeron aeron;
-        private final CountersReader counters;
-
-        Wire(final LocalCluster cluster)
-        {
-            ctx = new RingwatchContext()
-                .clusterFile(cluster.clusterFile().toPath())
-                .rank(0)
-                .transport(TransportMode.UDP)
-                .aeronDirectoryName(cluster.aeronDir().getAbsolutePath())
-                // set, so that concluding this reader's context takes no new incarnation for rank 0
-                .incarnation(1)
-                .authKeyFile(cluster.keyFile().toPath());
-            ctx.conclude();
-            channels = new ClusterChannels(ctx);
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.aeronDir().getAbsolutePath()));
-            counters = aeron.countersReader();
-        }
-
-        String host(final int rank)
-        {
-            return ctx.cluster().member(rank).host();
-        }
-
-        int controlPort(final int rank)
-        {
-            return ctx.cluster().member(rank).controlPort();
-        }
-
-        int controlStream(final int rank)
-        {
-            return channels.controlStream(rank);
-        }
-
-        long counter(final int rank, final NodeCounter counter)
-        {
-            return RejectCounters.counter(counters, ctx.cluster().clusterId(), rank, counter);
-        }
-
-        void await(final int rank, final NodeCounter counter, final long atLeast, final String what)
-            throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COUNTER_WAIT_MS);
-            while (counter(rank, counter) < atLeast)
-            {
-                assertTrue(System.nanoTime() - deadline < 0,
-                    what + ": rank " + rank + " counted " + counter(rank, counter) + " " + counter.label() +
-                    ", expected " + atLeast);
-                Thread.sleep(5);
-            }
-        }
-
-        public void close()
-        {
-            aeron.close();
         }
     }
 }
