@@ -1,6 +1,6 @@
 package io.ringwatch.perf;
 
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 

@@ -7,8 +7,8 @@ import io.ringwatch.perf.live.DetectionConfig;
 import io.ringwatch.perf.live.DetectionReport;
 import io.ringwatch.perf.live.DetectionSettings;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -5,8 +5,8 @@ import io.ringwatch.core.explore.ExploreResult;
 import io.ringwatch.core.explore.Explorer;
 import io.ringwatch.core.explore.Step;
 import io.ringwatch.core.protocol.ProtocolSettings;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,12 +1,10 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.auth.KeyFile;
-import io.ringwatch.transport.aeron.internal.ControlStreams;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
-import io.ringwatch.transport.aeron.internal.launch.HostileTraffic;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
+import io.ringwatch.transport.aeron.launch.HostileTraffic;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;
@@ -121,8 +119,7 @@ final class FloodCommand implements Command
             final HostileTraffic traffic = new HostileTraffic(cluster, target, seed, ports);
             if (informed)
             {
-                traffic.streamId(ControlStreams.streamIds(KeyFile.load(cluster.keyFile().toPath()),
-                    cluster.options().clusterId())[0]);
+                traffic.informed();
             }
             out.println("| kind | sent | rate (/s) | largest gap into the node (ms) | largest gap out of it (ms) | " +
                 "driver images created | image log buffers (MiB) | /dev/shm growth (MiB) | driver CPU (ms) | " +

@@ -1,8 +1,8 @@
 package io.ringwatch.perf;
 
 import io.ringwatch.perf.udp.HeartbeatPathBenchmark;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;

@@ -4,8 +4,8 @@ import io.ringwatch.core.config.Durations;
 import io.ringwatch.perf.nemesis.FaultKind;
 import io.ringwatch.perf.nemesis.Nemesis;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

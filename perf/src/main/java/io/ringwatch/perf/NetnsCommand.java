@@ -2,11 +2,11 @@ package io.ringwatch.perf;
 
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.perf.netns.NetnsScenario;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -11,8 +11,8 @@ import io.ringwatch.perf.noise.NoiseReport;
 import io.ringwatch.perf.noise.NoiseSettings;
 import io.ringwatch.perf.noise.Placement;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

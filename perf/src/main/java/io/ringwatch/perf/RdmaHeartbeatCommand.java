@@ -2,8 +2,8 @@ package io.ringwatch.perf;
 
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.spi.HeartbeatChannel;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 import io.ringwatch.transport.rdma.RdmaDevices;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;

@@ -10,11 +10,12 @@ import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.BootMode;
 import io.ringwatch.core.sim.FailurePlacement;
 import io.ringwatch.core.sim.Partition;
+import io.ringwatch.core.sim.PartitionCheck;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.core.sim.Simulation;
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -274,7 +275,7 @@ final class SimulateCommand implements Command
             out.println("partition: " + partition.describe() + (partition.randomPlacement() ? " scattered" :
                 " contiguous") + (partition.oneWay() ? ", one-way" : "") + " at " + human(partition.startNs()) +
                 " for " + human(partition.durationNs()) + "; policy: " + policy + "; a side without a majority must " +
-                "stop within " + human(io.ringwatch.core.sim.Checks.minorityBoundNs(nodes, suspicionTimeoutNs)));
+                "stop within " + human(PartitionCheck.minorityBoundNs(nodes, suspicionTimeoutNs)));
         }
         out.printf(Locale.ROOT, "simulate: nodes=%d failures=%d placement=%s heartbeat-period=%s " +
             "suspicion-timeout=%s tau=%s broadcast=%s one-port=%s loss=%s runs=%d seed=%d threads=%d%n", nodes,

@@ -6,9 +6,16 @@ import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.sim.AccuracyCheck;
 import io.ringwatch.core.sim.Checks;
 import io.ringwatch.core.sim.ClusterState;
+import io.ringwatch.core.sim.FencingCheck;
+import io.ringwatch.core.sim.PartitionCheck;
+import io.ringwatch.core.sim.RejoinCheck;
+import io.ringwatch.core.sim.RingCheck;
 import io.ringwatch.core.sim.SimFrame;
+import io.ringwatch.core.sim.SplitBrainCheck;
+import io.ringwatch.core.sim.ViewCheck;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.FrameType;
@@ -420,7 +427,7 @@ final class World implements ClusterState
     {
         faultsUsed++;
         final int rank = step.arg();
-        // as Checks.graceCheckApplies: every node started at once, so the first grace ends at the grace itself
+        // as GraceCheck.applies: every node started at once, so the first grace ends at the grace itself
         graceJudged &= step.kind() == Step.PAUSE && nowNs + config.pauseNs() <=
             config.startupGraceNs() + deltaNs - config.heartbeatPeriodNs() - 2 * tauNs;
         switch (step.kind())
@@ -591,7 +598,7 @@ final class World implements ClusterState
             {
                 groups[rank] = cuts.isEmpty() ? 0 : (int)((cuts.get(0)[2] >>> rank) & 1);
             }
-            Checks.checkMajorityKept(groups, crashedEver, firstExcludedNs, firstExclusionCauses, 0, found);
+            PartitionCheck.majorityKept(groups, crashedEver, firstExcludedNs, firstExclusionCauses, 0, found);
         }
         excludedNow = false;
         if (inFlight.size() > FLOOD_PER_NODE_PAIR * n * n)
@@ -688,10 +695,10 @@ final class World implements ClusterState
     List<String> wholeChecks()
     {
         final List<String> found = new ArrayList<>();
-        Checks.checkViews(this, 0, found);
-        Checks.checkRing(this, 0, found);
-        Checks.checkRejoined(this, 0, found);
-        Checks.checkFencing(this, condemned, 0, found);
+        ViewCheck.check(this, 0, found);
+        RingCheck.check(this, 0, found);
+        RejoinCheck.check(this, 0, found);
+        FencingCheck.check(this, condemned, 0, found);
         found.replaceAll((v) -> v.startsWith("seed=0: ") ? v.substring("seed=0: ".length()) : v);
         return found;
     }
@@ -737,13 +744,13 @@ final class World implements ClusterState
      */
     boolean splitBrain()
     {
-        return Checks.checkSplitBrain(this, 0, new ArrayList<>()) > 0;
+        return SplitBrainCheck.check(this, 0, new ArrayList<>()) > 0;
     }
 
     private String unsettled()
     {
         final List<String> pairs = new ArrayList<>();
-        Checks.checkSplitBrain(this, 0, pairs);
+        SplitBrainCheck.check(this, 0, pairs);
         final StringBuilder s = new StringBuilder();
         pairs.forEach((p) -> s.append(p.substring("seed=0: ".length())).append("; "));
         for (int rank = 0; rank < n; rank++)
@@ -863,7 +870,7 @@ final class World implements ClusterState
         into.add(lastHealNs == NONE ? -1 : lastHealNs + config.livenessNs() - nowNs);
         for (final long[] cut : cuts)
         {
-            // recent cuts still excuse a declaration (Checks.judgeDeclaration looks back 4δ)
+            // recent cuts still excuse a declaration (AccuracyCheck.judge looks back 4δ)
             into.add(cut[2]).add(Math.min(nowNs - cut[1], 4 * deltaNs + 1));
         }
         for (int rank = 0; rank < n; rank++)
@@ -1186,7 +1193,7 @@ final class World implements ClusterState
                 violations.add("grace: node " + rank + " declared " + deadRank + " dead at " + timeNs + "ns (" + cause +
                     ", reporter " + reporter + ")" + GRACE_RUN);
             }
-            final Checks.Verdict verdict = Checks.judgeDeclaration(World.this, reporter, deadRank, timeNs, deltaNs);
+            final AccuracyCheck.Verdict verdict = AccuracyCheck.judge(World.this, reporter, deadRank, timeNs, deltaNs);
             switch (verdict)
             {
                 case CONDEMNED -> condemned[deadRank] = true;
@@ -1196,7 +1203,7 @@ final class World implements ClusterState
                     // a notice spreading an earlier declaration by a node the network had cut off from the rank
                     if (!(cause == FailureCause.NOTICE && cutOffDeclared[deadRank]))
                     {
-                        violations.add(Checks.falseSuspicion(0, rank, deadRank, timeNs,
+                        violations.add(AccuracyCheck.falseSuspicion(0, rank, deadRank, timeNs,
                             cause + ", reporter " + reporter).substring("seed=0: ".length()));
                     }
                 }

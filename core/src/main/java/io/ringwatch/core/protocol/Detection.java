@@ -104,15 +104,15 @@ final class Detection
     {
         switch (verdict)
         {
-            case ProbeSession.DECLARE ->
+            case RunVerdict.DECLARE ->
             {
                 // if some witness did not answer, a cut may swallow parts of the broadcast: retell once settled
-                heal.retellWhenSettled(probes.retell() ? shared.observation.emitter() : -1);
-                declareRun(nowNs, probes.runEndDistance(), probes.runLength());
+                heal.retellWhenSettled(probes.verdict().retell() ? shared.observation.emitter() : -1);
+                declareRun(nowNs, probes.verdict().endDistance(), probes.verdict().length());
             }
-            case ProbeSession.ISOLATED -> shared.view.exclude(nowNs, ExclusionCause.ISOLATED, shared.rank);
-            case ProbeSession.MINORITY ->
-                majorityRule.stopAsMinority(nowNs, probes.runEndDistance(), shared.observation.emitter());
+            case RunVerdict.ISOLATED -> shared.view.exclude(nowNs, ExclusionCause.ISOLATED, shared.rank);
+            case RunVerdict.MINORITY ->
+                majorityRule.stopAsMinority(nowNs, probes.verdict().endDistance(), shared.observation.emitter());
             default ->
             {
             }

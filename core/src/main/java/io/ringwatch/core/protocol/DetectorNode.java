@@ -37,8 +37,7 @@ import io.ringwatch.core.spi.RankSet;
  * <li>{@link HealRetell} and {@link ViewRepair}: repairs after a cut;</li>
  * <li>{@link ProtocolCounters}: what it counts, one descriptor per counter ({@link ProtocolCounter}).</li>
  * </ul>
- * The rules, with their reasons, are in the docs: {@code docs/algorithm.md} (glossary from paper terms to classes),
- * {@code docs/partitions.md}, {@code docs/membership.md}.
+ * Rules and reasons: {@code docs/algorithm.md} (with the glossary), {@code partitions.md}, {@code membership.md}.
  */
 public final class DetectorNode
 {
@@ -123,8 +122,7 @@ public final class DetectorNode
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
             settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
-        final Joining joining =
-            new Joining(ring, dead, membership, reform, notices, control, counters, 2 * suspicionTimeoutNs);
+        final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters, settings);
         this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours);
         this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins);
         this.learning = new Learning(shared, settings, quorum, joining, receipt, majorityRule, heal, viewRepair,
@@ -134,11 +132,8 @@ public final class DetectorNode
     }
 
     /**
-     * Draw this node's join nonces under {@code secret} (see {@code JoinChallenge}): a driver that may meet recordings
-     * of earlier runs (the live runtime) passes one drawn at random per process; without it they derive from rank and
-     * incarnation. Call before the first frame.
-     *
-     * @param secret 64 random bits.
+     * @param secret 64 random bits this node draws its join nonces under ({@code JoinChallenge}), before any frame: the
+     *               live runtime draws one per process; without it they derive from rank and incarnation.
      */
     public void joinNonceSecret(final long secret)
     {
@@ -159,12 +154,6 @@ public final class DetectorNode
             throw new IllegalStateException("start(now) only before the first heartbeat of node " + rank);
         }
         rebase(nowNs);
-    }
-
-    private boolean untouched()
-    {
-        return counters.get(ProtocolCounter.HEARTBEATS_SENT) == 0 &&
-            counters.get(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) == 0 && view.epoch() == 0 && view.active();
     }
 
     /**
@@ -250,6 +239,12 @@ public final class DetectorNode
         reform.joinStarted(nowNs);
     }
 
+    private boolean untouched()
+    {
+        return counters.get(ProtocolCounter.HEARTBEATS_SENT) == 0 &&
+            counters.get(ProtocolCounter.HEARTBEAT_PROGRESS_SEEN) == 0 && view.epoch() == 0 && view.active();
+    }
+
     private void rebase(final long startNs)
     {
         observation.rebase(startNs);
@@ -301,8 +296,7 @@ public final class DetectorNode
 
     /**
      * The one way frames enter the node, live and simulated alike: the frame's type picks the part and its rule (T4,
-     * T5, a join, a probe...). A type the node does not act on (a daemon's process notice) is ignored. A frame that
-     * carries no incarnation passes {@link InboundFrame#UNKNOWN_INCARNATION}.
+     * T5, a join, a probe...); a type the node does not act on (a daemon's process notice) is ignored.
      *
      * @param frame decoded and authenticated; valid during the call.
      * @param nowNs protocol time.
@@ -319,9 +313,7 @@ public final class DetectorNode
             case FrameType.FAILURE_NOTICE, FrameType.JOIN ->
                 learning.onNotice(frame.notice(), sender, senderIncarnation, nowNs);
             case FrameType.LEAVE -> learning.onLeave(sender, senderIncarnation, nowNs);
-            case FrameType.JOIN_REQUEST ->
-                joins.onJoinRequest(sender, senderIncarnation, JoinContact.NO_PROOF, nowNs);
-            case FrameType.JOIN_PROOF -> joins.onJoinRequest(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.JOIN_REQUEST, FrameType.JOIN_PROOF -> joins.onJoinFrame(frame, nowNs);
             case FrameType.JOIN_CHALLENGE -> joiner.onJoinChallenge(sender, frame.probeToken(), nowNs);
             case FrameType.VIEW ->
                 learning.onView(sender, senderIncarnation, frame.viewDead(), frame.viewIncarnations(), nowNs);

@@ -3,6 +3,8 @@ package io.ringwatch.core.protocol;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.FrameType;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
@@ -52,6 +54,16 @@ final class JoinContact
     void nonceSecret(final long secret)
     {
         challenge.secret(secret);
+    }
+
+    /**
+     * A JOIN_REQUEST or a JOIN_PROOF, as {@link #onJoinRequest}.
+     */
+    void onJoinFrame(final InboundFrame frame, final long nowNs)
+    {
+        // only a proof carries a token: a request's field holds whatever the decoder read last
+        final long token = frame.type() == FrameType.JOIN_PROOF ? frame.probeToken() : NO_PROOF;
+        onJoinRequest(frame.senderRank(), frame.senderIncarnation(), token, nowNs);
     }
 
     /**

@@ -35,8 +35,7 @@ final class Joining
     private long askedAtNs;
 
     /**
-     * @param answerWindowNs how long after its last JOIN_REQUEST or re-form poll this node answers a contact's
-     *                       challenge: 2δ.
+     * A node answers a contact's challenge for 2δ after its last JOIN_REQUEST or re-form poll.
      */
     Joining(
         final Ring ring,
@@ -46,9 +45,9 @@ final class Joining
         final Notices notices,
         final ControlChannel control,
         final ProtocolCounters counters,
-        final long answerWindowNs)
+        final ProtocolSettings settings)
     {
-        this.answerWindowNs = answerWindowNs;
+        this.answerWindowNs = 2 * settings.suspicionTimeoutNs();
         this.rank = ring.rank();
         this.clusterSize = ring.clusterSize();
         this.ring = ring;

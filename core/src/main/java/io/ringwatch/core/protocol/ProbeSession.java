@@ -33,14 +33,6 @@ final class ProbeSession
     private static final int NO_ANSWER = Integer.MAX_VALUE;
     private static final long NOT_YET = Long.MIN_VALUE;
 
-    /** Verdict: probing goes on (or ended without one); nothing to do. */
-    static final int UNDECIDED = 0;
-    /** Verdict: declare the run ({@link #runEndDistance()}, {@link #runLength()}, {@link #retell()}). */
-    static final int DECLARE = 1;
-    /** Verdict: nobody answered: this node is cut off or deaf, and stops without a word. */
-    static final int ISOLATED = 2;
-    /** Verdict: too few answered: stop as a minority, telling the side of the run ({@link #runEndDistance()}). */
-    static final int MINORITY = 3;
 
     private final Ring ring;
     private final Observation observation;
@@ -76,9 +68,7 @@ final class ProbeSession
     private long recheckStartNs;
     private long recheckUntilNs;
     private final ProtocolCounters counters;
-    private int verdictEndDistance;
-    private int verdictRunLength;
-    private boolean verdictRetell;
+    private final RunVerdict verdict = new RunVerdict();
 
     ProbeSession(
         final int rank,
@@ -143,7 +133,7 @@ final class ProbeSession
     /**
      * The emitter's suspicion deadline passed without probing (probe timeout 0): the run is the emitter alone.
      *
-     * @return the verdict: {@link #DECLARE} or {@link #MINORITY}.
+     * @return the verdict: {@link RunVerdict#DECLARE} or {@link RunVerdict#MINORITY}.
      */
     int resolveEmitterAlone(final long nowNs)
     {
@@ -151,22 +141,10 @@ final class ProbeSession
         return resolve(nowNs);
     }
 
-    /** @return ranks closer than this behind this node are the run of the last verdict. */
-    int runEndDistance()
+    /** @return the extent of the run the last verdict judged. */
+    RunVerdict verdict()
     {
-        return verdictEndDistance;
-    }
-
-    /** @return how many live-in-view ranks the run of the last {@link #DECLARE} holds, the emitter first. */
-    int runLength()
-    {
-        return verdictRunLength;
-    }
-
-    /** @return true if the last {@link #DECLARE} came without every witness answering: retell once settled. */
-    boolean retell()
-    {
-        return verdictRetell;
+        return verdict;
     }
 
     /**
@@ -174,14 +152,14 @@ final class ProbeSession
      * the run of silent predecessors ends, or to count a majority when a witness did not answer), re-probe the run
      * while its silence is being confirmed, and declare it or stop once the evidence is in.
      *
-     * @return the verdict, {@link #UNDECIDED} while probing goes on.
+     * @return the verdict, {@link RunVerdict#UNDECIDED} while probing goes on.
      */
     int step(final long nowNs)
     {
         if (runRounds == 0)
         {
             start(nowNs);
-            return UNDECIDED;
+            return RunVerdict.UNDECIDED;
         }
         if (rechecking)
         {
@@ -230,7 +208,7 @@ final class ProbeSession
                 }
                 // answers wake the node (onAck); otherwise it decides when the last count is due
                 observation.suspicionDeadline(finalCountDueNs);
-                return UNDECIDED;
+                return RunVerdict.UNDECIDED;
             }
         }
         final int emitter = observation.emitter();
@@ -259,7 +237,7 @@ final class ProbeSession
                 roundSentNs[runRounds - 1] + (runExhausted ? suspicionTimeoutNs : probeTimeoutNs));
         }
         observation.suspicionDeadline(nextNs - nowNs > 0 ? nextNs : nowNs + 1);
-        return UNDECIDED;
+        return RunVerdict.UNDECIDED;
     }
 
     /**
@@ -429,8 +407,7 @@ final class ProbeSession
     private int stopUncounted()
     {
         runRounds = 0;
-        verdictEndDistance = runEnd();
-        return tally.anyAnswered() ? MINORITY : ISOLATED;
+        return verdict.stop(runEnd(), tally.anyAnswered());
     }
 
     /**
@@ -455,18 +432,15 @@ final class ProbeSession
         if (majorityLeft && !rechecking && recheck && (runLength > 1 || !tally.allWitnessesAnswered()))
         {
             startRecheck(nowNs);
-            return UNDECIDED;
+            return RunVerdict.UNDECIDED;
         }
         runRounds = 0;
-        verdictEndDistance = endDistance;
-        verdictRunLength = runLength;
-        // declared without every witness answering: a cut may have swallowed parts of this broadcast
-        verdictRetell = !tally.allWitnessesAnswered();
         if (majorityLeft)
         {
-            return DECLARE;
+            // declared without every witness answering: a cut may have swallowed parts of this broadcast
+            return verdict.declare(endDistance, runLength, !tally.allWitnessesAnswered());
         }
-        return runAnswerDistance == NO_ANSWER ? ISOLATED : MINORITY;
+        return verdict.stop(endDistance, runAnswerDistance != NO_ANSWER);
     }
 
     /**
@@ -532,10 +506,10 @@ final class ProbeSession
             // may be slow, or a link flapping), so probing starts afresh and the run stays undeclared
             runRounds = 0;
             observation.suspicionDeadline(nowNs);
-            return UNDECIDED;
+            return RunVerdict.UNDECIDED;
         }
         // answers wake the node themselves (onAck)
         observation.suspicionDeadline(nowNs - waitedNs < 0 ? waitedNs : recheckUntilNs);
-        return UNDECIDED;
+        return RunVerdict.UNDECIDED;
     }
 }

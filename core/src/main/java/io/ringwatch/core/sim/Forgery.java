@@ -39,9 +39,10 @@ final class Forgery
     Forgery(final SimConfig config)
     {
         clusterSize = config.nodes();
+        final ProtocolOptions protocol = config.protocol();
         configDigest = ConfigDigest.of(
-            CLUSTER_ID, clusterSize, config.heartbeatPeriodNs(), config.suspicionTimeoutNs(), config.broadcast());
-        keyring = config.authentication() ? FrameAuthenticator.withKey(key(0x11)) : FrameAuthenticator.NONE;
+            CLUSTER_ID, clusterSize, protocol.heartbeatPeriodNs(), protocol.suspicionTimeoutNs(), protocol.broadcast());
+        keyring = protocol.authentication() ? FrameAuthenticator.withKey(key(0x11)) : FrameAuthenticator.NONE;
     }
 
     /**

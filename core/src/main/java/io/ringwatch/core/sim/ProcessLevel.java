@@ -26,7 +26,8 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
 {
     private static final long NONE = -1;
 
-    private final Simulation simulation;
+    private final NodePort port;
+    private final ClusterState truth;
     private final JobLayout layout;
     private final ProcessNoticeRelay[] relays;
     private final long[] crashedAtNs;
@@ -38,12 +39,14 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
     private long messages;
 
     ProcessLevel(
-        final Simulation simulation,
+        final NodePort port,
+        final ClusterState truth,
         final DetectorNode[] nodes,
         final JobLayout layout,
         final BroadcastSchedule schedule)
     {
-        this.simulation = simulation;
+        this.port = port;
+        this.truth = truth;
         this.layout = layout;
         relays = new ProcessNoticeRelay[nodes.length];
         for (int r = 0; r < nodes.length; r++)
@@ -140,7 +143,7 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
             }
             snapshot = lastSnapshot;
         }
-        simulation.sendProcessNotice(rank, toRank, snapshot);
+        port.send(EventQueue.PROCESS_NOTICE, rank, toRank, 0, snapshot);
     }
 
     public void onProcessFailure(final int process, final long nowNs, final int cause, final int reporter)
@@ -164,7 +167,7 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
         int wrong = 0;
         for (int d = 0; d < relays.length; d++)
         {
-            if (simulation.isStopped(d))
+            if (truth.isStopped(d))
             {
                 continue;
             }
@@ -180,7 +183,7 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
             for (int i = 0, size = relay.deadProcesses().size(); i < size; i++)
             {
                 final int p = relay.deadProcesses().rankAt(i);
-                if (crashedAtNs[p] == NONE && !simulation.isStopped(layout.nodeOf(p)) && wrong++ < Checks.MAX_REPORTED)
+                if (crashedAtNs[p] == NONE && !truth.isStopped(layout.nodeOf(p)) && wrong++ < Checks.MAX_REPORTED)
                 {
                     out.add("seed=" + seed + ": process accuracy: daemon " + d + " holds process " + p +
                         " dead but it is running");
@@ -201,7 +204,7 @@ final class ProcessLevel implements ProcessNoticeChannel, ProcessListener
         int count = 0;
         for (int p = 0; p < crashedAtNs.length; p++)
         {
-            if (crashedAtNs[p] != NONE && lastLearnedNs[p] != NONE && !simulation.isStopped(layout.nodeOf(p)))
+            if (crashedAtNs[p] != NONE && lastLearnedNs[p] != NONE && !truth.isStopped(layout.nodeOf(p)))
             {
                 spread[count++] = lastLearnedNs[p] - crashedAtNs[p];
             }

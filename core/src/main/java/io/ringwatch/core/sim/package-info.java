@@ -19,5 +19,11 @@
  * </ul>
  * Stabilization time is measured exactly: the simulator keeps, event by event, the number of live nodes whose
  * view and ring links are already right, and the run is stable when that is all of them.
+ * <p>
+ * The parts: the options by concern ({@link io.ringwatch.core.sim.ProtocolOptions},
+ * {@link io.ringwatch.core.sim.NetworkOptions}, {@link io.ringwatch.core.sim.FaultOptions},
+ * {@link io.ringwatch.core.sim.ProcessOptions}, {@link io.ringwatch.core.sim.BootOptions},
+ * {@link io.ringwatch.core.sim.LimitOptions}); the fault plan drawn from the seed; the network as the nodes see it;
+ * the ground truth; and one class per checker, listed in {@link io.ringwatch.core.sim.Checks}.
  */
 package io.ringwatch.core.sim;

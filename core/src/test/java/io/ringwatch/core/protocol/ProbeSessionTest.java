@@ -38,34 +38,34 @@ class ProbeSessionTest
     @Test
     void shouldDeclareASilentEmitterAloneWhenEveryoneElseAnswers()
     {
-        assertEquals(ProbeSession.DECLARE, runUntilVerdict(Set.of(0, 1, 4, 5, 6, 7)));
-        assertEquals(1, probes.runLength());
-        assertEquals(2, probes.runEndDistance(), "the run ends at rank 1, two behind");
-        assertFalse(probes.retell(), "every witness answered");
+        assertEquals(RunVerdict.DECLARE, runUntilVerdict(Set.of(0, 1, 4, 5, 6, 7)));
+        assertEquals(1, probes.verdict().length());
+        assertEquals(2, probes.verdict().endDistance(), "the run ends at rank 1, two behind");
+        assertFalse(probes.verdict().retell(), "every witness answered");
         assertFalse(probes.active());
     }
 
     @Test
     void shouldDeclareARunOfTwoOnlyAfterAskingTheEvidenceAgain()
     {
-        assertEquals(ProbeSession.DECLARE, runUntilVerdict(Set.of(0, 4, 5, 6, 7)));
-        assertEquals(2, probes.runLength(), "ranks 2 and 1");
-        assertEquals(3, probes.runEndDistance());
-        assertTrue(probes.retell(), "witness 1 never answered: a cut may swallow parts of the broadcast");
+        assertEquals(RunVerdict.DECLARE, runUntilVerdict(Set.of(0, 4, 5, 6, 7)));
+        assertEquals(2, probes.verdict().length(), "ranks 2 and 1");
+        assertEquals(3, probes.verdict().endDistance());
+        assertTrue(probes.verdict().retell(), "witness 1 never answered: a cut may swallow parts of the broadcast");
     }
 
     @Test
     void shouldStopIsolatedWhenNobodyAnswers()
     {
-        assertEquals(ProbeSession.ISOLATED, runUntilVerdict(Set.of()));
+        assertEquals(RunVerdict.ISOLATED, runUntilVerdict(Set.of()));
         assertTrue(decidedAtNs >= 2 * DELTA, "everyone stayed silent for δ after the last round: " + decidedAtNs);
     }
 
     @Test
     void shouldStopAsAMinorityWhenTooFewAnswer()
     {
-        assertEquals(ProbeSession.MINORITY, runUntilVerdict(Set.of(4)));
-        assertEquals(7, probes.runEndDistance(), "the run it could not hear: everyone behind it up to rank 4");
+        assertEquals(RunVerdict.MINORITY, runUntilVerdict(Set.of(4)));
+        assertEquals(7, probes.verdict().endDistance(), "the run it could not hear: everyone behind it up to rank 4");
     }
 
     /**
@@ -78,7 +78,7 @@ class ProbeSessionTest
         for (int i = 0; i < MAX_STEPS; i++)
         {
             final int verdict = probes.step(nowNs);
-            if (verdict != ProbeSession.UNDECIDED)
+            if (verdict != RunVerdict.UNDECIDED)
             {
                 decidedAtNs = nowNs;
                 return verdict;

@@ -105,9 +105,10 @@ class BootJoinSimulationTest
             }
             final SimResult result = Simulation.run(config);
             final String shape = "batch seed " + batchSeed + " (rerun with -Dringwatch.swarm.seed=" + batchSeed +
-                "), run seed " + config.seed() + ", nodes " + nodes + ", seeds " + config.seeds() + ", spread " +
-                config.startSpreadNs() + "ns, failures " + config.failures() + " from " + config.firstFailureNs() +
-                "ns, " + config.placement() + ", restart after " + config.restartAfterNs() + "ns";
+                "), run seed " + config.seed() + ", nodes " + nodes + ", seeds " + config.boot().seeds() + ", spread " +
+                config.boot().startSpreadNs() + "ns, failures " + config.faults().failures() + " from " +
+                config.faults().firstFailureNs() + "ns, " + config.faults().placement() + ", restart after " +
+                config.boot().restartAfterNs() + "ns";
             assertTrue(result.violations().isEmpty(), shape + ": " + result.violations());
             runs++;
         }

@@ -75,8 +75,8 @@ class ChecksTest
     private static List<String> violations(final State state)
     {
         final List<String> out = new ArrayList<>();
-        Checks.checkViews(state, SEED, out);
-        Checks.checkRing(state, SEED, out);
+        ViewCheck.check(state, SEED, out);
+        RingCheck.check(state, SEED, out);
         return out;
     }
 
@@ -155,9 +155,9 @@ class ChecksTest
     {
         final List<String> out = new ArrayList<>();
 
-        assertTrue(Checks.checkBound(100, 100, 2, 64, SEED, out));
+        assertTrue(LivenessCheck.checkBound(100, 100, 2, 64, SEED, out));
         assertTrue(out.isEmpty());
-        assertFalse(Checks.checkBound(101, 100, 2, 64, SEED, out));
+        assertFalse(LivenessCheck.checkBound(101, 100, 2, 64, SEED, out));
         assertEquals(1, out.size());
         assertTrue(out.get(0).contains("seed=" + SEED) && out.get(0).contains("101ns"), out::toString);
     }
@@ -180,7 +180,7 @@ class ChecksTest
         final boolean[] excluded = {false, true, false, true, false};
         final List<String> out = new ArrayList<>();
 
-        Checks.checkPartitionOutcome(losing, stoppedNs, excluded, 100, 1_000, 200, SEED, out);
+        PartitionCheck.outcome(losing, stoppedNs, excluded, 100, 1_000, 200, SEED, out);
 
         assertEquals(2, out.size(), out::toString);
         assertTrue(out.get(0).contains("majority lost: node 1"), out::toString);
@@ -192,21 +192,21 @@ class ChecksTest
     void shouldNotAskTheMinorityToStopWhenTheCutEndedBeforeTheBound()
     {
         final List<String> out = new ArrayList<>();
-        Checks.checkPartitionOutcome(new boolean[]{false, true}, new long[]{-1, -1}, new boolean[]{false, false},
+        PartitionCheck.outcome(new boolean[]{false, true}, new long[]{-1, -1}, new boolean[]{false, false},
             100, 199, 200, SEED, out);
         assertTrue(out.isEmpty(), out::toString);
-        assertEquals(4_000, Checks.minorityBoundNs(4, 1_000), "(log2 4 + 2) delta");
-        assertEquals(18_000, Checks.minorityBoundNs(65_536, 1_000));
+        assertEquals(4_000, PartitionCheck.minorityBoundNs(4, 1_000), "(log2 4 + 2) delta");
+        assertEquals(18_000, PartitionCheck.minorityBoundNs(65_536, 1_000));
     }
 
     @Test
     void shouldReportAShortCutThatChangedAnything()
     {
         final List<String> out = new ArrayList<>();
-        Checks.checkShortCut(0, 0, SEED, out);
+        PartitionCheck.shortCut(0, 0, SEED, out);
         assertTrue(out.isEmpty());
-        Checks.checkShortCut(1, 0, SEED, out);
-        Checks.checkShortCut(0, 3, SEED, out);
+        PartitionCheck.shortCut(1, 0, SEED, out);
+        PartitionCheck.shortCut(0, 3, SEED, out);
         assertEquals(2, out.size(), out::toString);
     }
 

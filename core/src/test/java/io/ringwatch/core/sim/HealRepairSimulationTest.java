@@ -157,7 +157,7 @@ class HealRepairSimulationTest
             final String shape = "batch seed " + batchSeed + " (rerun with -Dringwatch.swarm.seed=" + batchSeed +
                 "), run " + runs + ", run seed " + config.seed() + ", nodes " + nodes + ", cut " + (nodes - minority) +
                 ":" + minority + (scattered ? " scattered" : "") + " for " + cutNs + "ns, failures " +
-                config.failures() + ", restart after " + config.restartAfterNs() + "ns";
+                config.faults().failures() + ", restart after " + config.boot().restartAfterNs() + "ns";
             assertTrue(result.violations().isEmpty(), shape + ": " + result.violations());
             extra.accept(shape, result);
             reforms += result.reforms();

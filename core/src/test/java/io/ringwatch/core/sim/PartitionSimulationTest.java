@@ -46,7 +46,8 @@ class PartitionSimulationTest
         assertEquals(0, result.splitBrainPairs());
         assertEquals(0, result.majorityLost());
         assertEquals(24, result.exclusions(), "the minority, and nobody else");
-        assertTrue(result.minorityFenceNs() > 0 && result.minorityFenceNs() <= Checks.minorityBoundNs(64, DELTA_NS),
+        assertTrue(result.minorityFenceNs() > 0 &&
+            result.minorityFenceNs() <= PartitionCheck.minorityBoundNs(64, DELTA_NS),
             "seed=" + seed + " minorityFenceNs=" + result.minorityFenceNs());
         int minority = 0;
         for (int rank = 0; rank < 64; rank++)
@@ -175,7 +176,7 @@ class PartitionSimulationTest
             final SimResult result = Simulation.run(config);
             if (!result.passed() || result.splitBrainPairs() > 0)
             {
-                failures.add("seed=" + seed + " " + config.partitions() + " nodes=" + config.nodes() + ": " +
+                failures.add("seed=" + seed + " " + config.network().partitions() + " nodes=" + config.nodes() + ": " +
                     result.violations());
             }
         }

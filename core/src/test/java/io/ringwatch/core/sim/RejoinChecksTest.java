@@ -78,7 +78,7 @@ class RejoinChecksTest
     private static List<String> check(final State state)
     {
         final List<String> out = new ArrayList<>();
-        final int rejoined = Checks.checkRejoined(state, SEED, out);
+        final int rejoined = RejoinCheck.check(state, SEED, out);
         if (out.isEmpty())
         {
             assertEquals(1, rejoined);
@@ -99,7 +99,7 @@ class RejoinChecksTest
         state.known[3][2] = 0;
         final List<String> out = check(state);
         assertTrue(out.stream().anyMatch((v) -> v.contains("disagree on the incarnation of 2")), out.toString());
-        assertEquals(0, Checks.checkRejoined(state, SEED, new ArrayList<>()));
+        assertEquals(0, RejoinCheck.check(state, SEED, new ArrayList<>()));
     }
 
     @Test

@@ -200,8 +200,8 @@ class RejoinSimulationTest
             }
             final SimResult result = Simulation.run(config);
             final String shape = "batch seed " + batchSeed + " (rerun with -Dringwatch.swarm.seed=" + batchSeed +
-                "), run seed " + config.seed() + ", nodes " + nodes + ", failures " + config.failures() + ", " +
-                config.placement() + ", restart after " + config.restartAfterNs() + "ns";
+                "), run seed " + config.seed() + ", nodes " + nodes + ", failures " + config.faults().failures() + ", " +
+                config.faults().placement() + ", restart after " + config.boot().restartAfterNs() + "ns";
             assertTrue(result.violations().isEmpty(), shape + ": " + result.violations());
             // the rejoin checker flags any restarted rank running but not admitted everywhere
             assertTrue(result.restarts() == 0 || result.rejoined() > 0, shape);

@@ -63,7 +63,7 @@ class StartupGraceSimulationTest
             checked += result.graceChecked() ? 1 : 0;
             assertTrue(!result.graceChecked() || result.violations().isEmpty(), "batch seed " + batchSeed +
                 " (rerun with -Dringwatch.swarm.seed=" + batchSeed + "), run seed " + config.seed() + ", " +
-                config.bootStalls() + " stalls: " + result.violations());
+                config.faults().bootStalls() + " stalls: " + result.violations());
         }
         assertTrue(checked >= 30, "batch seed " + batchSeed + ": only " + checked + " runs met the grace checker's terms");
     }

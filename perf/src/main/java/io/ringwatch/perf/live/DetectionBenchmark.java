@@ -1,9 +1,9 @@
 package io.ringwatch.perf.live;
 
 import io.ringwatch.core.config.Durations;
-import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.internal.launch.NodeProcesses;
+import io.ringwatch.transport.aeron.launch.ClusterStart;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.NodeProcesses;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.io.PrintStream;

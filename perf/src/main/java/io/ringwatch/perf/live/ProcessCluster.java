@@ -1,6 +1,6 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 /**

@@ -1,17 +1,14 @@
 package io.ringwatch.perf.live;
 
-import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
 import io.ringwatch.transport.aeron.ThreadingMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
-import io.ringwatch.transport.aeron.internal.NodeInternals;
-import io.ringwatch.transport.aeron.internal.RingwatchAgent;
-import io.ringwatch.transport.aeron.internal.launch.ClusterStart;
-import io.ringwatch.transport.aeron.internal.launch.ClusterViews;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.ClusterStart;
+import io.ringwatch.transport.aeron.launch.ClusterViews;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.CloseHelper;
 
@@ -135,21 +132,21 @@ public final class SharedThreadCluster implements LiveCluster
 
     private void runOnce(final int r, final int command, final long[] leftAtNs)
     {
-        final RingwatchAgent agent = NodeInternals.agent(nodes[r]);
+        final RingwatchNode node = nodes[r];
         try
         {
-            if (command == LEAVE && agent.node().state() == NodeState.ACTIVE)
+            if (command == LEAVE && node.state() == NodeState.ACTIVE)
             {
-                agent.requestLeave();
+                node.requestLeave();
             }
-            nodes[r].dutyCycleAgent().doWork();
+            node.dutyCycleAgent().doWork();
         }
         catch (final Throwable ex)
         {
             stop(r, "stopped by its agent throwing " + ex);
             return;
         }
-        final NodeState state = agent.node().state();
+        final NodeState state = node.state();
         if (state == NodeState.EXCLUDED)
         {
             stop(r, "fenced itself after being declared dead");

@@ -1,6 +1,6 @@
 /**
  * The {@code detection} benchmark: real node processes on this host (one
- * {@link io.ringwatch.transport.aeron.internal.launch.LocalCluster} per cluster start, media driver in a process of its own),
+ * {@link io.ringwatch.transport.aeron.launch.LocalCluster} per cluster start, media driver in a process of its own),
  * SIGKILLed one at a time at random moments, with every survivor's view file polled for when it learned of the
  * death and for live nodes it wrongly holds dead.
  * <ul>

@@ -1,6 +1,8 @@
 package io.ringwatch.perf.nemesis;
 
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,7 +30,9 @@ final class FaultInjector
 {
     private static final String SPIN = "while :; do :; done";
 
-    private final NemesisCluster cluster;
+    private final LaunchedCluster cluster;
+    /** The hosts, for network and driver faults; null on one host, which takes node faults only. */
+    private final NetnsCluster netns;
     private final List<FaultKind> kinds;
     private final boolean overlaps;
     private final long deltaNs;
@@ -46,10 +50,11 @@ final class FaultInjector
     private volatile boolean networkBusy;
     private int nextId = 1;
 
-    FaultInjector(final NemesisCluster cluster, final List<FaultKind> kinds, final boolean overlaps,
-        final long deltaNs, final long seed, final PrintStream err)
+    FaultInjector(final LaunchedCluster cluster, final NetnsCluster netns, final List<FaultKind> kinds,
+        final boolean overlaps, final long deltaNs, final long seed, final PrintStream err)
     {
         this.cluster = cluster;
+        this.netns = netns;
         this.kinds = kinds;
         this.overlaps = overlaps;
         this.deltaNs = deltaNs;
@@ -96,10 +101,9 @@ final class FaultInjector
             await(f);
         }
         pool.shutdown();
-        final NetnsHosts hosts = cluster.hosts();
-        if (hosts != null)
+        if (netns != null)
         {
-            hosts.heal();
+            netns.hosts().heal();
         }
         for (final Long pid : List.copyOf(stopped))
         {
@@ -224,7 +228,7 @@ final class FaultInjector
 
     private Fault cut(final int id, final FaultKind kind, final Random random, final long forNs)
     {
-        final NetnsHosts hosts = cluster.hosts();
+        final NetnsHosts hosts = netns.hosts();
         final int host = random.nextInt(cluster.hostCount());
         final long ms = hosts.isolateFor(host, TimeUnit.NANOSECONDS.toMillis(forNs));
         final long endNs = System.nanoTime();
@@ -243,7 +247,7 @@ final class FaultInjector
         final List<Integer> sideA = order.subList(0, smaller);
         final List<Integer> sideB = order.subList(smaller, order.size());
         final long forNs = deltaNs * (8 + random.nextInt(13));
-        final long ms = cluster.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
+        final long ms = netns.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
             sideA.stream().mapToInt(Integer::intValue).toArray(), sideB.stream().mapToInt(Integer::intValue).toArray());
         final long endNs = System.nanoTime();
         return new Fault(id, kind, endNs - TimeUnit.MILLISECONDS.toNanos(ms), endNs,
@@ -252,7 +256,7 @@ final class FaultInjector
 
     private Fault deaf(final int id, final Random random) throws InterruptedException
     {
-        final NetnsHosts hosts = cluster.hosts();
+        final NetnsHosts hosts = netns.hosts();
         final int host = random.nextInt(cluster.hostCount());
         final long startNs = hosts.deafen(host);
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(deltaNs * (8 + random.nextInt(13))));
@@ -263,11 +267,11 @@ final class FaultInjector
     private Fault killDriver(final int id, final Random random)
     {
         final int host = random.nextInt(cluster.hostCount());
-        if (cluster.driverProcess(host) == null || !cluster.driverProcess(host).isAlive())
+        if (netns == null || !netns.driverProcess(host).isAlive())
         {
             return null;
         }
-        final long startNs = cluster.killDriver(host);
+        final long startNs = netns.killDriver(host);
         return new Fault(id, FaultKind.KILL_DRIVER, startNs, startNs, new int[]{host}, new int[0], "");
     }
 

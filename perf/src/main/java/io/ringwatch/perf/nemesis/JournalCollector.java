@@ -1,5 +1,6 @@
 package io.ringwatch.perf.nemesis;
 
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
 import io.ringwatch.transport.aeron.view.JournalEntry;
 import io.ringwatch.transport.aeron.view.JournalReader;
 
@@ -14,11 +15,11 @@ import java.util.Map;
  */
 final class JournalCollector
 {
-    private final NemesisCluster cluster;
+    private final LaunchedCluster cluster;
     private final Map<String, JournalEntry> records = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
 
-    JournalCollector(final NemesisCluster cluster)
+    JournalCollector(final LaunchedCluster cluster)
     {
         this.cluster = cluster;
     }
@@ -32,7 +33,7 @@ final class JournalCollector
     {
         final List<String> unreadable = new ArrayList<>();
         for (final JournalEntry e : JournalReader.readHost(cluster.aeronDir(host),
-            Integer.toString(cluster.clusterId()), unreadable))
+            Integer.toString(cluster.options().clusterId()), unreadable))
         {
             records.putIfAbsent(e.node() + "/" + e.pid() + "/" + e.sequence() + "/" + e.monoNs(), e);
         }

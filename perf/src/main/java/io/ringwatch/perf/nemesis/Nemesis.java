@@ -3,9 +3,10 @@ package io.ringwatch.perf.nemesis;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 import io.ringwatch.transport.aeron.view.JournalEntry;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
@@ -119,9 +120,8 @@ public final class Nemesis
             options.jvmOptions(jvm);
         }
         final int n = s.hosts == 0 ? s.nodesPerHost : s.hosts * s.nodesPerHost;
-        try (NemesisCluster cluster = s.hosts == 0 ?
-            new NemesisCluster(new LocalCluster(options.nodes(n).transport(s.transport))) :
-            new NemesisCluster(new NetnsCluster(s.hosts, s.nodesPerHost, options)))
+        final NetnsCluster netns = s.hosts == 0 ? null : new NetnsCluster(s.hosts, s.nodesPerHost, options);
+        try (LaunchedCluster cluster = netns != null ? netns : new LocalCluster(options.nodes(n).transport(s.transport)))
         {
             final long startNs = System.nanoTime();
             cluster.start();
@@ -132,14 +132,14 @@ public final class Nemesis
             err.printf("nemesis: %d nodes up after %d ms%n", n, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() -
                 startNs));
             final JournalCollector journals = new JournalCollector(cluster);
-            final Supervisors supervisors = new Supervisors(cluster, journals, logDir, err, startNs);
+            final Supervisors supervisors = new Supervisors(cluster, netns, journals, logDir, err, startNs);
             supervisors.start();
             final Thread collector = daemon("nemesis-journals", () -> collect(journals));
             final ResourceSampler sampler = s.samplePeriodNs > 0 ?
                 new ResourceSampler(cluster, logDir, s.outDir.resolve("resources.csv"), err) : null;
             final Thread sampling = sampler == null ? null :
                 daemon("nemesis-resources", () -> sampler.sampleEvery(s.samplePeriodNs));
-            final FaultInjector injector = new FaultInjector(cluster, new ArrayList<>(s.kinds), s.overlaps,
+            final FaultInjector injector = new FaultInjector(cluster, netns, new ArrayList<>(s.kinds), s.overlaps,
                 s.deltaNs, s.seed, err);
             final long faultsUntilNs = System.nanoTime() + s.durationNs;
             long healedNs = injector.run(faultsUntilNs);
@@ -152,7 +152,7 @@ public final class Nemesis
             err.println("nemesis: faults over; waiting for the whole cluster to be admitted everywhere");
             final long admittedNs = awaitAdmitted(cluster, healedNs + s.readmitBoundNs +
                 TimeUnit.SECONDS.toNanos(5));
-            final String finalViews = views(cluster);
+            final String finalViews = cluster.describeViews();
             final long endNs = System.nanoTime();
             collector.interrupt();
             if (sampling != null)
@@ -205,7 +205,7 @@ public final class Nemesis
      * @return when every rank was running, active, and held alive under its own incarnation by every node; -1 if
      * not by the deadline.
      */
-    private static long awaitAdmitted(final NemesisCluster cluster, final long deadlineNs) throws InterruptedException
+    private static long awaitAdmitted(final LaunchedCluster cluster, final long deadlineNs) throws InterruptedException
     {
         final int n = cluster.size();
         final ViewSnapshot[] views = new ViewSnapshot[n];
@@ -224,7 +224,7 @@ public final class Nemesis
         return -1;
     }
 
-    private static boolean admitted(final NemesisCluster cluster, final ViewSnapshot[] views)
+    private static boolean admitted(final LaunchedCluster cluster, final ViewSnapshot[] views)
     {
         final int n = views.length;
         for (int r = 0; r < n; r++)
@@ -246,21 +246,6 @@ public final class Nemesis
             }
         }
         return true;
-    }
-
-    private static String views(final NemesisCluster cluster)
-    {
-        final StringBuilder sb = new StringBuilder();
-        final ViewSnapshot v = new ViewSnapshot();
-        for (int r = 0; r < cluster.size(); r++)
-        {
-            final Process p = cluster.process(r);
-            final ViewSnapshot view = cluster.tryView(r, v);
-            sb.append("\n  host ").append(cluster.hostOf(r)).append(": ")
-                .append(view == null ? "rank " + r + " (no view)" : view.toString())
-                .append(p.isAlive() ? "" : " (exited " + p.exitValue() + ")");
-        }
-        return sb.toString();
     }
 
     private String table(final NemesisHistory h, final HistoryChecker.Result result, final long tookNs,

@@ -1,6 +1,7 @@
 package io.ringwatch.perf.nemesis;
 
 import io.aeron.CncFileDescriptor;
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.status.CountersReader;
@@ -33,7 +34,7 @@ final class ResourceSampler
     private static final Pattern GC_AFTER = Pattern.compile("->(\\d+)M\\(\\d+M\\)");
     private static final Pattern NMT_OTHER = Pattern.compile("-\\s+Other \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
 
-    private final NemesisCluster cluster;
+    private final LaunchedCluster cluster;
     private final Path logDir;
     private final Path nodesCsv;
     private final Path hostsCsv;
@@ -41,7 +42,7 @@ final class ResourceSampler
     private final long startNs = System.nanoTime();
     private final List<String> rows = new ArrayList<>();
 
-    ResourceSampler(final NemesisCluster cluster, final Path logDir, final Path csv, final PrintStream err)
+    ResourceSampler(final LaunchedCluster cluster, final Path logDir, final Path csv, final PrintStream err)
     {
         this.cluster = cluster;
         this.logDir = logDir;

@@ -1,5 +1,8 @@
 package io.ringwatch.perf.nemesis;
 
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +36,9 @@ final class Supervisors implements AutoCloseable
     private static final Pattern PROBLEM = Pattern.compile(
         "(?m)^.*(\\b[\\w.$]+(Exception|Error)\\b|^\\s+at [\\w.$]+\\().*$");
 
-    private final NemesisCluster cluster;
+    private final LaunchedCluster cluster;
+    /** The hosts' drivers, supervised too; null on one host, whose driver is not restarted. */
+    private final NetnsCluster netns;
     private final JournalCollector journals;
     private final Path logDir;
     private final PrintStream err;
@@ -45,10 +50,11 @@ final class Supervisors implements AutoCloseable
     private final boolean[] driverUp;
     private volatile boolean stopping;
 
-    Supervisors(final NemesisCluster cluster, final JournalCollector journals, final Path logDir,
-        final PrintStream err, final long startNs)
+    Supervisors(final LaunchedCluster cluster, final NetnsCluster netns, final JournalCollector journals,
+        final Path logDir, final PrintStream err, final long startNs)
     {
         this.cluster = cluster;
+        this.netns = netns;
         this.journals = journals;
         this.logDir = logDir;
         this.err = err;
@@ -73,7 +79,7 @@ final class Supervisors implements AutoCloseable
         for (int h = 0; h < cluster.hostCount(); h++)
         {
             final int host = h;
-            if (cluster.driverProcess(h) != null)
+            if (netns != null)
             {
                 threads.add(daemon("supervisor of the driver of host " + h, () -> superviseDriver(host)));
             }
@@ -118,7 +124,7 @@ final class Supervisors implements AutoCloseable
             final int exit = process.waitFor();
             final long endNs = System.nanoTime();
             final String problems = keepLog("node-" + rank + "-pid" + process.pid() + ".log",
-                cluster.nodeLog(rank));
+                cluster.log(rank));
             record(lives, new Life(rank, process.pid(), lifeStartNs[rank], endNs, exit, problems));
             if (stopping)
             {
@@ -145,15 +151,14 @@ final class Supervisors implements AutoCloseable
 
     private synchronized boolean driverRunning(final int host)
     {
-        final Process driver = cluster.driverProcess(host);
-        return driverUp[host] && (driver == null || driver.isAlive());
+        return driverUp[host] && (netns == null || netns.driverProcess(host).isAlive());
     }
 
     private void superviseDriver(final int host) throws InterruptedException
     {
         while (!stopping)
         {
-            final Process process = cluster.driverProcess(host);
+            final Process process = netns.driverProcess(host);
             final int exit = process.waitFor();
             final long endNs = System.nanoTime();
             if (stopping)
@@ -165,7 +170,7 @@ final class Supervisors implements AutoCloseable
                 driverUp[host] = false;
             }
             final String problems = keepLog("driver-h" + host + "-pid" + process.pid() + ".log",
-                cluster.driverLog(host));
+                netns.driverLog(host));
             record(drivers, new Life(host, process.pid(), driverStartNs[host], endNs, exit, problems));
             // its nodes stop on the loss; their journals go when the new driver clears the directory
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -180,7 +185,7 @@ final class Supervisors implements AutoCloseable
                 return;
             }
             driverStartNs[host] = System.nanoTime();
-            cluster.restartDriver(host);
+            netns.restartDriver(host);
             synchronized (this)
             {
                 driverUp[host] = true;
@@ -251,16 +256,16 @@ final class Supervisors implements AutoCloseable
             if (p.isAlive())
             {
                 record(lives, new Life(r, p.pid(), lifeStartNs[r], Long.MAX_VALUE, -1,
-                    keepLog("node-" + r + "-pid" + p.pid() + ".log", cluster.nodeLog(r))));
+                    keepLog("node-" + r + "-pid" + p.pid() + ".log", cluster.log(r))));
             }
         }
         for (int h = 0; h < cluster.hostCount(); h++)
         {
-            final Process d = cluster.driverProcess(h);
+            final Process d = netns == null ? null : netns.driverProcess(h);
             if (d != null && d.isAlive())
             {
                 record(drivers, new Life(h, d.pid(), driverStartNs[h], Long.MAX_VALUE, -1,
-                    keepLog("driver-h" + h + "-pid" + d.pid() + ".log", cluster.driverLog(h))));
+                    keepLog("driver-h" + h + "-pid" + d.pid() + ".log", netns.driverLog(h))));
             }
         }
         synchronized (lives)

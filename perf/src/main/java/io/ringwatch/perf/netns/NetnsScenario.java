@@ -2,7 +2,7 @@ package io.ringwatch.perf.netns;
 
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
 import java.util.EnumSet;

@@ -8,16 +8,16 @@ import io.ringwatch.perf.live.SharedThreadCluster;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.aeron.CncFileDescriptor;
 import io.ringwatch.transport.aeron.NodeCounter;
-import io.ringwatch.transport.aeron.internal.DriverWatch;
-import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
-import io.ringwatch.transport.aeron.internal.jitter.JitterReader;
-import io.ringwatch.transport.aeron.internal.jitter.JitterSnapshot;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.jitter.JitterReader;
+import io.ringwatch.transport.aeron.jitter.JitterSnapshot;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.HdrHistogram.Histogram;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
@@ -64,7 +64,7 @@ final class DetectorUnderTest implements AutoCloseable
     private JitterSnapshot[] idleBefore;
     private final List<Map<Long, ThreadSample>> threadsBefore = new ArrayList<>();
     private long windowStartNs;
-    private DriverWatch driverWatch;
+    private ManyToOneRingBuffer toDriver;
     private MappedByteBuffer cnc;
     private CountersReader counters;
     private boolean frozen;
@@ -171,11 +171,11 @@ final class DetectorUnderTest implements AutoCloseable
             }
             if (freezable)
             {
-                detector.driverWatch = new DriverWatch(host.aeronDir().getAbsolutePath(),
-                    TimeUnit.MILLISECONDS.toNanos(DRIVER_THAW_TIMEOUT_MS));
                 detector.cnc = IoUtil.mapExistingFile(
                     new File(host.aeronDir(), CncFileDescriptor.CNC_FILE), "cnc");
                 final DirectBuffer meta = CncFileDescriptor.createMetaDataBuffer(detector.cnc);
+                detector.toDriver =
+                    new ManyToOneRingBuffer(CncFileDescriptor.createToDriverBuffer(detector.cnc, meta));
                 detector.counters = new CountersReader(
                     CncFileDescriptor.createCountersMetaDataBuffer(detector.cnc, meta),
                     CncFileDescriptor.createCountersValuesBuffer(detector.cnc, meta));
@@ -336,7 +336,7 @@ final class DetectorUnderTest implements AutoCloseable
      */
     void freeze() throws IOException, InterruptedException
     {
-        if (driverWatch == null)
+        if (toDriver == null)
         {
             throw new IllegalStateException("not started freezable");
         }
@@ -359,7 +359,7 @@ final class DetectorUnderTest implements AutoCloseable
         signal("CONT", List.of(driverPid));
         final long deadline = System.currentTimeMillis() + DRIVER_THAW_TIMEOUT_MS;
         long age;
-        while ((age = driverWatch.heartbeatAgeMs(System.currentTimeMillis())) > FRESH_HEARTBEAT_MS || age < 0)
+        while ((age = driverHeartbeatAgeMs(System.currentTimeMillis())) > FRESH_HEARTBEAT_MS || age < 0)
         {
             if (System.currentTimeMillis() > deadline)
             {
@@ -371,6 +371,15 @@ final class DetectorUnderTest implements AutoCloseable
         }
         signal("CONT", pids);
         frozen = false;
+    }
+
+    /**
+     * @return ms since the driver's conductor last stamped its heartbeat into the CnC file, -1 once it has closed.
+     */
+    private long driverHeartbeatAgeMs(final long nowMs)
+    {
+        final long beatMs = toDriver.consumerHeartbeatTime();
+        return beatMs < 0 ? -1 : nowMs - beatMs;
     }
 
     /**
@@ -513,7 +522,6 @@ final class DetectorUnderTest implements AutoCloseable
                 // closing stops them anyway; a stopped process still takes SIGKILL
             }
         }
-        CloseHelper.quietClose(driverWatch);
         if (cnc != null)
         {
             IoUtil.unmap(cnc);

@@ -2,7 +2,7 @@ package io.ringwatch.perf.noise;
 
 import io.ringwatch.nativeconfig.CpuList;
 import io.ringwatch.nativeconfig.ProcessAffinity;
-import io.ringwatch.transport.aeron.internal.launch.ChildProcesses;
+import io.ringwatch.transport.aeron.launch.ChildProcesses;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;

@@ -4,7 +4,7 @@ import io.ringwatch.nativeconfig.CpuList;
 import io.ringwatch.nativeconfig.HostCpus;
 import io.ringwatch.nativeconfig.ProcessAffinity;
 import io.ringwatch.perf.reproduce.Progress;
-import io.ringwatch.transport.aeron.internal.launch.NodeProcesses;
+import io.ringwatch.transport.aeron.launch.NodeProcesses;
 
 import org.agrona.CloseHelper;
 

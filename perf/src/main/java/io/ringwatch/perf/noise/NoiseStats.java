@@ -1,6 +1,6 @@
 package io.ringwatch.perf.noise;
 
-import io.ringwatch.transport.aeron.internal.jitter.JitterSnapshot;
+import io.ringwatch.transport.aeron.jitter.JitterSnapshot;
 import org.HdrHistogram.Histogram;
 
 /**

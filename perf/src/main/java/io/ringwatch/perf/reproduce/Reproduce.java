@@ -1,7 +1,7 @@
 package io.ringwatch.perf.reproduce;
 
-import io.ringwatch.transport.aeron.internal.cli.Args;
-import io.ringwatch.transport.aeron.internal.cli.UsageException;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 
 import java.io.IOException;
 import java.io.PrintStream;

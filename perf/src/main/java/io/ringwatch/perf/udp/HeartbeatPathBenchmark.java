@@ -8,8 +8,8 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.status.ReceiverHwm;
 import io.aeron.driver.status.ReceiverPos;
 import io.aeron.logbuffer.FragmentHandler;
-import io.ringwatch.transport.aeron.internal.Drivers;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.RingwatchDriver;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.HdrHistogram.Histogram;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -73,7 +73,7 @@ public final class HeartbeatPathBenchmark
         final Histogram hwm = new Histogram(3);
         final Histogram rebuild = new Histogram(3);
 
-        try (MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(dir.getAbsolutePath()));
+        try (MediaDriver driver = RingwatchDriver.launch(dir.getAbsolutePath());
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             Subscription subscription = aeron.addSubscription(channel, STREAM_ID);
             Publication publication = aeron.addPublication(channel, STREAM_ID))

@@ -10,6 +10,7 @@ import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.CpuPinning;
@@ -48,8 +49,7 @@ public final class RingwatchContext
     private boolean incarnationSet;
     private boolean join;
     private int seeds = RingwatchConfiguration.seeds();
-    private boolean seedBoot;
-    private boolean firstBootJoin;
+    private BootPlan bootPlan;
     private TransportMode transport = RingwatchConfiguration.transport() == null ? null :
         TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
@@ -234,12 +234,9 @@ public final class RingwatchContext
     private void concludeBootPlan(final boolean launching)
     {
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
-        // A rank that is no seed always joins; a seed joins when restarted: it has run under this cluster here. This
-        // holds when every rank is a seed too (N <= 3 by default), so one command line serves a first boot and every
-        // restart, and a supervisor never has to add --join.
-        firstBootJoin = !join && rank >= seeds && !Files.exists(incarnationFile);
-        join = join || rank >= seeds || Files.exists(incarnationFile);
-        seedBoot = !join && seeds < cluster.size();
+        // the rule is core's; what the runtime knows is whether this rank has run under this cluster here before
+        bootPlan = BootPlan.decide(rank, seeds, cluster.size(), join, Files.exists(incarnationFile));
+        join = bootPlan.joins();
         if (!incarnationSet && !join)
         {
             // distinct per process start; the pid is unique among live processes of a host
@@ -576,20 +573,12 @@ public final class RingwatchContext
     }
 
     /**
-     * @return true, once concluded, if this node is no seed and starts for the first time under this cluster and
-     * aeron.dir (no incarnation file): it then asks to join at once, within everyone's startup grace.
+     * @return how the node enters its cluster, once concluded ({@link BootPlan#decide}: a restart joins, a seed
+     * boots as a seed, any other rank joins at its first boot within everyone's startup grace).
      */
-    public boolean firstBootJoin()
+    public BootPlan bootPlan()
     {
-        return firstBootJoin;
-    }
-
-    /**
-     * @return true, once concluded, if this node boots as a seed of a cluster that boots through joins.
-     */
-    public boolean seedBoot()
-    {
-        return seedBoot;
+        return bootPlan;
     }
 
     /**

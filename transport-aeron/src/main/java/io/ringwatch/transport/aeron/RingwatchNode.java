@@ -15,6 +15,7 @@ import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.core.protocol.DetectorNode;
+import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.HeartbeatChannel;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.auth.AuthMode;
@@ -36,7 +37,7 @@ import io.ringwatch.transport.aeron.internal.RingwatchAgent;
 import io.ringwatch.transport.aeron.internal.MembershipJournal;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import io.ringwatch.transport.aeron.internal.jitter.JitterFile;
-import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatTransport;
@@ -605,7 +606,7 @@ public final class RingwatchNode implements AutoCloseable
      */
     public boolean leave(final long timeoutMs) throws InterruptedException
     {
-        agent.requestLeave();
+        requestLeave();
         if (invoker != null)
         {
             invoker.invoke();
@@ -618,6 +619,28 @@ public final class RingwatchNode implements AutoCloseable
             Thread.sleep(1);
         }
         return stopped;
+    }
+
+    /**
+     * Ask for a graceful leave without waiting for it: the next duty cycle sends LEAVE and stops the node. For a
+     * caller hosting {@link #dutyCycleAgent()} itself, which cannot wait in {@link #leave(long)} on the thread that
+     * must run the cycle; any thread may call it.
+     */
+    public void requestLeave()
+    {
+        agent.requestLeave();
+    }
+
+    /**
+     * The detector's state as the last duty cycle left it. Exact on the thread that runs the duty cycle (a caller
+     * hosting {@link #dutyCycleAgent()}); another thread may see it late, and should read the view file
+     * ({@link io.ringwatch.transport.aeron.view.ViewReader}) instead.
+     *
+     * @return active, joining, excluded or left.
+     */
+    public NodeState state()
+    {
+        return agent.node().state();
     }
 
     /**

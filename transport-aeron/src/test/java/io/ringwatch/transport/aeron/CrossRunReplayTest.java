@@ -5,7 +5,7 @@ import io.aeron.Subscription;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.transport.aeron.auth.KeyFile;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

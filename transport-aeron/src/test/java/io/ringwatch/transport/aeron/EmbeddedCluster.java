@@ -4,7 +4,7 @@ import io.aeron.driver.MediaDriver;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeInternals;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import io.ringwatch.transport.rdma.InMemoryFabric;
 import io.ringwatch.transport.rdma.RdmaHeartbeats;
 import org.agrona.CloseHelper;

@@ -7,7 +7,7 @@ import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.auth.KeyFile;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.junit.jupiter.api.Test;

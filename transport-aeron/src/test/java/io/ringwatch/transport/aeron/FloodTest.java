@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.transport.aeron.internal.launch.HostileTraffic;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.HostileTraffic;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

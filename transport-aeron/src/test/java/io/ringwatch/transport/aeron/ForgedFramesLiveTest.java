@@ -2,7 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.NetworkAttacker.Seal;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

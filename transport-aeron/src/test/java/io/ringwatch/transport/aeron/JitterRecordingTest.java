@@ -1,10 +1,10 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.transport.aeron.internal.NodeInternals;
-import io.ringwatch.transport.aeron.internal.jitter.JitterLayout;
-import io.ringwatch.transport.aeron.internal.jitter.JitterReader;
 import io.ringwatch.transport.aeron.internal.jitter.JitterRecordingAgent;
-import io.ringwatch.transport.aeron.internal.jitter.JitterSnapshot;
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.jitter.JitterReader;
+import io.ringwatch.transport.aeron.jitter.JitterSnapshot;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;

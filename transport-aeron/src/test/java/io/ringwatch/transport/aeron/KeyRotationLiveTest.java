@@ -6,7 +6,7 @@ import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.auth.KeyFile;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;

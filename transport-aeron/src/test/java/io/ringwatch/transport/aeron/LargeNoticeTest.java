@@ -7,7 +7,7 @@ import io.ringwatch.core.spi.ReusableNotice;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeInternals;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;

@@ -8,7 +8,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.ClusterChannels;
 import io.ringwatch.transport.aeron.internal.IncarnationFile;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 

@@ -1,7 +1,8 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.NodeState;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 
@@ -14,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * What the multi-process tests do with a {@link LocalCluster} whatever the transport: start it with every node up,
+ * What the multi-process tests do with a {@link LocalCluster} whatever the transport (and, but for the start, with
+ * any {@link LaunchedCluster}): start it with every node up,
  * and after killing some, check that the survivors agree on exactly the killed set and stay agreed.
  */
 final class LocalClusters
@@ -56,7 +58,7 @@ final class LocalClusters
      * @throws InterruptedException if interrupted.
      */
     static void awaitExactly(
-        final LocalCluster cluster, final Set<Integer> killed, final String round, final long seed)
+        final LaunchedCluster cluster, final Set<Integer> killed, final String round, final long seed)
         throws InterruptedException
     {
         final boolean agreed = cluster.awaitViews(killed, 30_000);
@@ -65,15 +67,9 @@ final class LocalClusters
         final boolean stillAgreed = cluster.awaitViews(killed, 1);
         if (!agreed || !stillAgreed)
         {
-            final StringBuilder views = new StringBuilder();
-            for (int r = 0; r < cluster.options().nodes(); r++)
-            {
-                final ViewSnapshot v = cluster.view(r);
-                views.append("\n  ").append(v).append(cluster.process(r).isAlive() ? "" : " (process exited)");
-            }
-            fail(round + ": survivors must hold exactly " + killed + " (seed=" + seed + ")" + views);
+            fail(round + ": survivors must hold exactly " + killed + " (seed=" + seed + ")" + cluster.describeViews());
         }
-        for (int r = 0; r < cluster.options().nodes(); r++)
+        for (int r = 0; r < cluster.size(); r++)
         {
             if (!killed.contains(r))
             {
@@ -87,7 +83,7 @@ final class LocalClusters
     /**
      * @return every node's log, for a failure message.
      */
-    static String logs(final LocalCluster cluster, final int n)
+    static String logs(final LaunchedCluster cluster, final int n)
     {
         final StringBuilder sb = new StringBuilder();
         for (int r = 0; r < n; r++)
@@ -102,7 +98,7 @@ final class LocalClusters
      *
      * @return the incarnation.
      */
-    static int assertAdmittedEverywhere(final LocalCluster cluster, final int n, final int rank)
+    static int assertAdmittedEverywhere(final LaunchedCluster cluster, final int n, final int rank)
         throws InterruptedException
     {
         // empty dead sets everywhere can come a moment before the joiner has both neighbours' confirmation

@@ -11,7 +11,7 @@ import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.internal.Drivers;
-import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
+import io.ringwatch.transport.aeron.launch.ClusterDirectory;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron;
 
 import io.aeron.Aeron;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.rdma.RdmaHardware;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;

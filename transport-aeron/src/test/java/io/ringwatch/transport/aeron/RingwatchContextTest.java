@@ -7,7 +7,7 @@ import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;

@@ -2,8 +2,8 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.transport.aeron.internal.cli.Main;
-import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.ClusterDirectory;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import io.ringwatch.transport.aeron.view.ViewLayout;
 import io.ringwatch.transport.aeron.view.ViewReader;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;

@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.transport.aeron.internal.launch.ClusterDirectory;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.ClusterDirectory;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.agrona.IoUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -9,6 +9,7 @@ import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.HelloFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.ReplayGuard;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
@@ -71,10 +72,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private final GuardedListener application;
     private final FrameDecoder decoder;
     private final ReplayGuard replayGuard;
-    private final boolean join;
+    private final BootPlan bootPlan;
     private final int seeds;
-    private final boolean seedBoot;
-    private final boolean firstBootJoin;
     private final FrameAuthenticator keyring;
     private final FragmentHandler frameHandler = (buffer, offset, length, header) ->
         onFrame(buffer, offset, length, header, false);
@@ -165,11 +164,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.replayGuard = new ReplayGuard(ctx.cluster().size());
         this.decoder = new FrameDecoder(ctx.cluster().clusterId(), ctx.cluster().size(), ctx.rank(),
             ctx.configDigest(), keyring, replayGuard);
-        this.join = ctx.join();
+        this.bootPlan = ctx.bootPlan();
         this.seeds = ctx.seeds();
-        this.seedBoot = ctx.seedBoot();
-        this.firstBootJoin = ctx.firstBootJoin();
-        if (join)
+        if (bootPlan.joins())
         {
             replayGuard.admitNewestUntilSettled();
         }
@@ -208,28 +205,12 @@ public final class RingwatchAgent implements Agent, MembershipListener
         // the node may have waited at a start barrier since it was built: its grace counts from now
         final long now = clock.nanoTime();
         cachedClock.update(now);
-        if (join)
+        if (bootPlan.joins())
         {
-            // a restarted rank asks to be admitted under its new incarnation before it takes part
+            // it asks to be admitted under its incarnation before it takes part
             viewFile.joining(node.incarnation());
-            if (firstBootJoin)
-            {
-                node.joinAtBoot(now, seeds);
-            }
-            else
-            {
-                node.join(now, seeds);
-            }
         }
-        else if (seedBoot)
-        {
-            // start = join: the seeds form the membership, every other rank is held not yet admitted until it joins
-            node.bootAsSeed(seeds, now);
-        }
-        else
-        {
-            node.start(now);
-        }
+        bootPlan.start(node, seeds, now);
         if (onStart != null)
         {
             onStart.run();

@@ -6,7 +6,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.FragmentHandler;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.transport.aeron.Await;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -4,9 +4,10 @@ import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
 import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
-import io.ringwatch.transport.aeron.internal.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.LaunchedCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsHosts;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
@@ -86,7 +87,7 @@ final class NetnsClusters
      * @return ms from {@code fromNs} until the last running node outside {@code dead} recorded the last of
      * {@code dead}; -1 if some such node has not.
      */
-    static long learnedAfterMs(final NetnsCluster cluster, final Set<Integer> dead, final long fromNs)
+    static long learnedAfterMs(final LaunchedCluster cluster, final Set<Integer> dead, final long fromNs)
     {
         long latest = fromNs;
         final ViewSnapshot v = new ViewSnapshot();
@@ -114,7 +115,7 @@ final class NetnsClusters
      * @return every host's non-zero ringwatch counters, read from the driver's CnC file while it runs: what a failure
      * message needs to tell a node that never sent from one whose frames were lost.
      */
-    static String describeCounters(final NetnsCluster cluster, final String labelPart, final boolean driverErrors)
+    static String describeCounters(final LaunchedCluster cluster, final String labelPart, final boolean driverErrors)
     {
         final StringBuilder sb = new StringBuilder();
         for (int h = 0; h < cluster.hostCount(); h++)

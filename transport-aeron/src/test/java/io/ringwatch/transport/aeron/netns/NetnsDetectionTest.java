@@ -3,7 +3,7 @@ package io.ringwatch.transport.aeron.netns;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
-import io.ringwatch.transport.aeron.internal.launch.NetnsCluster;
+import io.ringwatch.transport.aeron.launch.NetnsCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;

@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.transport.aeron.cli.Args;
 import io.ringwatch.transport.aeron.client.RingwatchClient;
 
 import java.io.IOException;

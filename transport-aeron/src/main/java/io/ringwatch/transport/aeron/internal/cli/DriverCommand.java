@@ -6,6 +6,8 @@ import io.ringwatch.core.config.Durations;
 import io.ringwatch.nativeconfig.RealtimePriority;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.TransportMode;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.PacedIdleStrategy;

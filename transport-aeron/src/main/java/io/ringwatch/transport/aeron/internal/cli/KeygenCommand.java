@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.internal.cli;
 
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.auth.KeyFile;
+import io.ringwatch.transport.aeron.cli.Args;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -2,19 +2,22 @@ package io.ringwatch.transport.aeron.internal.cli;
 
 import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.nativeconfig.TuningProfile;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
-import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
-import io.ringwatch.transport.aeron.internal.NodeCounters;
+import io.ringwatch.transport.aeron.cli.Args;
+import io.ringwatch.transport.aeron.cli.UsageException;
 import io.ringwatch.transport.aeron.internal.JitWarmup;
 import io.ringwatch.transport.aeron.internal.MetricsEndpoint;
+import io.ringwatch.transport.aeron.internal.NodeCounters;
 import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.StartBarrier;
 import io.ringwatch.transport.aeron.view.ViewLayout;
@@ -174,7 +177,7 @@ final class NodeCommand
             profile.cliName() + " heartbeat-period=" + Durations.format(ctx.protocolSettings().heartbeatPeriodNs()) +
             " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
-            (ctx.join() ? " joining" : ctx.seedBoot() ? " seed" : ""));
+            (ctx.join() ? " joining" : ctx.bootPlan() == BootPlan.SEED ? " seed" : ""));
 
         try
         {

@@ -6,6 +6,7 @@ import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.transport.aeron.ClusterConfig;
 import io.ringwatch.transport.aeron.RingwatchContext;
 import io.ringwatch.transport.aeron.RingwatchNode;
+import io.ringwatch.transport.aeron.cli.UsageException;
 import io.ringwatch.transport.aeron.client.ProcessViewLayout;
 import io.ringwatch.transport.aeron.client.RingwatchClient;
 import io.ringwatch.transport.aeron.internal.NodeInternals;

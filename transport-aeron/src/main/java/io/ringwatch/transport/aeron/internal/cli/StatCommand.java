@@ -4,6 +4,7 @@ import io.aeron.CommonContext;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.transport.aeron.NodeCounter;
+import io.ringwatch.transport.aeron.cli.Args;
 import io.ringwatch.transport.aeron.internal.CncCounters;
 import io.ringwatch.transport.aeron.internal.slot.HeartbeatSlots;
 import io.ringwatch.transport.aeron.view.ViewLayout;

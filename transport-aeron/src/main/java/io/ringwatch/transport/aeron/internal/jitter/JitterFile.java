@@ -1,12 +1,14 @@
 package io.ringwatch.transport.aeron.internal.jitter;
 
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
+import io.ringwatch.transport.aeron.jitter.LogLinearBuckets;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.File;
 import java.nio.MappedByteBuffer;
 
-import static io.ringwatch.transport.aeron.internal.jitter.JitterLayout.*;
+import static io.ringwatch.transport.aeron.jitter.JitterLayout.*;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**

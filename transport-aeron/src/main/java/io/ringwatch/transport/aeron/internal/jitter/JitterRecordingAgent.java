@@ -3,6 +3,7 @@ package io.ringwatch.transport.aeron.internal.jitter;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.transport.aeron.internal.RingwatchAgent;
+import io.ringwatch.transport.aeron.jitter.JitterLayout;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 

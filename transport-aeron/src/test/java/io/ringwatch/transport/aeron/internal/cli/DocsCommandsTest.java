@@ -28,6 +28,7 @@ class DocsCommandsTest
 {
     private static final Path ROOT = Path.of("..");
     private static final Path CLI = Path.of("src/main/java/io/ringwatch/transport/aeron/internal/cli");
+    private static final Path ARGS = Path.of("src/main/java/io/ringwatch/transport/aeron/cli/Args.java");
     private static final Path DOCTOR = ROOT.resolve(
         "native-config/src/main/java/io/ringwatch/nativeconfig/Doctor.java");
     private static final Pattern COMMAND_LINE = Pattern.compile("ringwatch\\.jar ([a-z]+)([^`#&\\n]*)");
@@ -119,7 +120,7 @@ class DocsCommandsTest
                     wrong.add(where + " (no such command)");
                     continue;
                 }
-                final String sources = read(command.sources()) + read(CLI.resolve("Args.java"));
+                final String sources = read(command.sources()) + read(ARGS);
                 final Matcher option = OPTION.matcher(m.group(2));
                 while (option.find())
                 {

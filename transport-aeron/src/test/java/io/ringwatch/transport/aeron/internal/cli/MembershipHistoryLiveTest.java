@@ -1,7 +1,7 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
 import io.ringwatch.transport.aeron.TransportMode;
-import io.ringwatch.transport.aeron.internal.launch.LocalCluster;
+import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.JournalEntry;
 import io.ringwatch.transport.aeron.view.JournalLayout.Event;
 import io.ringwatch.transport.aeron.view.JournalReader;

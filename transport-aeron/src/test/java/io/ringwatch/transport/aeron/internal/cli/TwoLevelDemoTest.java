@@ -1,5 +1,6 @@
 package io.ringwatch.transport.aeron.internal.cli;
 
+import io.ringwatch.transport.aeron.cli.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -8,7 +8,7 @@ import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
 import io.ringwatch.transport.aeron.ClusterConfig;
-import io.ringwatch.transport.aeron.internal.launch.FreePorts;
+import io.ringwatch.transport.aeron.launch.FreePorts;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;

@@ -1,0 +1,96 @@
+package io.ringwatch.core.sim;
+
+import io.ringwatch.core.config.BootSeeds;
+
+import static io.ringwatch.core.sim.SimConfig.require;
+
+/**
+ * How the nodes start and come back: the boot mode, the seeds and the spread of the other ranks' starts, the
+ * start jitter, and restarts under a new incarnation. Set through {@link SimConfig}.
+ */
+public final class BootOptions
+{
+    BootMode mode = BootMode.MEMBERS;
+    int seeds = -1;
+    long startSpreadNs;
+    boolean startJitter = true;
+    long restartAfterNs = -1;
+    int restartIncarnationStep = 1;
+
+    BootOptions copy()
+    {
+        final BootOptions copy = new BootOptions();
+        copy.mode = mode;
+        copy.seeds = seeds;
+        copy.startSpreadNs = startSpreadNs;
+        copy.startJitter = startJitter;
+        copy.restartAfterNs = restartAfterNs;
+        copy.restartIncarnationStep = restartIncarnationStep;
+        return copy;
+    }
+
+    void conclude(final int nodes)
+    {
+        require(mode != null, "boot mode must be set");
+        if (seeds < 0)
+        {
+            seeds = BootSeeds.defaultFor(nodes);
+        }
+        require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
+        require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");
+        require(restartIncarnationStep >= 0, "restart incarnation step must be >= 0: " + restartIncarnationStep);
+    }
+
+    /**
+     * @return how the cluster starts: {@link BootMode#MEMBERS}, {@link BootMode#JOIN} (start = join) or the broken
+     * {@link BootMode#LATE_MEMBERS}, for negative controls.
+     */
+    public BootMode mode()
+    {
+        return mode;
+    }
+
+    /**
+     * @return the seeds, the first ranks, once concluded.
+     */
+    public int seeds()
+    {
+        return seeds;
+    }
+
+    /**
+     * @return the spread of the start times of the ranks that are no seeds.
+     */
+    public long startSpreadNs()
+    {
+        return startSpreadNs;
+    }
+
+    /**
+     * @return whether each node starts at a random offset within one heartbeat period.
+     */
+    public boolean startJitter()
+    {
+        return startJitter;
+    }
+
+    /**
+     * Every node that stops (crash, leave or exclusion) restarts this long after, under a new incarnation, through
+     * the join protocol.
+     *
+     * @return delay from a stop to its restart, or a value &lt;= 0 for no restarts.
+     */
+    public long restartAfterNs()
+    {
+        return restartAfterNs;
+    }
+
+    /**
+     * @return what a restart adds to the incarnation: 1, the rule; 0 breaks it (a restart reuses its incarnation),
+     * and such a joiner must never be admitted.
+     */
+    public int restartIncarnationStep()
+    {
+        return restartIncarnationStep;
+    }
+}
