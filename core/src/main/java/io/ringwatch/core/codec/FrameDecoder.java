@@ -11,6 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_CHALLENGE_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_PROOF_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_REQUEST_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
@@ -41,9 +43,11 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
  * sequence at least 1, every run non-empty and inside {@code [0, N)}, runs ascending with a gap between neighbours,
  * dead rank inside D and source rank outside it; a JOIN likewise, with a subject incarnation above 0; a VIEW's runs as
- * a notice's, its entries' ranks in range and ascending with incarnations above 0. A JOIN_REQUEST is the one frame
- * taken from an incarnation newer than the one {@link ReplayGuard} admitted (a restarted rank asking to be admitted);
- * it is not remembered, and the caller admits the incarnation once the protocol has. A PROCESS_FAILURE
+ * a notice's, its entries' ranks in range and ascending with incarnations above 0. A JOIN_REQUEST and a JOIN_PROOF
+ * are the frames taken from an incarnation newer than the one {@link ReplayGuard} admitted (a restarted rank asking
+ * to be admitted, and returning its contact's nonce); they are not remembered, and the caller admits the incarnation
+ * once the protocol has. Such a frame may be a recording of an earlier run: the protocol acts on nothing before the
+ * joiner has returned a nonce fresh from its contact. A PROCESS_FAILURE
  * ({@link ProcessFailureFlyweight}) is checked as a notice for its runs and source, and its processes must be
  * non-negative and strictly ascending. Freshness ({@link ReplayGuard}) is judged after the header and
  * before the body, and a frame is remembered only once it passed everything. Protocol-level judgements (is the
@@ -348,7 +352,8 @@ public final class FrameDecoder implements InboundFrame
         if (replayGuard != null)
         {
             final RejectReason freshness = replayGuard.check(senderRank, senderIncarnation, frameSequence);
-            if (type == JOIN_REQUEST_TYPE && RejectReason.UNKNOWN_INCARNATION == freshness)
+            if ((type == JOIN_REQUEST_TYPE || type == JOIN_PROOF_TYPE) &&
+                RejectReason.UNKNOWN_INCARNATION == freshness)
             {
                 remember = false;
             }
@@ -383,6 +388,8 @@ public final class FrameDecoder implements InboundFrame
             case VIEW_DIGEST_TYPE:
             case REFORM_POLL_TYPE:
             case REFORM_ACK_TYPE:
+            case JOIN_CHALLENGE_TYPE:
+            case JOIN_PROOF_TYPE:
                 probeToken = probe.wrap(frame, 0).token();
                 body = RejectReason.NONE;
                 break;
@@ -500,7 +507,8 @@ public final class FrameDecoder implements InboundFrame
     }
 
     /**
-     * @return token of the last accepted probe or probe-ack frame, or the digest of the last VIEW_DIGEST.
+     * @return token of the last accepted probe or probe-ack frame, the nonce of the last JOIN_CHALLENGE or
+     * JOIN_PROOF, or the digest of the last VIEW_DIGEST.
      */
     public long probeToken()
     {
@@ -660,6 +668,8 @@ public final class FrameDecoder implements InboundFrame
             case VIEW_DIGEST_TYPE:
             case REFORM_POLL_TYPE:
             case REFORM_ACK_TYPE:
+            case JOIN_CHALLENGE_TYPE:
+            case JOIN_PROOF_TYPE:
                 return length == ProbeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
             case FAILURE_NOTICE_TYPE:

@@ -52,9 +52,10 @@ public class FrameHeaderFlyweight
 {
     /**
      * Protocol version written and accepted: 2 added destination, config digest, frame sequence and MAC; 3 added the
-     * subject incarnation to every notice and the JOIN, JOIN_REQUEST and VIEW frames.
+     * subject incarnation to every notice and the JOIN, JOIN_REQUEST and VIEW frames; 4 added JOIN_CHALLENGE and
+     * JOIN_PROOF (a contact admits a joiner only once it has returned a fresh nonce).
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     /** {@link HeartbeatFlyweight}. */
     public static final int HEARTBEAT_TYPE = FrameType.HEARTBEAT;
@@ -82,6 +83,10 @@ public class FrameHeaderFlyweight
     public static final int REFORM_POLL_TYPE = FrameType.REFORM_POLL;
     /** {@link ProbeFlyweight}'s layout: a joiner's answer to a REFORM_POLL, the poll's token returned. */
     public static final int REFORM_ACK_TYPE = FrameType.REFORM_ACK;
+    /** {@link ProbeFlyweight}'s layout: a contact's nonce for a joiner to return. */
+    public static final int JOIN_CHALLENGE_TYPE = FrameType.JOIN_CHALLENGE;
+    /** {@link ProbeFlyweight}'s layout: a joiner returns its contact's nonce. */
+    public static final int JOIN_PROOF_TYPE = FrameType.JOIN_PROOF;
 
     /** Returned by {@code encode} helpers when the frame does not fit between offset and capacity. */
     public static final int INSUFFICIENT_CAPACITY = -2;

@@ -543,6 +543,9 @@ final class World implements ClusterState
             case Message.PROBE -> this.frame.token(FrameType.PROBE, m.from, m.fromIncarnation, m.value);
             case Message.PROBE_ACK -> this.frame.token(FrameType.PROBE_ACK, m.from, m.fromIncarnation, m.value);
             case Message.REFORM_POLL -> this.frame.token(FrameType.REFORM_POLL, m.from, m.fromIncarnation, m.value);
+            case Message.JOIN_CHALLENGE ->
+                this.frame.token(FrameType.JOIN_CHALLENGE, m.from, m.fromIncarnation, m.value);
+            case Message.JOIN_PROOF -> this.frame.token(FrameType.JOIN_PROOF, m.from, m.fromIncarnation, m.value);
             default -> this.frame.token(FrameType.REFORM_ACK, m.from, m.fromIncarnation, m.value);
         };
         call(to).onFrame(frame, nowNs);
@@ -994,8 +997,10 @@ final class World implements ClusterState
         static final byte PROBE_ACK = 8;
         static final byte REFORM_POLL = 9;
         static final byte REFORM_ACK = 10;
+        static final byte JOIN_CHALLENGE = 11;
+        static final byte JOIN_PROOF = 12;
         private static final String[] NAMES = {"HEARTBEAT", "NEW_OBSERVER", "NOTICE", "LEAVE", "JOIN_REQUEST", "VIEW",
-            "VIEW_DIGEST", "PROBE", "PROBE_ACK", "REFORM_POLL", "REFORM_ACK"};
+            "VIEW_DIGEST", "PROBE", "PROBE_ACK", "REFORM_POLL", "REFORM_ACK", "JOIN_CHALLENGE", "JOIN_PROOF"};
 
         final int id;
         final byte type;
@@ -1143,6 +1148,16 @@ final class World implements ClusterState
         public void sendJoinRequest(final int contactRank)
         {
             send(Message.JOIN_REQUEST, contactRank, 0, null);
+        }
+
+        public void sendJoinChallenge(final int joinerRank, final long nonce)
+        {
+            send(Message.JOIN_CHALLENGE, joinerRank, nonce, null);
+        }
+
+        public void sendJoinProof(final int contactRank, final long nonce)
+        {
+            send(Message.JOIN_PROOF, contactRank, nonce, null);
         }
 
         public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations known)

@@ -122,13 +122,19 @@ public final class DetectorNode
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
             settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
-        final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters);
-        this.joins = new JoinContact(shared, settings, probes, majorityRule, heal, neighbours);
+        final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters, settings);
+        this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours);
         this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins);
         this.learning = new Learning(shared, settings, quorum, joining, receipt, majorityRule, heal, viewRepair,
             admission, neighbours, joins, joiner);
         this.probeAnswers = new ProbeAnswers(rank, admission, majorityRule, probes, control, counters);
         rebase(startNs);
+    }
+
+    /** @param secret 64 random bits for its join nonces ({@code JoinChallenge}), set before any frame. */
+    public void joinNonceSecret(final long secret)
+    {
+        joins.nonceSecret(secret);
     }
 
     /**
@@ -174,8 +180,7 @@ public final class DetectorNode
         membership.incarnations().raise(rank, incarnation);
         // Ask once the startup grace is over: once admitted, this node's observer allows it 2δ to beat, which a JVM
         // still loading and compiling may miss; nobody waits on it meanwhile, it is dead in every view.
-        membership.startJoin(observation.armedAtNs());
-        reform.joinStarted(observation.armedAtNs());
+        joiner.askFrom(observation.armedAtNs());
     }
 
     /**
@@ -203,11 +208,8 @@ public final class DetectorNode
     }
 
     /**
-     * {@link #join(long)} in a cluster that boots through joins: the seeds are asked right after the ring
-     * neighbours, which at boot are often joining too.
-     *
-     * @param nowNs     current protocol time.
-     * @param seedCount the seeds, in [1, N].
+     * {@link #join(long)} in a cluster that boots through joins: the seeds, ranks below {@code seedCount}, are asked
+     * right after the ring neighbours, which at boot are often joining too.
      */
     public void join(final long nowNs, final int seedCount)
     {
@@ -219,15 +221,11 @@ public final class DetectorNode
      * {@link #join(long, int)} for a rank's first start, launched with the seeds: it asks at once instead of after its
      * startup grace, while every node (the seeds included) is still within its own grace and nobody is judged, so
      * the joins and the warm-up of their code paths are over before anyone is armed.
-     *
-     * @param nowNs     current protocol time.
-     * @param seedCount the seeds, in [1, N].
      */
     public void joinAtBoot(final long nowNs, final int seedCount)
     {
         join(nowNs, seedCount);
-        membership.startJoin(nowNs);
-        reform.joinStarted(nowNs);
+        joiner.askFrom(nowNs);
     }
 
     private boolean untouched()
@@ -304,7 +302,8 @@ public final class DetectorNode
             case FrameType.FAILURE_NOTICE, FrameType.JOIN ->
                 learning.onNotice(frame.notice(), sender, senderIncarnation, nowNs);
             case FrameType.LEAVE -> learning.onLeave(sender, senderIncarnation, nowNs);
-            case FrameType.JOIN_REQUEST -> joins.onJoinRequest(sender, senderIncarnation, nowNs);
+            case FrameType.JOIN_REQUEST, FrameType.JOIN_PROOF -> joins.onJoinFrame(frame, nowNs);
+            case FrameType.JOIN_CHALLENGE -> joiner.onJoinChallenge(sender, frame.probeToken(), nowNs);
             case FrameType.VIEW ->
                 learning.onView(sender, senderIncarnation, frame.viewDead(), frame.viewIncarnations(), nowNs);
             case FrameType.PROBE -> probeAnswers.onProbe(sender, senderIncarnation, frame.probeToken(), nowNs);

@@ -3,6 +3,8 @@ package io.ringwatch.core.protocol;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.ring.Ring;
 import io.ringwatch.core.spi.ControlChannel;
+import io.ringwatch.core.spi.FrameType;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
@@ -15,15 +17,21 @@ import io.ringwatch.core.spi.RankArray;
  */
 final class JoinContact
 {
+    /** The token of a JOIN_REQUEST: it proves nothing yet. */
+    static final long NO_PROOF = 0;
+
     private final Shared shared;
     private final PartitionPolicy policy;
     private final ProbeSession probes;
     private final MajorityRule majorityRule;
     private final HealRetell heal;
     private final Neighbours neighbours;
+    private final JoinChallenge challenge;
+    private final boolean challengeBroken;
 
     JoinContact(
         final Shared shared,
+        final int incarnation,
         final ProtocolSettings settings,
         final ProbeSession probes,
         final MajorityRule majorityRule,
@@ -32,6 +40,8 @@ final class JoinContact
     {
         this.shared = shared;
         this.policy = settings.partitionPolicy();
+        this.challenge = new JoinChallenge(settings.suspicionTimeoutNs(), shared.rank, incarnation);
+        this.challengeBroken = settings.breaks(ProtocolSettings.BREAK_JOIN_CHALLENGE);
         this.probes = probes;
         this.majorityRule = majorityRule;
         this.heal = heal;
@@ -39,12 +49,32 @@ final class JoinContact
     }
 
     /**
-     * A JOIN_REQUEST: the contact's side of a join. A frame from a rank held dead is normally fenced; this one is not
-     * when its incarnation is newer. An incarnation newer than the one held alive means that life ended unnoticed: it
-     * is announced dead first. A repeated request (the joiner has not been confirmed) gets the view again and a fresh
+     * @param secret this process's secret for join nonces, drawn at random by its driver.
+     */
+    void nonceSecret(final long secret)
+    {
+        challenge.secret(secret);
+    }
+
+    /**
+     * A JOIN_REQUEST or a JOIN_PROOF, as {@link #onJoinRequest}.
+     */
+    void onJoinFrame(final InboundFrame frame, final long nowNs)
+    {
+        // only a proof carries a token: a request's field holds whatever the decoder read last
+        final long token = frame.type() == FrameType.JOIN_PROOF ? frame.probeToken() : NO_PROOF;
+        onJoinRequest(frame.senderRank(), frame.senderIncarnation(), token, nowNs);
+    }
+
+    /**
+     * A JOIN_REQUEST ({@code token} {@link #NO_PROOF}), or a JOIN_PROOF returning this contact's nonce: the contact's
+     * side of a join. A frame from a rank held dead is normally fenced; this one is not when its incarnation is newer.
+     * A newer incarnation is acted on only once proven ({@link JoinChallenge}): until then the joiner is challenged
+     * and nothing changes. Proven, an incarnation newer than the one held alive means that life ended unnoticed: it is
+     * announced dead first. A repeated request (the joiner has not been confirmed) gets the view again and a fresh
      * JOIN broadcast.
      */
-    void onJoinRequest(final int fromRank, final int fromIncarnation, final long nowNs)
+    void onJoinRequest(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
         // A joiner not yet confirmed by its neighbours may be unknown to parts of the cluster still, which would drop
         // its frames (a newer incarnation they have not admitted): it is no contact; the joiner asks the next one.
@@ -63,6 +93,17 @@ final class JoinContact
         if (!joinAllowed(nowNs))
         {
             shared.counters.increment(ProtocolCounter.JOINS_REFUSED);
+            return;
+        }
+        if (fromIncarnation > known && !challengeBroken && !challenge.proves(fromRank, fromIncarnation, token, nowNs))
+        {
+            // a newer incarnation alone proves nothing: a request recorded in an earlier run carries one too
+            if (token != NO_PROOF)
+            {
+                shared.counters.increment(ProtocolCounter.JOIN_PROOFS_REFUSED);
+            }
+            shared.counters.increment(ProtocolCounter.JOIN_CHALLENGES_SENT);
+            shared.control.sendJoinChallenge(fromRank, challenge.nonce(fromRank, fromIncarnation, nowNs));
             return;
         }
 

@@ -42,6 +42,15 @@ final class JoinerRole
     }
 
     /**
+     * Ask from {@code fromNs} on: the first attempt, and the leader's first re-form poll, are due then.
+     */
+    void askFrom(final long fromNs)
+    {
+        shared.membership.startJoin(fromNs);
+        reform.joinStarted(fromNs);
+    }
+
+    /**
      * Ask when an attempt is due (a joiner its next contact, a member not yet confirmed its emitter), and re-form
      * once every other rank is bound to this leader.
      *
@@ -101,12 +110,28 @@ final class JoinerRole
         {
             if (shared.ring.nextAlive(fromRank) == shared.rank)
             {
-                joins.onJoinRequest(fromRank, fromIncarnation, nowNs);
+                joins.onJoinRequest(fromRank, fromIncarnation, JoinContact.NO_PROOF, nowNs);
             }
         }
         else if (shared.view.joining() && fromIncarnation > 0)
         {
             reform.onPoll(token, nowNs, shared.control);
+        }
+    }
+
+    /**
+     * JOIN_CHALLENGE: a contact asks this node to prove its request is its own, made now. Answered by a node asking to
+     * join, or a member not yet confirmed asking its emitter again ({@link Joining#answerChallenge}).
+     */
+    void onJoinChallenge(final int fromRank, final long nonce, final long nowNs)
+    {
+        if (shared.view.joining() || shared.view.active())
+        {
+            joining.answerChallenge(fromRank, nonce, nowNs);
+        }
+        else
+        {
+            shared.counters.increment(ProtocolCounter.JOIN_CHALLENGES_IGNORED);
         }
     }
 

@@ -30,7 +30,13 @@ final class Joining
     private final ControlChannel control;
     private final ProtocolCounters counters;
     private final RankArray mergedDead = new RankArray(8);
+    private final long answerWindowNs;
+    private boolean asked;
+    private long askedAtNs;
 
+    /**
+     * A node answers a contact's challenge for 2δ after its last JOIN_REQUEST or re-form poll.
+     */
     Joining(
         final Ring ring,
         final RankArray dead,
@@ -38,8 +44,10 @@ final class Joining
         final Reform reform,
         final Notices notices,
         final ControlChannel control,
-        final ProtocolCounters counters)
+        final ProtocolCounters counters,
+        final ProtocolSettings settings)
     {
+        this.answerWindowNs = 2 * settings.suspicionTimeoutNs();
         this.rank = ring.rank();
         this.clusterSize = ring.clusterSize();
         this.ring = ring;
@@ -65,7 +73,7 @@ final class Joining
         if (membership.takeReask() && active && emitter != rank)
         {
             // the emitter knows of this life: it beats it
-            counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
+            askedAt(nowNs);
             control.sendJoinRequest(emitter);
             return 1;
         }
@@ -78,6 +86,9 @@ final class Joining
             }
             if (polled == Reform.POLLED)
             {
+                // the leader's poll is a join request to its nearest live successor, which challenges it
+                asked = true;
+                askedAtNs = nowNs;
                 return 1;
             }
         }
@@ -91,8 +102,34 @@ final class Joining
             // bound to the leader's poll: a view from anyone else would be refused
             contact = Reform.LEADER;
         }
-        counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
+        askedAt(nowNs);
         control.sendJoinRequest(contact);
+        return 1;
+    }
+
+    private void askedAt(final long nowNs)
+    {
+        counters.increment(ProtocolCounter.JOIN_REQUESTS_SENT);
+        asked = true;
+        askedAtNs = nowNs;
+    }
+
+    /**
+     * A contact's JOIN_CHALLENGE: return its nonce if this node is asking to join (it sent a request or a re-form poll
+     * within the answer window), so the contact may act on the request; a node that did not ask ignores it, for the
+     * request it answers is a recording of someone's (an earlier life's, or an earlier run's).
+     *
+     * @return work done (0 or 1).
+     */
+    int answerChallenge(final int contact, final long nonce, final long nowNs)
+    {
+        if (!asked || nowNs - askedAtNs > answerWindowNs || !ring.isRank(contact) || contact == rank)
+        {
+            counters.increment(ProtocolCounter.JOIN_CHALLENGES_IGNORED);
+            return 0;
+        }
+        counters.increment(ProtocolCounter.JOIN_PROOFS_SENT);
+        control.sendJoinProof(contact, nonce);
         return 1;
     }
 

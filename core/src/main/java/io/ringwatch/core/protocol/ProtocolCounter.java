@@ -75,7 +75,17 @@ public enum ProtocolCounter
     /** Views a joiner refused while bound to the lowest rank's poll. */
     REFORM_VIEWS_REFUSED("reform views refused"),
     /** NEW_OBSERVER frames from a farther successor than this view's nearest live one: held until the view agrees. */
-    NEW_OBSERVER_DEFERRED("new observer deferred");
+    NEW_OBSERVER_DEFERRED("new observer deferred"),
+    /** JOIN_REQUESTs under a newer incarnation than held, answered with a nonce to prove first ({@link JoinChallenge}):
+     * a replayed request's challenge is never answered. */
+    JOIN_CHALLENGES_SENT("join challenges sent"),
+    /** Challenges this node answered with a JOIN_PROOF: it was asking to join. */
+    JOIN_PROOFS_SENT("join proofs sent"),
+    /** JOIN_PROOFs whose nonce this contact did not draw for that life in the last δ to 2δ (a recording, or late):
+     * nothing done but a new challenge. */
+    JOIN_PROOFS_REFUSED("join proofs refused"),
+    /** Challenges to this node while it was not asking to join: the answer to someone else's replay of its request. */
+    JOIN_CHALLENGES_IGNORED("join challenges ignored");
 
     private static final ProtocolCounter[] VALUES = values();
 

@@ -91,9 +91,16 @@ public record ProtocolSettings(
      */
     public static final int BREAK_JOIN_STAR = 1 << 6;
 
+    /**
+     * Negative controls only: a contact acts on a JOIN_REQUEST under a newer incarnation at once, taking it for proof
+     * that the life it holds alive has ended, instead of first challenging the joiner to return a fresh nonce (a
+     * recorded request then gets a live rank declared dead).
+     */
+    public static final int BREAK_JOIN_CHALLENGE = 1 << 7;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
-        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star"};
+        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -160,7 +167,7 @@ public record ProtocolSettings(
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
      *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again},
-     *              {@code reform-unanimity}, {@code join-star}; empty for none.
+     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}; empty for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.
      */

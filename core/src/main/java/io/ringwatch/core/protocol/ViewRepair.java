@@ -143,11 +143,7 @@ final class ViewRepair
 
     private static long mix(final int rank, final int incarnation, final boolean dead)
     {
-        // SplitMix64's finalizer: every input bit moves about half the output bits
-        long z = ((long)rank << 32 | (incarnation & 0xFFFF_FFFFL)) ^ (dead ? DEAD_BIT : 0);
-        z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
-        return z ^ (z >>> 31);
+        return SplitMix.mix(((long)rank << 32 | (incarnation & 0xFFFF_FFFFL)) ^ (dead ? DEAD_BIT : 0));
     }
 
     /**

@@ -40,6 +40,8 @@ public final class EventQueue
     static final byte VIEW_DIGEST = 18;
     static final byte REFORM_POLL = 19;
     static final byte REFORM_ACK = 20;
+    static final byte JOIN_CHALLENGE = 21;
+    static final byte JOIN_PROOF = 22;
 
     private static final int RANK_BITS = 28;
     private static final long RANK_MASK = (1L << RANK_BITS) - 1;

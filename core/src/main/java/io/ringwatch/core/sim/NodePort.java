@@ -122,6 +122,17 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         sendControl(EventQueue.JOIN_REQUEST, contactRank, null);
     }
 
+    // a nonce is 64 bits: it travels as the event's reference, as a view digest does
+    public void sendJoinChallenge(final int joinerRank, final long nonce)
+    {
+        sendControl(EventQueue.JOIN_CHALLENGE, joinerRank, nonce);
+    }
+
+    public void sendJoinProof(final int contactRank, final long nonce)
+    {
+        sendControl(EventQueue.JOIN_PROOF, contactRank, nonce);
+    }
+
     public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations known)
     {
         final SimView view = new SimView(RankArray.copyOf(deadSet), IncarnationTable.copyOf(known));
@@ -218,6 +229,8 @@ final class NodePort implements HeartbeatChannel, ControlChannel
             case EventQueue.VIEW ->
                 wire.view(from, incarnation, to, ((SimView)ref).dead(), ((SimView)ref).incarnations());
             case EventQueue.VIEW_DIGEST -> wire.token(FrameType.VIEW_DIGEST, from, incarnation, to, (Long)ref);
+            case EventQueue.JOIN_CHALLENGE -> wire.token(FrameType.JOIN_CHALLENGE, from, incarnation, to, (Long)ref);
+            case EventQueue.JOIN_PROOF -> wire.token(FrameType.JOIN_PROOF, from, incarnation, to, (Long)ref);
             case EventQueue.PROBE -> wire.token(FrameType.PROBE, from, incarnation, to, value >>> 32);
             case EventQueue.PROBE_ACK -> wire.token(FrameType.PROBE_ACK, from, incarnation, to, value >>> 32);
             case EventQueue.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, value >>> 32);

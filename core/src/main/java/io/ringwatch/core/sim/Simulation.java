@@ -196,7 +196,8 @@ public final class Simulation
             case EventQueue.HEARTBEAT -> deliverHeartbeat(queue.from(slot), to, queue.value(slot));
             case EventQueue.NEW_OBSERVER, EventQueue.NOTICE, EventQueue.LEAVE_MESSAGE, EventQueue.FORGED_NOTICE,
                 EventQueue.JOIN_REQUEST, EventQueue.VIEW, EventQueue.VIEW_DIGEST, EventQueue.PROBE,
-                EventQueue.PROBE_ACK, EventQueue.PROCESS_NOTICE, EventQueue.REFORM_POLL, EventQueue.REFORM_ACK ->
+                EventQueue.PROBE_ACK, EventQueue.PROCESS_NOTICE, EventQueue.REFORM_POLL, EventQueue.REFORM_ACK,
+                EventQueue.JOIN_CHALLENGE, EventQueue.JOIN_PROOF ->
             {
                 return deliverControl(slot, to);
             }

@@ -58,6 +58,31 @@ public interface ControlChannel
     }
 
     /**
+     * A contact's answer to a JOIN_REQUEST under a newer incarnation than it holds: the joiner must return
+     * {@code nonce} ({@link #sendJoinProof}) before the contact acts on its request. Transports without joins keep the
+     * default, which refuses.
+     *
+     * @param joinerRank the rank that asked to join.
+     * @param nonce      fresh, never 0.
+     */
+    default void sendJoinChallenge(final int joinerRank, final long nonce)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send JOIN_CHALLENGE");
+    }
+
+    /**
+     * A joiner returns its contact's nonce: the request it made is its own, made now. Transports without joins keep
+     * the default, which refuses.
+     *
+     * @param contactRank the contact that challenged the caller.
+     * @param nonce       the challenge's nonce.
+     */
+    default void sendJoinProof(final int contactRank, final long nonce)
+    {
+        throw new UnsupportedOperationException("this control channel cannot send JOIN_PROOF");
+    }
+
+    /**
      * State transfer: the caller's dead set and the incarnations it knows, to a node just admitted or to a ring
      * neighbour whose view digest differed from the caller's ({@link #sendViewDigest}).
      *

@@ -32,6 +32,10 @@ public final class FrameType
     public static final int REFORM_POLL = 20;
     /** A joiner's answer to a re-form poll. */
     public static final int REFORM_ACK = 21;
+    /** A contact's answer to a JOIN_REQUEST: a fresh nonce the joiner must return before it is admitted. */
+    public static final int JOIN_CHALLENGE = 22;
+    /** A joiner returns its contact's nonce: proof that it is live now, not a recording. */
+    public static final int JOIN_PROOF = 23;
 
     private FrameType()
     {

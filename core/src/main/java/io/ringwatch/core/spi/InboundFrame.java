@@ -71,8 +71,8 @@ public interface InboundFrame
     RankIncarnations viewIncarnations();
 
     /**
-     * @return probes and their answers, re-form polls and answers: the token; {@link FrameType#VIEW_DIGEST}: the
-     * digest.
+     * @return probes and their answers, re-form polls and answers: the token; {@link FrameType#JOIN_CHALLENGE} and
+     * {@link FrameType#JOIN_PROOF}: the nonce; {@link FrameType#VIEW_DIGEST}: the digest.
      */
     long probeToken();
 }

@@ -590,6 +590,8 @@ class FrameDecoderRejectionTest
             .deadRank(deadRank)
             .sourceRank(sourceRank)
             .sourceIncarnation(1)
+            // written, not left over from the frame before (whose MAC bytes lie there)
+            .subjectIncarnation(0)
             .rangeCount(rangeCount)
             .sequence(sequence)
             .header(FAILURE_NOTICE_TYPE, CLUSTER_ID, 0, 1, LOCAL_RANK, DIGEST);

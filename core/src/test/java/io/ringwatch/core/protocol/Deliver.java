@@ -55,6 +55,36 @@ public final class Deliver
         node.onFrame(FRAME.header(FrameType.JOIN_REQUEST, from, incarnation), nowNs);
     }
 
+    /**
+     * A JOIN_REQUEST and, if the contact challenges it, the joiner's JOIN_PROOF returning the nonce at once: a join as
+     * a live joiner makes it.
+     *
+     * @param io the contact's channels, where its challenges are recorded.
+     */
+    static void provenJoinRequest(
+        final DetectorNode node, final RecordingChannels io, final int from, final int incarnation, final long nowNs)
+    {
+        final int challenges = io.joinChallenges.size();
+        joinRequest(node, from, incarnation, nowNs);
+        if (io.joinChallenges.size() > challenges)
+        {
+            final RecordingChannels.Sent challenge = io.joinChallenges.get(io.joinChallenges.size() - 1);
+            joinProof(node, from, incarnation, challenge.value(), nowNs);
+        }
+    }
+
+    public static void joinChallenge(
+        final DetectorNode node, final int from, final int incarnation, final long nonce, final long nowNs)
+    {
+        withToken(node, FrameType.JOIN_CHALLENGE, from, incarnation, nonce, nowNs);
+    }
+
+    public static void joinProof(
+        final DetectorNode node, final int from, final int incarnation, final long nonce, final long nowNs)
+    {
+        withToken(node, FrameType.JOIN_PROOF, from, incarnation, nonce, nowNs);
+    }
+
     public static void view(
         final DetectorNode node,
         final int from,

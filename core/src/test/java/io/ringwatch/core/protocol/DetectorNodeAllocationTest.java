@@ -101,6 +101,13 @@ class DetectorNodeAllocationTest
             sent++;
         }
 
+        int challenges;
+
+        public void sendJoinChallenge(final int joinerRank, final long nonce)
+        {
+            challenges++;
+        }
+
         public void sendReformPoll(final int toRank, final long token)
         {
             polls++;
@@ -208,6 +215,33 @@ class DetectorNodeAllocationTest
     }
 
     /** Rank 1 of 3, observing rank 0 through {@code slot}. */
+    /**
+     * A flood of replayed join requests and proofs: each is challenged (no table to fill) and nothing allocates.
+     */
+    @Test
+    void shouldNotAllocateWhileChallengingReplayedJoins()
+    {
+        final ThreadAllocation allocation = ThreadAllocation.counter();
+        final NoControl control = new NoControl();
+        final DetectorNode contact = observer(new Slot(), control);
+        final long[] nowNs = {0};
+        final Runnable replays = () ->
+        {
+            for (int i = 0; i < MEASURED_CYCLES / 2; i++)
+            {
+                nowNs[0] += ETA_NS;
+                Deliver.joinRequest(contact, 2, 100 + (i & 7), nowNs[0]);
+                Deliver.joinProof(contact, 2, 100 + (i & 7), i | 1, nowNs[0]);
+            }
+        };
+        replays.run();
+
+        final int rounds = measureUntilARoundAllocatesNothing(allocation, replays, "challenged joins");
+        assertEquals((rounds + 1) * (long)MEASURED_CYCLES, control.challenges);
+        assertEquals(0, contact.counter(ProtocolCounter.JOINS_ADMITTED));
+        assertEquals(0, contact.incarnationOf(2));
+    }
+
     private static DetectorNode observer(final Slot slot, final NoControl control)
     {
         return new DetectorNode(

@@ -69,7 +69,7 @@ class HealRetellTest
     {
         beat(1, START);
         // the emitter falls silent (a cut) and this node admits a new life of rank 9 meanwhile
-        Deliver.joinRequest(node, 9, 1, START + 2 * ETA);
+        Deliver.provenJoinRequest(node, io, 9, 1, START + 2 * ETA);
         assertEquals(1, node.incarnationOf(9));
         io.notices.clear();
 
@@ -93,7 +93,7 @@ class HealRetellTest
     void shouldNotTakeAnEmitterThatStoodStillForACut()
     {
         beat(1, START);
-        Deliver.joinRequest(node, 9, 1, START + 2 * ETA);
+        Deliver.provenJoinRequest(node, io, 9, 1, START + 2 * ETA);
         io.notices.clear();
 
         watch(START + ETA, START + DELTA / 2 + 3 * ETA);
@@ -109,7 +109,7 @@ class HealRetellTest
     void shouldNotTakeItsOwnStallForACut()
     {
         beat(1, START);
-        Deliver.joinRequest(node, 9, 1, START + 2 * ETA);
+        Deliver.provenJoinRequest(node, io, 9, 1, START + 2 * ETA);
         io.notices.clear();
 
         // this node's duty cycle stood still past its deadlines while the emitter went on beating
@@ -149,7 +149,7 @@ class HealRetellTest
     @Test
     void shouldRetellAJoinItAdmittedAsContactOnAHealNoticeOncePerHalfDelta()
     {
-        Deliver.joinRequest(node, 9, 1, START + 1);
+        Deliver.provenJoinRequest(node, io, 9, 1, START + 1);
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         io.notices.clear();
 
@@ -168,7 +168,7 @@ class HealRetellTest
     @Test
     void shouldRetellWhenItIsTheEmitterNamedByAHealNotice()
     {
-        Deliver.joinRequest(node, 9, 1, START + 1);
+        Deliver.provenJoinRequest(node, io, 9, 1, START + 1);
         io.notices.clear();
 
         // node 6's emitter is this node: the heal notice names it and reaches it directly

@@ -65,7 +65,7 @@ class JoinPartitionTest
         }
         assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "the emitter fell silent: the node is probing");
 
-        Deliver.joinRequest(node, 6, 1, START + DELTA + 1);
+        Deliver.provenJoinRequest(node, io, 6, 1, START + DELTA + 1);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED), "a contact that cannot count a majority admits nobody");
         assertTrue(io.sentOfType("view").isEmpty());
@@ -73,7 +73,7 @@ class JoinPartitionTest
         assertEquals(0, node.incarnationOf(6));
 
         answerProbes(node, 4, START + DELTA + 2);
-        Deliver.joinRequest(node, 6, 1, START + DELTA + 3);
+        Deliver.provenJoinRequest(node, io, 6, 1, START + DELTA + 3);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED));
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED), "every witness answered: this side holds a majority");
@@ -89,7 +89,7 @@ class JoinPartitionTest
         Deliver.notice(node, failure(9, 1, NoticeSequences.MINORITY_BASE + 1, otherSide), 1, InboundFrame.UNKNOWN_INCARNATION, START + 1);
         assertTrue(node.counter(ProtocolCounter.PROBES_SENT) > 0, "a minority notice is checked by probing its D_msg");
 
-        Deliver.joinRequest(node, 3, 1, START + 2);
+        Deliver.provenJoinRequest(node, io, 3, 1, START + 2);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_REFUSED));
         assertTrue(node.isAlive(3));
@@ -99,7 +99,7 @@ class JoinPartitionTest
 
         answerProbes(node, -1, START + 3);
         assertEquals(NodeState.ACTIVE, node.state(), "a rank of D_msg answered: the notice is not about this side");
-        Deliver.joinRequest(node, 3, 1, START + 4);
+        Deliver.provenJoinRequest(node, io, 3, 1, START + 4);
 
         assertEquals(1, node.counter(ProtocolCounter.JOINS_ADMITTED));
         assertEquals(1, node.incarnationOf(3));
@@ -113,7 +113,7 @@ class JoinPartitionTest
             new DoubleHypercubeSchedule(), io, io, io, START);
         Deliver.notice(paper, failure(6, 1, 1, RankArray.of(6)), 1, InboundFrame.UNKNOWN_INCARNATION, START);
 
-        Deliver.joinRequest(paper, 6, 1, START + 1);
+        Deliver.provenJoinRequest(paper, io, 6, 1, START + 1);
 
         assertEquals(0, paper.counter(ProtocolCounter.JOINS_REFUSED));
         assertTrue(paper.isAlive(6));

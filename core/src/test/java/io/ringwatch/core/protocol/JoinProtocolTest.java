@@ -51,7 +51,7 @@ class JoinProtocolTest
     {
         learnDead(6);
 
-        Deliver.joinRequest(node, 6, 1, START + 10);
+        Deliver.provenJoinRequest(node, io, 6, 1, START + 10);
 
         assertTrue(node.isAlive(6));
         assertEquals(1, node.incarnationOf(6));
@@ -94,11 +94,11 @@ class JoinProtocolTest
     void shouldDropEverythingFromOrAboutAnOlderIncarnation()
     {
         learnDead(6);
-        Deliver.joinRequest(node, 6, 2, START + 10);
+        Deliver.provenJoinRequest(node, io, 6, 2, START + 10);
         io.sent.clear();
         final long epoch = node.viewEpoch();
 
-        Deliver.joinRequest(node, 6, 1, START + 11);
+        Deliver.provenJoinRequest(node, io, 6, 1, START + 11);
         Deliver.notice(node, failure(6, 9, 5, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 12);
         Deliver.leave(node, 6, 1, START + 13);
         Deliver.notice(node, join(6, 9, 6, 1), 9, InboundFrame.UNKNOWN_INCARNATION, START + 14);
@@ -111,7 +111,7 @@ class JoinProtocolTest
 
         Deliver.notice(node, failure(6, 9, 7, 2), 9, InboundFrame.UNKNOWN_INCARNATION, START + 15);
         assertFalse(node.isAlive(6), "the death of the current incarnation applies");
-        Deliver.joinRequest(node, 6, 2, START + 16);
+        Deliver.provenJoinRequest(node, io, 6, 2, START + 16);
         assertFalse(node.isAlive(6), "and that incarnation cannot come back");
     }
 
@@ -127,7 +127,7 @@ class JoinProtocolTest
     @Test
     void shouldAnnounceTheOldLifeDeadWhenANewerOneAsksWhileItIsStillHeldAlive()
     {
-        Deliver.joinRequest(node, 6, 1, START + 10);
+        Deliver.provenJoinRequest(node, io, 6, 1, START + 10);
 
         assertTrue(node.isAlive(6));
         assertTrue(io.notices.stream().anyMatch((n) -> !n.join() && n.deadRank() == 6 && n.subjectIncarnation() == 0));

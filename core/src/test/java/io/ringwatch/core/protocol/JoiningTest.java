@@ -28,7 +28,7 @@ class JoiningTest
     private final Notices notices = new Notices(RANK, 1, settings, new DoubleHypercubeSchedule(), io, membership,
         dead, counters);
     private final Joining joining = new Joining(ring, dead, membership,
-        new Reform(RANK, N, 400, 200, false, counters), notices, io, counters);
+        new Reform(RANK, N, 400, 200, false, counters), notices, io, counters, settings);
 
     @Test
     void shouldKeepADeathThatOvertakesTheViewWithoutForwardingIt()

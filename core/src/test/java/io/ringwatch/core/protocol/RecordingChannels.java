@@ -33,6 +33,8 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation, RankArray deadSet) {}
 
     final List<Sent> sent = new ArrayList<>();
+    /** JOIN_CHALLENGE frames, apart from {@link #sent}: a contact's step before it acts on a join. */
+    final List<Sent> joinChallenges = new ArrayList<>();
     /** VIEW_DIGEST frames, apart from {@link #sent}: they go out every period whatever else a test looks at. */
     final List<Sent> viewDigests = new ArrayList<>();
     final List<SentNotice> notices = new ArrayList<>();
@@ -142,6 +144,16 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     public void sendJoinRequest(final int contactRank)
     {
         sent.add(new Sent("joinRequest", contactRank, 0));
+    }
+
+    public void sendJoinChallenge(final int joinerRank, final long nonce)
+    {
+        joinChallenges.add(new Sent("joinChallenge", joinerRank, nonce));
+    }
+
+    public void sendJoinProof(final int contactRank, final long nonce)
+    {
+        sent.add(new Sent("joinProof", contactRank, nonce));
     }
 
     public void sendView(final int joinerRank, final RankSet deadSet, final RankIncarnations incarnations)

@@ -86,7 +86,7 @@ class ReformTest
             assertFalse(leader.isAlive(r), "every other rank waits to be admitted: " + r);
         }
 
-        Deliver.joinRequest(leader, 4, 3, pollNs + 2 * DELTA);
+        Deliver.provenJoinRequest(leader, io, 4, 3, pollNs + 2 * DELTA);
         assertTrue(leader.isAlive(4), "the re-formed leader admits the ranks that ask");
         assertEquals(4, io.sentOfType("view").get(0).to());
     }
@@ -169,6 +169,10 @@ class ReformTest
 
         Deliver.reformPoll(member, 0, LEADER_INCARNATION, 1, START + 20);
         assertTrue(io.sentOfType("reformAck").isEmpty(), "a member never answers as a joiner");
+        assertEquals(1, io.joinChallenges.size(), "the poll is a join request: the leader is challenged first");
+        assertEquals(0, io.joinChallenges.get(0).to());
+        assertTrue(io.sentOfType("view").isEmpty());
+        Deliver.joinProof(member, 0, LEADER_INCARNATION, io.joinChallenges.get(0).value(), START + 21);
         assertEquals(0, io.sentOfType("view").get(0).to(), "its nearest live successor admits the leader");
         assertEquals(LEADER_INCARNATION, member.incarnationOf(0));
 
@@ -176,5 +180,6 @@ class ReformTest
         final DetectorNode farther = SixteenNodes.node(5, 0, io);
         Deliver.reformPoll(farther, 0, LEADER_INCARNATION, 1, START + 30);
         assertTrue(io.sent.isEmpty(), "any other member ignores the poll, or N - 1 would admit it at once: " + io.sent);
+        assertEquals(1, io.joinChallenges.size(), "nor challenges it");
     }
 }

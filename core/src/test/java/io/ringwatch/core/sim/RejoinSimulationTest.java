@@ -131,8 +131,9 @@ class RejoinSimulationTest
         // Batch seed 2832027769566's run 68 first showed it: a JOIN whose contact still held the joiner's old life alive
         // announced that death and the JOIN at once, while retold JOINs of the other restarted ranks were on the way,
         // so 13 broadcasts shared the ports. Since NEW_OBSERVER is checked against the view that run no longer queues
-        // so; this one does (5 crashes, one-port, restarts after 178 ms): the JOIN of rank 54 takes 62.8 ms, above
-        // B(71) = 49.2 ms alone, and fails a checker that counts only the JOINs spreading at once.
+        // so; a later one did (5 crashes, one-port, restarts after 178 ms). Joins are challenged since (one round trip
+        // more), which moved that run's timing; this one, found by trying seeds of the same shape, has its slowest JOIN
+        // take 66.7 ms, above B(71) = 49.2 ms alone.
         final SimConfig config = new SimConfig()
             .nodes(71)
             .heartbeatPeriodNs(10_000_000L)
@@ -140,9 +141,9 @@ class RejoinSimulationTest
             .maxDelayNs(1_000_000L)
             .placement(FailurePlacement.RANDOM)
             .failures(5)
-            .restartAfterNs(177_843_579L)
+            .restartAfterNs(159_283_469L)
             .onePort(true)
-            .seed(5_292_580_334_274_787_743L);
+            .seed(914_276_965_366_045_328L);
         final SimResult result = Simulation.run(config);
         assertTrue(result.violations().isEmpty(), result.violations().toString());
         assertEquals(5, result.rejoined());

@@ -124,7 +124,15 @@ public enum NodeCounter
     /** Hellos from a peer whose key differs (UDP); each logged at most once per peer per 10 s. */
     HELLO_KEY_MISMATCHES(56, "hello key mismatches"),
     /** Hellos from a peer whose configuration differs (UDP); each logged at most once per peer per 10 s. */
-    HELLO_CONFIG_MISMATCHES(57, "hello config mismatches");
+    HELLO_CONFIG_MISMATCHES(57, "hello config mismatches"),
+    /** See {@link ProtocolCounter#JOIN_CHALLENGES_SENT}. */
+    JOIN_CHALLENGES_SENT(58, ProtocolCounter.JOIN_CHALLENGES_SENT),
+    /** See {@link ProtocolCounter#JOIN_PROOFS_SENT}. */
+    JOIN_PROOFS_SENT(59, ProtocolCounter.JOIN_PROOFS_SENT),
+    /** See {@link ProtocolCounter#JOIN_PROOFS_REFUSED}. */
+    JOIN_PROOFS_REFUSED(60, ProtocolCounter.JOIN_PROOFS_REFUSED),
+    /** See {@link ProtocolCounter#JOIN_CHALLENGES_IGNORED}. */
+    JOIN_CHALLENGES_IGNORED(61, ProtocolCounter.JOIN_CHALLENGES_IGNORED);
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

@@ -196,6 +196,13 @@ public final class RingwatchConfiguration
     public static final String JITTER_FILE_PROP_NAME = "ringwatch.jitter.file";
 
     /**
+     * Negative controls only: protocol rules switched off, comma-separated names as the simulator's {@code --break}
+     * takes them ({@code ProtocolSettings.brokenRulesNamed}), e.g. {@code join-challenge}. Never set in real use: a
+     * node started with it says so on stderr. Unset: none.
+     */
+    public static final String BROKEN_RULES_PROP_NAME = "ringwatch.test.broken.rules";
+
+    /**
      * How long the media driver's heartbeat in its CnC file may stand still before the node takes its driver for
      * lost (hung) and stops with exit {@link #EXIT_DRIVER_LOST}. A driver whose process is gone is lost sooner, once
      * its heartbeat is a few beats late ({@code DriverWatch}), which is the usual case (a crashed driver). Default:
@@ -403,6 +410,14 @@ public final class RingwatchConfiguration
     public static String threadingMode()
     {
         return System.getProperty(THREADING_MODE_PROP_NAME, THREADING_MODE_DEFAULT);
+    }
+
+    /**
+     * @return {@link #BROKEN_RULES_PROP_NAME}, empty when unset.
+     */
+    public static String brokenRules()
+    {
+        return System.getProperty(BROKEN_RULES_PROP_NAME, "");
     }
 
     /**

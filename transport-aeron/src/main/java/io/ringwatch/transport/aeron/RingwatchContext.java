@@ -292,6 +292,14 @@ public final class RingwatchContext
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
             .withPartitionPolicy(partitionPolicy);
+        final int brokenRules = ProtocolSettings.brokenRulesNamed(RingwatchConfiguration.brokenRules());
+        if (brokenRules != 0)
+        {
+            // a negative control's node: it must never pass for a real one
+            System.err.println("ringwatch rank " + rank + ": NEGATIVE CONTROL, protocol rules switched off: " +
+                RingwatchConfiguration.brokenRules());
+            protocolSettings = protocolSettings.withBrokenRules(brokenRules);
+        }
         if (jobLayout != null && jobLayout.nodeCount() != cluster.size())
         {
             throw new IllegalArgumentException("the job places processes on " + jobLayout.nodeCount() +

@@ -1,22 +1,13 @@
 package io.ringwatch.transport.aeron;
 
-import io.aeron.Aeron;
-import io.ringwatch.core.codec.FrameAuthenticator;
-import io.ringwatch.core.codec.FrameHeaderFlyweight;
-import io.ringwatch.core.codec.HeartbeatFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.transport.aeron.NetworkAttacker.Seal;
-import io.ringwatch.transport.aeron.auth.AuthMode;
-import io.ringwatch.transport.aeron.internal.ClusterChannels;
-import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.launch.LocalCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -40,14 +31,13 @@ class ForgedFramesLiveTest
     private static final int N = 4;
     private static final long HEARTBEAT_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long SUSPICION_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(400);
-    private static final long COUNTER_WAIT_MS = 10_000;
     private static final long SPOOF_NS = TimeUnit.SECONDS.toNanos(3);
 
     @Test
     void shouldRefuseForgedAndReplayedFramesAndCountEachReject() throws Exception
     {
         try (LocalCluster cluster = start(true);
-            Wire wire = new Wire(cluster);
+            LiveWire wire = new LiveWire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
             final int victim = 1;
@@ -174,7 +164,7 @@ class ForgedFramesLiveTest
     void shouldLetAForgedNoticeExcludeALiveRankWhenAuthenticationIsOff() throws Exception
     {
         try (LocalCluster cluster = start(false);
-            Wire wire = new Wire(cluster);
+            LiveWire wire = new LiveWire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
             final int victim = 1;
@@ -212,7 +202,7 @@ class ForgedFramesLiveTest
      * @return frames sent.
      */
     private static long spoofHeartbeats(
-        final NetworkAttacker attacker, final Wire wire, final int dead, final int observer,
+        final NetworkAttacker attacker, final LiveWire wire, final int dead, final int observer,
         final List<UnsafeBuffer> recorded, final List<Long> sentAtNs)
     {
         long sent = 0;
@@ -260,125 +250,6 @@ class ForgedFramesLiveTest
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * What the test knows of the cluster: its file (ports, digest), its nodes' incarnations (their pids: public on
-     * this host), its key (to make the genuine frames an attacker would have recorded), and the nodes' counters.
-     */
-    private static final class Wire implements AutoCloseable
-    {
-        final RingwatchContext ctx;
-        private final LocalCluster cluster;
-        private final ClusterChannels channels;
-        private final Aeron aeron;
-        private final CountersReader counters;
-        private final FrameAuthenticator keyring;
-
-        Wire(final LocalCluster cluster)
-        {
-            this.cluster = cluster;
-            ctx = new RingwatchContext()
-                .clusterFile(cluster.clusterFile().toPath())
-                .rank(0)
-                .transport(TransportMode.UDP)
-                .aeronDirectoryName(cluster.aeronDir().getAbsolutePath())
-                // set, so that concluding this reader's context takes no new incarnation for rank 0
-                .incarnation(1);
-            if (cluster.options().authenticated())
-            {
-                ctx.authKeyFile(cluster.keyFile().toPath());
-            }
-            else
-            {
-                ctx.authMode(AuthMode.OFF); // the negative control's cluster runs with --no-auth
-            }
-            ctx.conclude();
-            keyring = ctx.frameAuthenticator();
-            channels = new ClusterChannels(ctx);
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.aeronDir().getAbsolutePath()));
-            counters = aeron.countersReader();
-        }
-
-        int incarnation(final int rank)
-        {
-            // seeds boot under their pid, joiners under a clock-based one: both recorded in the incarnation file
-            final int incarnation = IncarnationFile.last(
-                IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(), ctx.cluster().clusterId(), rank));
-            assertTrue(incarnation > 0, () -> "no incarnation recorded for rank " + rank);
-            return incarnation;
-        }
-
-        UnsafeBuffer genuineHeartbeat(final int sender, final int destination, final long frameSequence)
-        {
-            final UnsafeBuffer frame = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
-            new HeartbeatFlyweight().encode(frame, 0, ctx.cluster().clusterId(), sender, incarnation(sender),
-                destination, ctx.configDigest(), frameSequence, System.nanoTime());
-            new FrameHeaderFlyweight().wrap(frame, 0).frameSequence(frameSequence);
-            keyring.sign(frame, 0, frame.capacity());
-            return frame;
-        }
-
-        String host(final int rank)
-        {
-            return ctx.cluster().member(rank).host();
-        }
-
-        int controlPort(final int rank)
-        {
-            return ctx.cluster().member(rank).controlPort();
-        }
-
-        /** The heartbeat address of {@code rank}: where its heartbeats come from. */
-        InetSocketAddress heartbeatAddress(final int rank)
-        {
-            return new InetSocketAddress(host(rank), heartbeatPort(rank));
-        }
-
-        /** Whom {@code rank} watches while every rank lives: its predecessor. */
-        int emitterOf(final int rank)
-        {
-            return Math.floorMod(rank - 1, N);
-        }
-
-        int heartbeatPort(final int rank)
-        {
-            return ctx.cluster().member(rank).heartbeatPort();
-        }
-
-        int controlStream(final int rank)
-        {
-            return channels.controlStream(rank);
-        }
-
-        long rejected(final int rank, final RejectReason reason)
-        {
-            return RejectCounters.rejected(counters, ctx.cluster().clusterId(), rank, reason);
-        }
-
-        void awaitRejected(final int rank, final RejectReason reason, final long atLeast, final String what)
-            throws InterruptedException
-        {
-            awaitRejected(rank, () -> rejected(rank, reason), atLeast, what + " (" + reason + ")");
-        }
-
-        void awaitRejected(
-            final int rank, final java.util.function.LongSupplier count, final long atLeast, final String what)
-            throws InterruptedException
-        {
-            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COUNTER_WAIT_MS);
-            while (count.getAsLong() < atLeast)
-            {
-                assertTrue(System.nanoTime() - deadline < 0,
-                    what + ": rank " + rank + " counted " + count.getAsLong() + " rejects, expected " + atLeast);
-                Thread.sleep(5);
-            }
-        }
-
-        public void close()
-        {
-            aeron.close();
         }
     }
 }

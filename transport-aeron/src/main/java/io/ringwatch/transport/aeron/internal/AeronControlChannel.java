@@ -158,7 +158,7 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
         sendProbeLayout(FrameHeaderFlyweight.REFORM_POLL_TYPE, toRank, token);
     }
 
-    // PROBE, PROBE_ACK, VIEW_DIGEST and the re-form poll and answer share one layout: a header and a token
+    // PROBE, PROBE_ACK, VIEW_DIGEST, the re-form poll and answer and the join challenge and proof share one layout
     private void sendProbeLayout(final int type, final int toRank, final long token)
     {
         send(toRank, probeFrame.encode(sendBuffer, 0, type, clusterId, rank, incarnation, toRank, configDigest, token));
@@ -186,6 +186,22 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     public void sendJoinRequest(final int contactRank)
     {
         send(contactRank, joinRequest.encode(sendBuffer, 0, clusterId, rank, incarnation, contactRank, configDigest));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendJoinChallenge(final int joinerRank, final long nonce)
+    {
+        sendProbeLayout(FrameHeaderFlyweight.JOIN_CHALLENGE_TYPE, joinerRank, nonce);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void sendJoinProof(final int contactRank, final long nonce)
+    {
+        sendProbeLayout(FrameHeaderFlyweight.JOIN_PROOF_TYPE, contactRank, nonce);
     }
 
     /**

@@ -30,6 +30,7 @@ import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 
+import java.security.SecureRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -175,6 +176,9 @@ public final class RingwatchAgent implements Agent, MembershipListener
             ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast(),
             ctx.protocolSettings().partitionPolicy(), ctx.jobDigest(), ctx.seeds());
         this.node = protocol.apply(this);
+        // per process: a join proof recorded in an earlier run, or sent to an earlier life of this rank, matches none
+        // of this process's nonces
+        node.joinNonceSecret(new SecureRandom().nextLong());
     }
 
     /**

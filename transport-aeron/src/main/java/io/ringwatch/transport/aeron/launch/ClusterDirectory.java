@@ -66,6 +66,19 @@ public final class ClusterDirectory
      */
     public void create(final ClusterConfig cluster)
     {
+        create(cluster, null);
+    }
+
+    /**
+     * As {@link #create(ClusterConfig)}, with a given cluster key: a later run of a cluster that ran before.
+     *
+     * @param cluster the cluster the nodes will read.
+     * @param key     the cluster key to write, or null for a fresh one.
+     * @throws IllegalStateException if the directory cannot be created.
+     * @throws UncheckedIOException  if the cluster file cannot be written.
+     */
+    public void create(final ClusterConfig cluster, final byte[] key)
+    {
         final File logs = logDir();
         if (!logs.mkdirs())
         {
@@ -79,7 +92,7 @@ public final class ClusterDirectory
         {
             throw new UncheckedIOException("cannot write " + clusterFile(), ex);
         }
-        KeyFile.create(keyFile().toPath(), KeyFile.generate(new SecureRandom()));
+        KeyFile.create(keyFile().toPath(), key != null ? key : KeyFile.generate(new SecureRandom()));
     }
 
     /**

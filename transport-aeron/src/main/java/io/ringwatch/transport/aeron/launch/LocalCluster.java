@@ -9,7 +9,9 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -65,6 +67,8 @@ public final class LocalCluster extends NodeProcessCluster
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         private boolean inheritOutput;
         private boolean authenticated = true;
+        private byte[] key;
+        private final Map<Integer, List<String>> rankJvmOptions = new HashMap<>();
         private int driverNice;
         private InetAddress rdmaAddress;
 
@@ -212,6 +216,46 @@ public final class LocalCluster extends NodeProcessCluster
         {
             this.authenticated = authenticated;
             return this;
+        }
+
+        /**
+         * @param rank    a node.
+         * @param options JVM options for that node alone, after the common ones (e.g. a negative control's
+         *                {@code -Dringwatch.test.broken.rules=...} on one rank).
+         * @return this.
+         */
+        public Options rankJvmOptions(final int rank, final List<String> options)
+        {
+            rankJvmOptions.put(rank, List.copyOf(options));
+            return this;
+        }
+
+        /**
+         * @param rank a node.
+         * @return the JVM options for that node alone, empty if none.
+         */
+        public List<String> rankJvmOptions(final int rank)
+        {
+            return rankJvmOptions.getOrDefault(rank, List.of());
+        }
+
+        /**
+         * @param key the cluster key to give the nodes (a later run of a cluster with the key it had), or null
+         *            (default) for a fresh one.
+         * @return this.
+         */
+        public Options key(final byte[] key)
+        {
+            this.key = key == null ? null : key.clone();
+            return this;
+        }
+
+        /**
+         * @return the cluster key given, or null for a fresh one.
+         */
+        public byte[] key()
+        {
+            return key == null ? null : key.clone();
         }
 
         /**
@@ -423,7 +467,7 @@ public final class LocalCluster extends NodeProcessCluster
             {
                 throw new IllegalStateException("closed before the driver was launched: JVM shutting down");
             }
-            directory.create(clusterConfig);
+            directory.create(clusterConfig, options.key());
             driver = DriverProcess.launch(options, directory);
             launched = driver;
         }

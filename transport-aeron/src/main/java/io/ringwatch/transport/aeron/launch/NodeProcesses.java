@@ -106,7 +106,7 @@ public final class NodeProcesses
         }
         args.addAll(options.nodeArgs());
         final List<String> cmd = new ArrayList<>(launcherOf.apply(rank));
-        cmd.addAll(RingwatchJvm.command(options, aeronDirOf.apply(rank), args));
+        cmd.addAll(RingwatchJvm.command(options, options.rankJvmOptions(rank), aeronDirOf.apply(rank), args));
         return RingwatchJvm.start(cmd, directory.nodeLog(rank), "node " + rank, options.inheritOutput(), true);
     }
 

@@ -27,6 +27,22 @@ final class RingwatchJvm
      */
     static List<String> command(final LocalCluster.Options options, final File aeronDir, final List<String> args)
     {
+        return command(options, List.of(), aeronDir, args);
+    }
+
+    /**
+     * As {@link #command(LocalCluster.Options, File, List)}, with JVM options of one process's own after the common
+     * ones (a later {@code -D} wins).
+     *
+     * @param options    JVM options and classpath.
+     * @param ownOptions this process's own JVM options.
+     * @param aeronDir   the cluster's Aeron directory, passed as {@code -Daeron.dir}.
+     * @param args       the command and its options.
+     * @return the whole command line.
+     */
+    static List<String> command(
+        final LocalCluster.Options options, final List<String> ownOptions, final File aeronDir, final List<String> args)
+    {
         final List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(
             System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
@@ -37,6 +53,7 @@ final class RingwatchJvm
             cmd.add("-Djava.library.path=" + System.getProperty("java.library.path"));
         }
         cmd.addAll(options.jvmOptions());
+        cmd.addAll(ownOptions);
         cmd.add("-Daeron.dir=" + aeronDir.getAbsolutePath());
         cmd.add("-cp");
         cmd.add(options.classpath());
