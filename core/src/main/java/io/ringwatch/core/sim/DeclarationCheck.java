@@ -23,6 +23,8 @@ final class DeclarationCheck
     private final FaultPlan plan;
     private final Partition firstPartition;
     private final int[] firstPartitionGroups;
+    // who ran when the first partition began, taken at the first declaration after it
+    private boolean[] runningAtPartition;
     private final boolean[] condemned;
     private final boolean[] cutOffDeclared;
     private final List<String> violations = new ArrayList<>();
@@ -70,8 +72,8 @@ final class DeclarationCheck
             return;
         }
         if (cause == FailureCause.DETECTED && firstPartitionGroups != null &&
-            PartitionOutcome.accusesWhileDeaf(firstPartition, firstPartitionGroups, rank, deadRank, timeNs) &&
-            deafAccusations++ < Checks.MAX_REPORTED)
+            PartitionOutcome.accusesWhileDeaf(firstPartition, firstPartitionGroups, runningAtPartition(timeNs),
+            rank, deadRank, timeNs) && deafAccusations++ < Checks.MAX_REPORTED)
         {
             violations.add("seed=" + seed + ": deaf accuser: node " + rank + " declared " + deadRank +
                 " dead at " + timeNs + "ns while it could hear nobody outside its group");
@@ -107,6 +109,20 @@ final class DeclarationCheck
             {
             }
         }
+    }
+
+    private boolean[] runningAtPartition(final long nowNs)
+    {
+        if (runningAtPartition == null && nowNs >= firstPartition.startNs())
+        {
+            final long[] stoppedAtNs = truth.stoppedAtNs();
+            runningAtPartition = new boolean[stoppedAtNs.length];
+            for (int rank = 0; rank < stoppedAtNs.length; rank++)
+            {
+                runningAtPartition[rank] = stoppedAtNs[rank] < 0 || stoppedAtNs[rank] >= firstPartition.startNs();
+            }
+        }
+        return runningAtPartition;
     }
 
     /**

@@ -13,8 +13,10 @@ final class PartitionOutcome
 
     /**
      * Two-way: every group but the one holding a strict majority, or exactly half with rank 0, loses; with no such
-     * group all lose. One-way: group 0 (which hears nobody) loses unless it is itself such a majority, the others
-     * hear each other and group 0.
+     * group all lose. One-way: the deaf group 0 against the rest, which hear everyone: the side that is such a
+     * majority wins and the other loses. A deaf group that wins declares the ranks it cannot hear, and they stop on
+     * its notice though they hear it: from the deaf side a deaf ear and a cut look the same, and the cut both ways
+     * must be won by that side (docs/partitions.md, "A deaf side").
      *
      * @param partition the partition.
      * @param groups    group of each rank.
@@ -30,7 +32,7 @@ final class PartitionOutcome
             final boolean groupZeroWins = wins(sizes[0], n, groups[0] == 0);
             for (int rank = 0; rank < n; rank++)
             {
-                losing[rank] = groups[rank] == 0 && !groupZeroWins;
+                losing[rank] = (groups[rank] == 0) != groupZeroWins;
             }
             return losing;
         }
@@ -50,21 +52,50 @@ final class PartitionOutcome
     /**
      * @param partition the partition.
      * @param groups    group of each rank.
+     * @param running   per rank, whether it was running when the partition began (the membership its sides count).
      * @param accuser   the node that declared a death on its own.
      * @param accused   the rank it declared.
      * @param timeNs    when.
      * @return true if the accuser could hear nobody outside its group at that time (it is the one-way partition's
-     * group 0, or alone in its group) and accused a rank outside it.
+     * group 0, or alone in its group), accused a rank outside it, and its side held no majority of the ranks running
+     * at the cut, counted either over the whole cluster or over those running (a crash shortly before the cut may
+     * not be in every view yet): a deaf side that holds the majority must declare what it cannot hear.
      */
     static boolean accusesWhileDeaf(
-        final Partition partition, final int[] groups, final int accuser, final int accused, final long timeNs)
+        final Partition partition,
+        final int[] groups,
+        final boolean[] running,
+        final int accuser,
+        final int accused,
+        final long timeNs)
     {
         if (timeNs < partition.startNs() || timeNs >= partition.endNs() || groups[accuser] == groups[accused])
         {
             return false;
         }
         final int g = groups[accuser];
-        return partition.oneWay() ? g == 0 : partition.groupSizes()[g] == 1;
+        if (partition.oneWay() ? g != 0 : partition.groupSizes()[g] != 1)
+        {
+            return false;
+        }
+        return !sideMayWin(groups, g, null) && !sideMayWin(groups, g, running);
+    }
+
+    private static boolean sideMayWin(final int[] groups, final int group, final boolean[] counted)
+    {
+        int size = 0;
+        int total = 0;
+        int lowest = -1;
+        for (int rank = 0; rank < groups.length; rank++)
+        {
+            if (counted == null || counted[rank])
+            {
+                total++;
+                size += groups[rank] == group ? 1 : 0;
+                lowest = lowest < 0 ? rank : lowest;
+            }
+        }
+        return lowest >= 0 && wins(size, total, groups[lowest] == group);
     }
 
     /**

@@ -226,8 +226,25 @@ class ChecksTest
         final int[] deafFirst = {1, 0, 1, 1, 1};
         assertEquals("[false, true, false, false, false]",
             java.util.Arrays.toString(PartitionOutcome.losingNodes(oneWay, deafFirst)));
-        assertTrue(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, 1, 0, 50));
-        assertFalse(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, 0, 1, 50), "the others hear the deaf host");
-        assertFalse(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, 1, 0, 110), "healed");
+        final boolean[] all = {true, true, true, true, true};
+        assertTrue(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, all, 1, 0, 50));
+        assertFalse(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, all, 0, 1, 50),
+            "the others hear the deaf host");
+        assertFalse(PartitionOutcome.accusesWhileDeaf(oneWay, deafFirst, all, 1, 0, 110), "healed");
+
+        // a deaf half holding rank 0 wins the tie: it declares the half it cannot hear, which loses
+        final Partition deafTie = new Partition(10, 100, new int[]{2, 2}, false, true);
+        final int[] deafHalf = {0, 1, 0, 1};
+        assertEquals("[false, true, false, true]",
+            java.util.Arrays.toString(PartitionOutcome.losingNodes(deafTie, deafHalf)));
+        assertFalse(PartitionOutcome.accusesWhileDeaf(deafTie, deafHalf, new boolean[]{true, true, true, true},
+            2, 1, 50));
+        // the same half without rank 0 loses the tie and must accuse nobody, unless a crash before the cut gave
+        // it the majority of those running
+        final int[] deafWithoutZero = {1, 0, 1, 0};
+        assertTrue(PartitionOutcome.accusesWhileDeaf(deafTie, deafWithoutZero, new boolean[]{true, true, true, true},
+            1, 0, 50));
+        assertFalse(PartitionOutcome.accusesWhileDeaf(deafTie, deafWithoutZero,
+            new boolean[]{true, true, false, true}, 1, 0, 50));
     }
 }

@@ -401,6 +401,14 @@ public final class HistoryChecker
                     why = "process " + victim.life.pid() + " ended " + ms(t - victim.life.endNs()) + " ms before " +
                         "(exit " + victim.life.exitCode() + ")";
                 }
+                else if (victim.incarnation > e.incarnation())
+                {
+                    // no process ran under the declared incarnation: an earlier life (0 is a seed's boot life nobody
+                    // heard), which its contact declares when the rank joins again; the running life is untouched
+                    cls = ExclusionClass.CRASHED;
+                    why = "an earlier life than process " + victim.life.pid() + " (incarnation " +
+                        victim.incarnation + ")";
+                }
                 else if (victim.excludedNs <= t && selfStops.containsKey(victim))
                 {
                     final Exclusion stop = selfStops.get(victim);
@@ -469,16 +477,25 @@ public final class HistoryChecker
         }
 
         /**
-         * @return whether the fault leaves the host on a side that may stop: the host it cuts off or deafens; for a
-         * split, the side with fewer nodes admitted at its start, on a tie the side without the lowest admitted rank,
-         * and either side when the membership was changing around it (a node killed within T + slack of the split,
-         * or started or admitted just before it), as the majority rule counts the membership it holds then.
+         * @return whether the fault leaves the host on a side that may stop: the host it cuts off; for a split or a
+         * deaf host, the side with fewer nodes admitted at its start, on a tie the side without the lowest admitted
+         * rank, and either side when the membership was changing around it (a node killed within T + slack of the
+         * fault, or started or admitted just before it), as the majority rule counts the membership it holds then. A
+         * deaf side that holds the majority declares the side it cannot hear, which hears it and stops on the notice:
+         * it cannot tell a deaf ear from a cut, and a rule that let the hearing side win would split the brain
+         * whenever the cut is both ways (see docs/partitions.md).
          */
         private boolean cutOff(final Fault f, final int host)
         {
-            if (f.kind() != FaultKind.SPLIT_EVEN && f.kind() != FaultKind.SPLIT_UNEVEN)
+            final boolean deaf = f.kind() == FaultKind.DEAF;
+            if (f.kind() != FaultKind.SPLIT_EVEN && f.kind() != FaultKind.SPLIT_UNEVEN && !deaf)
             {
                 return f.onHost(host);
+            }
+            if (deaf && f.onHost(host))
+            {
+                // the deaf host may stop whatever it holds: the ear check stops a node that hears too few
+                return true;
             }
             final long s = f.startNs();
             for (final Fault other : h.faults())

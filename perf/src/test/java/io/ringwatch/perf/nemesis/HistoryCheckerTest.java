@@ -189,6 +189,45 @@ class HistoryCheckerTest
     }
 
     @Test
+    void shouldTakeTheDeathOfAnEarlierIncarnationAsNoExclusionOfTheRunningLife()
+    {
+        // rank 2 runs under incarnation 7; its contact declares the boot life (0) it held when 2 joins again
+        final Builder b = new Builder().remove(e -> e.node() == 2 && e.event() == Event.STARTED)
+            .record(2, 102, 1, Event.STARTED, 2, 7, 0, -1)
+            .record(1, 101, 6_000, Event.DEAD, 2, 0, 1, 1)
+            .record(1, 101, 6_001, Event.JOINED, 2, 7, 4, -1);
+        assertEquals(0, b.check().count(FALSE), () -> b.check().exclusions().toString());
+
+        // the running life itself declared: still false
+        final Builder own = new Builder().remove(e -> e.node() == 2 && e.event() == Event.STARTED)
+            .record(2, 102, 1, Event.STARTED, 2, 7, 0, -1)
+            .record(1, 101, 6_000, Event.DEAD, 2, 7, 1, 1);
+        assertFailsWith(own.check(), "false exclusion");
+    }
+
+    @Test
+    void shouldAcceptADeafSideThatHoldsTheMajorityDeclaringTheSideItCannotHear()
+    {
+        // host 0 is deaf and holds half the membership with the lowest rank: the majority rule's tie is its to win,
+        // and from its side a deaf ear and a cut look the same, so its verdict on rank 2 is a cut-off one
+        final Builder b = new Builder()
+            .record(0, 100, 6_000, Event.DEAD, 2, 0, 1, 0)
+            .record(2, 102, 6_050, Event.EXCLUDED, 2, 0, ExclusionCause.NOTICE.code(), 0);
+        b.faults.add(new Fault(2, FaultKind.DEAF, 5_500 * MS, 7_000 * MS, new int[]{0}, new int[0], ""));
+        final HistoryChecker.Result result = b.check();
+        assertEquals(0, result.count(FALSE), result.exclusions().toString());
+        assertEquals(1, result.count(CUT_OFF), result.exclusions().toString());
+
+        // the same verdict with rank 1 stopped before the fault: host 0's side is a minority and must accuse nobody
+        final Builder minority = new Builder()
+            .record(1, 101, 4_000, Event.EXCLUDED, 1, 0, ExclusionCause.ISOLATED.code(), 1)
+            .record(0, 100, 6_000, Event.DEAD, 2, 0, 1, 0);
+        minority.faults.add(new Fault(2, FaultKind.CUT_LONG, 3_800 * MS, 4_500 * MS, new int[]{0}, new int[0], ""));
+        minority.faults.add(new Fault(3, FaultKind.DEAF, 5_500 * MS, 7_000 * MS, new int[]{0}, new int[0], ""));
+        assertFailsWith(minority.check(), "false exclusion");
+    }
+
+    @Test
     void shouldClassifyTheSideOfASplitThatStopsAsMinorityAndAStopOnTheOtherSideAsFalse()
     {
         final Builder b = new Builder()
