@@ -46,6 +46,7 @@ final class ProbeSession
     private final long probeTimeoutNs;
     private final boolean recheck;
     private final boolean countAgain;
+    private final boolean staleCount;
     // made at the first session, so a node that never probes pays nothing (see ProbeTally)
     private int[] roundFirstDistance;
     private long[] roundSentNs;
@@ -93,6 +94,7 @@ final class ProbeSession
         this.probeTimeoutNs = settings.probeTimeoutNs();
         this.recheck = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
         this.countAgain = !settings.breaks(ProtocolSettings.BREAK_COUNT_AGAIN);
+        this.staleCount = settings.breaks(ProtocolSettings.BREAK_STALE_COUNT);
         this.tally = new ProbeTally(rank, clusterSize, dead, quorum);
     }
 
@@ -420,15 +422,20 @@ final class ProbeSession
         final int endDistance = runEnd();
         int runLength = 0;
         boolean lowestInRun = false;
+        boolean joinerInRun = false;
         final int lowest = quorum.lowestMember();
         for (int r = emitter; r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
         {
             runLength++;
             lowestInRun |= r == lowest;
+            joinerInRun |= quorum.isOutside(r);
         }
         quorum.settleIfDue(dead, nowNs);
         final int aliveMembers = clusterSize - dead.size() - runLength;
-        final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest));
+        // heard nobody, and a majority only because ranks admitted since M settled do not count: that M cannot tell
+        // this node's deafness from their deaths (a re-formed leader is M alone, and declared all it had admitted)
+        final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)) &&
+            (tally.anyAnswered() || !joinerInRun || staleCount);
         if (majorityLeft && !rechecking && recheck && (runLength > 1 || !tally.allWitnessesAnswered()))
         {
             startRecheck(nowNs);

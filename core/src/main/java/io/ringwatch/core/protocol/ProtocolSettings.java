@@ -98,9 +98,16 @@ public record ProtocolSettings(
      */
     public static final int BREAK_JOIN_CHALLENGE = 1 << 7;
 
+    /**
+     * Negative controls only: a node that heard nobody at all declares its silent run even when only ranks admitted
+     * since M settled stand between it and a majority (a re-formed leader, M alone, then declares every rank it
+     * admitted as soon as it goes deaf).
+     */
+    public static final int BREAK_STALE_COUNT = 1 << 8;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
-        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge"};
+        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "stale-count"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -167,7 +174,8 @@ public record ProtocolSettings(
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
      *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again},
-     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}; empty for none.
+     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}, {@code stale-count}; empty
+     *              for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.
      */

@@ -92,6 +92,77 @@ class ReformTest
     }
 
     @Test
+    void shouldNotLetAReformedLeaderThatHearsNobodyDeclareTheRanksItAdmitted()
+    {
+        final long admittedNs = reformAndAdmit(SixteenNodes.node(0, LEADER_INCARNATION, io));
+        final DetectorNode leader = lastLeader;
+        runUntil(leader, admittedNs + 1, admittedNs + 6 * DELTA);
+
+        // M is the leader alone until its view settles; with nobody heard, that count is no evidence
+        assertEquals(NodeState.EXCLUDED, leader.state(), io.events::toString);
+        assertTrue(io.events.contains("exclusion cause ISOLATED"), io.events::toString);
+        for (final int r : ADMITTED)
+        {
+            assertTrue(leader.isAlive(r), "a leader that cannot hear accuses nobody: " + r);
+        }
+        assertTrue(io.sentOfType("notice").isEmpty(), "no notice after the admissions: " + io.sentOfType("notice"));
+    }
+
+    @Test
+    void shouldDeclareEveryRankItAdmittedWhenTheStaleCountIsAllowed()
+    {
+        // negative control: the count over a stale M left alone, as before the rule
+        final DetectorNode broken = new DetectorNode(0, LEADER_INCARNATION,
+            SixteenNodes.SETTINGS.withBrokenRules(ProtocolSettings.BREAK_STALE_COUNT),
+            new io.ringwatch.core.broadcast.DoubleHypercubeSchedule(), io, io, io, START);
+        broken.join(START);
+        final long admittedNs = reformAndAdmit(broken);
+        runUntil(broken, admittedNs + 1, admittedNs + 6 * DELTA);
+        for (final int r : ADMITTED)
+        {
+            assertFalse(broken.isAlive(r), "the deaf leader, M alone, declares " + r);
+        }
+        assertEquals(NodeState.ACTIVE, broken.state());
+    }
+
+    private static final int[] ADMITTED = {4, 5, 7};
+    private DetectorNode lastLeader;
+
+    /**
+     * @return when the last of {@link #ADMITTED} was admitted by {@code leader}, re-formed by then; nothing is heard
+     * from anyone afterwards.
+     */
+    private long reformAndAdmit(final DetectorNode leader)
+    {
+        lastLeader = leader;
+        if (leader.state() != NodeState.JOINING)
+        {
+            leader.join(START);
+        }
+        final long token = pollOnce(leader);
+        final long pollNs = leader.armedAtNs() + 4 * DELTA;
+        for (int r = 1; r < N; r++)
+        {
+            Deliver.reformAck(leader, r, 3, token, pollNs + r);
+        }
+        final long binding = polls().get(N - 1).value();
+        for (int r = 1; r < N; r++)
+        {
+            Deliver.reformAck(leader, r, 3, binding, pollNs + N + r);
+        }
+        assertEquals(NodeState.ACTIVE, leader.state());
+        long nowNs = pollNs + 2 * N;
+        for (final int r : ADMITTED)
+        {
+            Deliver.provenJoinRequest(leader, io, r, 3, ++nowNs);
+            assertTrue(leader.isAlive(r));
+        }
+        // the JOINs went out; what follows is the leader's own doing
+        io.sent.clear();
+        return nowNs;
+    }
+
+    @Test
     void shouldNotReformWhileOneRankIsSilentOrAnswersTooLateOrToAnOldPoll()
     {
         final DetectorNode leader = joiner(0, LEADER_INCARNATION);
