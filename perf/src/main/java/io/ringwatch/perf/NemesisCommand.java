@@ -79,6 +79,8 @@ final class NemesisCommand implements Command
         s.slackNs = flags.durationNs("--slack", s.deltaNs);
         s.readmitBoundNs = flags.durationNs("--readmit-bound", TimeUnit.SECONDS.toNanos(60));
         s.samplePeriodNs = flags.durationNs("--sample-period", TimeUnit.MINUTES.toNanos(1));
+        s.realtimePriority = (int)flags.longValue("--rt-priority", 0, 0, 99);
+        s.backgroundLoad = (int)flags.longValue("--background-load", 0, 0, 64);
         flags.finish();
         switch (transport)
         {

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class FaultInjector
 {
-    private static final String SPIN = "while :; do :; done";
+    static final String SPIN = "while :; do :; done";
 
     private final LaunchedCluster cluster;
     /** The hosts, for network and driver faults; null on one host, which takes node faults only. */

@@ -63,6 +63,10 @@ public final class Nemesis
         public long readmitBoundNs = TimeUnit.SECONDS.toNanos(60);
         /** Resource samples, 0 for none. */
         public long samplePeriodNs = TimeUnit.MINUTES.toNanos(1);
+        /** SCHED_FIFO priority of the node agents and the drivers' threads; 0 for none. */
+        public int realtimePriority;
+        /** Spinning processes at normal priority for the whole run, on any core: the soak under load. */
+        public int backgroundLoad;
     }
 
     /**
@@ -111,7 +115,7 @@ public final class Nemesis
         final Path logDir = s.outDir.resolve("logs");
         Files.createDirectories(logDir);
         final LocalCluster.Options options = new LocalCluster.Options().heartbeatPeriodNs(s.etaNs)
-            .suspicionTimeoutNs(s.deltaNs).graceNs(s.graceNs);
+            .suspicionTimeoutNs(s.deltaNs).graceNs(s.graceNs).realtimePriority(s.realtimePriority);
         if (s.samplePeriodNs > 0)
         {
             final List<String> jvm = new ArrayList<>(options.jvmOptions());
@@ -121,7 +125,8 @@ public final class Nemesis
         }
         final int n = s.hosts == 0 ? s.nodesPerHost : s.hosts * s.nodesPerHost;
         final NetnsCluster netns = s.hosts == 0 ? null : new NetnsCluster(s.hosts, s.nodesPerHost, options);
-        try (LaunchedCluster cluster = netns != null ? netns : new LocalCluster(options.nodes(n).transport(s.transport)))
+        try (LaunchedCluster cluster = netns != null ? netns : new LocalCluster(options.nodes(n).transport(s.transport));
+            BackgroundLoad load = new BackgroundLoad(s.backgroundLoad))
         {
             final long startNs = System.nanoTime();
             cluster.start();
@@ -131,6 +136,7 @@ public final class Nemesis
             }
             err.printf("nemesis: %d nodes up after %d ms%n", n, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() -
                 startNs));
+            load.start();
             final JournalCollector journals = new JournalCollector(cluster);
             final Supervisors supervisors = new Supervisors(cluster, netns, journals, logDir, err, startNs);
             supervisors.start();
@@ -154,6 +160,7 @@ public final class Nemesis
                 TimeUnit.SECONDS.toNanos(5));
             final String finalViews = cluster.describeViews();
             final long endNs = System.nanoTime();
+            load.close();
             collector.interrupt();
             if (sampling != null)
             {
@@ -255,7 +262,9 @@ public final class Nemesis
         sb.append(String.format(Locale.ROOT, "## nemesis: seed %d, %s, %s%n%n", s.seed,
             s.hosts == 0 ? s.nodesPerHost + " nodes on one host (" + s.transport + ")" :
             s.hosts + " hosts x " + s.nodesPerHost + " nodes, UDP, one driver per host, authenticated",
-            "δ " + Durations.format(s.deltaNs) + ", η " + Durations.format(s.etaNs) + ", faults for " +
+            "δ " + Durations.format(s.deltaNs) + ", η " + Durations.format(s.etaNs) +
+            (s.realtimePriority > 0 ? ", SCHED_FIFO " + s.realtimePriority : "") +
+            (s.backgroundLoad > 0 ? ", " + s.backgroundLoad + " spinning processes beside it" : "") + ", faults for " +
             Durations.format(s.durationNs) + " (run " + TimeUnit.NANOSECONDS.toSeconds(tookNs) + " s)"));
         sb.append("| fault | injected |\n| --- | --- |\n");
         for (final Map.Entry<FaultKind, Integer> e : result.faultsByKind().entrySet())

@@ -47,6 +47,9 @@ final class Supervisors implements AutoCloseable
     private final List<Thread> threads = new ArrayList<>();
     private final long[] lifeStartNs;
     private final long[] driverStartNs;
+    // how much of each rank's and host's log earlier lives wrote: a relaunched process appends to the same file
+    private final int[] nodeLogSeen;
+    private final int[] driverLogSeen;
     private final boolean[] driverUp;
     private volatile boolean stopping;
 
@@ -60,6 +63,8 @@ final class Supervisors implements AutoCloseable
         this.err = err;
         this.lifeStartNs = new long[cluster.size()];
         this.driverStartNs = new long[cluster.hostCount()];
+        this.nodeLogSeen = new int[cluster.size()];
+        this.driverLogSeen = new int[cluster.hostCount()];
         this.driverUp = new boolean[cluster.hostCount()];
         Arrays.fill(lifeStartNs, startNs);
         Arrays.fill(driverStartNs, startNs);
@@ -124,7 +129,7 @@ final class Supervisors implements AutoCloseable
             final int exit = process.waitFor();
             final long endNs = System.nanoTime();
             final String problems = keepLog("node-" + rank + "-pid" + process.pid() + ".log",
-                cluster.log(rank));
+                ownPart(nodeLogSeen, rank, cluster.log(rank)));
             record(lives, new Life(rank, process.pid(), lifeStartNs[rank], endNs, exit, problems));
             if (stopping)
             {
@@ -170,7 +175,7 @@ final class Supervisors implements AutoCloseable
                 driverUp[host] = false;
             }
             final String problems = keepLog("driver-h" + host + "-pid" + process.pid() + ".log",
-                netns.driverLog(host));
+                ownPart(driverLogSeen, host, netns.driverLog(host)));
             record(drivers, new Life(host, process.pid(), driverStartNs[host], endNs, exit, problems));
             // its nodes stop on the loss; their journals go when the new driver clears the directory
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -210,6 +215,20 @@ final class Supervisors implements AutoCloseable
         synchronized (into)
         {
             into.add(life);
+        }
+    }
+
+    /**
+     * @return what the process that just ended wrote: the log after what earlier lives of the same rank or host wrote
+     * (the whole log if it was started afresh); each line is judged with the life that wrote it.
+     */
+    private static String ownPart(final int[] seen, final int index, final String log)
+    {
+        synchronized (seen)
+        {
+            final int from = log.length() >= seen[index] ? seen[index] : 0;
+            seen[index] = log.length();
+            return log.substring(from);
         }
     }
 
@@ -256,7 +275,8 @@ final class Supervisors implements AutoCloseable
             if (p.isAlive())
             {
                 record(lives, new Life(r, p.pid(), lifeStartNs[r], Long.MAX_VALUE, -1,
-                    keepLog("node-" + r + "-pid" + p.pid() + ".log", cluster.log(r))));
+                    keepLog("node-" + r + "-pid" + p.pid() + ".log",
+                    ownPart(nodeLogSeen, r, cluster.log(r)))));
             }
         }
         for (int h = 0; h < cluster.hostCount(); h++)
@@ -265,7 +285,8 @@ final class Supervisors implements AutoCloseable
             if (d != null && d.isAlive())
             {
                 record(drivers, new Life(h, d.pid(), driverStartNs[h], Long.MAX_VALUE, -1,
-                    keepLog("driver-h" + h + "-pid" + d.pid() + ".log", netns.driverLog(h))));
+                    keepLog("driver-h" + h + "-pid" + d.pid() + ".log",
+                    ownPart(driverLogSeen, h, netns.driverLog(h)))));
             }
         }
         synchronized (lives)

@@ -360,7 +360,7 @@ final class NodeCommand
         }
         if (node.driverLost() != null || stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
         {
-            final String why = node.driverLost() != null ? "lost the media driver (" + node.driverLost() + ")" :
+            final String why = node.driverLost() != null ? "lost the media driver (" + driverLossDetail(node.driverLost()) + ")" :
                 String.valueOf(NodeInternals.agent(node).driverLost());
             LOG.log(Level.WARNING, "DRIVER_LOST: " + why + "; it stopped without reporting " +
                 "anyone, exit " + RingwatchConfiguration.EXIT_DRIVER_LOST + ": restart the media driver " +
@@ -450,5 +450,11 @@ final class NodeCommand
     private static long micros(final long ns)
     {
         return TimeUnit.NANOSECONDS.toMicros(ns);
+    }
+
+    // the client's message names the driver and its silence; the exception's class name would read as a crash in logs
+    private static String driverLossDetail(final Throwable loss)
+    {
+        return loss.getMessage() != null ? loss.getMessage() : "no detail";
     }
 }
