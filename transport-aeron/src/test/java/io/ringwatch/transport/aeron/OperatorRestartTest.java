@@ -26,14 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class OperatorRestartTest
 {
+    private static final int N = 3;
+
     @Test
     void shouldReadmitASeedRestartedWithTheSameCommandLine() throws Exception
     {
-        final int n = 3;
-        final LocalCluster.Options options = new LocalCluster.Options()
-            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(25))
-            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(250)).graceNs(TimeUnit.SECONDS.toNanos(3))
-            .authenticated(true);
+        final int n = N;
+        final LocalCluster.Options options = options(TimeUnit.SECONDS.toNanos(3));
         try (LocalCluster cluster = LocalClusters.startAllUp(options))
         {
             for (final int victim : new int[]{1, 0})
@@ -70,13 +69,10 @@ class OperatorRestartTest
     @Test
     void shouldAdmitASeedRestartedWithoutItsIncarnationFileWithTheSameCommandLine() throws Exception
     {
-        final int n = 3;
+        final int n = N;
         final int victim = 1;
         // a grace of 4 s gives the restarted seed 2 s to hear its peers' answers (they read hellos once a second)
-        final LocalCluster.Options options = new LocalCluster.Options()
-            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(25))
-            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(250)).graceNs(TimeUnit.SECONDS.toNanos(4))
-            .authenticated(true);
+        final LocalCluster.Options options = options(TimeUnit.SECONDS.toNanos(4));
         try (LocalCluster cluster = LocalClusters.startAllUp(options))
         {
             final String[] firstCommand = commandLine(cluster, victim);
@@ -107,6 +103,16 @@ class OperatorRestartTest
                 assertTrue(cluster.process(r).isAlive(), "rank " + r + " runs; logs: " + LocalClusters.logs(cluster, n));
             }
         }
+    }
+
+    /**
+     * Every rank a seed, over UDP, authenticated, one driver: the operator's cluster on one host.
+     */
+    private static LocalCluster.Options options(final long graceNs)
+    {
+        return new LocalCluster.Options()
+            .nodes(N).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(25))
+            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(250)).graceNs(graceNs).authenticated(true);
     }
 
     private static String[] commandLine(final LocalCluster cluster, final int rank)
