@@ -22,7 +22,7 @@ import java.nio.ByteOrder;
  *  +---------------------------------------------------------------+
  *  |                          Sender Rank                          |
  *  +---------------------------------------------------------------+
- *  |                       Flags (1: a reply)                      |
+ *  |       Flags (1: a reply, 2: answer me, 4: established)        |
  *  +---------------------------------------------------------------+
  *  |                         Cluster Size                          |
  *  +---------------------------------------------------------------+
@@ -52,8 +52,17 @@ public final class HelloFlyweight
     /** Hello layout version. */
     public static final int HELLO_VERSION = 1;
 
-    /** Flag: this hello answers one that differed; it is never answered itself. */
+    /** Flag: this hello answers another (one that differed, or one that asked); it is never answered itself. */
     public static final int FLAG_REPLY = 1;
+
+    /**
+     * Flag: answer this hello even if nothing differs. Sent by a node still deciding how to boot or whether it is the
+     * odd one out of its cluster's key and settings (see {@code BootHearing}).
+     */
+    public static final int FLAG_ASK = 2;
+
+    /** Flag, on a reply: the sender is a member past its startup grace, so its cluster is up. */
+    public static final int FLAG_ESTABLISHED = 4;
 
     private static final int MARKER = 'H';
     private static final int MAGIC = 0x4C485752;

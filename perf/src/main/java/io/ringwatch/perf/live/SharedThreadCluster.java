@@ -92,6 +92,8 @@ public final class SharedThreadCluster implements LiveCluster
                 .embeddedDriver(false)
                 .aeronDirectoryName(host.aeronDir().getAbsolutePath())
                 .startupGraceNs(graceNs)
+                // every node boots here, in this process, for the first time: nothing to ask its peers
+                .listenFirst(false)
                 .jitterFile(jitterFiles);
             if (host.options().authenticated())
             {

@@ -251,8 +251,9 @@ public final class RingwatchConfiguration
     public static final int EXIT_DRIVER_LOST = 4;
 
     /**
-     * Exit code of a node that heard nobody and stopped (ISOLATED) after peers told it, by their hellos, that they
-     * sign with another key: it can never be heard with the key it has, so the unit files do not restart it. 77 is
+     * Exit code of a node whose peers told it, by their hellos, that they sign with another key: over UDP once it
+     * heard nobody and stopped (ISOLATED), over IPC once its grace is over and no peer that answered agrees with it.
+     * It can never be heard with the key it has, so the unit files do not restart it. 77 is
      * {@code EX_NOPERM} of sysexits(3). (A node stopped so for a configuration that differs exits
      * {@link #EXIT_CONFIG_INVALID}.)
      */

@@ -10,6 +10,7 @@ import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.BootHearing;
 import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.spi.MembershipListener;
@@ -50,6 +51,9 @@ public final class RingwatchContext
     private boolean join;
     private int seeds = RingwatchConfiguration.seeds();
     private BootPlan bootPlan;
+    private boolean listenFirst = true;
+    private boolean listensFirst;
+    private int liveClusterHeardFrom = -1;
     private TransportMode transport = RingwatchConfiguration.transport() == null ? null :
         TransportMode.parse(RingwatchConfiguration.transport());
     private BroadcastKind broadcast = BroadcastKind.parse(RingwatchConfiguration.broadcast());
@@ -235,8 +239,13 @@ public final class RingwatchContext
     {
         final Path incarnationFile = IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank);
         // the rule is core's; what the runtime knows is whether this rank has run under this cluster here before
-        bootPlan = BootPlan.decide(rank, seeds, cluster.size(), join, Files.exists(incarnationFile));
+        final boolean ranBefore = Files.exists(incarnationFile);
+        bootPlan = BootPlan.decide(rank, seeds, cluster.size(), join, ranBefore);
         join = bootPlan.joins();
+        // a seed without a record may be a restart that lost it (a wiped aeron.dir, a new host): it asks its peers
+        // first (hellos; none over RDMA) and joins if its cluster is up
+        listensFirst = listenFirst && !incarnationSet && transport != TransportMode.RDMA &&
+            BootHearing.listensFirst(bootPlan);
         if (!incarnationSet && !join)
         {
             // distinct per process start; the pid is unique among live processes of a host
@@ -247,6 +256,22 @@ public final class RingwatchContext
                 IncarnationFile.record(incarnationFile, incarnation);
             }
         }
+    }
+
+    /**
+     * A seed that {@link #listensFirst()} heard its cluster up: it joins instead, under an incarnation taken as a
+     * restarted rank's is (its pid may be below its earlier life's). Called by the launch while it builds the node,
+     * before anything uses the incarnation but the heartbeat port.
+     *
+     * @param answeredBy the peer that answered as a member past its startup grace.
+     */
+    void joinAfterListening(final int answeredBy)
+    {
+        bootPlan = BootPlan.JOIN;
+        join = true;
+        liveClusterHeardFrom = answeredBy;
+        incarnation = IncarnationFile.next(IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank),
+            System.currentTimeMillis() / 1000);
     }
 
     /**
@@ -574,11 +599,46 @@ public final class RingwatchContext
 
     /**
      * @return how the node enters its cluster, once concluded ({@link BootPlan#decide}: a restart joins, a seed
-     * boots as a seed, any other rank joins at its first boot within everyone's startup grace).
+     * boots as a seed, any other rank joins at its first boot within everyone's startup grace). A seed that
+     * {@link #listensFirst()} may join instead, when launched.
      */
     public BootPlan bootPlan()
     {
         return bootPlan;
+    }
+
+    /**
+     * Whether a seed with no record of an earlier life here asks its peers before it boots, to join if its cluster is
+     * up (a restart that lost its incarnation file). On by default; a launcher that starts every node of a cluster
+     * for its first boot in one process knows there is nothing to hear, and spares each node's wait.
+     *
+     * @param listenFirst false to boot as planned without asking.
+     * @return this.
+     */
+    public RingwatchContext listenFirst(final boolean listenFirst)
+    {
+        requireOpen("listenFirst");
+        this.listenFirst = listenFirst;
+        return this;
+    }
+
+    /**
+     * @return once concluded, true for a seed with no record of an earlier life here (no incarnation file, no
+     * incarnation set; not over RDMA, which has no hellos): its launch asks its peers before it builds the node, and it
+     * joins if one answers as a member past its startup grace ({@link BootHearing}).
+     */
+    public boolean listensFirst()
+    {
+        return listensFirst;
+    }
+
+    /**
+     * @return the peer whose answer made a seed that {@link #listensFirst()} join its running cluster instead, once
+     * launched; -1 if none did.
+     */
+    public int liveClusterHeardFrom()
+    {
+        return liveClusterHeardFrom;
     }
 
     /**

@@ -14,6 +14,7 @@ import io.aeron.status.ChannelEndpointStatus;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameStamper;
+import io.ringwatch.core.protocol.BootHearing;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.HeartbeatChannel;
@@ -27,7 +28,10 @@ import io.ringwatch.transport.aeron.internal.ControlStreams;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import io.ringwatch.transport.aeron.internal.DriverWatch;
 import io.ringwatch.transport.aeron.internal.FramePoller;
+import io.ringwatch.transport.aeron.internal.DatagramHelloWire;
 import io.ringwatch.transport.aeron.internal.HelloExchange;
+import io.ringwatch.transport.aeron.internal.HelloWire;
+import io.ringwatch.transport.aeron.internal.IpcHelloWire;
 import io.ringwatch.transport.aeron.internal.NodeInternals;
 import io.ringwatch.transport.aeron.internal.Drivers;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
@@ -154,8 +158,6 @@ public final class RingwatchNode implements AutoCloseable
             }
             viewFile = own(new ViewFile(ViewLayout.fileFor(dir, cluster.clusterId(), rank),
                 cluster.clusterId(), n, rank, ctx.nanoClock().nanoTime()));
-            viewFile.journal(new MembershipJournal(JournalLayout.fileFor(dir, cluster.clusterId(), rank),
-                cluster.clusterId(), n, rank, JournalLayout.DEFAULT_CAPACITY), ctx.incarnation(), ctx.join());
             final NodeCounters counters = own(new NodeCounters(aeron, cluster.clusterId(), rank, rdma));
 
             final boolean udp = transport == TransportMode.UDP;
@@ -192,10 +194,30 @@ public final class RingwatchNode implements AutoCloseable
                     datagrams.receiveBufferGranted() + " bytes, asked for " + datagrams.receiveBufferRequested() +
                     ": a burst of foreign datagrams may push heartbeats out; raise net.core.rmem_max");
             }
-            hello = datagrams == null ? null : own(new HelloExchange(new HelloExchange.Settings(cluster.clusterId(),
+            // hellos travel where the key does not matter: the heartbeat ports, or a stream per rank over IPC
+            final HelloWire helloWire = udp ? new DatagramHelloWire(datagrams.foreignSocket(),
+                datagrams.emitterSocket(), datagrams.peerAddresses()) :
+                transport == TransportMode.IPC ? new IpcHelloWire(aeron, rank, n) : null;
+            hello = helloWire == null ? null : own(new HelloExchange(new HelloExchange.Settings(cluster.clusterId(),
                 rank, n, ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(),
-                ctx.seeds(), ctx.jobDigest(), ctx.broadcast(), ctx.partitionPolicy()), keyFingerprints(),
-                datagrams.foreignSocket(), datagrams.peerAddresses(), counters));
+                ctx.seeds(), ctx.jobDigest(), ctx.broadcast(), ctx.partitionPolicy()), keyFingerprints(), helloWire,
+                !udp, counters));
+            if (hello != null && ctx.listensFirst())
+            {
+                // a seed without a record of an earlier life here may be a restart that lost it (a wiped aeron.dir,
+                // a new host): it asks before anything but the heartbeat port takes its incarnation
+                if (hello.listen(ctx.bootPlan(), BootHearing.listenNs(ctx.protocolSettings().startupGraceNs()),
+                    this::serviceClient).joins())
+                {
+                    ctx.joinAfterListening(hello.establishedBy());
+                    if (datagrams != null)
+                    {
+                        datagrams.incarnation(ctx.incarnation());
+                    }
+                }
+            }
+            viewFile.journal(new MembershipJournal(JournalLayout.fileFor(dir, cluster.clusterId(), rank),
+                cluster.clusterId(), n, rank, JournalLayout.DEFAULT_CAPACITY), ctx.incarnation(), ctx.join());
             final AeronControlChannel control = own(new AeronControlChannel(cluster.clusterId(), rank,
                 ctx.incarnation(), n, ctx.configDigest(), stamper, controlPublications, ctx.sendQueueCapacity(),
                 ctx.sendRetryTimeoutNs()));
@@ -498,8 +520,8 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * @return over UDP, the last peer that told (by its hello) that it signs with another key, naming both keys'
-     * fingerprints; null if none did, and always null for other transports.
+     * @return over UDP or IPC, the last peer that told (by its hello) that it signs with another key, naming both keys'
+     * fingerprints; null if none did, and always null over RDMA.
      */
     public String keyMismatch()
     {
@@ -507,8 +529,8 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     /**
-     * @return over UDP, the last peer that told (by its hello) that its configuration differs, naming the setting and
-     * both values; null if none did, and always null for other transports.
+     * @return over UDP or IPC, the last peer that told (by its hello) that its configuration differs, naming the
+     * setting and both values; null if none did, and always null over RDMA.
      */
     public String configMismatch()
     {
@@ -557,6 +579,11 @@ public final class RingwatchNode implements AutoCloseable
                 return false;
             }
             serviceClient();
+            if (hello != null)
+            {
+                // peers still deciding how to boot ask this node meanwhile: IPC answers pass through its client
+                hello.pump();
+            }
             Thread.sleep(1);
         }
         return true;

@@ -98,6 +98,9 @@ public final class EmbeddedCluster implements AutoCloseable
             .embeddedDriver(false)
             .aeronDirectoryName(dir.getAbsolutePath())
             .startupGraceNs(TimeUnit.SECONDS.toNanos(1))
+            // every node of this JVM boots here for the first time: nothing to ask (and nobody answers before the
+            // test drives the duty cycles)
+            .listenFirst(false)
             .rdmaVerbs(fabric == null ? null : fabric.node(RdmaHeartbeats.preConnectCount(cluster.size()) + 1));
     }
 

@@ -1,10 +1,13 @@
 package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -17,18 +20,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * SIGKILLed and started again with the command line it was first started with, as the shipped unit file does. It
  * must be admitted everywhere under a newer incarnation: start = join holds for seeds, nobody adds {@code --join}.
  * Before, such a restart booted as a plain member, the peers dropped its frames and it stopped after its grace.
+ * The same holds for a seed restarted without its incarnation file (a wiped aeron.dir, a new host): it asks its peers
+ * before it boots, hears that they are members past their grace, and joins.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class OperatorRestartTest
 {
+    private static final int N = 3;
+
     @Test
     void shouldReadmitASeedRestartedWithTheSameCommandLine() throws Exception
     {
-        final int n = 3;
-        final LocalCluster.Options options = new LocalCluster.Options()
-            .nodes(n).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(25))
-            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(250)).graceNs(TimeUnit.SECONDS.toNanos(3))
-            .authenticated(true);
+        final int n = N;
+        final LocalCluster.Options options = options(TimeUnit.SECONDS.toNanos(3));
         try (LocalCluster cluster = LocalClusters.startAllUp(options))
         {
             for (final int victim : new int[]{1, 0})
@@ -60,6 +64,55 @@ class OperatorRestartTest
                 assertTrue(cluster.process(r).isAlive(), "rank " + r + " runs; logs: " + LocalClusters.logs(cluster, n));
             }
         }
+    }
+
+    @Test
+    void shouldAdmitASeedRestartedWithoutItsIncarnationFileWithTheSameCommandLine() throws Exception
+    {
+        final int n = N;
+        final int victim = 1;
+        // a grace of 4 s gives the restarted seed 2 s to hear its peers' answers (they read hellos once a second)
+        final LocalCluster.Options options = options(TimeUnit.SECONDS.toNanos(4));
+        try (LocalCluster cluster = LocalClusters.startAllUp(options))
+        {
+            final String[] firstCommand = commandLine(cluster, victim);
+            final int before = cluster.view(victim).incarnation(victim);
+            cluster.kill(victim);
+            assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "seed " + victim + " declared dead; logs: " +
+                LocalClusters.logs(cluster, n));
+            // what a wiped aeron.dir or a new host loses: the record that this rank ran here before
+            final Path record = IncarnationFile.fileFor(cluster.aeronDir(cluster.hostOf(victim)).getPath(),
+                options.clusterId(), victim);
+            Files.delete(record);
+
+            final long restartedAtNs = System.nanoTime();
+            cluster.restart(victim);
+            assertTrue(Arrays.equals(firstCommand, commandLine(cluster, victim)), Arrays.toString(firstCommand));
+            assertTrue(cluster.awaitViews(Set.of(), 60_000), "seed " + victim + " readmitted everywhere; logs: " +
+                LocalClusters.logs(cluster, n));
+            final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
+            assertTrue(after > before, "a newer incarnation: " + before + " then " + after);
+            System.out.printf("OperatorRestartTest: seed %d restarted without its incarnation file, admitted " +
+                "everywhere %d ms after its restart, incarnation %d then %d%n", victim,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAtNs), before, after);
+            final String log = cluster.log(victim);
+            assertTrue(log.contains("joining, not booting as a seed: this rank has no incarnation file here, and " +
+                "rank "), log);
+            for (int r = 0; r < n; r++)
+            {
+                assertTrue(cluster.process(r).isAlive(), "rank " + r + " runs; logs: " + LocalClusters.logs(cluster, n));
+            }
+        }
+    }
+
+    /**
+     * Every rank a seed, over UDP, authenticated, one driver: the operator's cluster on one host.
+     */
+    private static LocalCluster.Options options(final long graceNs)
+    {
+        return new LocalCluster.Options()
+            .nodes(N).transport(TransportMode.UDP).heartbeatPeriodNs(TimeUnit.MILLISECONDS.toNanos(25))
+            .suspicionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(250)).graceNs(graceNs).authenticated(true);
     }
 
     private static String[] commandLine(final LocalCluster cluster, final int rank)

@@ -53,6 +53,12 @@ class RingwatchContextTest
         assertEquals(TimeUnit.MILLISECONDS.toNanos(5), ctx.protocolSettings().pauseThresholdNs());
         assertEquals(2, ctx.protocolSettings().clusterSize());
         assertEquals((int)ProcessHandle.current().pid(), ctx.incarnation());
+        assertTrue(ctx.listensFirst(), "a seed without an incarnation file asks its peers whether its cluster is up");
+        assertEquals(-1, ctx.liveClusterHeardFrom());
+        assertFalse(new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001)).rank(1)
+            .aeronDirectoryName(dir.getAbsolutePath()).listenFirst(false).conclude().listensFirst());
+        assertFalse(new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001)).rank(1)
+            .aeronDirectoryName(dir.getAbsolutePath()).join(true).conclude().listensFirst(), "a join asks anyway");
     }
 
     @Test

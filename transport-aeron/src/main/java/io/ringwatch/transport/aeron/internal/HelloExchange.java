@@ -5,17 +5,15 @@ import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.HelloFlyweight;
 import io.ringwatch.core.config.Durations;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.protocol.BootHearing;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,26 +21,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Names a wrong key or a configuration that differs, on both sides, over UDP. A node whose frames fail every peer's
- * MAC is otherwise silent: its control stream id derives from its key, so nobody even counts its control frames,
- * and its heartbeats are counted as {@code BAD_MAC} by one observer without a word.
+ * Names a wrong key or a configuration that differs, on both sides, and tells a seed without a record of an earlier
+ * life whether its cluster is already up. A node whose frames fail every peer's MAC is otherwise silent: its frames
+ * are counted as {@code BAD_MAC} (or not at all, on a control stream nobody reads) without a word.
  * <p>
- * Until a node has heard its cluster (accepted a heartbeat), it sends a {@link HelloFlyweight} once a second to the
- * heartbeat port of a few peers (the seeds and its ring predecessor): a port whose address does not depend on the
- * key. A receiver compares the hello with its own settings; if the key fingerprint or a setting differs it logs
- * which, naming the field and both values, at most once per claimed sender per {@link #REPORT_INTERVAL_NS}, counts
- * it, and answers with its own hello (flagged as a reply, never answered) to the address the cluster file gives that
- * rank, at the same rate. So both sides say why, and the node that was never heard learns it too: when it stops as
- * ISOLATED, its owner can exit with a code a supervisor does not restart.
+ * A node sends a {@link HelloFlyweight} once a second to a few peers (the seeds and its ring predecessor) over a
+ * {@link HelloWire} whose address does not depend on the key: the heartbeat port over UDP, a stream per rank of the
+ * host's driver over IPC. Over UDP it does so until it has heard its cluster (accepted a heartbeat); over IPC, where
+ * heartbeats are shared-memory stores that no key guards, until its startup grace is over. A receiver compares the
+ * hello with its own settings; if the key fingerprint or a setting differs it logs which, naming the field and both
+ * values, at most once per claimed sender per {@link #REPORT_INTERVAL_NS}, counts it, and answers with its own hello
+ * (flagged as a reply, never answered) at the same rate. A hello flagged {@link HelloFlyweight#FLAG_ASK} is answered
+ * even if nothing differs, at most twice a second per sender, with {@link HelloFlyweight#FLAG_ESTABLISHED} if this
+ * node is a member past its startup grace. So both sides say why, the node that was never heard learns it too, and
+ * the asker counts who agrees, who differs and who is up; {@code BootHearing} judges those counts: whether a seed
+ * joins instead, and over IPC whether this node is the odd one out, which its owner stops with a code a supervisor
+ * does not restart. Over UDP only a node that heard nobody and stopped as ISOLATED takes that code.
  * <p>
- * Hellos are not authenticated (a node with another key cannot check ours): a forged one can only add a log line and
- * a count, rate-limited per rank, and change the exit code of a node that heard nobody and was stopping anyway.
- * Answers go only to cluster members, are no larger than what they answer, and are rate-limited per rank: no
- * reflection and no amplification. Its own thread does the work, so the agent only hands over a hello that arrived
- * on the socket it reads (the ring predecessor's), without allocating; datagrams from anyone else land on the
- * heartbeat port's other socket, which this thread reads at most {@value #DRAIN_LIMIT} of per poll, every
+ * Hellos are not authenticated (a node with another key cannot check ours): a forged one can add a log line and a
+ * count, rate-limited per rank, change the exit code of a node that heard nobody and was stopping anyway, and make a
+ * seed at its first boot join instead (it is admitted like a restarted one). Over IPC only processes that may use the
+ * host's driver can send one, as only they can write the heartbeat slots. Answers go only to cluster members, are no
+ * larger than what they answer, and are rate-limited per rank: no reflection and no amplification. Its own thread
+ * does the work, so the agent only hands over a hello that arrived on the socket it reads (UDP: the ring
+ * predecessor's), without allocating; the wire is read at most {@value #DRAIN_LIMIT} hellos per poll, every
  * {@value #POLL_INTERVAL_MS} ms until the node has heard its cluster and every {@value #HEARD_POLL_INTERVAL_MS} ms
- * after (the kernel drops the rest, as before).
+ * after (over UDP the kernel drops the rest, as before).
  */
 public final class HelloExchange implements AutoCloseable
 {
@@ -50,7 +54,9 @@ public final class HelloExchange implements AutoCloseable
     public static final long REPORT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(10);
 
     private static final long SEND_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long ANSWER_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long POLL_INTERVAL_MS = 100;
+    private static final long LISTEN_POLL_NS = TimeUnit.MILLISECONDS.toNanos(10);
     // once the cluster is heard, only other nodes' hellos are left to read: a wake-up a second keeps the thread out
     // of the noise budget of the application's cores
     private static final long HEARD_POLL_INTERVAL_MS = 1000;
@@ -66,16 +72,21 @@ public final class HelloExchange implements AutoCloseable
     }
 
     private final Settings settings;
-    private final DatagramChannel socket;
-    private final InetSocketAddress[] peers;
+    private final HelloWire wire;
+    private final boolean ipc;
     private final int[] targets;
+    private final boolean[] isTarget;
     private final NodeCounters counters;
     private final long[] lastReportNs;
+    private final long[] lastAnswerNs;
+    // per target, set once by this thread: it answered with our key and settings, answered naming another, is up
+    private final boolean[] agreed;
+    private final boolean[] differed;
+    private final boolean[] up;
     private final HelloFlyweight hello = new HelloFlyweight();
-    private final ByteBuffer sendBytes = BufferUtil.allocateDirectAligned(HelloFlyweight.LENGTH, 64);
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(sendBytes);
-    private final ByteBuffer receiveBytes = BufferUtil.allocateDirectAligned(HelloFlyweight.LENGTH + 1, 64);
-    private final UnsafeBuffer receiveBuffer = new UnsafeBuffer(receiveBytes);
+    private final UnsafeBuffer sendBuffer =
+        new UnsafeBuffer(BufferUtil.allocateDirectAligned(HelloFlyweight.LENGTH, 64));
+    private final HelloWire.Sink sink = this::onHello;
     private final UnsafeBuffer mailbox = new UnsafeBuffer(new byte[HelloFlyweight.LENGTH]);
     private final AtomicInteger mailboxFull = new AtomicInteger();
     private final Thread thread;
@@ -89,30 +100,50 @@ public final class HelloExchange implements AutoCloseable
     private volatile long keyMismatches;
     private volatile long configMismatches;
     private volatile boolean clusterHeard;
+    private volatile boolean asking;
+    private volatile boolean member;
+    private volatile boolean graceOver;
+    private volatile int agreeing;
+    private volatile int differing;
+    private volatile int established;
+    private volatile int establishedBy = -1;
     private long nextSendNs;
+    private long receivedAtNs;
 
     /**
      * @param settings     this node's.
      * @param fingerprints this node's keys' {@link KeyFile#fingerprintValue}, primary first; empty without keys.
-     * @param socket       the heartbeat port's socket that nobody else reads (it takes every datagram but the
-     *                     watched emitter's) and that sends.
-     * @param peers        every member's heartbeat address, by rank.
+     * @param wire         where hellos travel; closed with this exchange.
+     * @param ipc          the wire is IPC: hellos of another cluster id are another cluster's on a shared driver,
+     *                     hellos ask until the startup grace is over, and the odd one out is decided from them.
      * @param counters     where the agent publishes the mismatches counted here ({@link #publish}).
      */
     public HelloExchange(
         final Settings settings,
         final long[] fingerprints,
-        final DatagramChannel socket,
-        final InetSocketAddress[] peers,
+        final HelloWire wire,
+        final boolean ipc,
         final NodeCounters counters)
     {
         this.settings = settings;
         this.fingerprints = fingerprints.clone();
-        this.socket = socket;
-        this.peers = peers;
+        this.wire = wire;
+        this.ipc = ipc;
+        this.asking = ipc;
         this.counters = counters;
-        this.targets = targets(settings.rank(), settings.clusterSize(), settings.seeds());
-        this.lastReportNs = new long[settings.clusterSize()];
+        final int n = settings.clusterSize();
+        this.targets = targets(settings.rank(), n, settings.seeds());
+        this.isTarget = new boolean[n];
+        for (final int target : targets)
+        {
+            isTarget[target] = true;
+            wire.prepare(target);
+        }
+        this.lastReportNs = new long[n];
+        this.lastAnswerNs = new long[n];
+        this.agreed = new boolean[n];
+        this.differed = new boolean[n];
+        this.up = new boolean[n];
         thread = new Thread(this::run, "ringwatch-hello-" + settings.rank());
         thread.setDaemon(true);
     }
@@ -145,6 +176,8 @@ public final class HelloExchange implements AutoCloseable
      */
     public HelloExchange start()
     {
+        nextSendNs = System.nanoTime();
+        wire.started();
         thread.start();
         return this;
     }
@@ -190,11 +223,63 @@ public final class HelloExchange implements AutoCloseable
     }
 
     /**
-     * The agent saw its emitter's slot move: the cluster hears this node, so hellos stop. Called on the agent's thread.
+     * The agent saw its emitter's slot move: the cluster hears this node, so hellos stop unless it still asks. Called
+     * on the agent's thread.
      */
     public void clusterHeard()
     {
         clusterHeard = true;
+    }
+
+    /**
+     * The node's startup grace is over (agent's thread): it stops asking, and over IPC {@link #oddOneOut} may decide.
+     */
+    public void graceOver()
+    {
+        asking = false;
+        graceOver = true;
+    }
+
+    /**
+     * @param member the node is a member past its startup grace, as its answers say (agent's thread, on a change).
+     */
+    public void member(final boolean member)
+    {
+        this.member = member;
+    }
+
+    /**
+     * @return the first peer that answered as an established member, or -1.
+     */
+    public int establishedBy()
+    {
+        return establishedBy;
+    }
+
+    /**
+     * Over IPC, once the startup grace is over: the mismatch that makes this node the odd one out of its cluster
+     * ({@link BootHearing#oddOneOut}), which a supervisor cannot heal by restarting it.
+     *
+     * @return the key mismatch or, without one, the configuration mismatch; null if this node is not the odd one.
+     */
+    public String oddOneOut()
+    {
+        if (!ipc || !graceOver || !BootHearing.oddOneOut(targets.length, agreeing, differing))
+        {
+            return null;
+        }
+        return keyMismatch != null ? keyMismatch : configMismatch;
+    }
+
+    /**
+     * Move hellos between the wire and its medium ({@link HelloWire#pump}), on the thread that runs the node's Aeron
+     * client: the agent's, or the launch's while it holds the node before its start.
+     *
+     * @return hellos moved.
+     */
+    public int pump()
+    {
+        return wire.pump();
     }
 
     /**
@@ -206,71 +291,116 @@ public final class HelloExchange implements AutoCloseable
         counters.set(NodeCounter.HELLO_CONFIG_MISMATCHES, configMismatches);
     }
 
-    private void run()
+    /**
+     * Before {@link #start}, on the launching thread: what a seed without a record of an earlier life hears from its
+     * peers, until {@link BootHearing#afterListening} decides or its window is over. The caller serves its Aeron
+     * client between rounds.
+     *
+     * @param planned  the rank's plan without hearing anyone.
+     * @param listenNs the window ({@link BootHearing#listenNs}).
+     * @param service  run between rounds (the Aeron client's conductor, which IPC hellos need).
+     * @return the plan: {@code planned}, or {@link BootPlan#JOIN} if a live cluster
+     * answered ({@link #establishedBy()} then names who).
+     */
+    public BootPlan listen(final BootPlan planned, final long listenNs, final Runnable service)
     {
+        final long untilNs = System.nanoTime() + listenNs;
         nextSendNs = System.nanoTime();
-        while (running)
+        asking = true;
+        while (true)
         {
             final long nowNs = System.nanoTime();
-            if (mailboxFull.get() == 1)
+            service.run();
+            wire.pump();
+            cycle(nowNs);
+            final BootPlan plan = BootHearing.afterListening(
+                planned, targets.length, agreeing + differing, established, nowNs - untilNs >= 0);
+            if (plan != null)
             {
-                onHello(mailbox, 0, nowNs);
-                mailboxFull.set(0);
+                // over UDP a node asks while it decides how to boot; over IPC until its grace is over
+                asking = ipc;
+                return plan;
             }
-            drain(nowNs);
-            final boolean heard = clusterHeard;
-            if (!heard && nowNs - nextSendNs >= 0)
-            {
-                nextSendNs = nowNs + SEND_INTERVAL_NS;
-                for (final int target : targets)
-                {
-                    send(target, 0);
-                }
-            }
-            // parked, not slept: close() unparks it, and an interrupt would close the heartbeat socket
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(heard ? HEARD_POLL_INTERVAL_MS : POLL_INTERVAL_MS));
+            LockSupport.parkNanos(LISTEN_POLL_NS);
         }
     }
 
-    private void drain(final long nowNs)
+    private void run()
     {
-        for (int i = 0; i < DRAIN_LIMIT; i++)
+        while (running)
         {
-            receiveBytes.clear();
-            try
-            {
-                if (socket.receive(receiveBytes) == null)
-                {
-                    return;
-                }
-            }
-            catch (final IOException ex)
-            {
-                // ICMP unreachable from an earlier send, or the socket closing: nothing to read now
-                return;
-            }
-            if (HelloFlyweight.isHello(receiveBuffer, 0, receiveBytes.position()))
-            {
-                onHello(receiveBuffer, 0, nowNs);
-            }
+            final boolean quiet = cycle(System.nanoTime());
+            // parked, not slept: close() unparks it, and an interrupt would close the heartbeat socket
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(quiet ? HEARD_POLL_INTERVAL_MS : POLL_INTERVAL_MS));
         }
     }
 
-    void onHello(final UnsafeBuffer buffer, final int offset, final long nowNs)
+    /**
+     * One round: take what arrived, say hello when due.
+     *
+     * @return true once there is nothing left to say (the cluster heard, not asking).
+     */
+    private boolean cycle(final long nowNs)
     {
+        receivedAtNs = nowNs;
+        if (mailboxFull.get() == 1)
+        {
+            onHello(mailbox, 0);
+            mailboxFull.set(0);
+        }
+        wire.receive(sink, DRAIN_LIMIT);
+        final boolean ask = asking;
+        final boolean quiet = clusterHeard && !ask;
+        if (!quiet && nowNs - nextSendNs >= 0)
+        {
+            nextSendNs = nowNs + SEND_INTERVAL_NS;
+            for (final int target : targets)
+            {
+                send(target, ask ? HelloFlyweight.FLAG_ASK : 0);
+            }
+        }
+        return quiet;
+    }
+
+    void onHello(final UnsafeBuffer buffer, final int offset)
+    {
+        final long nowNs = receivedAtNs;
         hello.wrap(buffer, offset);
         final int sender = hello.senderRank();
-        if (sender < 0 || sender >= settings.clusterSize() || sender == settings.rank())
+        if (sender < 0 || sender >= settings.clusterSize() || sender == settings.rank() ||
+            ipc && hello.clusterId() != settings.clusterId())
         {
             return;
         }
         final String keyDiff = keyDifference(hello);
         final String configDiff = keyDiff != null ? null : configDifference(hello);
-        if (keyDiff == null && configDiff == null)
+        final boolean differs = keyDiff != null || configDiff != null;
+        final int flags = hello.flags();
+        final boolean reply = (flags & HelloFlyweight.FLAG_REPLY) != 0;
+        if (reply && isTarget[sender])
         {
-            return;
+            onAnswer(sender, !differs, (flags & HelloFlyweight.FLAG_ESTABLISHED) != 0);
         }
-        final boolean reply = (hello.flags() & HelloFlyweight.FLAG_REPLY) != 0;
+        final boolean ask = !reply && (flags & HelloFlyweight.FLAG_ASK) != 0;
+        if (differs && report(sender, keyDiff, configDiff, nowNs) && !reply && !ask)
+        {
+            send(sender, HelloFlyweight.FLAG_REPLY);
+        }
+        if (ask && (lastAnswerNs[sender] == 0 || nowNs - lastAnswerNs[sender] >= ANSWER_INTERVAL_NS))
+        {
+            // an asker counts the answers, so it gets one whether or not this node has just logged the difference
+            lastAnswerNs[sender] = nowNs;
+            send(sender, HelloFlyweight.FLAG_REPLY | (!differs && member ? HelloFlyweight.FLAG_ESTABLISHED : 0));
+        }
+    }
+
+    /**
+     * Count a difference and log it, at most once per claimed sender per {@link #REPORT_INTERVAL_NS}.
+     *
+     * @return true if logged now (a hello that asked nothing is answered at that rate).
+     */
+    private boolean report(final int sender, final String keyDiff, final String configDiff, final long nowNs)
+    {
         if (keyDiff != null)
         {
             keyMismatches++;
@@ -281,10 +411,10 @@ public final class HelloExchange implements AutoCloseable
         }
         if (lastReportNs[sender] != 0 && nowNs - lastReportNs[sender] < REPORT_INTERVAL_NS)
         {
-            return;
+            return false;
         }
         lastReportNs[sender] = nowNs;
-        final String what = "rank " + sender + " (" + peers[sender] + ", by its hello) " +
+        final String what = "rank " + sender + " (" + wire.describe(sender) + ", by its hello) " +
             (keyDiff != null ? keyDiff : configDiff);
         if (keyDiff != null)
         {
@@ -299,9 +429,29 @@ public final class HelloExchange implements AutoCloseable
             LOG.log(Level.WARNING, "CONFIG MISMATCH: " + what + ": frames between the two are refused; run every " +
                 "node from the same cluster file and flags");
         }
-        if (!reply)
+        return true;
+    }
+
+    private void onAnswer(final int sender, final boolean agrees, final boolean isUp)
+    {
+        if (agrees && !agreed[sender])
         {
-            send(sender, HelloFlyweight.FLAG_REPLY);
+            agreed[sender] = true;
+            agreeing++;
+        }
+        else if (!agrees && !differed[sender] && !agreed[sender])
+        {
+            differed[sender] = true;
+            differing++;
+        }
+        if (agrees && isUp && !up[sender])
+        {
+            up[sender] = true;
+            if (establishedBy < 0)
+            {
+                establishedBy = sender;
+            }
+            established++;
         }
     }
 
@@ -391,15 +541,7 @@ public final class HelloExchange implements AutoCloseable
             keys.length == 0 ? 0 : keys[0], settings.heartbeatPeriodNs(), settings.suspicionTimeoutNs(),
             FrameHeaderFlyweight.VERSION, settings.seeds(), settings.jobDigest(), settings.broadcast().ordinal(),
             settings.partitionPolicy().ordinal());
-        sendBytes.clear();
-        try
-        {
-            socket.send(sendBytes, peers[rank]);
-        }
-        catch (final IOException ex)
-        {
-            // a peer not up yet: the next round tries again
-        }
+        wire.send(rank, sendBuffer);
     }
 
     /**
@@ -418,5 +560,6 @@ public final class HelloExchange implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+        wire.close();
     }
 }

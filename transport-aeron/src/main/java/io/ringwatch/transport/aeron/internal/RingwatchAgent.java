@@ -106,6 +106,8 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private volatile String localFault;
     private long nowNs;
     private long lastProgress = -1;
+    private boolean graceOver;
+    private boolean member;
 
     /**
      * @param ctx                   concluded configuration.
@@ -273,6 +275,11 @@ public final class RingwatchAgent implements Agent, MembershipListener
         }
         work += control.drain(now);
         work += controlSubscription.poll(controlHandler, fragmentLimit);
+        if (hello != null)
+        {
+            // IPC hellos pass through Aeron on this thread only; over UDP nothing to do
+            work += hello.pump();
+        }
         if (heartbeatSubscription != null)
         {
             work += heartbeatSubscription.poll(heartbeatHandler, fragmentLimit);
@@ -305,7 +312,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
             remoteHeartbeats == null ? 0 : remoteHeartbeats.dropped());
         if (hello != null)
         {
-            hello.publish();
+            tellHello(now);
         }
         heartbeatTransport.publish(counters);
         counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
@@ -313,6 +320,31 @@ public final class RingwatchAgent implements Agent, MembershipListener
         counters.set(NodeCounter.REASSEMBLY_TOO_LONG, controlHandler.tooLong());
         counters.onDutyCycle(clock.nanoTime() - now);
         return work;
+    }
+
+    private void tellHello(final long now)
+    {
+        hello.publish();
+        final boolean armed = now - node.armedAtNs() >= 0;
+        if (armed && !graceOver)
+        {
+            graceOver = true;
+            hello.graceOver();
+        }
+        final boolean isMember = armed && node.state() == NodeState.ACTIVE;
+        if (isMember != member)
+        {
+            member = isMember;
+            hello.member(isMember);
+        }
+    }
+
+    /**
+     * @return the node's hello exchange (UDP and IPC), or null.
+     */
+    public HelloExchange helloExchange()
+    {
+        return hello;
     }
 
     /**
@@ -379,9 +411,10 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
-     * Hand hellos that arrive on the heartbeat socket to {@code exchange}; set once, before the agent starts.
+     * Hand hellos that arrive on the heartbeat socket (UDP) to {@code exchange}, and pump its IPC hellos; set once,
+     * before the agent starts.
      *
-     * @param exchange the node's hello exchange (UDP), or null.
+     * @param exchange the node's hello exchange (UDP and IPC), or null.
      * @return this.
      */
     public RingwatchAgent hello(final HelloExchange exchange)

@@ -33,10 +33,12 @@ public final class Main
             "restart the driver, then the node",
         "  " + RingwatchConfiguration.EXIT_ALREADY_RUNNING + "   this rank already runs on this host (same cluster, " +
             "same --aeron-dir): refused before touching anything; do not restart",
-        "  " + RingwatchConfiguration.EXIT_KEY_MISMATCH + "  node heard nobody, and peers told it (udp) that they " +
-            "sign with another key: do not restart; give it the cluster's key file",
+        "  " + RingwatchConfiguration.EXIT_KEY_MISMATCH + "  peers told a node by their hellos that they sign with " +
+            "another key (udp: it heard nobody; ipc: none agreed with it): do not restart; give it the cluster's key " +
+            "file",
         "  " + RingwatchConfiguration.EXIT_CONFIG_INVALID + "  bad command line, cluster file, key file or setting, " +
-            "or (udp) peers told a node that heard nobody that their configuration differs: do not restart; fix it",
+            "or peers told a node that their configuration differs (udp: it heard nobody; ipc: none agreed with " +
+            "it): do not restart; fix it",
         "  143 SIGTERM before the node or driver could handle it (it was still starting): a stop, not a failure"};
 
     private static final String[] COMMANDS = {"node", "demo", "app", "driver", "stat", "doctor", "keygen"};

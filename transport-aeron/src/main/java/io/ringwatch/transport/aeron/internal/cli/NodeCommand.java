@@ -15,6 +15,7 @@ import io.ringwatch.transport.aeron.TransportMode;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.cli.Args;
 import io.ringwatch.transport.aeron.cli.UsageException;
+import io.ringwatch.transport.aeron.internal.HelloExchange;
 import io.ringwatch.transport.aeron.internal.JitWarmup;
 import io.ringwatch.transport.aeron.internal.MetricsEndpoint;
 import io.ringwatch.transport.aeron.internal.NodeCounters;
@@ -178,6 +179,16 @@ final class NodeCommand
             " suspicion-timeout=" + Durations.format(ctx.protocolSettings().suspicionTimeoutNs()) + " aeron.dir=" +
             ctx.aeronDirectoryName() + " pid=" + ProcessHandle.current().pid() + " incarnation=" + ctx.incarnation() +
             (ctx.join() ? " joining" : ctx.bootPlan() == BootPlan.SEED ? " seed" : ""));
+        if (ctx.liveClusterHeardFrom() >= 0)
+        {
+            LOG.log(Level.INFO, "joining, not booting as a seed: this rank has no incarnation file here, and rank " +
+                ctx.liveClusterHeardFrom() + " answered its hello as a member past its startup grace, so the " +
+                "cluster is up and this is a restart (a wiped aeron.dir, a new host)");
+        }
+        else if (ctx.listensFirst())
+        {
+            LOG.log(Level.INFO, "no incarnation file here and no peer answered as a running member: a first boot");
+        }
 
         try
         {
@@ -369,7 +380,7 @@ final class NodeCommand
         }
         if (!stopped)
         {
-            return -1;
+            return oddOneOutCode(node);
         }
         if (snapshot.state() == NodeState.EXCLUDED && snapshot.exclusionCause() == ExclusionCause.ISOLATED &&
             NodeInternals.agent(node).counters().get(NodeCounter.SLOT_PROGRESS_SEEN) == 0)
@@ -401,6 +412,29 @@ final class NodeCommand
         return 0;
     }
 
+    /**
+     * Over IPC heartbeats are shared-memory stores that no key guards, so a node with another key or setting is heard
+     * and never stops as ISOLATED: the hellos decide, once its grace is over, whether it is the one that differs.
+     *
+     * @return the do-not-restart code if this running node is the odd one out, else -1.
+     */
+    private static int oddOneOutCode(final RingwatchNode node)
+    {
+        final HelloExchange hello = NodeInternals.agent(node).helloExchange();
+        final String odd = hello == null ? null : hello.oddOneOut();
+        if (odd == null)
+        {
+            return -1;
+        }
+        final boolean key = hello.keyMismatch() != null;
+        LOG.log(Level.ERROR, (key ? "KEY_MISMATCH" : "CONFIG_MISMATCH") + ": no peer that answered this node's " +
+            "hello agrees with it, and " + odd + "; it stops, exit " + (key ? RingwatchConfiguration.EXIT_KEY_MISMATCH +
+            ", not restarted: give this node the cluster's key file (--key-file), then start it again" :
+            RingwatchConfiguration.EXIT_CONFIG_INVALID + ", not restarted: run it from the cluster's cluster file " +
+            "and flags, then start it again"));
+        return key ? RingwatchConfiguration.EXIT_KEY_MISMATCH : RingwatchConfiguration.EXIT_CONFIG_INVALID;
+    }
+
     private static String stopReason(final RingwatchContext ctx, final ViewSnapshot snapshot)
     {
         final ExclusionCause cause = snapshot.exclusionCause();
@@ -420,7 +454,7 @@ final class NodeCommand
             case ISOLATED:
                 return "this node heard nobody for longer than the suspicion timeout: cut off (check the network " +
                     "and the firewall for the cluster file's ports), deaf, or alone at the cluster's first boot " +
-                    "(no peer told of another key or configuration; over ipc or rdma the peers' logs and " +
+                    "(no peer told of another key or configuration; over rdma the peers' logs and " +
                     "ringwatch.jar stat --counters say whether they refused its frames)";
             case LEFT:
                 return "it left";

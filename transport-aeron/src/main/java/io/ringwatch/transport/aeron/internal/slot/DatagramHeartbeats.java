@@ -73,7 +73,7 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     private final InetSocketAddress[] peers;
     private final int clusterId;
     private final int rank;
-    private final int incarnation;
+    private int incarnation;
     private final int configDigest;
     private final FrameStamper stamper;
     private final int receiveBufferRequested;
@@ -298,6 +298,24 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     public DatagramChannel foreignSocket()
     {
         return channel;
+    }
+
+    /**
+     * @param incarnation the node's incarnation, when it changed before its first heartbeat: a seed without a record
+     *                    that heard its cluster up, while it listened on this port, joins under a new one.
+     */
+    public void incarnation(final int incarnation)
+    {
+        this.incarnation = incarnation;
+    }
+
+    /**
+     * @return the heartbeat port's socket connected to the watched emitter: the agent's, which the node's launch may
+     * read only before the agent starts.
+     */
+    public DatagramChannel emitterSocket()
+    {
+        return receiver;
     }
 
     /**
