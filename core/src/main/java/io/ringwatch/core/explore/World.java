@@ -2,6 +2,7 @@ package io.ringwatch.core.explore;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
@@ -142,8 +143,10 @@ final class World implements ClusterState
         for (int rank = 0; rank < n; rank++)
         {
             // starts spread over one heartbeat period, fixed so that every replay is the same execution
-            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port,
-                rank * config.heartbeatPeriodNs() / n);
+            final long startNs = rank * config.heartbeatPeriodNs() / n;
+            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
+            // every rank a seed: the cluster boots as members, as the simulator's default
+            BootPlan.decide(rank, n, n, false, false).start(nodes[rank], n, startNs);
         }
         whole = computeWhole();
         graceJudged = config.startupGraceNs() > 0 && tauNs < deltaNs;
@@ -480,7 +483,7 @@ final class World implements ClusterState
         Arrays.fill(knownIncarnations, rank * n, rank * n + n, 0);
         reformsSeen[rank] = 0;
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
-        call(rank).join(nowNs);
+        BootPlan.decide(rank, n, n, false, true).start(call(rank), n, nowNs);
         healed(nowNs);
     }
 
