@@ -9,8 +9,8 @@ import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.sim.AccuracyCheck;
 import io.ringwatch.core.sim.Checks;
-import io.ringwatch.core.sim.ClusterState;
 import io.ringwatch.core.sim.FencingCheck;
+import io.ringwatch.core.sim.NodeViews;
 import io.ringwatch.core.sim.PartitionCheck;
 import io.ringwatch.core.sim.RejoinCheck;
 import io.ringwatch.core.sim.RingCheck;
@@ -45,7 +45,7 @@ import java.util.List;
  * Nothing is copied: the explorer rebuilds an execution by replaying its steps from a fresh world, which is
  * deterministic (message ids count sends, so a step names the same message on every replay).
  */
-final class World implements ClusterState
+final class World extends NodeViews
 {
     static final byte RUNNING = 0;
     static final byte PAUSED = 1;
@@ -113,6 +113,13 @@ final class World implements ClusterState
      */
     World(final ExploreConfig config, final List<String> log)
     {
+        this(config, log, new DetectorNode[config.nodes()]);
+    }
+
+    private World(final ExploreConfig config, final List<String> log, final DetectorNode[] nodes)
+    {
+        super(nodes);
+        this.nodes = nodes;
         this.config = config;
         this.log = log;
         n = config.nodes();
@@ -120,7 +127,6 @@ final class World implements ClusterState
         tauNs = config.maxDelayNs();
         settings = config.settings();
         schedule = BroadcastKind.DOUBLE_HYPERCUBE.newSchedule();
-        nodes = new DetectorNode[n];
         status = new byte[n];
         incarnations = new int[n];
         slotWriter = new int[n];
@@ -922,29 +928,9 @@ final class World implements ClusterState
     // ---------------------------------------------------------------------------------------------------------------
     // ClusterState
 
-    public int clusterSize()
-    {
-        return n;
-    }
-
     public boolean isStopped(final int rank)
     {
         return status[rank] >= CRASHED;
-    }
-
-    public RankSet deadSet(final int rank)
-    {
-        return nodes[rank].deadSet();
-    }
-
-    public int emitter(final int rank)
-    {
-        return nodes[rank].emitter();
-    }
-
-    public int observer(final int rank)
-    {
-        return nodes[rank].observer();
     }
 
     public boolean isPaused(final int rank)
@@ -972,16 +958,6 @@ final class World implements ClusterState
     public int incarnation(final int rank)
     {
         return incarnations[rank];
-    }
-
-    public int knownIncarnation(final int viewer, final int rank)
-    {
-        return nodes[viewer].incarnationOf(rank);
-    }
-
-    public boolean isAdmitted(final int rank)
-    {
-        return Checks.takesPart(nodes[rank]);
     }
 
     /**
