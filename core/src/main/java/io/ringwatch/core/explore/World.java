@@ -14,13 +14,15 @@ import io.ringwatch.core.sim.NodeViews;
 import io.ringwatch.core.sim.PartitionCheck;
 import io.ringwatch.core.sim.RejoinCheck;
 import io.ringwatch.core.sim.RingCheck;
-import io.ringwatch.core.sim.SimFrame;
+import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SplitBrainCheck;
 import io.ringwatch.core.sim.ViewCheck;
+import io.ringwatch.core.sim.Wire;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
@@ -60,7 +62,7 @@ final class World extends NodeViews
     private static final int START = -2;
     private static final int NOBODY = -1;
 
-    private final SimFrame frame = new SimFrame();
+    private final Wire wire;
     private final ExploreConfig config;
     private final int n;
     private final long deltaNs;
@@ -109,17 +111,20 @@ final class World extends NodeViews
 
     /**
      * @param config the cluster and its bounds.
+     * @param wire   the codec every control message goes through ({@link #wireFor}); keeps no state that a world
+     *               could see, so one serves every world of a search.
      * @param log    where a readable line per step goes, or null.
      */
-    World(final ExploreConfig config, final List<String> log)
+    World(final ExploreConfig config, final Wire wire, final List<String> log)
     {
-        this(config, log, new DetectorNode[config.nodes()]);
+        this(config, wire, log, new DetectorNode[config.nodes()]);
     }
 
-    private World(final ExploreConfig config, final List<String> log, final DetectorNode[] nodes)
+    private World(final ExploreConfig config, final Wire wire, final List<String> log, final DetectorNode[] nodes)
     {
         super(nodes);
         this.nodes = nodes;
+        this.wire = wire;
         this.config = config;
         this.log = log;
         n = config.nodes();
@@ -156,6 +161,18 @@ final class World extends NodeViews
         }
         whole = computeWhole();
         graceJudged = config.startupGraceNs() > 0 && tauNs < deltaNs;
+    }
+
+    /**
+     * @param config the cluster.
+     * @return the simulator's codec for it, with authentication on: the explored nodes get their frames as the
+     * simulated and the live ones do, encoded, signed and decoded for their receiver.
+     */
+    static Wire wireFor(final ExploreConfig config)
+    {
+        return new Wire(new SimConfig().nodes(config.nodes()).heartbeatPeriodNs(config.heartbeatPeriodNs())
+            .suspicionTimeoutNs(config.suspicionTimeoutNs()).broadcast(BroadcastKind.DOUBLE_HYPERCUBE)
+            .authentication(true).conclude());
     }
 
     /**
@@ -537,26 +554,33 @@ final class World extends NodeViews
             }
             return;
         }
-        final SimFrame frame = switch (m.type)
+        final int from = m.from;
+        final int incarnation = m.fromIncarnation;
+        final InboundFrame frame = switch (m.type)
         {
-            case Message.NEW_OBSERVER -> this.frame.newObserver(m.from, m.fromIncarnation, to);
-            case Message.NOTICE -> this.frame.notice(m.from, m.fromIncarnation, (Notice)m.ref);
-            case Message.LEAVE -> this.frame.header(FrameType.LEAVE, m.from, m.fromIncarnation);
-            case Message.JOIN_REQUEST -> this.frame.header(FrameType.JOIN_REQUEST, m.from, m.fromIncarnation);
+            case Message.NEW_OBSERVER -> wire.newObserver(from, incarnation, to);
+            case Message.NOTICE -> wire.notice(from, incarnation, to, (Notice)m.ref);
+            case Message.LEAVE -> wire.leave(from, incarnation, to);
+            case Message.JOIN_REQUEST -> wire.joinRequest(from, incarnation, to);
             case Message.VIEW ->
             {
                 final Object[] view = (Object[])m.ref;
-                yield this.frame.view(m.from, m.fromIncarnation, (RankSet)view[0], (RankIncarnations)view[1]);
+                yield wire.view(from, incarnation, to, (RankSet)view[0], (RankIncarnations)view[1]);
             }
-            case Message.VIEW_DIGEST -> this.frame.token(FrameType.VIEW_DIGEST, m.from, m.fromIncarnation, m.value);
-            case Message.PROBE -> this.frame.token(FrameType.PROBE, m.from, m.fromIncarnation, m.value);
-            case Message.PROBE_ACK -> this.frame.token(FrameType.PROBE_ACK, m.from, m.fromIncarnation, m.value);
-            case Message.REFORM_POLL -> this.frame.token(FrameType.REFORM_POLL, m.from, m.fromIncarnation, m.value);
-            case Message.JOIN_CHALLENGE ->
-                this.frame.token(FrameType.JOIN_CHALLENGE, m.from, m.fromIncarnation, m.value);
-            case Message.JOIN_PROOF -> this.frame.token(FrameType.JOIN_PROOF, m.from, m.fromIncarnation, m.value);
-            default -> this.frame.token(FrameType.REFORM_ACK, m.from, m.fromIncarnation, m.value);
+            case Message.VIEW_DIGEST -> wire.token(FrameType.VIEW_DIGEST, from, incarnation, to, m.value);
+            case Message.PROBE -> wire.token(FrameType.PROBE, from, incarnation, to, m.value);
+            case Message.PROBE_ACK -> wire.token(FrameType.PROBE_ACK, from, incarnation, to, m.value);
+            case Message.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, m.value);
+            case Message.JOIN_CHALLENGE -> wire.token(FrameType.JOIN_CHALLENGE, from, incarnation, to, m.value);
+            case Message.JOIN_PROOF -> wire.token(FrameType.JOIN_PROOF, from, incarnation, to, m.value);
+            default -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, m.value);
         };
+        if (frame == null)
+        {
+            // the explorer sends genuine frames only: one the codec refuses is a wire bug, as in the simulator
+            violations.add("wire: the codec refused " + m);
+            return;
+        }
         call(to).onFrame(frame, nowNs);
     }
 
