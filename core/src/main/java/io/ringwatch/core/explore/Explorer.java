@@ -1,5 +1,7 @@
 package io.ringwatch.core.explore;
 
+import io.ringwatch.core.sim.Wire;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,6 +43,7 @@ public final class Explorer
 
     private final ExploreConfig config;
     private final Progress progress;
+    private final Wire wire;
     private final Map<Key, Integer> visited = new HashMap<>();
     private final List<Step> path = new ArrayList<>();
     private final Fingerprint fingerprint = new Fingerprint();
@@ -71,6 +74,7 @@ public final class Explorer
     {
         this.config = config;
         this.progress = progress;
+        this.wire = World.wireFor(config);
     }
 
     /**
@@ -87,7 +91,7 @@ public final class Explorer
      */
     public ExploreResult run()
     {
-        search(new World(config, null), 0);
+        search(new World(config, wire, null), 0);
         return new ExploreResult(visited.size(), transitions, revisits, maxDepth, maxTimeNs, depthCutoffs,
             splitBrainStates, !stoppedAtBound && (findings.isEmpty() || config.keepGoing()),
             List.copyOf(findings.values()), replayedSteps);
@@ -104,7 +108,7 @@ public final class Explorer
      */
     public static List<String> replay(final ExploreConfig config, final List<Step> steps, final List<String> log)
     {
-        final World world = new World(config, log);
+        final World world = new World(config, World.wireFor(config), log);
         List<String> found = judge(world);
         for (int i = 0; i < steps.size() && found.isEmpty(); i++)
         {
@@ -173,7 +177,7 @@ public final class Explorer
 
     private World rebuild()
     {
-        final World world = new World(config, null);
+        final World world = new World(config, wire, null);
         for (int i = 0, size = path.size(); i < size; i++)
         {
             world.run(path.get(i));

@@ -2,24 +2,27 @@ package io.ringwatch.core.explore;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.sim.AccuracyCheck;
 import io.ringwatch.core.sim.Checks;
-import io.ringwatch.core.sim.ClusterState;
 import io.ringwatch.core.sim.FencingCheck;
+import io.ringwatch.core.sim.NodeViews;
 import io.ringwatch.core.sim.PartitionCheck;
 import io.ringwatch.core.sim.RejoinCheck;
 import io.ringwatch.core.sim.RingCheck;
-import io.ringwatch.core.sim.SimFrame;
+import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SplitBrainCheck;
 import io.ringwatch.core.sim.ViewCheck;
+import io.ringwatch.core.sim.Wire;
 import io.ringwatch.core.spi.ControlChannel;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.HeartbeatChannel;
+import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.Notice;
@@ -44,7 +47,7 @@ import java.util.List;
  * Nothing is copied: the explorer rebuilds an execution by replaying its steps from a fresh world, which is
  * deterministic (message ids count sends, so a step names the same message on every replay).
  */
-final class World implements ClusterState
+final class World extends NodeViews
 {
     static final byte RUNNING = 0;
     static final byte PAUSED = 1;
@@ -59,7 +62,7 @@ final class World implements ClusterState
     private static final int START = -2;
     private static final int NOBODY = -1;
 
-    private final SimFrame frame = new SimFrame();
+    private final Wire wire;
     private final ExploreConfig config;
     private final int n;
     private final long deltaNs;
@@ -108,10 +111,20 @@ final class World implements ClusterState
 
     /**
      * @param config the cluster and its bounds.
+     * @param wire   the codec every control message goes through ({@link #wireFor}); keeps no state that a world
+     *               could see, so one serves every world of a search.
      * @param log    where a readable line per step goes, or null.
      */
-    World(final ExploreConfig config, final List<String> log)
+    World(final ExploreConfig config, final Wire wire, final List<String> log)
     {
+        this(config, wire, log, new DetectorNode[config.nodes()]);
+    }
+
+    private World(final ExploreConfig config, final Wire wire, final List<String> log, final DetectorNode[] nodes)
+    {
+        super(nodes);
+        this.nodes = nodes;
+        this.wire = wire;
         this.config = config;
         this.log = log;
         n = config.nodes();
@@ -119,7 +132,6 @@ final class World implements ClusterState
         tauNs = config.maxDelayNs();
         settings = config.settings();
         schedule = BroadcastKind.DOUBLE_HYPERCUBE.newSchedule();
-        nodes = new DetectorNode[n];
         status = new byte[n];
         incarnations = new int[n];
         slotWriter = new int[n];
@@ -142,11 +154,25 @@ final class World implements ClusterState
         for (int rank = 0; rank < n; rank++)
         {
             // starts spread over one heartbeat period, fixed so that every replay is the same execution
-            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port,
-                rank * config.heartbeatPeriodNs() / n);
+            final long startNs = rank * config.heartbeatPeriodNs() / n;
+            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
+            // every rank a seed: the cluster boots as members, as the simulator's default
+            BootPlan.decide(rank, n, n, false, false).start(nodes[rank], n, startNs);
         }
         whole = computeWhole();
         graceJudged = config.startupGraceNs() > 0 && tauNs < deltaNs;
+    }
+
+    /**
+     * @param config the cluster.
+     * @return the simulator's codec for it, with authentication on: the explored nodes get their frames as the
+     * simulated and the live ones do, encoded, signed and decoded for their receiver.
+     */
+    static Wire wireFor(final ExploreConfig config)
+    {
+        return new Wire(new SimConfig().nodes(config.nodes()).heartbeatPeriodNs(config.heartbeatPeriodNs())
+            .suspicionTimeoutNs(config.suspicionTimeoutNs()).broadcast(BroadcastKind.DOUBLE_HYPERCUBE)
+            .authentication(true).conclude());
     }
 
     /**
@@ -480,7 +506,7 @@ final class World implements ClusterState
         Arrays.fill(knownIncarnations, rank * n, rank * n + n, 0);
         reformsSeen[rank] = 0;
         nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
-        call(rank).join(nowNs);
+        BootPlan.decide(rank, n, n, false, true).start(call(rank), n, nowNs);
         healed(nowNs);
     }
 
@@ -528,26 +554,33 @@ final class World implements ClusterState
             }
             return;
         }
-        final SimFrame frame = switch (m.type)
+        final int from = m.from;
+        final int incarnation = m.fromIncarnation;
+        final InboundFrame frame = switch (m.type)
         {
-            case Message.NEW_OBSERVER -> this.frame.newObserver(m.from, m.fromIncarnation, to);
-            case Message.NOTICE -> this.frame.notice(m.from, m.fromIncarnation, (Notice)m.ref);
-            case Message.LEAVE -> this.frame.header(FrameType.LEAVE, m.from, m.fromIncarnation);
-            case Message.JOIN_REQUEST -> this.frame.header(FrameType.JOIN_REQUEST, m.from, m.fromIncarnation);
+            case Message.NEW_OBSERVER -> wire.newObserver(from, incarnation, to);
+            case Message.NOTICE -> wire.notice(from, incarnation, to, (Notice)m.ref);
+            case Message.LEAVE -> wire.leave(from, incarnation, to);
+            case Message.JOIN_REQUEST -> wire.joinRequest(from, incarnation, to);
             case Message.VIEW ->
             {
                 final Object[] view = (Object[])m.ref;
-                yield this.frame.view(m.from, m.fromIncarnation, (RankSet)view[0], (RankIncarnations)view[1]);
+                yield wire.view(from, incarnation, to, (RankSet)view[0], (RankIncarnations)view[1]);
             }
-            case Message.VIEW_DIGEST -> this.frame.token(FrameType.VIEW_DIGEST, m.from, m.fromIncarnation, m.value);
-            case Message.PROBE -> this.frame.token(FrameType.PROBE, m.from, m.fromIncarnation, m.value);
-            case Message.PROBE_ACK -> this.frame.token(FrameType.PROBE_ACK, m.from, m.fromIncarnation, m.value);
-            case Message.REFORM_POLL -> this.frame.token(FrameType.REFORM_POLL, m.from, m.fromIncarnation, m.value);
-            case Message.JOIN_CHALLENGE ->
-                this.frame.token(FrameType.JOIN_CHALLENGE, m.from, m.fromIncarnation, m.value);
-            case Message.JOIN_PROOF -> this.frame.token(FrameType.JOIN_PROOF, m.from, m.fromIncarnation, m.value);
-            default -> this.frame.token(FrameType.REFORM_ACK, m.from, m.fromIncarnation, m.value);
+            case Message.VIEW_DIGEST -> wire.token(FrameType.VIEW_DIGEST, from, incarnation, to, m.value);
+            case Message.PROBE -> wire.token(FrameType.PROBE, from, incarnation, to, m.value);
+            case Message.PROBE_ACK -> wire.token(FrameType.PROBE_ACK, from, incarnation, to, m.value);
+            case Message.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, m.value);
+            case Message.JOIN_CHALLENGE -> wire.token(FrameType.JOIN_CHALLENGE, from, incarnation, to, m.value);
+            case Message.JOIN_PROOF -> wire.token(FrameType.JOIN_PROOF, from, incarnation, to, m.value);
+            default -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, m.value);
         };
+        if (frame == null)
+        {
+            // the explorer sends genuine frames only: one the codec refuses is a wire bug, as in the simulator
+            violations.add("wire: the codec refused " + m);
+            return;
+        }
         call(to).onFrame(frame, nowNs);
     }
 
@@ -919,29 +952,9 @@ final class World implements ClusterState
     // ---------------------------------------------------------------------------------------------------------------
     // ClusterState
 
-    public int clusterSize()
-    {
-        return n;
-    }
-
     public boolean isStopped(final int rank)
     {
         return status[rank] >= CRASHED;
-    }
-
-    public RankSet deadSet(final int rank)
-    {
-        return nodes[rank].deadSet();
-    }
-
-    public int emitter(final int rank)
-    {
-        return nodes[rank].emitter();
-    }
-
-    public int observer(final int rank)
-    {
-        return nodes[rank].observer();
     }
 
     public boolean isPaused(final int rank)
@@ -969,16 +982,6 @@ final class World implements ClusterState
     public int incarnation(final int rank)
     {
         return incarnations[rank];
-    }
-
-    public int knownIncarnation(final int viewer, final int rank)
-    {
-        return nodes[viewer].incarnationOf(rank);
-    }
-
-    public boolean isAdmitted(final int rank)
-    {
-        return Checks.takesPart(nodes[rank]);
     }
 
     /**

@@ -17,12 +17,12 @@ import io.ringwatch.core.spi.RankSet;
  * if what is left alive is a majority of the settled membership; otherwise the node stops as
  * {@link ExclusionCause#MINORITY}, or as {@link ExclusionCause#ISOLATED} without a word if nobody answered. A rank's
  * answer counts once, whichever probe it answers; before a run longer than the emitter, or one found by counting, is
- * declared, the evidence is asked for again (the recheck), so that answers heard while a flapping link was up for a
- * moment do not declare a run whose silence is the next cut.
+ * declared, the evidence is asked for again ({@link ProbeRecheck}), so that answers heard while a flapping link was
+ * up for a moment do not declare a run whose silence is the next cut.
  * <p>
  * It decides and returns a verdict; {@link Detection} carries it out. Part of one {@link DetectorNode}, driven by its
- * thread alone; it owns the probe tokens, so the node's minority verification ({@link MajorityRule}) draws its tokens
- * here too. Allocation free.
+ * thread alone; it owns the probe tokens ({@link Prober}), so the node's minority verification ({@link MajorityRule})
+ * draws its tokens here too. Allocation free.
  */
 final class ProbeSession
 {
@@ -33,27 +33,26 @@ final class ProbeSession
     private static final int NO_ANSWER = Integer.MAX_VALUE;
     private static final long NOT_YET = Long.MIN_VALUE;
 
-
     private final Ring ring;
     private final Observation observation;
     private final int rank;
     private final int clusterSize;
     private final RankSet dead;
     private final Quorum quorum;
-    private final ControlChannel control;
+    private final Prober prober;
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long probeTimeoutNs;
-    private final boolean recheck;
+    private final boolean recheckOn;
     private final boolean countAgain;
     private final boolean staleCount;
     // made at the first session, so a node that never probes pays nothing (see ProbeTally)
     private int[] roundFirstDistance;
     private long[] roundSentNs;
     private final ProbeTally tally;
+    private final ProbeRecheck recheck;
 
     // runRounds == 0: no session
-    private long probeEpoch;
     private long runToken;
     private int runRounds;
     private int runCursor;
@@ -64,11 +63,7 @@ final class ProbeSession
     private long runReprobeNs;
     private int runFarthestDistance;
     private long evidenceSinceNs = NOT_YET;
-    private boolean rechecking;
     private long finalCountDueNs = NOT_YET;
-    private long recheckStartNs;
-    private long recheckUntilNs;
-    private final ProtocolCounters counters;
     private final RunVerdict verdict = new RunVerdict();
 
     ProbeSession(
@@ -81,21 +76,21 @@ final class ProbeSession
         final ProtocolSettings settings,
         final ProtocolCounters counters)
     {
-        this.counters = counters;
         this.ring = ring;
         this.observation = observation;
         this.rank = rank;
         this.clusterSize = settings.clusterSize();
         this.dead = dead;
         this.quorum = quorum;
-        this.control = control;
+        this.prober = new Prober(control, counters);
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.probeTimeoutNs = settings.probeTimeoutNs();
-        this.recheck = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
+        this.recheckOn = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
         this.countAgain = !settings.breaks(ProtocolSettings.BREAK_COUNT_AGAIN);
         this.staleCount = settings.breaks(ProtocolSettings.BREAK_STALE_COUNT);
         this.tally = new ProbeTally(rank, clusterSize, dead, quorum);
+        this.recheck = new ProbeRecheck(rank, ring, observation, tally, quorum, prober, settings);
     }
 
     /** @return true while a silent emitter's run is being probed. */
@@ -115,7 +110,7 @@ final class ProbeSession
     /** @return a fresh probe epoch, shifted left by two to leave room for {@link #VERIFY}. */
     long nextToken()
     {
-        return ++probeEpoch << 2;
+        return prober.nextToken();
     }
 
     /**
@@ -128,8 +123,7 @@ final class ProbeSession
 
     void probe(final int to, final long token)
     {
-        counters.increment(ProtocolCounter.PROBES_SENT);
-        control.sendProbe(to, token);
+        prober.probe(to, token);
     }
 
     /**
@@ -163,9 +157,15 @@ final class ProbeSession
             start(nowNs);
             return RunVerdict.UNDECIDED;
         }
-        if (rechecking)
+        if (recheck.active())
         {
-            return stepRecheck(nowNs);
+            final int outcome = recheck.step(nowNs);
+            if (outcome == ProbeRecheck.VOID)
+            {
+                // the earlier evidence does not hold: probing starts afresh
+                runRounds = 0;
+            }
+            return outcome == ProbeRecheck.DUE ? resolve(nowNs) : RunVerdict.UNDECIDED;
         }
         final boolean evidence = hasMajorityEvidence();
         if (evidence && evidenceSinceNs == NOT_YET)
@@ -266,7 +266,7 @@ final class ProbeSession
         {
             runAnswerDistance = d;
             // in the recheck an answer only shortens the run, whose rest stayed silent for δ already
-            if (!rechecking)
+            if (!recheck.active())
             {
                 startConfirmingRun(fromRank, d, emitter, nowNs);
             }
@@ -329,7 +329,7 @@ final class ProbeSession
         runConfirmAtNs = NOT_YET;
         runFarthestDistance = 0;
         evidenceSinceNs = NOT_YET;
-        rechecking = false;
+        recheck.reset();
         finalCountDueNs = NOT_YET;
         if (roundSentNs == null)
         {
@@ -337,17 +337,9 @@ final class ProbeSession
             roundSentNs = new long[MAX_PROBE_ROUNDS];
         }
         tally.startSession(emitter);
-        probeWitnesses();
+        prober.probeWitnesses(tally, runToken);
         sendRound(nowNs);
         observation.suspicionDeadline(nowNs + probeTimeoutNs);
-    }
-
-    private void probeWitnesses()
-    {
-        for (int i = 0, count = tally.witnessCount(); i < count; i++)
-        {
-            probe(tally.witness(i), runToken);
-        }
     }
 
     /**
@@ -436,9 +428,10 @@ final class ProbeSession
         // this node's deafness from their deaths (a re-formed leader is M alone, and declared all it had admitted)
         final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)) &&
             (tally.anyAnswered() || !joinerInRun || staleCount);
-        if (majorityLeft && !rechecking && recheck && (runLength > 1 || !tally.allWitnessesAnswered()))
+        if (majorityLeft && !recheck.active() && recheckOn && (runLength > 1 || !tally.allWitnessesAnswered()))
         {
-            startRecheck(nowNs);
+            runToken = prober.nextToken();
+            recheck.start(nowNs, runToken, endDistance);
             return RunVerdict.UNDECIDED;
         }
         runRounds = 0;
@@ -448,75 +441,5 @@ final class ProbeSession
             return verdict.declare(endDistance, runLength, !tally.allWitnessesAnswered());
         }
         return verdict.stop(endDistance, runAnswerDistance != NO_ANSWER);
-    }
-
-    /**
-     * The evidence that this node hears a majority may be older than the run's silence: answers counted while a
-     * flapping link was up for a moment, the run silent only because it went down again. Before a run longer than the
-     * emitter, or one found without every witness answering, is declared, the node asks again, once and under a fresh
-     * token, the witnesses, the run and (if the witnesses did not all answer) a majority of M and a few more among
-     * the ranks that answered, and counts only those answers: its ear must work now, while the run is still silent.
-     * A single crash seen by every witness skips this (its evidence came within a round trip of the emitter's last
-     * probe), so its cost is unchanged; the others pay a probe timeout more. Asked once, not again and again: on a
-     * one-port network a node that re-asks N ranks every few milliseconds queues its own probes behind each other.
-     */
-    private void startRecheck(final long nowNs)
-    {
-        final boolean countNeeded = !tally.allWitnessesAnswered();
-        rechecking = true;
-        runToken = nextToken();
-        tally.startRecount();
-        recheckStartNs = nowNs;
-        recheckUntilNs = nowNs + suspicionTimeoutNs;
-        final int endDistance = runEnd();
-        probeWitnesses();
-        for (int r = observation.emitter(); r != rank && ring.distance(r) < endDistance; r = ring.previousAlive(r))
-        {
-            if (!tally.isWitness(r))
-            {
-                probe(r, runToken);
-            }
-        }
-        if (countNeeded)
-        {
-            final int needed = quorum.members() / 2;
-            int budget = needed + Math.max(2, needed / 8);
-            final int lowest = quorum.lowestMember();
-            if (lowest != rank && lowest >= 0 && tally.answeredInSession(lowest) && !tally.isWitness(lowest))
-            {
-                probe(lowest, runToken);
-                budget--;
-            }
-            for (int r = 0; r < clusterSize && budget > 0; r++)
-            {
-                if (r != lowest && tally.answeredInSession(r) && !tally.isWitness(r) && ring.distance(r) >= endDistance)
-                {
-                    probe(r, runToken);
-                    budget--;
-                }
-            }
-        }
-        observation.suspicionDeadline(nowNs + probeTimeoutNs);
-    }
-
-    private int stepRecheck(final long nowNs)
-    {
-        final long waitedNs = recheckStartNs + probeTimeoutNs;
-        if (nowNs - waitedNs >= 0 && hasMajorityEvidence())
-        {
-            // waited a probe timeout, so the run's own answers are in too
-            return resolve(nowNs);
-        }
-        if (nowNs - recheckUntilNs >= 0)
-        {
-            // no majority answered again within δ: the earlier evidence is void, not proof of a minority (answers
-            // may be slow, or a link flapping), so probing starts afresh and the run stays undeclared
-            runRounds = 0;
-            observation.suspicionDeadline(nowNs);
-            return RunVerdict.UNDECIDED;
-        }
-        // answers wake the node themselves (onAck)
-        observation.suspicionDeadline(nowNs - waitedNs < 0 ? waitedNs : recheckUntilNs);
-        return RunVerdict.UNDECIDED;
     }
 }

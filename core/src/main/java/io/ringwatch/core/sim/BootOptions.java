@@ -1,6 +1,7 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.config.BootSeeds;
+import io.ringwatch.core.protocol.BootPlan;
 
 import static io.ringwatch.core.sim.SimConfig.require;
 
@@ -39,6 +40,34 @@ public final class BootOptions
         require(seeds >= 1 && seeds <= nodes, "seeds must be in [1, " + nodes + "]: " + seeds);
         require(startSpreadNs >= 0, "start spread must be >= 0: " + startSpreadNs + "ns");
         require(restartIncarnationStep >= 0, "restart incarnation step must be >= 0: " + restartIncarnationStep);
+    }
+
+    /**
+     * How a life of {@code rank} enters the cluster: by the runtime's rule ({@link BootPlan#decide}), from what the
+     * runtime would know (a restart has run before), with the seeds of {@link #planSeeds}. A restart under the boot
+     * incarnation 0 (the broken step 0 of {@link #restartIncarnationStep()} in a cluster booted as members) cannot
+     * join, as every member already assumes that life: it takes part at once, as a member.
+     *
+     * @param rank        the rank.
+     * @param nodes       N.
+     * @param restart     a life after one that stopped, not the rank's first.
+     * @param incarnation the new life's incarnation.
+     * @return the plan.
+     */
+    BootPlan plan(final int rank, final int nodes, final boolean restart, final int incarnation)
+    {
+        return restart && incarnation == 0 ?
+            BootPlan.MEMBER : BootPlan.decide(rank, planSeeds(nodes), nodes, false, restart);
+    }
+
+    /**
+     * @param nodes N.
+     * @return the seeds as {@link BootPlan} takes them: under {@link BootMode#JOIN} the seeds, else N (every rank a
+     * member from the start, as the runtime boots with seeds = N).
+     */
+    int planSeeds(final int nodes)
+    {
+        return mode == BootMode.JOIN ? seeds : nodes;
     }
 
     /**

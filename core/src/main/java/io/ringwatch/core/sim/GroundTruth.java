@@ -3,7 +3,6 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.RankArray;
-import io.ringwatch.core.spi.RankSet;
 
 import java.util.Arrays;
 
@@ -16,7 +15,7 @@ import java.util.Arrays;
  * run is bound by cache misses, and separate arrays would cost one miss each. The record also holds the node's
  * heartbeat slot and pending wake-up, which the {@link Simulation} reads and writes through this class.
  */
-final class GroundTruth implements ClusterState
+final class GroundTruth extends NodeViews
 {
     static final long NONE = -1;
 
@@ -65,6 +64,7 @@ final class GroundTruth implements ClusterState
      */
     GroundTruth(final DetectorNode[] nodes, final Network network)
     {
+        super(nodes);
         n = nodes.length;
         this.nodes = nodes;
         this.network = network;
@@ -406,19 +406,9 @@ final class GroundTruth implements ClusterState
         return firstExclusionCauses;
     }
 
-    public int clusterSize()
-    {
-        return n;
-    }
-
     public boolean isStopped(final int rank)
     {
         return cells[rank * CELL + STATUS] >= CRASHED;
-    }
-
-    public RankSet deadSet(final int rank)
-    {
-        return nodes[rank].deadSet();
     }
 
     public boolean isPaused(final int rank)
@@ -445,28 +435,8 @@ final class GroundTruth implements ClusterState
         return exclusionCauses[rank];
     }
 
-    public int emitter(final int rank)
-    {
-        return nodes[rank].emitter();
-    }
-
-    public int observer(final int rank)
-    {
-        return nodes[rank].observer();
-    }
-
     public int incarnation(final int rank)
     {
         return incarnations[rank];
-    }
-
-    public int knownIncarnation(final int viewer, final int rank)
-    {
-        return nodes[viewer].incarnationOf(rank);
-    }
-
-    public boolean isAdmitted(final int rank)
-    {
-        return Checks.takesPart(nodes[rank]);
     }
 }

@@ -8,8 +8,8 @@ import io.ringwatch.core.spi.RankSet;
 
 /**
  * A frame built by hand, as the live decoder hands the node a decoded one: one instance reused for every delivery, for
- * the explorer, tests and benchmarks, and for a forged notice the simulator's decoder let through (which carries no
- * incarnation). The simulator's own frames do not use it: they go through the real codec ({@link Wire}).
+ * tests and benchmarks, and for a forged notice the simulator's decoder let through (which carries no incarnation).
+ * The simulator's and the explorer's own frames do not use it: they go through the real codec ({@link Wire}).
  */
 public final class SimFrame implements InboundFrame
 {

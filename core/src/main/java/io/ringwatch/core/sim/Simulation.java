@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.broadcast.BroadcastSchedule;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
@@ -98,11 +99,11 @@ public final class Simulation
         {
             final long startNs = plan.jitterNs(rank);
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, listener, startNs);
-            if (boot.mode() == BootMode.JOIN && rank < boot.seeds())
+            if (plan.bootStartNs(rank) == NONE)
             {
-                nodes[rank].bootAsSeed(boot.seeds(), startNs);
+                boot.plan(rank, n, false, 0).start(nodes[rank], boot.planSeeds(n), startNs);
             }
-            if (plan.bootStartNs(rank) != NONE)
+            else
             {
                 truth.notStarted(rank);
             }
@@ -332,24 +333,11 @@ public final class Simulation
         truth.restarted(rank, incarnation, counted);
         report.restarted(rank);
         report.reformsOfReplacedNodes += nodes[rank].counter(ProtocolCounter.REFORMS);
-        wire.restarted(rank, nodes[rank].incarnation(), incarnation > 0);
+        // as the runtime boots: a first start within the seeds' boot asks at once, a restart joins after its grace
+        final BootPlan bootPlan = options.plan(rank, n, !boot, incarnation);
+        wire.restarted(rank, nodes[rank].incarnation(), bootPlan.joins());
         nodes[rank] = new DetectorNode(rank, incarnation, settings, schedule, port, port, listener, nowNs);
-        if (incarnation > 0)
-        {
-            if (byJoin && boot)
-            {
-                // a first start asks at once, within every node's grace, as the runtime's does
-                enter(rank).joinAtBoot(nowNs, options.seeds());
-            }
-            else if (byJoin)
-            {
-                enter(rank).join(nowNs, options.seeds());
-            }
-            else
-            {
-                enter(rank).join(nowNs);
-            }
-        }
+        bootPlan.start(enter(rank), options.planSeeds(n), nowNs);
         afterCall(rank);
         truth.refreshStable(rank);
     }

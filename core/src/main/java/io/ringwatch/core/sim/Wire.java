@@ -46,7 +46,7 @@ import java.util.List;
  * <p>
  * Keys are fixed bytes, not drawn from the run's random source, so the codec changes no draw of a seeded run.
  */
-final class Wire
+public final class Wire
 {
     static final int CLUSTER_ID = 0;
 
@@ -73,7 +73,10 @@ final class Wire
     private long unencodable;
     private String firstRefusal;
 
-    Wire(final SimConfig config)
+    /**
+     * @param config the run: its nodes and protocol options (timing, broadcast, authentication, replay guards).
+     */
+    public Wire(final SimConfig config)
     {
         final int n = config.nodes();
         final ProtocolOptions protocol = config.protocol();
@@ -194,30 +197,30 @@ final class Wire
         return keyring;
     }
 
-    InboundFrame newObserver(final int from, final int incarnation, final int to)
+    public InboundFrame newObserver(final int from, final int incarnation, final int to)
     {
         // T4: the sender becomes the observer of the rank it writes to, so the emitter is the destination
         return deliver(FrameType.NEW_OBSERVER, from, to,
             newObserver.encode(buffer, 0, CLUSTER_ID, from, incarnation, configDigest, to));
     }
 
-    InboundFrame leave(final int from, final int incarnation, final int to)
+    public InboundFrame leave(final int from, final int incarnation, final int to)
     {
         return deliver(FrameType.LEAVE, from, to, leave.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest));
     }
 
-    InboundFrame joinRequest(final int from, final int incarnation, final int to)
+    public InboundFrame joinRequest(final int from, final int incarnation, final int to)
     {
         return deliver(FrameType.JOIN_REQUEST, from, to, joinRequest.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest));
     }
 
-    InboundFrame notice(final int from, final int incarnation, final int to, final Notice sent)
+    public InboundFrame notice(final int from, final int incarnation, final int to, final Notice sent)
     {
         final int type = sent.isJoin() ? FrameType.JOIN : FrameType.FAILURE_NOTICE;
         return deliver(type, from, to, notice.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest, sent));
     }
 
-    InboundFrame view(
+    public InboundFrame view(
         final int from, final int incarnation, final int to, final RankSet dead, final RankIncarnations known)
     {
         return deliver(FrameType.VIEW, from, to, view.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest, dead, known));
@@ -227,7 +230,7 @@ final class Wire
      * @param type {@link FrameType#PROBE}, PROBE_ACK, VIEW_DIGEST, REFORM_POLL or REFORM_ACK: the frames of a header
      *             and a token.
      */
-    InboundFrame token(final int type, final int from, final int incarnation, final int to, final long token)
+    public InboundFrame token(final int type, final int from, final int incarnation, final int to, final long token)
     {
         return deliver(type, from, to, probe.encode(buffer, 0, type, CLUSTER_ID, from, incarnation, to, configDigest, token));
     }
