@@ -46,11 +46,12 @@ final class ProbeSession
     private final boolean recheckOn;
     private final boolean countAgain;
     private final boolean staleCount;
+    private final ProtocolSettings settings;
     // made at the first session, so a node that never probes pays nothing (see ProbeTally)
     private int[] roundFirstDistance;
     private long[] roundSentNs;
+    private ProbeRecheck recheck;
     private final ProbeTally tally;
-    private final ProbeRecheck recheck;
 
     // runRounds == 0: no session
     private long runToken;
@@ -90,7 +91,7 @@ final class ProbeSession
         this.countAgain = !settings.breaks(ProtocolSettings.BREAK_COUNT_AGAIN);
         this.staleCount = settings.breaks(ProtocolSettings.BREAK_STALE_COUNT);
         this.tally = new ProbeTally(rank, clusterSize, dead, quorum);
-        this.recheck = new ProbeRecheck(rank, ring, observation, tally, quorum, prober, settings);
+        this.settings = settings;
     }
 
     /** @return true while a silent emitter's run is being probed. */
@@ -157,7 +158,7 @@ final class ProbeSession
             start(nowNs);
             return RunVerdict.UNDECIDED;
         }
-        if (recheck.active())
+        if (rechecking())
         {
             final int outcome = recheck.step(nowNs);
             if (outcome == ProbeRecheck.VOID)
@@ -266,7 +267,7 @@ final class ProbeSession
         {
             runAnswerDistance = d;
             // in the recheck an answer only shortens the run, whose rest stayed silent for δ already
-            if (!recheck.active())
+            if (!rechecking())
             {
                 startConfirmingRun(fromRank, d, emitter, nowNs);
             }
@@ -304,6 +305,12 @@ final class ProbeSession
         }
     }
 
+    /** @return true while the recheck asks the evidence again (none before the first session, which makes it). */
+    private boolean rechecking()
+    {
+        return recheck != null && recheck.active();
+    }
+
     /** @return true once this node has heard enough to be sure it is on a majority side ({@link ProbeTally}). */
     boolean hasMajorityEvidence()
     {
@@ -329,13 +336,14 @@ final class ProbeSession
         runConfirmAtNs = NOT_YET;
         runFarthestDistance = 0;
         evidenceSinceNs = NOT_YET;
-        recheck.reset();
         finalCountDueNs = NOT_YET;
         if (roundSentNs == null)
         {
             roundFirstDistance = new int[MAX_PROBE_ROUNDS];
             roundSentNs = new long[MAX_PROBE_ROUNDS];
+            recheck = new ProbeRecheck(rank, ring, observation, tally, quorum, prober, settings);
         }
+        recheck.reset();
         tally.startSession(emitter);
         prober.probeWitnesses(tally, runToken);
         sendRound(nowNs);
@@ -428,7 +436,7 @@ final class ProbeSession
         // this node's deafness from their deaths (a re-formed leader is M alone, and declared all it had admitted)
         final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)) &&
             (tally.anyAnswered() || !joinerInRun || staleCount);
-        if (majorityLeft && !recheck.active() && recheckOn && (runLength > 1 || !tally.allWitnessesAnswered()))
+        if (majorityLeft && !rechecking() && recheckOn && (runLength > 1 || !tally.allWitnessesAnswered()))
         {
             runToken = prober.nextToken();
             recheck.start(nowNs, runToken, endDistance);

@@ -2,6 +2,7 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.protocol.BootPlan;
+import io.ringwatch.core.protocol.StartIncarnation;
 
 import static io.ringwatch.core.sim.SimConfig.require;
 
@@ -58,6 +59,25 @@ public final class BootOptions
     {
         return restart && incarnation == 0 ?
             BootPlan.MEMBER : BootPlan.decide(rank, planSeeds(nodes), nodes, false, restart);
+    }
+
+    /**
+     * The incarnation of a rank's new life: a joiner's by the runtime's rule ({@link StartIncarnation#ofJoiner}; virtual
+     * time has no wall clock, so the last one + 1, which makes a first life under start = join incarnation 1), a late
+     * member's the boot incarnation 0; a restart under a broken step ({@link #restartIncarnationStep()} other than 1)
+     * adds that step instead.
+     *
+     * @param previous the rank's incarnation so far, 0 before its first life.
+     * @param restart  a life after one that stopped, not the rank's first.
+     * @return the new life's incarnation.
+     */
+    int incarnation(final int previous, final boolean restart)
+    {
+        if (restart && restartIncarnationStep != 1)
+        {
+            return previous + restartIncarnationStep;
+        }
+        return restart || mode == BootMode.JOIN ? StartIncarnation.ofJoiner(previous, 0) : previous;
     }
 
     /**

@@ -311,26 +311,17 @@ public final class Simulation
             return;
         }
         final BootOptions options = config.boot();
-        final boolean byJoin = options.mode() == BootMode.JOIN;
-        int incarnation = truth.incarnation(rank);
-        boolean counted = false;
+        final int incarnation = options.incarnation(truth.incarnation(rank), !boot);
         if (boot)
         {
-            // a first start: under start = join the first life of a rank that is no seed is incarnation 1
             report.boots++;
-            if (byJoin)
-            {
-                incarnation = 1;
-                counted = true;
-            }
         }
         else
         {
-            incarnation += options.restartIncarnationStep();
             report.restarts++;
-            counted = true;
         }
-        truth.restarted(rank, incarnation, counted);
+        // a late member's first start is no new life: it is the boot incarnation everyone assumed
+        truth.restarted(rank, incarnation, !boot || options.mode() == BootMode.JOIN);
         report.restarted(rank);
         report.reformsOfReplacedNodes += nodes[rank].counter(ProtocolCounter.REFORMS);
         // as the runtime boots: a first start within the seeds' boot asks at once, a restart joins after its grace

@@ -13,6 +13,7 @@ import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.BootHearing;
 import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.StartIncarnation;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.CpuPinning;
 import io.ringwatch.nativeconfig.RealtimePriority;
@@ -249,7 +250,7 @@ public final class RingwatchContext
         if (!incarnationSet && !join)
         {
             // distinct per process start; the pid is unique among live processes of a host
-            incarnation = (int)ProcessHandle.current().pid();
+            incarnation = StartIncarnation.ofProcess(ProcessHandle.current().pid());
             if (launching)
             {
                 // recorded so that this seed's next start knows it is a restart and joins

@@ -1,5 +1,7 @@
 package io.ringwatch.transport.aeron.internal;
 
+import io.ringwatch.core.protocol.StartIncarnation;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,10 +15,9 @@ import java.nio.file.StandardCopyOption;
  * Where a rank keeps the last incarnation it joined under, so the next one is greater: a one-line text file next
  * to the node's view and slot files, replaced atomically (write a temporary file, then rename over).
  * <p>
- * A joining node takes {@code max(last + 1, seconds since the epoch)}. The clock alone already beats every boot
- * incarnation (a pid, below 2^22) and every earlier life started more than a second before; the file covers what the
- * clock cannot: two restarts within one second, and a clock stepped back. If the file cannot be read or written the
- * clock still applies; a write that fails fails the start, so no incarnation is ever used without being recorded.
+ * A joining node takes the next incarnation by core's rule ({@link StartIncarnation#ofJoiner}), from the last one
+ * recorded here. If the file cannot be read the clock still applies; a write that fails fails the start, so no
+ * incarnation is ever used without being recorded.
  */
 public final class IncarnationFile
 {
@@ -75,7 +76,7 @@ public final class IncarnationFile
      */
     public static int next(final Path file, final long epochSeconds)
     {
-        final int incarnation = (int)Math.min(Integer.MAX_VALUE, Math.max(last(file) + 1L, epochSeconds));
+        final int incarnation = StartIncarnation.ofJoiner(last(file), epochSeconds);
         write(file, incarnation);
         return incarnation;
     }

@@ -8,6 +8,7 @@ import io.ringwatch.core.process.ProcessListener;
 import io.ringwatch.core.process.ProcessNotice;
 import io.ringwatch.core.process.ProcessNoticeChannel;
 import io.ringwatch.core.process.ProcessNoticeRelay;
+import io.ringwatch.core.process.ProcessWatch;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.transport.aeron.ProcessCounter;
@@ -32,8 +33,9 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  * local processes it launched ({@link LocalProcesses}), the process view its processes map, and the Aeron IPC
  * stream on which it pushes every failure to them. Runs inside the node's duty cycle ({@link ProcessLevelHook}).
  * <p>
- * A local exit is a failure, broadcast to the cluster, unless the process had said it finished
- * ({@link ProcessViewLayout#SLOT_FINISHED}) and exited with 0: that is a departure, recorded in its slot only.
+ * The rules are core's ({@link ProcessWatch}): a local exit is a failure, broadcast to the cluster, unless the process
+ * had said it finished ({@link ProcessViewLayout#SLOT_FINISHED}) and exited with 0: that is a departure, recorded in
+ * its slot only. This class reads the slots and the exits for them and carries their verdicts out.
  */
 public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, AutoCloseable
 {
@@ -50,9 +52,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         BitUtil.align(NOTIFICATION_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
     private final boolean[] handled;
     private final long[] learnedAtNs;
-    private final long[] lastBeat;
-    private final long[] lastBeatAtNs;
-    private long watchdogTimeoutNs;
+    private ProcessWatch watch;
     private long watchdogExpiries;
     private int exitsSeen;
     private long localFailures;
@@ -88,8 +88,7 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         this.clock = clock;
         this.handled = new boolean[layout.processesOn(node.rank())];
         this.learnedAtNs = new long[layout.processCount()];
-        this.lastBeat = new long[handled.length];
-        this.lastBeatAtNs = new long[handled.length];
+        this.watch = new ProcessWatch(handled.length, 0);
         this.view = new ProcessView(ProcessViewLayout.fileFor(aeronDir, clusterId, node.rank()), layout, node.rank());
         Aeron connected = null;
         try
@@ -170,13 +169,13 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
      */
     public ProcessDaemon watchdog(final long timeoutNs)
     {
-        this.watchdogTimeoutNs = timeoutNs;
+        this.watch = new ProcessWatch(handled.length, timeoutNs);
         return this;
     }
 
     public int doWork(final long nowNs)
     {
-        int work = watchdogTimeoutNs > 0 ? watch(nowNs) : 0;
+        int work = watch.watching() ? watch(nowNs) : 0;
         if (local != null)
         {
             work += collectExits(nowNs);
@@ -227,27 +226,12 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
             {
                 continue;
             }
-            final long beat = view.slotHeartbeat(i);
-            if (beat != lastBeat[i] || lastBeatAtNs[i] == 0)
-            {
-                lastBeat[i] = beat;
-                lastBeatAtNs[i] = nowNs;
-            }
-            else if (nowNs - lastBeatAtNs[i] > watchdogTimeoutNs)
+            final int verdict = watch.onBeat(i, view.slotHeartbeat(i), state == SLOT_FINISHED, nowNs);
+            if (verdict != ProcessWatch.RUNNING)
             {
                 handled[i] = true;
                 watchdogExpiries++;
-                if (state == SLOT_FINISHED)
-                {
-                    view.slotState(i, SLOT_DEPARTED);
-                    departures++;
-                }
-                else
-                {
-                    view.slotState(i, SLOT_DEAD);
-                    localFailures++;
-                    announce |= relay.recordLocalFailure(i, nowNs);
-                }
+                announce |= carryOut(i, verdict, nowNs);
                 work++;
             }
         }
@@ -300,7 +284,16 @@ public final class ProcessDaemon implements ProcessLevelHook, ProcessListener, A
         view.slotProcess(index, view.slotPid(index), exitCode, exitedAtNs);
         // the watcher may stamp the exit after this duty cycle sampled its clock: handled in the same cycle, 0
         lastExitToDutyCycleNs = Math.max(0, nowNs - exitedAtNs);
-        if (state == SLOT_FINISHED && exitCode == 0)
+        return carryOut(index, ProcessWatch.onExit(state == SLOT_FINISHED, exitCode), nowNs);
+    }
+
+    /**
+     * @param verdict {@link ProcessWatch#DEPARTED} or {@link ProcessWatch#FAILED}.
+     * @return true if it is a failure to announce.
+     */
+    private boolean carryOut(final int index, final int verdict, final long nowNs)
+    {
+        if (verdict == ProcessWatch.DEPARTED)
         {
             view.slotState(index, SLOT_DEPARTED);
             departures++;
