@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Where a rank keeps the last incarnation it joined under, so the next one is greater: a one-line text file next
@@ -25,15 +26,24 @@ public final class IncarnationFile
     {
     }
 
+    /** Appended to the Aeron directory's name for the directory beside it that keeps the incarnation files. */
+    public static final String STATE_DIR_SUFFIX = ".ringwatch";
+
     /**
-     * @param aeronDir  the node's Aeron directory, where its view file lives.
+     * The file lives beside the Aeron directory, not in it: a media driver deletes its directory when it starts, so
+     * a record kept there was lost with every driver restart, and a seed rank then came back as a fresh seed and
+     * formed a second cluster beside the live one (nemesis seed 11, 69 such boots in 30 minutes).
+     *
+     * @param aeronDir  the node's Aeron directory.
      * @param clusterId cluster.
      * @param rank      node.
-     * @return the rank's incarnation file.
+     * @return the rank's incarnation file, in {@code <aeronDir>.ringwatch/}.
      */
     public static Path fileFor(final String aeronDir, final int clusterId, final int rank)
     {
-        return new File(aeronDir, "ringwatch-" + clusterId + "-incarnation-" + rank).toPath();
+        final Path dir = new File(aeronDir).toPath().toAbsolutePath().normalize();
+        return dir.resolveSibling(dir.getFileName() + STATE_DIR_SUFFIX)
+            .resolve("ringwatch-" + clusterId + "-incarnation-" + rank);
     }
 
     /**
@@ -86,7 +96,12 @@ public final class IncarnationFile
         try
         {
             final Path parent = file.toAbsolutePath().getParent();
-            Files.createDirectories(parent);
+            if (!Files.isDirectory(parent))
+            {
+                // the owner's alone, as the view and slot files are
+                Files.createDirectories(parent,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
             final Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
             Files.writeString(temporary, incarnation + System.lineSeparator(), StandardCharsets.US_ASCII);
             Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
