@@ -57,7 +57,7 @@ final class NemesisCommand implements Command
             "  --slack D                 added to Theorem 1's T(f) for the detection bound (default δ)",
             "  --readmit-bound D         from the last heal to the whole cluster admitted everywhere (default 60s)",
             "  --sample-period D         resources (RSS, heap after GC, direct memory, fds, threads, /dev/shm, driver",
-            "                            counters) every D, 0 for none (default 60s)",
+            "                            counters) every D, 0s for none (default 60s)",
             "Ends with one JSON line; exit 0 only when the checker passed, 1 when it did not.");
     }
 
