@@ -1145,12 +1145,13 @@ final class World implements ClusterState
             send(Message.PROBE_ACK, toRank, token, null);
         }
 
-        public void sendJoinRequest(final int contactRank)
+        // the explorer binds no runs: a joiner's nonce, which only teaches a run, is not carried
+        public void sendJoinRequest(final int contactRank, final long joinerNonce)
         {
             send(Message.JOIN_REQUEST, contactRank, 0, null);
         }
 
-        public void sendJoinChallenge(final int joinerRank, final long nonce)
+        public void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
         {
             send(Message.JOIN_CHALLENGE, joinerRank, nonce, null);
         }

@@ -98,9 +98,15 @@ public record ProtocolSettings(
      */
     public static final int BREAK_JOIN_CHALLENGE = 1 << 7;
 
+    /**
+     * Negative controls only: the node's decoder takes authentic frames under any run, not only its own (a frame
+     * recorded in an earlier run of the cluster is then believed). Read by the runtime, which owns the decoder.
+     */
+    public static final int BREAK_RUN_BINDING = 1 << 8;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
-        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge"};
+        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "run-binding"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;

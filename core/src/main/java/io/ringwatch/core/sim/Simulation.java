@@ -98,9 +98,14 @@ public final class Simulation
         {
             final long startNs = plan.jitterNs(rank);
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, listener, startNs);
+            nodes[rank].runCandidate(wire.runCandidate(rank, 0, startNs));
             if (boot.mode() == BootMode.JOIN && rank < boot.seeds())
             {
-                nodes[rank].bootAsSeed(boot.seeds(), startNs);
+                enter(rank).bootAsSeed(boot.seeds(), startNs);
+            }
+            else if (boot.mode() != BootMode.JOIN)
+            {
+                enter(rank).start(startNs); // as BootPlan.MEMBER: the clocks as built, bound to its candidate if any
             }
             if (plan.bootStartNs(rank) != NONE)
             {
@@ -334,6 +339,7 @@ public final class Simulation
         report.reformsOfReplacedNodes += nodes[rank].counter(ProtocolCounter.REFORMS);
         wire.restarted(rank, nodes[rank].incarnation(), incarnation > 0);
         nodes[rank] = new DetectorNode(rank, incarnation, settings, schedule, port, port, listener, nowNs);
+        nodes[rank].runCandidate(wire.runCandidate(rank, incarnation, nowNs));
         if (incarnation > 0)
         {
             if (byJoin && boot)
