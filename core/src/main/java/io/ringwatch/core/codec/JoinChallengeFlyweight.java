@@ -2,10 +2,6 @@ package io.ringwatch.core.codec;
 
 import org.agrona.MutableDirectBuffer;
 
-import java.nio.ByteOrder;
-
-import static org.agrona.BitUtil.SIZE_OF_LONG;
-
 /**
  * JOIN_CHALLENGE: a contact's answer to a JOIN_REQUEST it will not act on yet. It carries the contact's fresh nonce,
  * which the joiner must return in a JOIN_PROOF, and the joiner's own nonce from the request, returned so the joiner
@@ -27,13 +23,18 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  +---------------------------------------------------------------+
  * </pre>
  */
-public final class JoinChallengeFlyweight extends FrameHeaderFlyweight
+public final class JoinChallengeFlyweight extends TwoWordFlyweight
 {
-    private static final int NONCE_FIELD_OFFSET = HEADER_LENGTH;
-    private static final int JOINER_NONCE_FIELD_OFFSET = NONCE_FIELD_OFFSET + SIZE_OF_LONG;
-
     /** Total length of a join challenge, MAC included. */
-    public static final int LENGTH = JOINER_NONCE_FIELD_OFFSET + SIZE_OF_LONG + MAC_LENGTH;
+    public static final int LENGTH = TwoWordFlyweight.LENGTH;
+
+    /**
+     * A flyweight for JOIN_CHALLENGE frames; wrap or encode before use.
+     */
+    public JoinChallengeFlyweight()
+    {
+        super(JOIN_CHALLENGE_TYPE);
+    }
 
     public JoinChallengeFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
@@ -67,14 +68,8 @@ public final class JoinChallengeFlyweight extends FrameHeaderFlyweight
         final long nonce,
         final long joinerNonce)
     {
-        if (!beginFrame(buffer, offset, LENGTH, JOIN_CHALLENGE_TYPE, clusterId, senderRank, senderIncarnation,
-            destinationRank, configDigest))
-        {
-            return INSUFFICIENT_CAPACITY;
-        }
-        buffer.putLong(offset + NONCE_FIELD_OFFSET, nonce, ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(offset + JOINER_NONCE_FIELD_OFFSET, joinerNonce, ByteOrder.LITTLE_ENDIAN);
-        return LENGTH;
+        return encodeWords(buffer, offset, clusterId, senderRank, senderIncarnation, destinationRank, configDigest,
+            nonce, joinerNonce);
     }
 
     /**
@@ -82,7 +77,7 @@ public final class JoinChallengeFlyweight extends FrameHeaderFlyweight
      */
     public long nonce()
     {
-        return buffer.getLong(offset + NONCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return first();
     }
 
     /**
@@ -90,6 +85,6 @@ public final class JoinChallengeFlyweight extends FrameHeaderFlyweight
      */
     public long joinerNonce()
     {
-        return buffer.getLong(offset + JOINER_NONCE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return second();
     }
 }

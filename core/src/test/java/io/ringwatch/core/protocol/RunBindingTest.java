@@ -31,10 +31,7 @@ class RunBindingTest
         final DetectorNode node = SixteenNodes.node(5, 0, io);
         node.start(START);
         node.onFrame(frame.run(HIGHER, 0).token(FrameType.VIEW_DIGEST, 4, 0, 1), START + 1);
-        for (long t = START; t < START + 4 * DELTA; t += ETA)
-        {
-            node.doWork(t);
-        }
+        runCycles(node, START, START + 4 * DELTA);
         assertEquals(0, io.runBinds, "a driver that gives no candidate binds no runs: the node behaves as before");
         assertEquals(0, node.counter(ProtocolCounter.RUNS_ADOPTED));
     }
@@ -66,10 +63,7 @@ class RunBindingTest
         assertEquals(told + 2, io.viewDigests.size(), "the adopted run told on to both neighbours");
 
         // the grace is 0 here: higher runs are adopted for 2δ after the start
-        for (long t = START + 2 * ETA; t <= START + 2 * DELTA; t += ETA)
-        {
-            node.doWork(t);
-        }
+        runCycles(node, START + 2 * ETA, START + 2 * DELTA + 1);
         assertEquals(HIGHER, io.boundRun);
         assertFalse(io.adoptsHigherRuns, "the grace is over: the run is fixed");
         final long fixed = HIGHER + 1;
@@ -159,6 +153,14 @@ class RunBindingTest
         assertEquals(NodeState.ACTIVE, leader.state(), "re-formed");
         assertEquals(1, leader.counter(ProtocolCounter.REFORMS));
         assertEquals(CANDIDATE, io.boundRun, "a re-form starts a new run, under this process's candidate");
+    }
+
+    private static void runCycles(final DetectorNode node, final long fromNs, final long untilNs)
+    {
+        for (long t = fromNs; t < untilNs; t += ETA)
+        {
+            node.doWork(t);
+        }
     }
 
     private long askOnce(final DetectorNode joiner)

@@ -26,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class WireTest
 {
+    private static final long REFORM_SEED = 551_233_995_032_619_522L;
     private static final int N = 16;
 
     private static Wire wire(final boolean authentication)
@@ -134,18 +135,14 @@ class WireTest
     void shouldPassEveryFrameOfARunThroughTheCodec()
     {
         final long seed = 3;
-        final SimConfig cut = new SimConfig().nodes(64).seed(seed).restartAfterNs(2_000_000_000L);
-        cut.partition(new Partition(500_000_000L, 5_000_000_000L, new int[]{40, 24}, false, false));
-        cut.inject(Injection.leave(7, 300_000_000L));
-        final Simulation cutRun = new Simulation(cut);
+        final Simulation cutRun = new Simulation(cutAndLeave(seed));
         final SimResult cutResult = cutRun.run();
         assertTrue(cutResult.violations().isEmpty(), () -> "seed=" + seed + " " + cutResult.violations());
         assertEquals(0, cutResult.refusedFrames(), "seed=" + seed);
 
         // every rank stops and the cluster re-forms: the polls (see ReformSimulationTest)
-        final long reformSeed = 551_233_995_032_619_522L;
-        final Simulation reformRun = new Simulation(HealRepairSimulationTest.cutAfterCrashes(10_000_000L,
-            100_000_000L, new int[]{11, 8}, true, 220_867_078L, 3, reformSeed, 211_094_944L).eventBudget(20_000_000L));
+        final long reformSeed = REFORM_SEED;
+        final Simulation reformRun = new Simulation(noMemberLeft());
         final SimResult reformResult = reformRun.run();
         assertEquals(1, reformResult.reforms(), "seed=" + reformSeed);
         assertEquals(0, reformResult.refusedFrames(), "seed=" + reformSeed);
@@ -214,10 +211,7 @@ class WireTest
     void shouldAgreeOnARunLearnItOnJoinsAndStartANewOneOnAReform()
     {
         final long seed = 3;
-        final SimConfig cut = new SimConfig().nodes(64).seed(seed).restartAfterNs(2_000_000_000L).runBinding(true);
-        cut.partition(new Partition(500_000_000L, 5_000_000_000L, new int[]{40, 24}, false, false));
-        cut.inject(Injection.leave(7, 300_000_000L));
-        final Simulation cutRun = new Simulation(cut);
+        final Simulation cutRun = new Simulation(cutAndLeave(seed).runBinding(true));
         final SimResult cutResult = cutRun.run();
         assertTrue(cutResult.violations().isEmpty(), () -> "seed=" + seed + " " + cutResult.violations());
         assertEquals(0, cutResult.refusedFrames(), "seed=" + seed);
@@ -232,16 +226,30 @@ class WireTest
         assertTrue(cutRun.wire().rejected(RejectReason.WRONG_RUN) > 0,
             "seed=" + seed + ": the seeds' announcements under lower runs are refused while they agree");
 
-        final long reformSeed = 551_233_995_032_619_522L;
-        final Simulation reformRun = new Simulation(HealRepairSimulationTest.cutAfterCrashes(10_000_000L,
-            100_000_000L, new int[]{11, 8}, true, 220_867_078L, 3, reformSeed, 211_094_944L)
-            .eventBudget(20_000_000L).runBinding(true));
+        final long reformSeed = REFORM_SEED;
+        final Simulation reformRun = new Simulation(noMemberLeft().runBinding(true));
         final long bootRun = reformRun.wire().runCandidate(0, 0, 0);
         final SimResult reformResult = reformRun.run();
         assertEquals(1, reformResult.reforms(), "seed=" + reformSeed);
         assertEquals(0, reformResult.refusedFrames(), "seed=" + reformSeed);
         assertTrue(reformRun.wire().run(0) > bootRun, "seed=" + reformSeed + ": the re-form's run " +
             reformRun.wire().run(0) + " is above the boot candidates' " + bootRun);
+    }
+
+    /** A 64-node cut of 40:24 for 4.5 s with restarts after 2 s, and a LEAVE before it. */
+    private static SimConfig cutAndLeave(final long seed)
+    {
+        final SimConfig cut = new SimConfig().nodes(64).seed(seed).restartAfterNs(2_000_000_000L);
+        cut.partition(new Partition(500_000_000L, 5_000_000_000L, new int[]{40, 24}, false, false));
+        cut.inject(Injection.leave(7, 300_000_000L));
+        return cut;
+    }
+
+    /** Every rank stops and the cluster re-forms: the polls (see ReformSimulationTest). */
+    private static SimConfig noMemberLeft()
+    {
+        return HealRepairSimulationTest.cutAfterCrashes(10_000_000L, 100_000_000L, new int[]{11, 8}, true,
+            220_867_078L, 3, REFORM_SEED, 211_094_944L).eventBudget(20_000_000L);
     }
 
     private static SimConfig cutAfterCrashes(final long seed)
