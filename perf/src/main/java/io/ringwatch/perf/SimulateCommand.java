@@ -136,6 +136,7 @@ final class SimulateCommand implements Command
         final long windowNs = flags.durationNs("--window", suspicionTimeoutNs / 2);
         final boolean onePort = flags.switchOn("--one-port");
         final boolean replayGuards = flags.switchOn("--replay-guards");
+        final boolean runBinding = flags.switchOn("--run-binding");
         if (replayGuards && nodes > SimConfig.MAX_GUARDED_NODES)
         {
             throw new UsageException("--replay-guards simulates up to " + SimConfig.MAX_GUARDED_NODES + " nodes");
@@ -237,7 +238,7 @@ final class SimulateCommand implements Command
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
             .partitionPolicy(policy)
             .replayGuards(replayGuards)
-            .runBinding(flags.switchOn("--run-binding"))
+            .runBinding(runBinding)
             .seed(seed);
         if (probeTimeoutSet)
         {
