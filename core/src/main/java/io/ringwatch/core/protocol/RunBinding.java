@@ -72,8 +72,9 @@ final class RunBinding
     }
 
     /**
-     * A frame accepted under {@code frameRun}: during the grace a higher run than this node's is adopted. The unbound
-     * types name whatever run their sender holds and never teach one.
+     * A frame accepted under {@code frameRun}: during the grace a higher run than this node's is adopted and told to
+     * both ring neighbours at once, so the highest run travels the ring a network delay a hop, not a duty cycle. The
+     * unbound types name whatever run their sender holds and never teach one.
      */
     void onFrame(final int type, final long frameRun, final long nowNs)
     {
@@ -81,12 +82,14 @@ final class RunBinding
         {
             bind(frameRun, true);
             shared.counters.increment(ProtocolCounter.RUNS_ADOPTED);
+            tellIfUntold();
         }
     }
 
     /**
-     * During the grace, tell both ring neighbours this node's run when it took one, so the highest spreads whether
-     * or not heartbeats travel as frames; once the grace is over, fix the run.
+     * During the grace, tell both ring neighbours the run this node took at its start or from its contact (once it
+     * is a member), so the highest spreads whether or not heartbeats travel as frames; once the grace is over, fix
+     * the run.
      */
     void doWork(final long nowNs)
     {
@@ -99,6 +102,11 @@ final class RunBinding
             bind(run, false);
             return;
         }
+        tellIfUntold();
+    }
+
+    private void tellIfUntold()
+    {
         final int emitter = shared.observation.emitter();
         if (untold && shared.view.active() && emitter != shared.rank)
         {
