@@ -51,7 +51,7 @@ final class FloodCommand implements Command
             "  --kinds K,K            floods to run (default all): random, aeron_data, aeron_setup, spoofed_emitter",
             "                         (12,360-byte heartbeat-shaped junk from the emitter's own heartbeat address)",
             "First, a junk-size sweep (in this process, no cluster): what the decoder spends on one frame with a",
-            "wrong MAC, 64 B to 12,360 B, random or with a plausible header, for N nodes and for N = 2048, one key",
+            "wrong MAC, 72 B to 12,360 B, random or with a plausible header, for N nodes and for N = 2048, one key",
             "and three.",
             "Loopback only. Prints, per kind, the datagrams sent and the rate reached, the largest gap between two",
             "heartbeats the node saw from its emitter and its observer saw from it (upper bounds: sampled every",

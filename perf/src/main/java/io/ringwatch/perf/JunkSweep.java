@@ -18,13 +18,13 @@ import java.util.Random;
  * What one frame with a wrong MAC costs a node's decoder, by size: the CPU an attacker who can reach the control
  * subscription (or spoof the emitter's heartbeat address) buys per datagram. Two shapes per size: random bytes, and
  * the attacker's best effort, a frame whose header and counts are plausible so it gets as far as the decoder lets it
- * (a heartbeat at 64 bytes, else a PROCESS_FAILURE as long as the size allows, the longest frame type). Timed in this
+ * (a heartbeat at its 72 bytes, else a PROCESS_FAILURE as long as the size allows, the longest frame type). Timed in this
  * thread, frames decoded round-robin from a small pool so the caches hold them as a flood's would.
  */
 final class JunkSweep
 {
     /** Frame sizes swept, up to the longest frame the decoder has ever taken. */
-    static final int[] SIZES = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 12_360};
+    static final int[] SIZES = {HeartbeatFlyweight.LENGTH, 128, 256, 512, 1024, 2048, 4096, 8192, 12_360};
 
     private static final int CLUSTER_ID = 7;
     private static final int CONFIG_DIGEST = 0x5eed;

@@ -62,6 +62,7 @@ final class SimulateCommand implements Command
             "  --broadcast B          double-hypercube (default) | binomial-graph",
             "  --one-port             serialize each node's sends and receives (needed for the bound check)",
             "  --replay-guards        each node judges its frames with a replay guard, as live (N <= 1024)",
+            "  --run-binding          each node draws a candidate run and binds its frames to a run, as live",
             "  --loss P               probability that a message is lost (default 0)",
             "  --mtbf-years Y         per-node MTBF for exponential arrivals (default 1)",
             "  --pauses K             also pause K random nodes within the crash window (zombies to fence)",
@@ -112,7 +113,7 @@ final class SimulateCommand implements Command
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--one-port", "--one-way", "--replay-guards");
+        final Args flags = new Args(args, 0, "--one-port", "--one-way", "--replay-guards", "--run-binding");
         final int nodes = (int)flags.longValue("--nodes", 1024, 2, ProtocolSettings.MAX_CLUSTER_SIZE);
         final FailurePlacement placement;
         final String placementName = flags.string("--placement", "random");
@@ -135,6 +136,7 @@ final class SimulateCommand implements Command
         final long windowNs = flags.durationNs("--window", suspicionTimeoutNs / 2);
         final boolean onePort = flags.switchOn("--one-port");
         final boolean replayGuards = flags.switchOn("--replay-guards");
+        final boolean runBinding = flags.switchOn("--run-binding");
         if (replayGuards && nodes > SimConfig.MAX_GUARDED_NODES)
         {
             throw new UsageException("--replay-guards simulates up to " + SimConfig.MAX_GUARDED_NODES + " nodes");
@@ -236,6 +238,7 @@ final class SimulateCommand implements Command
             .mtbfNs(Math.max(1, (long)(mtbfYears * NS_PER_YEAR)))
             .partitionPolicy(policy)
             .replayGuards(replayGuards)
+            .runBinding(runBinding)
             .seed(seed);
         if (probeTimeoutSet)
         {

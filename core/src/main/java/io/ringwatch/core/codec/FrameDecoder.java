@@ -39,7 +39,8 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * likewise); then the MAC ({@link FrameAuthenticator}). What is read before the MAC only ever rejects, so nothing an
  * outsider writes is believed, and junk is refused without a hash. Then zero flags; the cluster id; the config
  * digest ({@link ConfigDigest}); a sender rank in {@code [0, N)}; this node as destination; a frame sequence of at
- * least 1. Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
+ * least 1; this node's run ({@link #bindRun}; any run for the {@link FrameHeaderFlyweight#isUnbound unbound} types).
+ * Then by type: heartbeat counter at least 1; new-observer emitter rank equal to the destination, RDMA length
  * not negative and key and address zero when it is zero, reserved zero; notice dead and source ranks in range,
  * sequence at least 1, every run non-empty and inside {@code [0, N)}, runs ascending with a gap between neighbours,
  * dead rank inside D and source rank outside it; a JOIN likewise, with a subject incarnation above 0; a VIEW's runs as
@@ -57,10 +58,10 @@ import static io.ringwatch.core.codec.FrameHeaderFlyweight.VIEW_TYPE;
  * only a frame shaped like a valid one of its cluster costs a MAC, tried with at most
  * {@link FrameAuthenticator#MAX_KEYS} keys over at most that type's longest length in a cluster of N ranks
  * ({@link #MAX_FRAME_LENGTH} bytes only for PROCESS_FAILURE in clusters of 2,047 ranks or more). The heartbeat port
- * ({@link #decodeHeartbeat}) takes heartbeats only, 64 bytes.
+ * ({@link #decodeHeartbeat}) takes heartbeats only, 72 bytes.
  * <p>
- * With authentication off ({@link FrameAuthenticator#NONE}) the MAC is not checked and every frame accepted is
- * counted in {@link #unauthenticatedAccepted()}.
+ * With authentication off ({@link FrameAuthenticator#NONE}) neither the MAC nor the run is checked (anyone could
+ * name any run) and every frame accepted is counted in {@link #unauthenticatedAccepted()}.
  * <p>
  * After {@link #decode} returns {@link RejectReason#NONE} the accessors describe the frame until the next call;
  * those of other frame types keep stale values. All state is preallocated; only the notice's rank array may grow,
@@ -92,6 +93,7 @@ public final class FrameDecoder implements InboundFrame
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final ProbeFlyweight probe = new ProbeFlyweight();
+    private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight failureNotice = new FailureNoticeFlyweight();
     private final ViewFlyweight view = new ViewFlyweight();
@@ -101,7 +103,12 @@ public final class FrameDecoder implements InboundFrame
     private final ReusableNotice notice = new ReusableNotice();
     private final ProcessFailureDecoding processFailure;
 
+    private long run = FrameHeaderFlyweight.UNBOUND_RUN;
+    private boolean adoptHigherRuns;
+    private boolean anyRun;
     private int type;
+    private long runId;
+    private long joinerNonce;
     private int senderRank;
     private int senderIncarnation;
     private int destinationRank;
@@ -342,6 +349,14 @@ public final class FrameDecoder implements InboundFrame
         {
             return headerFields;
         }
+        final long frameRun = header.runId();
+        // without authentication anyone can name any run: binding frames to one protects nothing, so it is not judged
+        if (!structureOnly && !anyRun && authenticator.authenticates() && frameRun != run &&
+            !FrameHeaderFlyweight.isUnbound(type) &&
+            !(adoptHigherRuns && frameRun > run))
+        {
+            return RejectReason.WRONG_RUN;
+        }
 
         // Freshness is judged before the body is decoded, so a stale frame never overwrites the last notice, and
         // remembered only after the body is valid, so only an accepted frame advances the sender's window.
@@ -388,9 +403,19 @@ public final class FrameDecoder implements InboundFrame
             case VIEW_DIGEST_TYPE:
             case REFORM_POLL_TYPE:
             case REFORM_ACK_TYPE:
-            case JOIN_CHALLENGE_TYPE:
             case JOIN_PROOF_TYPE:
                 probeToken = probe.wrap(frame, 0).token();
+                body = RejectReason.NONE;
+                break;
+
+            case JOIN_REQUEST_TYPE:
+                joinerNonce = probe.wrap(frame, 0).token();
+                body = RejectReason.NONE;
+                break;
+
+            case JOIN_CHALLENGE_TYPE:
+                probeToken = challenge.wrap(frame, 0).nonce();
+                joinerNonce = challenge.joinerNonce();
                 body = RejectReason.NONE;
                 break;
 
@@ -412,6 +437,7 @@ public final class FrameDecoder implements InboundFrame
         }
 
         this.type = type;
+        this.runId = frameRun;
         this.senderRank = senderRank;
         this.senderIncarnation = senderIncarnation;
         this.destinationRank = header.destinationRank();
@@ -430,6 +456,59 @@ public final class FrameDecoder implements InboundFrame
     public int type()
     {
         return type;
+    }
+
+    /**
+     * @return run id of the last accepted frame: this node's run, or for an {@link FrameHeaderFlyweight#isUnbound
+     * unbound} type whatever its sender was bound to, or a higher run while {@link #bindRun adopting}.
+     */
+    public long runId()
+    {
+        return runId;
+    }
+
+    /**
+     * @return the joiner's nonce of the last accepted JOIN_REQUEST, or the one the last JOIN_CHALLENGE returned.
+     */
+    public long joinerNonce()
+    {
+        return joinerNonce;
+    }
+
+    /**
+     * Bind the decoder to a run: set by the runtime when the protocol draws, adopts or learns one. Frames under
+     * another run are refused as {@link RejectReason#WRONG_RUN}, except the {@link FrameHeaderFlyweight#isUnbound
+     * unbound} types and, while {@code adoptHigher}, frames under a higher run (at boot, for the protocol to adopt).
+     *
+     * @param run         the node's run, {@link FrameHeaderFlyweight#UNBOUND_RUN} while it knows none.
+     * @param adoptHigher whether frames under a higher run are accepted too.
+     * @return this.
+     */
+    public FrameDecoder bindRun(final long run, final boolean adoptHigher)
+    {
+        this.run = run;
+        this.adoptHigherRuns = adoptHigher && run != FrameHeaderFlyweight.UNBOUND_RUN;
+        return this;
+    }
+
+    /**
+     * Negative controls only ({@code ProtocolSettings.BREAK_RUN_BINDING}): take authentic frames under any run, so
+     * that a frame recorded in an earlier run of the cluster is believed as it was before frames named their run.
+     *
+     * @return this.
+     */
+    public FrameDecoder acceptAnyRun()
+    {
+        anyRun = true;
+        return this;
+    }
+
+    /**
+     * @return the run frames must carry.
+     */
+    public long run()
+    {
+        return run;
     }
 
     /**
@@ -643,8 +722,8 @@ public final class FrameDecoder implements InboundFrame
             case LEAVE_TYPE:
                 return length == LeaveFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
-            case JOIN_REQUEST_TYPE:
-                return length == JoinRequestFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
+            case JOIN_CHALLENGE_TYPE:
+                return length == JoinChallengeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 
             case VIEW_TYPE:
             {
@@ -668,7 +747,7 @@ public final class FrameDecoder implements InboundFrame
             case VIEW_DIGEST_TYPE:
             case REFORM_POLL_TYPE:
             case REFORM_ACK_TYPE:
-            case JOIN_CHALLENGE_TYPE:
+            case JOIN_REQUEST_TYPE:
             case JOIN_PROOF_TYPE:
                 return length == ProbeFlyweight.LENGTH ? RejectReason.NONE : RejectReason.WRONG_LENGTH;
 

@@ -31,6 +31,9 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  *  |                        Frame Sequence                         |
  *  |                                                               |
  *  +---------------------------------------------------------------+
+ *  |                            Run ID                             |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
  *  |                          Body ...                            ...
  *  +---------------------------------------------------------------+
  *  |                 MAC (16 bytes, the last of the frame)         |
@@ -42,10 +45,13 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  * The destination is the rank the sender addressed, so a frame captured on its way to one node is refused by every
  * other. The config digest ({@link ConfigDigest}) is what every node of the cluster must agree on. The frame sequence
  * counts the frames one sender incarnation sent to one destination, from 1; {@link ReplayGuard} refuses one seen
- * before. The MAC ({@link FrameAuthenticator}) covers everything before it.
+ * before. The run id names the run of the cluster the sender is bound to ({@link FrameStamper#run}): a node accepts
+ * a frame only under its own run, except the {@link #isUnbound unbound} types a joiner sends or needs before it knows
+ * the run, so a frame recorded in an earlier run of the cluster is refused whatever else it carries. The MAC
+ * ({@link FrameAuthenticator}) covers everything before it.
  * <p>
- * The {@code encode} helpers write the frame sequence and the MAC as zero; {@link FrameStamper} fills both just
- * before the frame is sent. Flyweights wrap a {@link MutableDirectBuffer} and do no bounds checks of their own beyond
+ * The {@code encode} helpers write the frame sequence, the run id and the MAC as zero; {@link FrameStamper} fills
+ * them just before the frame is sent. Flyweights wrap a {@link MutableDirectBuffer} and do no bounds checks of their own beyond
  * Agrona's: the {@code encode} helpers check capacity, and {@link FrameDecoder} checks lengths before it reads a field.
  */
 public class FrameHeaderFlyweight
@@ -53,9 +59,10 @@ public class FrameHeaderFlyweight
     /**
      * Protocol version written and accepted: 2 added destination, config digest, frame sequence and MAC; 3 added the
      * subject incarnation to every notice and the JOIN, JOIN_REQUEST and VIEW frames; 4 added JOIN_CHALLENGE and
-     * JOIN_PROOF (a contact admits a joiner only once it has returned a fresh nonce).
+     * JOIN_PROOF (a contact admits a joiner only once it has returned a fresh nonce); 5 added the run id to the header,
+     * the joiner's nonce to JOIN_REQUEST and JOIN_CHALLENGE.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     /** {@link HeartbeatFlyweight}. */
     public static final int HEARTBEAT_TYPE = FrameType.HEARTBEAT;
@@ -73,7 +80,7 @@ public class FrameHeaderFlyweight
     public static final int PROCESS_FAILURE_TYPE = FrameType.PROCESS_FAILURE;
     /** {@link FailureNoticeFlyweight} of a JOIN broadcast. */
     public static final int JOIN_TYPE = FrameType.JOIN;
-    /** {@link JoinRequestFlyweight}. */
+    /** {@link ProbeFlyweight}'s layout: a restarted node asks a contact to admit it; the token is its own nonce. */
     public static final int JOIN_REQUEST_TYPE = FrameType.JOIN_REQUEST;
     /** {@link ViewFlyweight}. */
     public static final int VIEW_TYPE = FrameType.VIEW;
@@ -100,9 +107,13 @@ public class FrameHeaderFlyweight
     private static final int DESTINATION_RANK_FIELD_OFFSET = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
     private static final int CONFIG_DIGEST_FIELD_OFFSET = DESTINATION_RANK_FIELD_OFFSET + SIZE_OF_INT;
     private static final int FRAME_SEQUENCE_FIELD_OFFSET = CONFIG_DIGEST_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int RUN_ID_FIELD_OFFSET = FRAME_SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
 
     /** Length of the common header; bodies start here. */
-    public static final int HEADER_LENGTH = FRAME_SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
+    public static final int HEADER_LENGTH = RUN_ID_FIELD_OFFSET + SIZE_OF_LONG;
+
+    /** The run id of a sender bound to no run yet: a joiner before its contact's challenge told it the run. */
+    public static final long UNBOUND_RUN = 0;
 
     /** Length of the MAC trailer, the last bytes of every frame. */
     public static final int MAC_LENGTH = 16;
@@ -146,7 +157,8 @@ public class FrameHeaderFlyweight
     }
 
     /**
-     * Write a whole header: current version, the given type, zero flags, frame sequence 0 (not yet stamped).
+     * Write a whole header: current version, the given type, zero flags, frame sequence and run id 0 (not yet
+     * stamped).
      *
      * @param type              frame type id.
      * @param clusterId         cluster the frame belongs to.
@@ -172,7 +184,23 @@ public class FrameHeaderFlyweight
             .senderIncarnation(senderIncarnation)
             .destinationRank(destinationRank)
             .configDigest(configDigest)
-            .frameSequence(0);
+            .frameSequence(0)
+            .runId(UNBOUND_RUN);
+    }
+
+    /**
+     * The frame types a receiver takes under any run id, {@link #UNBOUND_RUN} included: what a joiner sends before it
+     * knows the run (JOIN_REQUEST, REFORM_POLL, REFORM_ACK) and the JOIN_CHALLENGE that tells it the run. Replayed from
+     * another run they can cost a challenge nobody answers, or bind a joiner to a stale re-form poll for a lease;
+     * nothing else.
+     *
+     * @param type frame type id.
+     * @return true if frames of that type are not bound to the receiver's run.
+     */
+    public static boolean isUnbound(final int type)
+    {
+        return type == JOIN_REQUEST_TYPE || type == JOIN_CHALLENGE_TYPE || type == REFORM_POLL_TYPE ||
+            type == REFORM_ACK_TYPE;
     }
 
     /**
@@ -334,6 +362,24 @@ public class FrameHeaderFlyweight
     public FrameHeaderFlyweight frameSequence(final long frameSequence)
     {
         buffer.putLong(offset + FRAME_SEQUENCE_FIELD_OFFSET, frameSequence, ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
+    /**
+     * @return run id field: the run the sender is bound to, {@link #UNBOUND_RUN} if none yet.
+     */
+    public long runId()
+    {
+        return buffer.getLong(offset + RUN_ID_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * @param runId field value.
+     * @return this for a fluent API.
+     */
+    public FrameHeaderFlyweight runId(final long runId)
+    {
+        buffer.putLong(offset + RUN_ID_FIELD_OFFSET, runId, ByteOrder.LITTLE_ENDIAN);
         return this;
     }
 

@@ -5,7 +5,8 @@ import org.agrona.MutableDirectBuffer;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.MIN_FRAME_LENGTH;
 
 /**
- * The last step before a frame leaves a node: give it the next frame sequence for its destination and sign it.
+ * The last step before a frame leaves a node: give it the next frame sequence for its destination and the run this
+ * node is bound to, and sign it.
  * <p>
  * One stamper per node, shared by everything that sends (heartbeats, control frames, notices), so each destination
  * sees one sequence per sender incarnation whichever stream a frame takes, counting from 1 (see {@link ReplayGuard}).
@@ -23,6 +24,7 @@ public final class FrameStamper
     private final long[] lastSequence;
     private final FrameAuthenticator authenticator;
     private final FrameHeaderFlyweight header = new FrameHeaderFlyweight();
+    private long run = FrameHeaderFlyweight.UNBOUND_RUN;
 
     /**
      * @param clusterSize   N: destinations are ranks in {@code [0, N)}.
@@ -39,7 +41,7 @@ public final class FrameStamper
     }
 
     /**
-     * Write the next frame sequence for the frame's destination and the MAC over the finished frame.
+     * Write the next frame sequence for the frame's destination, this node's run and the MAC over the finished frame.
      *
      * @param buffer holding an encoded frame.
      * @param offset at which the frame begins.
@@ -59,9 +61,27 @@ public final class FrameStamper
         {
             return INVALID_FRAME;
         }
-        header.frameSequence(++lastSequence[destination]);
+        header.frameSequence(++lastSequence[destination]).runId(run);
         authenticator.sign(buffer, offset, length);
         return length;
+    }
+
+    /**
+     * Bind the frames stamped from now on to a run: set by the runtime when the protocol draws, adopts or learns one.
+     *
+     * @param run the run id, {@link FrameHeaderFlyweight#UNBOUND_RUN} while the node knows none.
+     */
+    public void run(final long run)
+    {
+        this.run = run;
+    }
+
+    /**
+     * @return the run frames are stamped with.
+     */
+    public long run()
+    {
+        return run;
     }
 
     /**

@@ -3,7 +3,7 @@ package io.ringwatch.core.codec;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * A frame that is only a header and its MAC (LEAVE, JOIN_REQUEST): the header says everything, the type tells what.
+ * A frame that is only a header and its MAC (LEAVE): the header says everything, the type tells what.
  * One encoder for all of them, so a new signal frame is a type and a name, not another copy.
  */
 public abstract class HeaderOnlyFlyweight extends FrameHeaderFlyweight

@@ -2,10 +2,6 @@ package io.ringwatch.core.codec;
 
 import org.agrona.MutableDirectBuffer;
 
-import java.nio.ByteOrder;
-
-import static org.agrona.BitUtil.SIZE_OF_LONG;
-
 /**
  * HEARTBEAT: the emitter's counter, carried to its observer when heartbeats travel as frames (Aeron UDP)
  * rather than as RDMA or shared-memory stores. The sender is the emitter.
@@ -13,7 +9,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (32 bytes, type 1)               |
+ *  |                 Frame Header (40 bytes, type 1)               |
  *  +---------------------------------------------------------------+
  *  |                            Counter                            |
  *  |                                                               |
@@ -29,13 +25,18 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * says nothing about freshness to an eavesdropper's replay (a stale counter still differs from the last one seen):
  * the frame sequence does, checked by {@link ReplayGuard}.
  */
-public final class HeartbeatFlyweight extends FrameHeaderFlyweight
+public final class HeartbeatFlyweight extends TwoWordFlyweight
 {
-    private static final int COUNTER_FIELD_OFFSET = HEADER_LENGTH;
-    private static final int EMITTER_TIMESTAMP_FIELD_OFFSET = COUNTER_FIELD_OFFSET + SIZE_OF_LONG;
-
     /** Total length of a heartbeat frame, MAC included. */
-    public static final int LENGTH = EMITTER_TIMESTAMP_FIELD_OFFSET + SIZE_OF_LONG + MAC_LENGTH;
+    public static final int LENGTH = TwoWordFlyweight.LENGTH;
+
+    /**
+     * A flyweight for HEARTBEAT frames; wrap or encode before use.
+     */
+    public HeartbeatFlyweight()
+    {
+        super(HEARTBEAT_TYPE);
+    }
 
     public HeartbeatFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
@@ -44,7 +45,7 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
     }
 
     /**
-     * Write a complete heartbeat frame, unstamped: frame sequence and MAC zero until {@link FrameStamper#stamp}.
+     * Write a complete heartbeat frame, unstamped: frame sequence, run id and MAC zero until {@link FrameStamper#stamp}.
      *
      * @param buffer             destination.
      * @param offset             at which the frame begins.
@@ -68,13 +69,8 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
         final long counter,
         final long emitterTimestampNs)
     {
-        if (!beginFrame(buffer, offset, LENGTH, HEARTBEAT_TYPE, clusterId, senderRank, senderIncarnation,
-            destinationRank, configDigest))
-        {
-            return INSUFFICIENT_CAPACITY;
-        }
-        counter(counter).emitterTimestampNs(emitterTimestampNs);
-        return LENGTH;
+        return encodeWords(buffer, offset, clusterId, senderRank, senderIncarnation, destinationRank, configDigest,
+            counter, emitterTimestampNs);
     }
 
     /**
@@ -82,7 +78,7 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
      */
     public long counter()
     {
-        return buffer.getLong(offset + COUNTER_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return first();
     }
 
     /**
@@ -91,7 +87,7 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
      */
     public HeartbeatFlyweight counter(final long counter)
     {
-        buffer.putLong(offset + COUNTER_FIELD_OFFSET, counter, ByteOrder.LITTLE_ENDIAN);
+        first(counter);
         return this;
     }
 
@@ -100,7 +96,7 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
      */
     public long emitterTimestampNs()
     {
-        return buffer.getLong(offset + EMITTER_TIMESTAMP_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return second();
     }
 
     /**
@@ -109,7 +105,7 @@ public final class HeartbeatFlyweight extends FrameHeaderFlyweight
      */
     public HeartbeatFlyweight emitterTimestampNs(final long emitterTimestampNs)
     {
-        buffer.putLong(offset + EMITTER_TIMESTAMP_FIELD_OFFSET, emitterTimestampNs, ByteOrder.LITTLE_ENDIAN);
+        second(emitterTimestampNs);
         return this;
     }
 }

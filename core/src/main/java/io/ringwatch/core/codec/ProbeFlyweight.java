@@ -11,13 +11,13 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * answer proves it can still hear, and finds how far a run of silent nodes reaches); a PROBE_ACK returns the probe's
  * token to the prober. VIEW_DIGEST, a node telling a ring neighbour the digest of its view, carries the digest in the
  * token field. REFORM_POLL and REFORM_ACK, the poll that re-forms a cluster with no member left and a joiner's answer,
- * carry the poll's token. JOIN_CHALLENGE, a contact's fresh nonce for a joiner, and JOIN_PROOF, the joiner returning
- * it, carry the nonce. Same layout for all seven, told apart by the type.
+ * carry the poll's token. JOIN_REQUEST carries the joiner's own nonce, which its contact's challenge returns; JOIN_PROOF,
+ * the joiner returning the contact's nonce, carries that. Same layout for all seven, told apart by the type.
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |      Frame Header (32 bytes, type 5, 6, 19, 20, 21, 22, 23) |
+ *  |      Frame Header (40 bytes, type 5, 6, 17, 19, 20, 21, 23) |
  *  +---------------------------------------------------------------+
  *  |                             Token                             |
  *  |                                                               |
@@ -48,14 +48,14 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
      * @param buffer            destination.
      * @param offset            at which the frame begins.
      * @param type              {@link #PROBE_TYPE}, {@link #PROBE_ACK_TYPE}, {@link #VIEW_DIGEST_TYPE},
-     *                          {@link #REFORM_POLL_TYPE}, {@link #REFORM_ACK_TYPE}, {@link #JOIN_CHALLENGE_TYPE} or
+     *                          {@link #REFORM_POLL_TYPE}, {@link #REFORM_ACK_TYPE}, {@link #JOIN_REQUEST_TYPE} or
      *                          {@link #JOIN_PROOF_TYPE}.
      * @param clusterId         cluster the frame belongs to.
      * @param senderRank        the prober, or the answering node.
      * @param senderIncarnation its incarnation.
      * @param destinationRank   the node asked, or the prober.
      * @param configDigest      the sender's {@link ConfigDigest}.
-     * @param token             the probe's token, or the view digest.
+     * @param token             the probe's token, the view digest, or a nonce.
      * @return {@link #LENGTH}, or {@link #INSUFFICIENT_CAPACITY} if the frame does not fit.
      */
     public int encode(
@@ -70,7 +70,7 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
         final long token)
     {
         if (type != PROBE_TYPE && type != PROBE_ACK_TYPE && type != VIEW_DIGEST_TYPE && type != REFORM_POLL_TYPE &&
-            type != REFORM_ACK_TYPE && type != JOIN_CHALLENGE_TYPE && type != JOIN_PROOF_TYPE)
+            type != REFORM_ACK_TYPE && type != JOIN_REQUEST_TYPE && type != JOIN_PROOF_TYPE)
         {
             throw new IllegalArgumentException("not a probe type: " + type);
         }

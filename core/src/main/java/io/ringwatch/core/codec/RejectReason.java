@@ -33,6 +33,7 @@ public enum RejectReason
     SENDER_OUT_OF_RANGE("sender rank outside the cluster"),
     WRONG_DESTINATION("frame addressed to another rank"),
     BAD_FRAME_SEQUENCE("frame sequence below 1: the frame was never stamped"),
+    WRONG_RUN("frame of another run of the cluster: a recording replayed, or a node bound to another run"),
 
     RANK_OUT_OF_RANGE("a rank field lies outside the cluster"),
     EMITTER_NOT_DESTINATION("new-observer emitter rank differs from the frame's destination"),

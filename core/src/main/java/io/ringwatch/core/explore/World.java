@@ -561,7 +561,7 @@ final class World extends NodeViews
             case Message.NEW_OBSERVER -> wire.newObserver(from, incarnation, to);
             case Message.NOTICE -> wire.notice(from, incarnation, to, (Notice)m.ref);
             case Message.LEAVE -> wire.leave(from, incarnation, to);
-            case Message.JOIN_REQUEST -> wire.joinRequest(from, incarnation, to);
+            case Message.JOIN_REQUEST -> wire.token(FrameType.JOIN_REQUEST, from, incarnation, to, m.value);
             case Message.VIEW ->
             {
                 final Object[] view = (Object[])m.ref;
@@ -571,7 +571,7 @@ final class World extends NodeViews
             case Message.PROBE -> wire.token(FrameType.PROBE, from, incarnation, to, m.value);
             case Message.PROBE_ACK -> wire.token(FrameType.PROBE_ACK, from, incarnation, to, m.value);
             case Message.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, m.value);
-            case Message.JOIN_CHALLENGE -> wire.token(FrameType.JOIN_CHALLENGE, from, incarnation, to, m.value);
+            case Message.JOIN_CHALLENGE -> wire.challenge(from, incarnation, to, m.value, (Long)m.ref);
             case Message.JOIN_PROOF -> wire.token(FrameType.JOIN_PROOF, from, incarnation, to, m.value);
             default -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, m.value);
         };
@@ -1148,14 +1148,15 @@ final class World extends NodeViews
             send(Message.PROBE_ACK, toRank, token, null);
         }
 
-        public void sendJoinRequest(final int contactRank)
+        // the explorer binds no runs: a joiner's nonce, which only teaches a run, is not carried
+        public void sendJoinRequest(final int contactRank, final long joinerNonce)
         {
-            send(Message.JOIN_REQUEST, contactRank, 0, null);
+            send(Message.JOIN_REQUEST, contactRank, joinerNonce, null);
         }
 
-        public void sendJoinChallenge(final int joinerRank, final long nonce)
+        public void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
         {
-            send(Message.JOIN_CHALLENGE, joinerRank, nonce, null);
+            send(Message.JOIN_CHALLENGE, joinerRank, nonce, joinerNonce);
         }
 
         public void sendJoinProof(final int contactRank, final long nonce)

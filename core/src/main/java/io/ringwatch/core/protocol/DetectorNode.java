@@ -35,6 +35,7 @@ import io.ringwatch.core.spi.RankSet;
  * <li>{@link Membership}, {@link Joining}, {@link JoinerRole}, {@link JoinContact}, {@link Reform}: joins, start =
  * join, re-form;</li>
  * <li>{@link HealRetell} and {@link ViewRepair}: repairs after a cut;</li>
+ * <li>{@link RunBinding}: which run of the cluster the node's frames are bound to;</li>
  * <li>{@link ProtocolCounters}: what it counts, one descriptor per counter ({@link ProtocolCounter}).</li>
  * </ul>
  * Rules and reasons: {@code docs/algorithm.md} (with the glossary), {@code partitions.md}, {@code membership.md}.
@@ -67,6 +68,7 @@ public final class DetectorNode
     private final JoinContact joins;
     private final JoinerRole joiner;
     private final ProbeAnswers probeAnswers;
+    private final RunBinding runs;
 
     private long expectedWakeNs;
 
@@ -123,8 +125,9 @@ public final class DetectorNode
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
             settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
         final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters, settings);
-        this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours);
-        this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins);
+        this.runs = new RunBinding(shared, viewRepair, suspicionTimeoutNs);
+        this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours, runs);
+        this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins, runs);
         this.learning = new Learning(shared, settings, quorum, joining, receipt, majorityRule, heal, viewRepair,
             admission, neighbours, joins, joiner);
         this.probeAnswers = new ProbeAnswers(rank, admission, majorityRule, probes, control, counters);
@@ -135,6 +138,12 @@ public final class DetectorNode
     public void joinNonceSecret(final long secret)
     {
         joins.nonceSecret(secret);
+    }
+
+    /** @param candidate this process's candidate run ({@link RunBinding}), set before it starts; 0 binds no runs. */
+    public void runCandidate(final long candidate)
+    {
+        runs.candidate(candidate);
     }
 
     /**
@@ -151,6 +160,7 @@ public final class DetectorNode
             throw new IllegalStateException("start(now) only before the first heartbeat of node " + rank);
         }
         rebase(nowNs);
+        runs.started(true, observation.armedAtNs(), nowNs);
     }
 
     /**
@@ -177,6 +187,7 @@ public final class DetectorNode
         receipt.joined();
         observation.alone();
         rebase(nowNs);
+        runs.started(false, observation.armedAtNs(), nowNs);
         membership.incarnations().raise(rank, incarnation);
         // Ask once the startup grace is over: once admitted, this node's observer allows it 2δ to beat, which a JVM
         // still loading and compiling may miss; nobody waits on it meanwhile, it is dead in every view.
@@ -250,6 +261,7 @@ public final class DetectorNode
      */
     public int doWork(final long nowNs)
     {
+        runs.doWork(nowNs);
         if (view.joining())
         {
             final int work = observation.beatIfDue(nowNs) + joiner.askIfDue(nowNs);
@@ -294,6 +306,7 @@ public final class DetectorNode
     {
         final int sender = frame.senderRank();
         final int senderIncarnation = frame.senderIncarnation();
+        runs.onFrame(frame.type(), frame.runId(), nowNs);
         switch (frame.type())
         {
             case FrameType.HEARTBEAT -> onHeartbeat(sender, senderIncarnation, frame, nowNs);
@@ -303,13 +316,15 @@ public final class DetectorNode
                 learning.onNotice(frame.notice(), sender, senderIncarnation, nowNs);
             case FrameType.LEAVE -> learning.onLeave(sender, senderIncarnation, nowNs);
             case FrameType.JOIN_REQUEST, FrameType.JOIN_PROOF -> joins.onJoinFrame(frame, nowNs);
-            case FrameType.JOIN_CHALLENGE -> joiner.onJoinChallenge(sender, frame.probeToken(), nowNs);
+            case FrameType.JOIN_CHALLENGE ->
+                joiner.onJoinChallenge(sender, frame.probeToken(), frame.joinerNonce(), frame.runId(), nowNs);
             case FrameType.VIEW ->
                 learning.onView(sender, senderIncarnation, frame.viewDead(), frame.viewIncarnations(), nowNs);
             case FrameType.PROBE -> probeAnswers.onProbe(sender, senderIncarnation, frame.probeToken(), nowNs);
             case FrameType.PROBE_ACK -> probeAnswers.onProbeAck(sender, senderIncarnation, frame.probeToken(), nowNs);
             case FrameType.VIEW_DIGEST -> learning.onViewDigest(sender, senderIncarnation, frame.probeToken(), nowNs);
-            case FrameType.REFORM_POLL -> joiner.onReformPoll(sender, senderIncarnation, frame.probeToken(), nowNs);
+            case FrameType.REFORM_POLL ->
+                joiner.onReformPoll(sender, senderIncarnation, frame.probeToken(), frame.runId(), nowNs);
             case FrameType.REFORM_ACK -> joiner.onReformAck(sender, senderIncarnation, frame.probeToken(), nowNs);
             default ->
             {

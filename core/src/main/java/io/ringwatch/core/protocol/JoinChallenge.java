@@ -23,6 +23,8 @@ final class JoinChallenge
     private static final long GOLDEN_GAMMA = 0x9E37_79B9_7F4A_7C15L;
 
     private final long slotNs;
+    private final int rank;
+    private final int incarnation;
     private long secret;
 
     /**
@@ -33,6 +35,8 @@ final class JoinChallenge
     JoinChallenge(final long slotNs, final int rank, final int incarnation)
     {
         this.slotNs = slotNs;
+        this.rank = rank;
+        this.incarnation = incarnation;
         this.secret = SplitMix.mix(SplitMix.mix(rank * GOLDEN_GAMMA) ^ incarnation);
     }
 
@@ -65,6 +69,29 @@ final class JoinChallenge
         final long slot = Math.floorDiv(nowNs, slotNs);
         return token == nonceIn(joiner, joinerIncarnation, slot) ||
             token == nonceIn(joiner, joinerIncarnation, slot - 1);
+    }
+
+    /**
+     * This node's own nonce as a joiner, for its JOIN_REQUEST (and, low bit aside, its re-form poll's token): drawn as
+     * a contact's nonce for this node's own rank and incarnation, which no contact of this process ever challenges.
+     *
+     * @return the nonce for an ask now.
+     */
+    long ownNonce(final long nowNs)
+    {
+        return nonce(rank, incarnation, nowNs);
+    }
+
+    /**
+     * @return true if a challenge returned {@code echoed}, this node's own nonce of this slot or the one before (its
+     * low bit aside, which a re-form poll's token uses): a challenge to this node's own ask, not one replayed from
+     * another run.
+     */
+    boolean returnsOwn(final long echoed, final long nowNs)
+    {
+        final long slot = Math.floorDiv(nowNs, slotNs);
+        return (echoed | 1) == (nonceIn(rank, incarnation, slot) | 1) ||
+            (echoed | 1) == (nonceIn(rank, incarnation, slot - 1) | 1);
     }
 
     private long nonceIn(final int joiner, final int joinerIncarnation, final long slot)

@@ -27,6 +27,7 @@ final class JoinContact
     private final HealRetell heal;
     private final Neighbours neighbours;
     private final JoinChallenge challenge;
+    private final RunBinding runs;
     private final boolean challengeBroken;
 
     JoinContact(
@@ -36,9 +37,11 @@ final class JoinContact
         final ProbeSession probes,
         final MajorityRule majorityRule,
         final HealRetell heal,
-        final Neighbours neighbours)
+        final Neighbours neighbours,
+        final RunBinding runs)
     {
         this.shared = shared;
+        this.runs = runs;
         this.policy = settings.partitionPolicy();
         this.challenge = new JoinChallenge(settings.suspicionTimeoutNs(), shared.rank, incarnation);
         this.challengeBroken = settings.breaks(ProtocolSettings.BREAK_JOIN_CHALLENGE);
@@ -57,24 +60,51 @@ final class JoinContact
     }
 
     /**
+     * @return this node's nonce for a JOIN_REQUEST (or a re-form poll) it sends now, as a joiner.
+     */
+    long ownNonce(final long nowNs)
+    {
+        return challenge.ownNonce(nowNs);
+    }
+
+    /**
+     * @return true if a challenge's returned nonce is one this node sent as a joiner within the last δ to 2δ.
+     */
+    boolean returnsOwn(final long joinerNonce, final long nowNs)
+    {
+        return challenge.returnsOwn(joinerNonce, nowNs);
+    }
+
+    /**
      * A JOIN_REQUEST or a JOIN_PROOF, as {@link #onJoinRequest}.
      */
     void onJoinFrame(final InboundFrame frame, final long nowNs)
     {
-        // only a proof carries a token: a request's field holds whatever the decoder read last
-        final long token = frame.type() == FrameType.JOIN_PROOF ? frame.probeToken() : NO_PROOF;
-        onJoinRequest(frame.senderRank(), frame.senderIncarnation(), token, nowNs);
+        // only a proof carries a token, and only a request the joiner's nonce
+        final boolean proof = frame.type() == FrameType.JOIN_PROOF;
+        onJoinRequest(frame.senderRank(), frame.senderIncarnation(), proof ? frame.probeToken() : NO_PROOF,
+            proof ? 0 : frame.joinerNonce(), frame.runId(), nowNs);
     }
 
     /**
      * A JOIN_REQUEST ({@code token} {@link #NO_PROOF}), or a JOIN_PROOF returning this contact's nonce: the contact's
      * side of a join. A frame from a rank held dead is normally fenced; this one is not when its incarnation is newer.
      * A newer incarnation is acted on only once proven ({@link JoinChallenge}): until then the joiner is challenged
-     * and nothing changes. Proven, an incarnation newer than the one held alive means that life ended unnoticed: it is
-     * announced dead first. A repeated request (the joiner has not been confirmed) gets the view again and a fresh
-     * JOIN broadcast.
+     * and nothing changes. So is a request from a joiner bound to another run than this node's (one that knows none
+     * yet): the challenge is how it learns this one ({@link RunBinding}). Proven, an incarnation newer than the one
+     * held alive means that life ended unnoticed: it is announced dead first. A repeated request (the joiner has not
+     * been confirmed) gets the view again and a fresh JOIN broadcast.
+     *
+     * @param joinerNonce the request's nonce (a re-form poll's token), returned in the challenge.
+     * @param requestRun  the run the request or proof was stamped with.
      */
-    void onJoinRequest(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    void onJoinRequest(
+        final int fromRank,
+        final int fromIncarnation,
+        final long token,
+        final long joinerNonce,
+        final long requestRun,
+        final long nowNs)
     {
         // A joiner not yet confirmed by its neighbours may be unknown to parts of the cluster still, which would drop
         // its frames (a newer incarnation they have not admitted): it is no contact; the joiner asks the next one.
@@ -95,7 +125,8 @@ final class JoinContact
             shared.counters.increment(ProtocolCounter.JOINS_REFUSED);
             return;
         }
-        if (fromIncarnation > known && !challengeBroken && !challenge.proves(fromRank, fromIncarnation, token, nowNs))
+        final boolean unproven = fromIncarnation > known || !runs.isOwn(requestRun);
+        if (unproven && !challengeBroken && !challenge.proves(fromRank, fromIncarnation, token, nowNs))
         {
             // a newer incarnation alone proves nothing: a request recorded in an earlier run carries one too
             if (token != NO_PROOF)
@@ -103,7 +134,8 @@ final class JoinContact
                 shared.counters.increment(ProtocolCounter.JOIN_PROOFS_REFUSED);
             }
             shared.counters.increment(ProtocolCounter.JOIN_CHALLENGES_SENT);
-            shared.control.sendJoinChallenge(fromRank, challenge.nonce(fromRank, fromIncarnation, nowNs));
+            shared.control.sendJoinChallenge(
+                fromRank, challenge.nonce(fromRank, fromIncarnation, nowNs), joinerNonce);
             return;
         }
 

@@ -22,6 +22,7 @@ final class JoinerRole
     private final Reform reform;
     private final Neighbours neighbours;
     private final JoinContact joins;
+    private final RunBinding runs;
 
     JoinerRole(
         final Shared shared,
@@ -30,8 +31,10 @@ final class JoinerRole
         final Joining joining,
         final Reform reform,
         final Neighbours neighbours,
-        final JoinContact joins)
+        final JoinContact joins,
+        final RunBinding runs)
     {
+        this.runs = runs;
         this.shared = shared;
         this.incarnation = incarnation;
         this.quorum = quorum;
@@ -59,7 +62,8 @@ final class JoinerRole
     int askIfDue(final long nowNs)
     {
         final LocalView view = shared.view;
-        final int asked = joining.askIfDue(nowNs, view.active(), view.joining(), shared.observation.emitter());
+        final int asked = joining.askIfDue(
+            nowNs, view.active(), view.joining(), shared.observation.emitter(), joins.ownNonce(nowNs));
         if (asked == Joining.REFORM)
         {
             reformCluster(nowNs);
@@ -100,7 +104,8 @@ final class JoinerRole
      * (every member gets the poll at once: all of them admitting it would be N − 1 JOIN broadcasts of one join); a
      * joiner answers and commits; anyone else ignores it.
      */
-    void onReformPoll(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    void onReformPoll(
+        final int fromRank, final int fromIncarnation, final long token, final long pollRun, final long nowNs)
     {
         if (fromRank != Reform.LEADER || fromRank == shared.rank)
         {
@@ -110,7 +115,7 @@ final class JoinerRole
         {
             if (shared.ring.nextAlive(fromRank) == shared.rank)
             {
-                joins.onJoinRequest(fromRank, fromIncarnation, JoinContact.NO_PROOF, nowNs);
+                joins.onJoinRequest(fromRank, fromIncarnation, JoinContact.NO_PROOF, token, pollRun, nowNs);
             }
         }
         else if (shared.view.joining() && fromIncarnation > 0)
@@ -121,10 +126,17 @@ final class JoinerRole
 
     /**
      * JOIN_CHALLENGE: a contact asks this node to prove its request is its own, made now. Answered by a node asking to
-     * join, or a member not yet confirmed asking its emitter again ({@link Joining#answerChallenge}).
+     * join, or a member not yet confirmed asking its emitter again ({@link Joining#answerChallenge}). A joiner takes
+     * the contact's run first, so its proof and all that follows are stamped with it, if the challenge returns its own
+     * nonce: a challenge replayed from another run teaches nothing.
      */
-    void onJoinChallenge(final int fromRank, final long nonce, final long nowNs)
+    void onJoinChallenge(
+        final int fromRank, final long nonce, final long joinerNonce, final long contactRun, final long nowNs)
     {
+        if (shared.view.joining() && joins.returnsOwn(joinerNonce, nowNs))
+        {
+            runs.learn(contactRun, nowNs);
+        }
         if (shared.view.joining() || shared.view.active())
         {
             joining.answerChallenge(fromRank, nonce, nowNs);
@@ -142,7 +154,7 @@ final class JoinerRole
     void onReformAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
     {
         if (shared.view.joining() && shared.ring.isRank(fromRank) && fromIncarnation > 0 &&
-            reform.onAck(fromRank, token, nowNs, shared.control) == Reform.REFORM)
+            reform.onAck(fromRank, token, nowNs, shared.control, joins.ownNonce(nowNs)) == Reform.REFORM)
         {
             reformCluster(nowNs);
         }
@@ -155,6 +167,7 @@ final class JoinerRole
     private void reformCluster(final long nowNs)
     {
         reform.reformed();
+        runs.reformed();
         // as a boot with this node (rank 0) the one seed
         shared.membership.seeds(1, shared.clusterSize);
         shared.membership.reformed();

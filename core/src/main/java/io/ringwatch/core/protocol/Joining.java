@@ -66,20 +66,21 @@ final class Joining
      * @param active  this node is a member (it asks its emitter again when a neighbour has not confirmed it yet).
      * @param joining this node is still joining.
      * @param emitter its emitter, when active.
+     * @param nonce   this node's joiner nonce now, which a contact's challenge returns.
      * @return work done (0 or 1), or {@link #REFORM}.
      */
-    int askIfDue(final long nowNs, final boolean active, final boolean joining, final int emitter)
+    int askIfDue(final long nowNs, final boolean active, final boolean joining, final int emitter, final long nonce)
     {
         if (membership.takeReask() && active && emitter != rank)
         {
             // the emitter knows of this life: it beats it
             askedAt(nowNs);
-            control.sendJoinRequest(emitter);
+            control.sendJoinRequest(emitter, nonce);
             return 1;
         }
         if (joining)
         {
-            final int polled = reform.pollIfDue(nowNs, control);
+            final int polled = reform.pollIfDue(nowNs, control, nonce);
             if (polled == Reform.REFORM)
             {
                 return REFORM;
@@ -103,7 +104,7 @@ final class Joining
             contact = Reform.LEADER;
         }
         askedAt(nowNs);
-        control.sendJoinRequest(contact);
+        control.sendJoinRequest(contact, nonce);
         return 1;
     }
 

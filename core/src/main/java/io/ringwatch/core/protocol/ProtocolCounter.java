@@ -85,7 +85,11 @@ public enum ProtocolCounter
      * nothing done but a new challenge. */
     JOIN_PROOFS_REFUSED("join proofs refused"),
     /** Challenges to this node while it was not asking to join: the answer to someone else's replay of its request. */
-    JOIN_CHALLENGES_IGNORED("join challenges ignored");
+    JOIN_CHALLENGES_IGNORED("join challenges ignored"),
+    /** A higher run adopted from a peer's frame during the startup grace (the seeds agreeing on their run). */
+    RUNS_ADOPTED("runs adopted"),
+    /** A run learned from a contact's challenge that returned this joiner's nonce. */
+    RUNS_LEARNED("runs learned");
 
     private static final ProtocolCounter[] VALUES = values();
 

@@ -105,9 +105,16 @@ public record ProtocolSettings(
      */
     public static final int BREAK_STALE_COUNT = 1 << 8;
 
+    /**
+     * Negative controls only: the node's decoder takes authentic frames under any run, not only its own (a frame
+     * recorded in an earlier run of the cluster is then believed). Read by the runtime, which owns the decoder.
+     */
+    public static final int BREAK_RUN_BINDING = 1 << 9;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
-        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "stale-count"};
+        "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "stale-count",
+        "run-binding"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -174,7 +181,7 @@ public record ProtocolSettings(
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
      *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again},
-     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}, {@code stale-count}; empty
+     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}, {@code stale-count}, {@code run-binding}; empty
      *              for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * <p>
  * <b>The rule.</b> Only the lowest rank, {@link #LEADER}, may re-form, and only while it is joining itself. Once it has
  * asked to join for {@link #pollPeriodNs} without being admitted it polls every other rank of the cluster file
- * (REFORM_POLL, a fresh token each time), and again every period. A member never answers; the leader's nearest live
+ * (REFORM_POLL, a fresh token each time: the leader's joiner nonce, low bit aside), and again every period. A member never answers; the leader's nearest live
  * successor among them takes the poll for a join request and admits the leader, which ends the matter. A joiner
  * answers (REFORM_ACK with the token). The first poll
  * of a period only asks; if every other rank answered it within the lease L, the leader polls again at once, and this
@@ -119,7 +119,7 @@ final class Reform
      *
      * @return {@link #POLLED}, {@link #REFORM} (only under the broken rule), or {@link #NOTHING}.
      */
-    int pollIfDue(final long nowNs, final ControlChannel control)
+    int pollIfDue(final long nowNs, final ControlChannel control, final long nonce)
     {
         if (nowNs - nextPollNs < 0)
         {
@@ -129,11 +129,15 @@ final class Reform
         {
             return REFORM;
         }
-        poll(false, nowNs, control);
+        poll(false, nowNs, control, nonce);
         return POLLED;
     }
 
-    private void poll(final boolean binding, final long nowNs, final ControlChannel control)
+    /**
+     * @param nonce the leader's nonce as a joiner now: a member that takes the poll for a join request returns the
+     *              token in its challenge, so the token must be one no recording of another run can carry.
+     */
+    private void poll(final boolean binding, final long nowNs, final ControlChannel control, final long nonce)
     {
         if (answered == null)
         {
@@ -141,7 +145,7 @@ final class Reform
         }
         Arrays.fill(answered, 0L);
         answers = 0;
-        pollToken = ((pollToken >>> 1) + 1) << 1 | (binding ? 1 : 0);
+        pollToken = (nonce & ~1L) | (binding ? 1 : 0);
         pollSentNs = nowNs;
         nextPollNs = nowNs + pollPeriodNs;
         for (int r = 0; r < clusterSize; r++)
@@ -165,7 +169,7 @@ final class Reform
      * @return {@link #REFORM} once every other rank answered the binding poll within the lease, {@link #POLLED} when
      * every one answered the first poll and the binding one went out, else {@link #NOTHING}.
      */
-    int onAck(final int fromRank, final long token, final long nowNs, final ControlChannel control)
+    int onAck(final int fromRank, final long token, final long nowNs, final ControlChannel control, final long nonce)
     {
         if (answered == null || token != pollToken || nowNs - pollSentNs > leaseNs || fromRank == rank)
         {
@@ -183,7 +187,7 @@ final class Reform
         {
             return REFORM;
         }
-        poll(true, nowNs, control);
+        poll(true, nowNs, control, nonce);
         return POLLED;
     }
 

@@ -117,15 +117,24 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         sendControl(EventQueue.LEAVE_MESSAGE, observerRank, null);
     }
 
-    public void sendJoinRequest(final int contactRank)
+    // a nonce is 64 bits: it travels as the event's reference, as a view digest does
+    public void sendJoinRequest(final int contactRank, final long joinerNonce)
     {
-        sendControl(EventQueue.JOIN_REQUEST, contactRank, null);
+        sendControl(EventQueue.JOIN_REQUEST, contactRank, joinerNonce);
     }
 
-    // a nonce is 64 bits: it travels as the event's reference, as a view digest does
-    public void sendJoinChallenge(final int joinerRank, final long nonce)
+    public void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
     {
-        sendControl(EventQueue.JOIN_CHALLENGE, joinerRank, nonce);
+        sendControl(EventQueue.JOIN_CHALLENGE, joinerRank, new long[]{nonce, joinerNonce});
+    }
+
+    /**
+     * Frames are stamped when delivered, with the run their sender holds then (as they take their frame sequence
+     * then): a frame sent just before its sender took a new run arrives under the new one.
+     */
+    public void bindRun(final long run, final boolean adoptHigher)
+    {
+        wire.bindRun(rank, run, adoptHigher);
     }
 
     public void sendJoinProof(final int contactRank, final long nonce)
@@ -159,12 +168,13 @@ final class NodePort implements HeartbeatChannel, ControlChannel
 
     public void sendReformPoll(final int toRank, final long token)
     {
-        sendProbe(EventQueue.REFORM_POLL, toRank, token);
+        // a poll's token is the leader's 64-bit joiner nonce: it travels as the event's reference
+        sendControl(EventQueue.REFORM_POLL, toRank, token);
     }
 
     public void sendReformAck(final int toRank, final long token)
     {
-        sendProbe(EventQueue.REFORM_ACK, toRank, token);
+        sendControl(EventQueue.REFORM_ACK, toRank, token);
     }
 
     public void sendNotice(final int toRank, final Notice notice)
@@ -225,16 +235,16 @@ final class NodePort implements HeartbeatChannel, ControlChannel
                 delivered = (SimNotice)ref;
                 yield wire.notice(from, incarnation, to, delivered);
             }
-            case EventQueue.JOIN_REQUEST -> wire.joinRequest(from, incarnation, to);
+            case EventQueue.JOIN_REQUEST -> wire.token(FrameType.JOIN_REQUEST, from, incarnation, to, (Long)ref);
             case EventQueue.VIEW ->
                 wire.view(from, incarnation, to, ((SimView)ref).dead(), ((SimView)ref).incarnations());
             case EventQueue.VIEW_DIGEST -> wire.token(FrameType.VIEW_DIGEST, from, incarnation, to, (Long)ref);
-            case EventQueue.JOIN_CHALLENGE -> wire.token(FrameType.JOIN_CHALLENGE, from, incarnation, to, (Long)ref);
+            case EventQueue.JOIN_CHALLENGE -> wire.challenge(from, incarnation, to, ((long[])ref)[0], ((long[])ref)[1]);
             case EventQueue.JOIN_PROOF -> wire.token(FrameType.JOIN_PROOF, from, incarnation, to, (Long)ref);
             case EventQueue.PROBE -> wire.token(FrameType.PROBE, from, incarnation, to, value >>> 32);
             case EventQueue.PROBE_ACK -> wire.token(FrameType.PROBE_ACK, from, incarnation, to, value >>> 32);
-            case EventQueue.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, value >>> 32);
-            case EventQueue.REFORM_ACK -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, value >>> 32);
+            case EventQueue.REFORM_POLL -> wire.token(FrameType.REFORM_POLL, from, incarnation, to, (Long)ref);
+            case EventQueue.REFORM_ACK -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, (Long)ref);
             case EventQueue.LEAVE_MESSAGE -> wire.leave(from, incarnation, to);
             case EventQueue.FORGED_NOTICE -> forged(to, (UnsafeBuffer)ref);
             default -> throw new IllegalStateException("not a control message: " + type);

@@ -25,6 +25,7 @@ public final class ProtocolOptions
     BroadcastKind broadcast = BroadcastKind.DOUBLE_HYPERCUBE;
     boolean authentication = true;
     boolean replayGuards;
+    boolean runBinding;
 
     ProtocolOptions copy()
     {
@@ -41,6 +42,7 @@ public final class ProtocolOptions
         copy.broadcast = broadcast;
         copy.authentication = authentication;
         copy.replayGuards = replayGuards;
+        copy.runBinding = runBinding;
         return copy;
     }
 
@@ -184,5 +186,13 @@ public final class ProtocolOptions
     public boolean replayGuards()
     {
         return replayGuards;
+    }
+
+    /**
+     * @return whether each node draws a candidate run and binds its frames to a run, as live ({@code Wire}).
+     */
+    public boolean runBinding()
+    {
+        return runBinding;
     }
 }

@@ -245,6 +245,19 @@ public final class SimConfig
     }
 
     /**
+     * @param on whether each node, at its boot or restart, gets a candidate run drawn as the runtime draws one (its
+     *           start time in virtual milliseconds above 16 bits derived from the seed, rank and incarnation), so the
+     *           run's frames are bound to a run as live: seeds agree on one during their grace, joiners learn it
+     *           from their contact, a re-form starts another (off by default: all frames then carry run 0).
+     * @return this.
+     */
+    public SimConfig runBinding(final boolean on)
+    {
+        mutable(protocol).runBinding = on;
+        return this;
+    }
+
+    /**
      * @param ns τ: each message takes a delay drawn uniformly from (0, τ].
      * @return this.
      */

@@ -23,9 +23,22 @@ public final class SimFrame implements InboundFrame
     private long heartbeatCounter;
     private long heartbeatTimestampNs;
     private long probeToken;
+    private long runId;
+    private long joinerNonce;
     private Notice notice;
     private RankSet viewDead;
     private RankIncarnations viewIncarnations;
+
+    /**
+     * The run the frames built from now on carry, and the joiner's nonce of a JOIN_REQUEST or JOIN_CHALLENGE: both 0
+     * (unbound) unless set, as for a node whose driver binds no runs.
+     */
+    public SimFrame run(final long runId, final long joinerNonce)
+    {
+        this.runId = runId;
+        this.joinerNonce = joinerNonce;
+        return this;
+    }
 
     public SimFrame header(final int type, final int senderRank, final int senderIncarnation)
     {
@@ -101,6 +114,16 @@ public final class SimFrame implements InboundFrame
     public int senderIncarnation()
     {
         return senderIncarnation;
+    }
+
+    public long runId()
+    {
+        return runId;
+    }
+
+    public long joinerNonce()
+    {
+        return joinerNonce;
     }
 
     public long heartbeatCounter()

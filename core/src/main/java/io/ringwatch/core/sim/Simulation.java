@@ -99,9 +99,10 @@ public final class Simulation
         {
             final long startNs = plan.jitterNs(rank);
             nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, listener, startNs);
+            nodes[rank].runCandidate(wire.runCandidate(rank, 0, startNs));
             if (plan.bootStartNs(rank) == NONE)
             {
-                boot.plan(rank, n, false, 0).start(nodes[rank], boot.planSeeds(n), startNs);
+                boot.plan(rank, n, false, 0).start(enter(rank), boot.planSeeds(n), startNs);
             }
             else
             {
@@ -328,6 +329,7 @@ public final class Simulation
         final BootPlan bootPlan = options.plan(rank, n, !boot, incarnation);
         wire.restarted(rank, nodes[rank].incarnation(), bootPlan.joins());
         nodes[rank] = new DetectorNode(rank, incarnation, settings, schedule, port, port, listener, nowNs);
+        nodes[rank].runCandidate(wire.runCandidate(rank, incarnation, nowNs));
         bootPlan.start(enter(rank), options.planSeeds(n), nowNs);
         afterCall(rank);
         truth.refreshStable(rank);

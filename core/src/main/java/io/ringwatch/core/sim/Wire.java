@@ -6,13 +6,14 @@ import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
-import io.ringwatch.core.codec.JoinRequestFlyweight;
+import io.ringwatch.core.codec.JoinChallengeFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.ProbeFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.codec.ViewFlyweight;
+import io.ringwatch.core.protocol.RunIds;
 import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.Notice;
@@ -62,7 +63,13 @@ public final class Wire
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FrameDecoder.MAX_FRAME_LENGTH]);
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final LeaveFlyweight leave = new LeaveFlyweight();
-    private final JoinRequestFlyweight joinRequest = new JoinRequestFlyweight();
+    private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
+    // each node's run and whether it adopts a higher one ({@code DetectorNode}'s run binding); all 0 unless the run
+    // gives nodes candidates
+    private final long[] runs;
+    private final boolean[] adopting;
+    private final boolean runBinding;
+    private final long seed;
     private final FailureNoticeFlyweight notice = new FailureNoticeFlyweight();
     private final ViewFlyweight view = new ViewFlyweight();
     private final ProbeFlyweight probe = new ProbeFlyweight();
@@ -85,6 +92,10 @@ public final class Wire
         keyring = protocol.authentication() ? FrameAuthenticator.withKey(key(0x11)) : FrameAuthenticator.NONE;
         stamper = new FrameStamper(n, keyring);
         decoder = FrameDecoder.forAnyReceiver(CLUSTER_ID, n, configDigest, keyring);
+        runs = new long[n];
+        adopting = new boolean[n];
+        runBinding = protocol.runBinding();
+        seed = config.seed();
         if (protocol.replayGuards())
         {
             if (n > SimConfig.MAX_GUARDED_NODES)
@@ -209,9 +220,45 @@ public final class Wire
         return deliver(FrameType.LEAVE, from, to, leave.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest));
     }
 
-    public InboundFrame joinRequest(final int from, final int incarnation, final int to)
+    public InboundFrame challenge(
+        final int from, final int incarnation, final int to, final long nonce, final long joinerNonce)
     {
-        return deliver(FrameType.JOIN_REQUEST, from, to, joinRequest.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest));
+        return deliver(FrameType.JOIN_CHALLENGE, from, to,
+            challenge.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest, nonce, joinerNonce));
+    }
+
+    /**
+     * The candidate run a node's driver draws when its process starts: 0 (bind no runs) unless the run binds them;
+     * its virtual start time, in milliseconds above a base of 2027's, over 16 bits mixed from the seed, rank and
+     * incarnation, so no draw of the run's random source changes.
+     */
+    long runCandidate(final int rank, final int incarnation, final long nowNs)
+    {
+        if (!runBinding)
+        {
+            return 0;
+        }
+        long bits = seed ^ (rank * 0x9E37_79B9_7F4A_7C15L) ^ (incarnation * 0xC2B2_AE3D_27D4_EB4FL);
+        bits = (bits ^ (bits >>> 31)) * 0xBF58_476D_1CE4_E5B9L;
+        bits = (bits ^ (bits >>> 29)) * 0x94D0_49BB_1331_11EBL;
+        return RunIds.candidate(1_800_000_000_000L + nowNs / 1_000_000, (int)(bits ^ (bits >>> 32)));
+    }
+
+    /**
+     * @return the run {@code rank} is bound to now, 0 if none.
+     */
+    long run(final int rank)
+    {
+        return runs[rank];
+    }
+
+    /**
+     * A node took a run: its frames are stamped with it from now on, and its decoder takes frames under it.
+     */
+    void bindRun(final int rank, final long run, final boolean adoptHigher)
+    {
+        runs[rank] = run;
+        adopting[rank] = adoptHigher;
     }
 
     public InboundFrame notice(final int from, final int incarnation, final int to, final Notice sent)
@@ -227,8 +274,8 @@ public final class Wire
     }
 
     /**
-     * @param type {@link FrameType#PROBE}, PROBE_ACK, VIEW_DIGEST, REFORM_POLL or REFORM_ACK: the frames of a header
-     *             and a token.
+     * @param type {@link FrameType#PROBE}, PROBE_ACK, VIEW_DIGEST, REFORM_POLL, REFORM_ACK, JOIN_REQUEST or
+     *             JOIN_PROOF: the frames of a header and a token.
      */
     public InboundFrame token(final int type, final int from, final int incarnation, final int to, final long token)
     {
@@ -242,7 +289,7 @@ public final class Wire
      */
     RejectReason judge(final int receiver, final DirectBuffer frame, final int length)
     {
-        return decoder.receiver(receiver).decode(frame, 0, length);
+        return decoder.receiver(receiver).bindRun(runs[receiver], adopting[receiver]).decode(frame, 0, length);
     }
 
     /**
@@ -262,8 +309,11 @@ public final class Wire
             refused(type, from, to, "encoder refused it (" + encodedLength + ")");
             return null;
         }
-        final int length = stamperOf(from).stamp(buffer, 0, encodedLength);
-        final RejectReason reason = decoder.receiver(to, guards != null ? guards[to] : null).decode(buffer, 0, length);
+        final FrameStamper sender = stamperOf(from);
+        sender.run(runs[from]);
+        final int length = sender.stamp(buffer, 0, encodedLength);
+        final RejectReason reason = decoder.receiver(to, guards != null ? guards[to] : null)
+            .bindRun(runs[to], adopting[to]).decode(buffer, 0, length);
         if (reason != RejectReason.NONE)
         {
             rejected[reason.ordinal()]++;
@@ -316,12 +366,16 @@ public final class Wire
     /**
      * With replay guards, a frame from a life of its sender that the receiver has not admitted (a restarted rank
      * heard before its JOIN is applied there, or a dead life's frame heard after) is refused live too: the
-     * runtime's admission rule at work, counted ({@link #rejected}) but no wire bug.
+     * runtime's admission rule at work, counted ({@link #rejected}) but no wire bug. So is, with run binding, a frame
+     * of another run: a seed's before it adopted the highest during its grace, a joiner's proof of a challenge that
+     * did not return its nonce, a node cut off through its whole grace; what such refusals cost shows in the
+     * protocol's checks.
      */
     private boolean isAdmissionRule(final RejectReason reason)
     {
-        return guards != null &&
-            (reason == RejectReason.UNKNOWN_INCARNATION || reason == RejectReason.STALE_INCARNATION);
+        return (guards != null &&
+            (reason == RejectReason.UNKNOWN_INCARNATION || reason == RejectReason.STALE_INCARNATION)) ||
+            (runBinding && reason == RejectReason.WRONG_RUN);
     }
 
     /**

@@ -51,8 +51,9 @@ public interface ControlChannel
      * the default, which refuses.
      *
      * @param contactRank a rank the caller believes alive.
+     * @param joinerNonce the caller's nonce for this ask, which the contact's challenge returns.
      */
-    default void sendJoinRequest(final int contactRank)
+    default void sendJoinRequest(final int contactRank, final long joinerNonce)
     {
         throw new UnsupportedOperationException("this control channel cannot send JOIN_REQUEST");
     }
@@ -62,10 +63,11 @@ public interface ControlChannel
      * {@code nonce} ({@link #sendJoinProof}) before the contact acts on its request. Transports without joins keep the
      * default, which refuses.
      *
-     * @param joinerRank the rank that asked to join.
-     * @param nonce      fresh, never 0.
+     * @param joinerRank  the rank that asked to join.
+     * @param nonce       fresh, never 0.
+     * @param joinerNonce the nonce the joiner's request carried (a re-form poll's token), returned to it.
      */
-    default void sendJoinChallenge(final int joinerRank, final long nonce)
+    default void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
     {
         throw new UnsupportedOperationException("this control channel cannot send JOIN_CHALLENGE");
     }
@@ -132,5 +134,19 @@ public interface ControlChannel
     default void sendReformAck(final int toRank, final long token)
     {
         throw new UnsupportedOperationException("this control channel cannot send REFORM_ACK");
+    }
+
+    /**
+     * The protocol bound this node to a run (its own candidate at boot, a higher one adopted during the startup grace,
+     * one learned from a contact, or a re-form's): stamp every frame sent from now on with {@code run}, and accept
+     * frames under it only (under a higher one too while {@code adoptHigher}), but for the unbound types. Transports
+     * that bind no runs keep the default, which ignores it; the protocol only binds runs when its driver gave it a
+     * candidate.
+     *
+     * @param run         the run id, never 0.
+     * @param adoptHigher frames under a higher run are accepted too: the protocol adopts it.
+     */
+    default void bindRun(final long run, final boolean adoptHigher)
+    {
     }
 }

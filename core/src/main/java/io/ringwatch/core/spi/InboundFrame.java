@@ -26,6 +26,19 @@ public interface InboundFrame
     int senderIncarnation();
 
     /**
+     * @return the run the sender stamped the frame with: the receiver's own run, except for the unbound types
+     * ({@link FrameType#JOIN_REQUEST}, JOIN_CHALLENGE, REFORM_POLL, REFORM_ACK: 0 from a sender bound to no run yet) and
+     * a higher run the receiver may adopt during its startup grace.
+     */
+    long runId();
+
+    /**
+     * @return {@link FrameType#JOIN_REQUEST}: the joiner's nonce; {@link FrameType#JOIN_CHALLENGE}: the joiner's
+     * nonce the contact returns.
+     */
+    long joinerNonce();
+
+    /**
      * @return {@link FrameType#HEARTBEAT}: the emitter's counter.
      */
     long heartbeatCounter();

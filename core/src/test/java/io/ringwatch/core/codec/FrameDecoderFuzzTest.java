@@ -17,6 +17,7 @@ import static io.ringwatch.core.codec.FailureNoticeFlyweight.MAX_RANGES;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.FAILURE_NOTICE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEADER_LENGTH;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.HEARTBEAT_TYPE;
+import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_CHALLENGE_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_REQUEST_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.JOIN_TYPE;
 import static io.ringwatch.core.codec.FrameHeaderFlyweight.LEAVE_TYPE;
@@ -82,7 +83,8 @@ class FrameDecoderFuzzTest
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final FailureNoticeFlyweight notice = new FailureNoticeFlyweight();
     private final LeaveFlyweight leave = new LeaveFlyweight();
-    private final JoinRequestFlyweight joinRequest = new JoinRequestFlyweight();
+    private final ProbeFlyweight probe = new ProbeFlyweight();
+    private final JoinChallengeFlyweight challenge = new JoinChallengeFlyweight();
     private final FrameAuthenticator primarySigner = FrameAuthenticator.withKey(Frames.KEY);
     private final FrameAuthenticator rotationSigner = FrameAuthenticator.withKeys(List.of(ROTATION_KEY, Frames.KEY));
     private final FrameAuthenticator foreignSigner = FrameAuthenticator.withKey(Frames.OTHER_KEY);
@@ -90,6 +92,8 @@ class FrameDecoderFuzzTest
     private final ReplayGuard[] guards = new ReplayGuard[CLUSTER_SIZES.length];
     private final int[] localRanks = new int[CLUSTER_SIZES.length];
     private final int[] digests = new int[CLUSTER_SIZES.length];
+    // the run each decoder is bound to: unbound for the first, a run id for the others
+    private final long[] runs = new long[CLUSTER_SIZES.length];
     private final boolean[] boundaryTaken = new boolean[5001];
     private final byte[][] history = new byte[HISTORY][];
     private final int[] historyDecoder = new int[HISTORY];
@@ -116,6 +120,8 @@ class FrameDecoderFuzzTest
             digests[i] = ConfigDigest.of(CLUSTER_ID, n, 1_000_000L, 10_000_000L);
             guards[i] = new ReplayGuard(n);
             decoders[i] = new FrameDecoder(CLUSTER_ID, n, localRanks[i], digests[i], keyring, guards[i]);
+            runs[i] = i == 0 ? FrameHeaderFlyweight.UNBOUND_RUN : 1 + (random.nextLong() >>> 2);
+            decoders[i].bindRun(runs[i], false);
         }
         final byte[] garbage = new byte[buffer.capacity()];
         random.nextBytes(garbage);
@@ -396,7 +402,7 @@ class FrameDecoderFuzzTest
                 length = leave.encode(buffer, offset, CLUSTER_ID, sender, incarnation, local, digest);
                 break;
         }
-        return Frames.seal(signer, buffer, offset, length, nextSequenceOf(index, sender));
+        return Frames.seal(signer, buffer, offset, length, nextSequenceOf(index, sender), runs[index]);
     }
 
     /**
@@ -462,8 +468,8 @@ class FrameDecoderFuzzTest
     }
 
     /**
-     * @return true if the frame is now certainly invalid: a changed version, type, flags, cluster id, destination
-     * or config digest byte.
+     * @return true if the frame is now certainly invalid: a changed version, type, flags, cluster id, destination,
+     * config digest or run id byte.
      */
     private boolean flipBits(final int offset, final int length)
     {
@@ -482,7 +488,7 @@ class FrameDecoderFuzzTest
             final int index = offset + (bit >>> 3);
             buffer.putByte(index, (byte)(buffer.getByte(index) ^ (1 << (bit & 7))));
             final int byteIndex = bit >>> 3;
-            identityChanged |= byteIndex < 8 || (byteIndex >= 16 && byteIndex < 24);
+            identityChanged |= byteIndex < 8 || (byteIndex >= 16 && byteIndex < 24) || (byteIndex >= 32 && byteIndex < 40);
         }
         return identityChanged;
     }
@@ -503,9 +509,10 @@ class FrameDecoderFuzzTest
     /**
      * Overwrite one aligned 32-bit word before the MAC with an edge value.
      *
-     * @return true if the word was version/type/flags, cluster id, destination or config digest and it changed, unless
-     * it now names another type of the same layout: a key holder may send that frame (seed 9345678488455 turned a
-     * LEAVE into a JOIN_REQUEST, both a bare header), and the re-encoding check then holds it to its bytes.
+     * @return true if the word was version/type/flags, cluster id, destination, config digest or run id and it
+     * changed, unless it now names another type of the same layout: a key holder may send that frame (seed
+     * 9345678488455 turned a LEAVE into a JOIN_REQUEST, both a bare header in version 4), and the re-encoding check
+     * then holds it to its bytes.
      */
     private boolean garbleField(final int offset, final int length, final int clusterSize)
     {
@@ -519,7 +526,7 @@ class FrameDecoderFuzzTest
         {
             return false;
         }
-        return (word < 2 || word == 4 || word == 5) && before != after;
+        return (word < 2 || word == 4 || word == 5 || word == 8 || word == 9) && before != after;
     }
 
     private static int typeOf(final int versionTypeFlags)
@@ -534,8 +541,8 @@ class FrameDecoderFuzzTest
     {
         switch (type)
         {
-            case LEAVE_TYPE:
-            case JOIN_REQUEST_TYPE:
+            case HEARTBEAT_TYPE:
+            case JOIN_CHALLENGE_TYPE:
                 return -1;
             case FAILURE_NOTICE_TYPE:
             case JOIN_TYPE:
@@ -594,7 +601,7 @@ class FrameDecoderFuzzTest
         final int sender = random.nextInt(clusterSize);
         notice.wrap(buffer, offset)
             .header(type, CLUSTER_ID, sender, incarnationOf(index, sender), localRanks[index], digests[index]);
-        return Frames.seal(signer, buffer, offset, length, nextSequenceOf(index, sender));
+        return Frames.seal(signer, buffer, offset, length, nextSequenceOf(index, sender), runs[index]);
     }
 
     private int writeRandomBytes(final int offset)
@@ -678,7 +685,13 @@ class FrameDecoderFuzzTest
                 break;
 
             case JOIN_REQUEST_TYPE:
-                reencodedLength = joinRequest.encode(reencoded, 0, clusterId, sender, incarnation, destination, digest);
+                reencodedLength = probe.encode(reencoded, 0, JOIN_REQUEST_TYPE, clusterId, sender, incarnation,
+                    destination, digest, decoder.joinerNonce());
+                break;
+
+            case JOIN_CHALLENGE_TYPE:
+                reencodedLength = challenge.encode(reencoded, 0, clusterId, sender, incarnation, destination, digest,
+                    decoder.probeToken(), decoder.joinerNonce());
                 break;
 
             default:
@@ -686,7 +699,7 @@ class FrameDecoderFuzzTest
         }
 
         assertEquals(length, reencodedLength, () -> context("accepted frame re-encodes to another length", offset, length));
-        Frames.seal(signer, reencoded, 0, length, decoder.frameSequence());
+        Frames.seal(signer, reencoded, 0, length, decoder.frameSequence(), decoder.runId());
         assertArrayEquals(
             Frames.bytes(buffer, offset, length),
             Frames.bytes(reencoded, 0, length),

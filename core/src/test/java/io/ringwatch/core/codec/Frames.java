@@ -42,7 +42,21 @@ final class Frames
         final int length,
         final long frameSequence)
     {
-        new FrameHeaderFlyweight().wrap(buffer, offset).frameSequence(frameSequence);
+        return seal(authenticator, buffer, offset, length, frameSequence, FrameHeaderFlyweight.UNBOUND_RUN);
+    }
+
+    /**
+     * Stamp a frame with a chosen sequence and run and sign it, as {@link FrameStamper} would bound to that run.
+     */
+    static int seal(
+        final FrameAuthenticator authenticator,
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long frameSequence,
+        final long run)
+    {
+        new FrameHeaderFlyweight().wrap(buffer, offset).frameSequence(frameSequence).runId(run);
         authenticator.sign(buffer, offset, length);
         return length;
     }

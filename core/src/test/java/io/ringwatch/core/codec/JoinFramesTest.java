@@ -35,9 +35,11 @@ class JoinFramesTest
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0,
             seal(leave.encode(buffer, 0, CLUSTER_ID, 6, 0, 5, DIGEST), 1)));
 
-        final int length = seal(new JoinRequestFlyweight().encode(buffer, 0, CLUSTER_ID, 6, 3, 5, DIGEST), 1);
+        final int length = seal(new ProbeFlyweight().encode(
+            buffer, 0, FrameHeaderFlyweight.JOIN_REQUEST_TYPE, CLUSTER_ID, 6, 3, 5, DIGEST, 0x0BAD_CAFEL), 1);
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0, length));
         assertEquals(FrameHeaderFlyweight.JOIN_REQUEST_TYPE, decoder.type());
+        assertEquals(0x0BAD_CAFEL, decoder.joinerNonce());
         assertEquals(3, decoder.senderIncarnation());
         assertEquals(0, guard.admittedIncarnation(6), "admitted only when the protocol admits the join");
 
@@ -47,7 +49,8 @@ class JoinFramesTest
         assertEquals(RejectReason.NONE, decoder.decode(buffer, 0,
             seal(leave.encode(buffer, 0, CLUSTER_ID, 6, 3, 5, DIGEST), 3)));
         assertEquals(RejectReason.STALE_INCARNATION, decoder.decode(buffer, 0,
-            seal(new JoinRequestFlyweight().encode(buffer, 0, CLUSTER_ID, 6, 2, 5, DIGEST), 1)));
+            seal(new ProbeFlyweight().encode(
+                buffer, 0, FrameHeaderFlyweight.JOIN_REQUEST_TYPE, CLUSTER_ID, 6, 2, 5, DIGEST, 1L), 1)));
     }
 
     @Test

@@ -93,17 +93,19 @@ class DetectorNodeAllocationTest
             digestsSent++;
         }
 
-        long pollToken = -1;
+        // a token is the leader's nonce: any 64 bits
+        long pollToken;
+        boolean polled;
         int polls;
 
-        public void sendJoinRequest(final int contactRank)
+        public void sendJoinRequest(final int contactRank, final long joinerNonce)
         {
             sent++;
         }
 
         int challenges;
 
-        public void sendJoinChallenge(final int joinerRank, final long nonce)
+        public void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
         {
             challenges++;
         }
@@ -112,6 +114,7 @@ class DetectorNodeAllocationTest
         {
             polls++;
             pollToken = token;
+            polled = true;
         }
     }
 
@@ -201,14 +204,14 @@ class DetectorNodeAllocationTest
         {
             now += ETA_NS / 2;
             leader.doWork(now);
-            final long token = control.pollToken;
-            if (token >= 0)
+            if (control.polled)
             {
                 // both answer the asking poll, which sends the binding one; nobody answers that
-                control.pollToken = -1;
+                final long token = control.pollToken;
+                control.polled = false;
                 Deliver.reformAck(leader, 1, 3, token, now);
                 Deliver.reformAck(leader, 2, 3, token, now);
-                control.pollToken = -1;
+                control.polled = false;
             }
         }
         nowNs[0] = now;

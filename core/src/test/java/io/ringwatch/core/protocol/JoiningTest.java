@@ -71,9 +71,10 @@ class JoiningTest
     {
         membership.startJoin(0);
 
-        assertEquals(1, joining.askIfDue(0, false, true, RANK));
+        assertEquals(1, joining.askIfDue(0, false, true, RANK, 0x5EED));
         assertEquals(1, io.sentOfType("joinRequest").size());
+        assertEquals(0x5EED, io.lastJoinerNonce, "the request carries the joiner's nonce");
         assertEquals(1, counters.get(ProtocolCounter.JOIN_REQUESTS_SENT));
-        assertEquals(0, joining.askIfDue(1, false, true, RANK), "the next attempt waits for the retry period");
+        assertEquals(0, joining.askIfDue(1, false, true, RANK, 0x5EED), "the next attempt waits for the retry period");
     }
 }

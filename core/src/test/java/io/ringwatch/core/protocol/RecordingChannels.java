@@ -49,6 +49,13 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     boolean acceptsObservers = true;
     final List<String> observersOffered = new ArrayList<>();
     long slotCounter;
+    /** The nonce of the last JOIN_REQUEST sent, and the joiner's nonce the last JOIN_CHALLENGE returned. */
+    long lastJoinerNonce;
+    long lastChallengedJoinerNonce;
+    /** What the protocol last bound the node to ({@link #bindRun}), and how often it did. */
+    long boundRun;
+    boolean adoptsHigherRuns;
+    int runBinds;
 
     void deposit(final int writer, final long counter)
     {
@@ -141,14 +148,24 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     RankArray lastViewDead;
     IncarnationTable lastViewIncarnations;
 
-    public void sendJoinRequest(final int contactRank)
+    // the joiner's nonce is kept aside, so a test that expects a request sees it whatever its nonce
+    public void sendJoinRequest(final int contactRank, final long joinerNonce)
     {
         sent.add(new Sent("joinRequest", contactRank, 0));
+        lastJoinerNonce = joinerNonce;
     }
 
-    public void sendJoinChallenge(final int joinerRank, final long nonce)
+    public void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
     {
         joinChallenges.add(new Sent("joinChallenge", joinerRank, nonce));
+        lastChallengedJoinerNonce = joinerNonce;
+    }
+
+    public void bindRun(final long run, final boolean adoptHigher)
+    {
+        boundRun = run;
+        adoptsHigherRuns = adoptHigher;
+        runBinds++;
     }
 
     public void sendJoinProof(final int contactRank, final long nonce)

@@ -3,6 +3,7 @@ package io.ringwatch.core.sim;
 import io.ringwatch.core.codec.FrameAuthenticator;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.RejectReason;
+import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.spi.FrameType;
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class WireTest
 {
+    private static final long REFORM_SEED = 551_233_995_032_619_522L;
     private static final int N = 16;
 
     private static Wire wire(final boolean authentication)
@@ -44,14 +46,19 @@ class WireTest
         assertEquals(4, wire.decoded().destinationRank());
 
         assertFrame(wire.leave(5, 1, 6), FrameType.LEAVE, 5, 1);
-        assertFrame(wire.joinRequest(9, 2, 0), FrameType.JOIN_REQUEST, 9, 2);
+        frame = wire.challenge(0, 0, 9, 0x77, 0x88);
+        assertFrame(frame, FrameType.JOIN_CHALLENGE, 0, 0);
+        assertEquals(0x77, frame.probeToken());
+        assertEquals(0x88, frame.joinerNonce());
         for (final int type : new int[]{FrameType.PROBE, FrameType.PROBE_ACK, FrameType.VIEW_DIGEST,
-            FrameType.REFORM_POLL, FrameType.REFORM_ACK})
+            FrameType.REFORM_POLL, FrameType.REFORM_ACK, FrameType.JOIN_PROOF})
         {
             frame = wire.token(type, 2, 3, 11, 0x1234_5678_9ABCL);
             assertFrame(frame, type, 2, 3);
             assertEquals(0x1234_5678_9ABCL, frame.probeToken());
         }
+        assertFrame(wire.token(FrameType.JOIN_REQUEST, 9, 2, 0, 0x99), FrameType.JOIN_REQUEST, 9, 2);
+        assertEquals(0x99, wire.decoded().joinerNonce());
 
         final SimNotice notice = new SimNotice(8, 1, 0, 42, RankArray.of(7, 8, 12), 0, false);
         frame = wire.notice(1, 0, 2, notice);
@@ -128,18 +135,14 @@ class WireTest
     void shouldPassEveryFrameOfARunThroughTheCodec()
     {
         final long seed = 3;
-        final SimConfig cut = new SimConfig().nodes(64).seed(seed).restartAfterNs(2_000_000_000L);
-        cut.partition(new Partition(500_000_000L, 5_000_000_000L, new int[]{40, 24}, false, false));
-        cut.inject(Injection.leave(7, 300_000_000L));
-        final Simulation cutRun = new Simulation(cut);
+        final Simulation cutRun = new Simulation(cutAndLeave(seed));
         final SimResult cutResult = cutRun.run();
         assertTrue(cutResult.violations().isEmpty(), () -> "seed=" + seed + " " + cutResult.violations());
         assertEquals(0, cutResult.refusedFrames(), "seed=" + seed);
 
         // every rank stops and the cluster re-forms: the polls (see ReformSimulationTest)
-        final long reformSeed = 551_233_995_032_619_522L;
-        final Simulation reformRun = new Simulation(HealRepairSimulationTest.cutAfterCrashes(10_000_000L,
-            100_000_000L, new int[]{11, 8}, true, 220_867_078L, 3, reformSeed, 211_094_944L).eventBudget(20_000_000L));
+        final long reformSeed = REFORM_SEED;
+        final Simulation reformRun = new Simulation(noMemberLeft());
         final SimResult reformResult = reformRun.run();
         assertEquals(1, reformResult.reforms(), "seed=" + reformSeed);
         assertEquals(0, reformResult.refusedFrames(), "seed=" + reformSeed);
@@ -160,7 +163,8 @@ class WireTest
         assertNotNull(wire.newObserver(5, 0, 4), "the first life heard is admitted");
         wire.restarted(5, 0, true);
 
-        assertNotNull(wire.joinRequest(5, 1, 4), "a JOIN_REQUEST is the frame taken from an unadmitted life");
+        assertNotNull(wire.token(FrameType.JOIN_REQUEST, 5, 1, 4, 1),
+            "a JOIN_REQUEST is the frame taken from an unadmitted life");
         assertNull(wire.newObserver(5, 1, 4), "any other waits for the JOIN");
         assertEquals(1, wire.rejected(RejectReason.UNKNOWN_INCARNATION));
 
@@ -196,6 +200,56 @@ class WireTest
         final Simulation unguarded = new Simulation(cutAfterCrashes(seed));
         assertTrue(unguarded.run().violations().isEmpty(), "seed=" + seed);
         assertEquals(0, unguarded.wire().rejected(RejectReason.UNKNOWN_INCARNATION), "seed=" + seed);
+    }
+
+    /**
+     * Issue 28, finding 3, simulated: with run binding every node boots under a candidate of its own and the seeds
+     * agree on the highest during their grace, restarted ranks learn the run from their contact's challenge, and a
+     * re-form starts a new run. The same runs as {@link #shouldPassEveryFrameOfARunThroughTheCodec}, bound.
+     */
+    @Test
+    void shouldAgreeOnARunLearnItOnJoinsAndStartANewOneOnAReform()
+    {
+        final long seed = 3;
+        final Simulation cutRun = new Simulation(cutAndLeave(seed).runBinding(true));
+        final SimResult cutResult = cutRun.run();
+        assertTrue(cutResult.violations().isEmpty(), () -> "seed=" + seed + " " + cutResult.violations());
+        assertEquals(0, cutResult.refusedFrames(), "seed=" + seed);
+        final long agreed = cutRun.wire().run(0);
+        long learned = 0;
+        for (int r = 0; r < 64; r++)
+        {
+            assertEquals(agreed, cutRun.wire().run(r), "seed=" + seed + ": rank " + r + " bound to another run");
+            learned += cutRun.node(r).counter(ProtocolCounter.RUNS_LEARNED);
+        }
+        assertTrue(agreed != 0 && learned > 0, "seed=" + seed + ": run " + agreed + ", learned " + learned);
+        assertTrue(cutRun.wire().rejected(RejectReason.WRONG_RUN) > 0,
+            "seed=" + seed + ": the seeds' announcements under lower runs are refused while they agree");
+
+        final long reformSeed = REFORM_SEED;
+        final Simulation reformRun = new Simulation(noMemberLeft().runBinding(true));
+        final long bootRun = reformRun.wire().runCandidate(0, 0, 0);
+        final SimResult reformResult = reformRun.run();
+        assertEquals(1, reformResult.reforms(), "seed=" + reformSeed);
+        assertEquals(0, reformResult.refusedFrames(), "seed=" + reformSeed);
+        assertTrue(reformRun.wire().run(0) > bootRun, "seed=" + reformSeed + ": the re-form's run " +
+            reformRun.wire().run(0) + " is above the boot candidates' " + bootRun);
+    }
+
+    /** A 64-node cut of 40:24 for 4.5 s with restarts after 2 s, and a LEAVE before it. */
+    private static SimConfig cutAndLeave(final long seed)
+    {
+        final SimConfig cut = new SimConfig().nodes(64).seed(seed).restartAfterNs(2_000_000_000L);
+        cut.partition(new Partition(500_000_000L, 5_000_000_000L, new int[]{40, 24}, false, false));
+        cut.inject(Injection.leave(7, 300_000_000L));
+        return cut;
+    }
+
+    /** Every rank stops and the cluster re-forms: the polls (see ReformSimulationTest). */
+    private static SimConfig noMemberLeft()
+    {
+        return HealRepairSimulationTest.cutAfterCrashes(10_000_000L, 100_000_000L, new int[]{11, 8}, true,
+            220_867_078L, 3, REFORM_SEED, 211_094_944L).eventBudget(20_000_000L);
     }
 
     private static SimConfig cutAfterCrashes(final long seed)

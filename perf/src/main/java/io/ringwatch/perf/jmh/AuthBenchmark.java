@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Frame authentication on a 64-byte heartbeat frame in a direct buffer: the MAC alone (sign, verify), a forged frame
+ * Frame authentication on a heartbeat frame (72 bytes) in a direct buffer: the MAC alone (sign, verify), a forged frame
  * against a full three-key keyring (the most a bad frame can cost), and a heartbeat's whole trip through a node
  * (encode, stamp, then decode with MAC, digest, destination and replay checks).
  */

@@ -132,7 +132,13 @@ public enum NodeCounter
     /** See {@link ProtocolCounter#JOIN_PROOFS_REFUSED}. */
     JOIN_PROOFS_REFUSED(60, ProtocolCounter.JOIN_PROOFS_REFUSED),
     /** See {@link ProtocolCounter#JOIN_CHALLENGES_IGNORED}. */
-    JOIN_CHALLENGES_IGNORED(61, ProtocolCounter.JOIN_CHALLENGES_IGNORED);
+    JOIN_CHALLENGES_IGNORED(61, ProtocolCounter.JOIN_CHALLENGES_IGNORED),
+    /** See {@link ProtocolCounter#RUNS_ADOPTED}. */
+    RUNS_ADOPTED(62, ProtocolCounter.RUNS_ADOPTED),
+    /** See {@link ProtocolCounter#RUNS_LEARNED}. */
+    RUNS_LEARNED(63, ProtocolCounter.RUNS_LEARNED),
+    /** The run this node's frames are stamped with and its decoder takes: 0 until the protocol binds one. */
+    RUN_ID(64, "run id");
 
     /** First type id of ringwatch counters. */
     public static final int TYPE_ID_BASE = 7700;

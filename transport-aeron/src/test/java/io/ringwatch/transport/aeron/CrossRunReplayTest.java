@@ -38,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *     changes; each step is counted.</li>
  *     <li>Negative control: rank 0's recorded JOIN_REQUEST, replayed to rank 1: the live rank 0 is declared dead.</li>
  * </ul>
- * Run 2's frames still carry no run identity (finding 3, open): a recorded notice or LEAVE is not covered here.
+ * Since frames name their run (finding 3) the recorded JOIN_PROOFs are refused as {@code WRONG_RUN} before the
+ * contact judges their nonce; the JOIN_REQUESTs, which a joiner sends before it knows the run, are taken under any run
+ * and challenged as before. Recorded notices and LEAVEs: {@link CrossRunNoticeReplayTest}.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class CrossRunReplayTest

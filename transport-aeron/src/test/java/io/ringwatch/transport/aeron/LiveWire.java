@@ -73,7 +73,9 @@ final class LiveWire implements AutoCloseable
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
         new HeartbeatFlyweight().encode(frame, 0, ctx.cluster().clusterId(), sender, incarnation(sender),
             destination, ctx.configDigest(), frameSequence, System.nanoTime());
-        new FrameHeaderFlyweight().wrap(frame, 0).frameSequence(frameSequence);
+        // under the run the sender is bound to, as the sender stamps its own
+        new FrameHeaderFlyweight().wrap(frame, 0).frameSequence(frameSequence)
+            .runId(counter(sender, NodeCounter.RUN_ID));
         keyring.sign(frame, 0, frame.capacity());
         return frame;
     }

@@ -120,7 +120,7 @@ class RingwatchNodeTest
                 new ClusterChannels(cluster.nodes[0].context()).controlChannel(0),
                 RingwatchConfiguration.CONTROL_STREAM_ID_DEFAULT))
         {
-            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[HeartbeatFlyweight.LENGTH]);
             final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
             final int digest = cluster.nodes[0].context().configDigest();
             final FrameStamper stamper = new FrameStamper(3, FrameAuthenticator.NONE);

@@ -5,7 +5,7 @@ import io.ringwatch.core.codec.FailureNoticeFlyweight;
 import io.ringwatch.core.codec.FrameDecoder;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.codec.FrameStamper;
-import io.ringwatch.core.codec.JoinRequestFlyweight;
+import io.ringwatch.core.codec.JoinChallengeFlyweight;
 import io.ringwatch.core.codec.LeaveFlyweight;
 import io.ringwatch.core.codec.NewObserverFlyweight;
 import io.ringwatch.core.codec.ViewFlyweight;
@@ -45,11 +45,12 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
     private final LeaveFlyweight leaveFrame = new LeaveFlyweight();
     private final FailureNoticeFlyweight noticeFrame = new FailureNoticeFlyweight();
-    private final JoinRequestFlyweight joinRequest = new JoinRequestFlyweight();
+    private final JoinChallengeFlyweight challengeFrame = new JoinChallengeFlyweight();
     private final ViewFlyweight viewFrame = new ViewFlyweight();
     private final ProbeFlyweight probeFrame = new ProbeFlyweight();
     private final ProcessFailureFlyweight processFrame = new ProcessFailureFlyweight();
     private final long[] blockedInPass;
+    private FrameDecoder runDecoder;
     private int slotRkey;
     private long slotAddress;
     private int slotLength;
@@ -183,17 +184,53 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     /**
      * {@inheritDoc}
      */
-    public void sendJoinRequest(final int contactRank)
+    public void sendJoinRequest(final int contactRank, final long joinerNonce)
     {
-        send(contactRank, joinRequest.encode(sendBuffer, 0, clusterId, rank, incarnation, contactRank, configDigest));
+        sendProbeLayout(FrameHeaderFlyweight.JOIN_REQUEST_TYPE, contactRank, joinerNonce);
     }
 
     /**
      * {@inheritDoc}
      */
-    public void sendJoinChallenge(final int joinerRank, final long nonce)
+    public void sendJoinChallenge(final int joinerRank, final long nonce, final long joinerNonce)
     {
-        sendProbeLayout(FrameHeaderFlyweight.JOIN_CHALLENGE_TYPE, joinerRank, nonce);
+        send(joinerRank, challengeFrame.encode(
+            sendBuffer, 0, clusterId, rank, incarnation, joinerRank, configDigest, nonce, joinerNonce));
+    }
+
+    /**
+     * The node's decoder, which {@link #bindRun} binds with the stamper; set once, before the agent starts.
+     *
+     * @param decoder the node's decoder.
+     * @return this.
+     */
+    public AeronControlChannel runDecoder(final FrameDecoder decoder)
+    {
+        this.runDecoder = decoder;
+        return this;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * On the agent thread, between frames: heartbeats and control frames go out under the new run from the next
+     * stamp on, queued ones included (they are stamped when offered).
+     */
+    public void bindRun(final long run, final boolean adoptHigher)
+    {
+        stamper.run(run);
+        if (runDecoder != null)
+        {
+            runDecoder.bindRun(run, adoptHigher);
+        }
+    }
+
+    /**
+     * @return the run this node's frames are stamped with, 0 until the protocol binds one.
+     */
+    public long run()
+    {
+        return stamper.run();
     }
 
     /**

@@ -13,6 +13,8 @@ import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
+import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.RunIds;
 import io.ringwatch.core.spi.ExclusionCause;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.core.spi.RankIncarnations;
@@ -177,10 +179,18 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
             ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast(),
             ctx.protocolSettings().partitionPolicy(), ctx.jobDigest(), ctx.seeds());
+        if (ctx.protocolSettings().breaks(ProtocolSettings.BREAK_RUN_BINDING))
+        {
+            decoder.acceptAnyRun();
+        }
+        control.runDecoder(decoder);
         this.node = protocol.apply(this);
         // per process: a join proof recorded in an earlier run, or sent to an earlier life of this rank, matches none
         // of this process's nonces
-        node.joinNonceSecret(new SecureRandom().nextLong());
+        final SecureRandom random = new SecureRandom();
+        node.joinNonceSecret(random.nextLong());
+        // the run this process proposes if it boots the cluster or re-forms it; the protocol decides which it takes
+        node.runCandidate(RunIds.candidate(System.currentTimeMillis(), random.nextInt()));
     }
 
     /**
@@ -316,6 +326,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         }
         heartbeatTransport.publish(counters);
         counters.set(NodeCounter.LISTENER_EXCEPTIONS, application.exceptions());
+        counters.set(NodeCounter.RUN_ID, control.run());
         counters.set(NodeCounter.REASSEMBLY_EVICTED, controlHandler.evicted());
         counters.set(NodeCounter.REASSEMBLY_TOO_LONG, controlHandler.tooLong());
         counters.onDutyCycle(clock.nanoTime() - now);

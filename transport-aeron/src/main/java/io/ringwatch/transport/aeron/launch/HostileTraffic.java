@@ -316,7 +316,7 @@ public final class HostileTraffic
                     randomBytes(0, SPOOFED_LENGTH);
                     spoofedBodyFilled = true;
                 }
-                // the heartbeat socket reads at most 65 B of a datagram: fresh bytes at the head and in the MAC
+                // the heartbeat socket reads at most 73 B of a datagram: fresh bytes at the head and in the MAC
                 // trailer make each one differ, and the sender no longer spends 12 KB of random numbers on each
                 // (refilling all of it held the sender to 12-17 k datagrams/s here)
                 randomBytes(0, SPOOFED_FRESH_HEAD);
