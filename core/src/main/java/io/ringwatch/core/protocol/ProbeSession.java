@@ -420,7 +420,9 @@ final class ProbeSession
     {
         final int emitter = observation.emitter();
         final int endDistance = runEnd();
+        quorum.settleIfDue(dead, nowNs);
         int runLength = 0;
+        int runMembers = 0;
         boolean lowestInRun = false;
         boolean joinerInRun = false;
         final int lowest = quorum.lowestMember();
@@ -428,10 +430,18 @@ final class ProbeSession
         {
             runLength++;
             lowestInRun |= r == lowest;
-            joinerInRun |= quorum.isOutside(r);
+            if (quorum.isOutside(r))
+            {
+                joinerInRun = true;
+            }
+            else
+            {
+                runMembers++;
+            }
         }
-        quorum.settleIfDue(dead, nowNs);
-        final int aliveMembers = clusterSize - dead.size() - runLength;
+        // M's members alone count, as Quorum says: counting ranks admitted since M settled as alive let the side that
+        // held two fresh joiners outnumber an M they were no part of, and both halves of a 4:4 split declared
+        final int aliveMembers = quorum.aliveMembers(dead) - runMembers;
         // heard nobody, and a majority only because ranks admitted since M settled do not count: that M cannot tell
         // this node's deafness from their deaths (a re-formed leader is M alone, and declared all it had admitted)
         final boolean majorityLeft = quorum.holds(aliveMembers, !lowestInRun && !dead.contains(lowest)) &&

@@ -82,7 +82,8 @@ final class ProbeTally
     {
         if (RankBits.addFirst(counting, fromRank))
         {
-            answers++;
+            // a rank admitted since M settled is no evidence of a majority of M (Quorum)
+            answers += quorum.isOutside(fromRank) ? 0 : 1;
             lowestAnswered |= fromRank == quorum.lowestMember();
             witnessesAnswered += isWitness(fromRank) ? 1 : 0;
         }

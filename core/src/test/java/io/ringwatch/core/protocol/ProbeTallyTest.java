@@ -56,6 +56,27 @@ class ProbeTallyTest
     }
 
     @Test
+    void shouldNotTakeAnswersFromRanksAdmittedSinceMSettledAsEvidence()
+    {
+        // M is 0..7 (8..15 joined since it settled): answers from joiners say nothing about a majority of M
+        final RankArray joiners = new RankArray(8);
+        for (int r = 8; r < N; r++)
+        {
+            joiners.add(r);
+        }
+        quorum.adopt(joiners);
+        tally.startSession(4);
+        for (final int r : new int[]{6, 7, 9, 10, 11, 12, 13})
+        {
+            tally.count(r);
+        }
+        assertFalse(tally.hasMajorityEvidence(), "6, 7 and itself are 3 of M's 8; the five joiners do not count");
+        tally.count(2);
+        tally.count(3);
+        assertTrue(tally.hasMajorityEvidence(), "5 of M's 8");
+    }
+
+    @Test
     void shouldCountAMajorityOfTheSettledMembershipWithoutEveryWitness()
     {
         quorum.adopt(new RankArray(1));
