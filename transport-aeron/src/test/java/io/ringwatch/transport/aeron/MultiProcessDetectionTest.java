@@ -55,6 +55,10 @@ class MultiProcessDetectionTest
     void shouldAgreeOnExactlyTheKilledSetAfterSingleAdjacentAndRandomKills(final TransportMode transport)
         throws Exception
     {
+        if (transport == TransportMode.IPC)
+        {
+            LongCases.onlyWhenAsked("kills over IPC (the UDP case runs, and DemoCommandTest kills over IPC)");
+        }
         final long seed = System.nanoTime();
         final Random random = new Random(seed);
         final int n = 8;
@@ -107,6 +111,10 @@ class MultiProcessDetectionTest
     @EnumSource(value = TransportMode.class, names = {"IPC", "UDP"}) // RDMA: RdmaMultiProcessDetectionTest
     void shouldDeclarePausedProcessDeadAndMakeItFenceItself(final TransportMode transport) throws Exception
     {
+        if (transport == TransportMode.IPC)
+        {
+            LongCases.onlyWhenAsked("a pause over IPC (the UDP case runs)");
+        }
         final int n = 4;
         final int paused = 2;
         try (LocalCluster cluster = start(n, transport))

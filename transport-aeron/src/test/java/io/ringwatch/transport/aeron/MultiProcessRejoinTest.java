@@ -70,6 +70,7 @@ class MultiProcessRejoinTest
     @Test
     void shouldReformAClusterWhoseEveryNodeWasKilledAndRestarted() throws Exception
     {
+        LongCases.onlyWhenAsked("a whole-cluster re-form (simulated in ReformSimulationTest)");
         final int n = 4;
         try (LocalCluster cluster = LocalClusters.startAllUp(new LocalCluster.Options()
             .nodes(n).transport(TransportMode.IPC).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)

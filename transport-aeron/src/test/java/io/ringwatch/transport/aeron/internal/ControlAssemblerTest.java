@@ -136,10 +136,12 @@ class ControlAssemblerTest
             }), "the first fragment took a slot");
 
             CloseHelper.close(publication);
+            // the client's conductor thread runs the unavailable-image handler here (the agent's, live): wait for
+            // both of its writes, not only the first
             assertTrue(await(() ->
             {
                 subscription.poll(firstFragmentsOnly, 10);
-                return assembler[0].sessionsHeld() == 0;
+                return assembler[0].sessionsHeld() == 0 && assembler[0].freedOnImageLoss() == 1;
             }), "the image went away and its slot with it");
             assertEquals(1, assembler[0].freedOnImageLoss());
             assertTrue(delivered.isEmpty());

@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.netns;
 
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.transport.aeron.LongCases;
 import io.ringwatch.transport.aeron.RingwatchConfiguration;
 import io.ringwatch.transport.aeron.launch.NetnsCluster;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
@@ -76,6 +77,7 @@ class NetnsPartitionTest
     @Test
     void shouldEndWholeWhenTheFencedMinorityOfAFiveThreeSplitIsRestarted() throws Exception
     {
+        LongCases.onlyWhenAsked("the 5|3 split's minority restarted (the 5|3 fencing case runs)");
         try (NetnsCluster cluster = NetnsClusters.startAllUp(LAYOUT))
         {
             final Set<Integer> minority = cluster.ranksOn(3, 4);
@@ -100,6 +102,7 @@ class NetnsPartitionTest
     @Test
     void shouldLetExactlyOneSideOfAFourFourSplitSurvive() throws Exception
     {
+        LongCases.onlyWhenAsked("the 4|4 split (the 5|3 case runs; the tie rule is simulated)");
         try (NetnsCluster cluster = NetnsClusters.startAllUp(LAYOUT))
         {
             final Set<Integer> left = cluster.ranksOn(0, 1);
