@@ -20,7 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The seeded nemesis: draws faults from the kinds it was given, one after another with a random gap, and with
+ * The seeded nemesis: deals faults from the kinds it was given ({@link FaultDeck}), one after another with a random gap, and with
  * overlaps allowed starts the next one while others still run (one network fault at a time: the switch has one
  * state). Every fault is logged with its times on the host's monotonic clock, as the nodes' journals stamp theirs;
  * the durations of pauses and cuts are measured by the one shell that does both edges, so process start-up on a
@@ -37,6 +37,7 @@ final class FaultInjector
     private final boolean overlaps;
     private final long deltaNs;
     private final Random random;
+    private final FaultDeck deck;
     private final PrintStream err;
     private final List<Fault> faults = Collections.synchronizedList(new ArrayList<>());
     private final List<Process> hogs = Collections.synchronizedList(new ArrayList<>());
@@ -59,6 +60,7 @@ final class FaultInjector
         this.overlaps = overlaps;
         this.deltaNs = deltaNs;
         this.random = new Random(seed);
+        this.deck = new FaultDeck(kinds, random);
         this.err = err;
     }
 
@@ -75,8 +77,8 @@ final class FaultInjector
         final List<Future<?>> running = new ArrayList<>();
         while (!kinds.isEmpty() && System.nanoTime() < untilNs)
         {
-            final FaultKind kind = kinds.get(random.nextInt(kinds.size()));
-            if (kind.scope() == FaultKind.Scope.NETWORK && networkBusy)
+            final FaultKind kind = deck.deal(networkBusy);
+            if (kind == null)
             {
                 Thread.sleep(10);
                 continue;
@@ -93,8 +95,8 @@ final class FaultInjector
             {
                 await(future);
             }
-            // a gap of 2 to 6 δ, at least 200 ms: time for a rejoin to start before the next blow
-            Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(deltaNs) * (2 + random.nextInt(5))));
+            // a gap of 1 to 4 δ, at least 200 ms: time for a rejoin to start before the next blow
+            Thread.sleep(Math.max(200, TimeUnit.NANOSECONDS.toMillis(deltaNs) * (1 + random.nextInt(4))));
         }
         for (final Future<?> f : running)
         {
@@ -147,7 +149,7 @@ final class FaultInjector
                 case PAUSE_SHORT -> pause(id, kind, random, deltaNs / 4);
                 case PAUSE_LONG -> pause(id, kind, random, deltaNs * (3 + random.nextInt(4)));
                 case CUT_SHORT -> cut(id, kind, random, deltaNs / 4);
-                case CUT_LONG -> cut(id, kind, random, deltaNs * (8 + random.nextInt(13)));
+                case CUT_LONG -> cut(id, kind, random, longFaultNs(random));
                 case SPLIT_EVEN -> split(id, kind, random, true);
                 case SPLIT_UNEVEN -> split(id, kind, random, false);
                 case DEAF -> deaf(id, random);
@@ -175,6 +177,15 @@ final class FaultInjector
                 networkBusy = false;
             }
         }
+    }
+
+    /**
+     * 4 to 12 δ: far past a declaration (δ, then a probe of 2δ) and the fence, and short enough for every kind to be
+     * drawn 100 times in 30 minutes with one network fault at a time.
+     */
+    private long longFaultNs(final Random random)
+    {
+        return deltaNs * (4 + random.nextInt(9));
     }
 
     private List<Integer> runningRanks()
@@ -253,7 +264,7 @@ final class FaultInjector
         final int smaller = even ? order.size() / 2 : 1 + random.nextInt(Math.max(1, (order.size() - 1) / 2));
         final List<Integer> sideA = order.subList(0, smaller);
         final List<Integer> sideB = order.subList(smaller, order.size());
-        final long forNs = deltaNs * (8 + random.nextInt(13));
+        final long forNs = longFaultNs(random);
         final long ms = netns.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
             sideA.stream().mapToInt(Integer::intValue).toArray(), sideB.stream().mapToInt(Integer::intValue).toArray());
         final long endNs = System.nanoTime();
@@ -266,7 +277,7 @@ final class FaultInjector
         final NetnsHosts hosts = netns.hosts();
         final int host = random.nextInt(cluster.hostCount());
         final long startNs = hosts.deafen(host);
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(deltaNs * (8 + random.nextInt(13))));
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(longFaultNs(random)));
         hosts.undeafen(host);
         return new Fault(id, FaultKind.DEAF, startNs, System.nanoTime(), new int[]{host}, new int[0], "");
     }
@@ -292,7 +303,7 @@ final class FaultInjector
             .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         hogs.add(hog);
         final long startNs = System.nanoTime();
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(deltaNs * (4 + random.nextInt(17))));
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(longFaultNs(random)));
         hog.destroyForcibly();
         hog.waitFor();
         hogs.remove(hog);
