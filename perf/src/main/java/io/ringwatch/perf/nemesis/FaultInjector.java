@@ -284,11 +284,24 @@ final class FaultInjector
 
     private Fault killDriver(final int id, final Random random)
     {
-        final int host = random.nextInt(cluster.hostCount());
-        if (netns == null || !netns.driverProcess(host).isAlive())
+        if (netns == null)
         {
             return null;
         }
+        // a host whose driver runs (a driver still down from the last kill would make this fault a no-op)
+        final List<Integer> up = new ArrayList<>();
+        for (int h = 0; h < cluster.hostCount(); h++)
+        {
+            if (netns.driverProcess(h).isAlive())
+            {
+                up.add(h);
+            }
+        }
+        if (up.isEmpty())
+        {
+            return null;
+        }
+        final int host = up.get(random.nextInt(up.size()));
         final long startNs = netns.killDriver(host);
         return new Fault(id, FaultKind.KILL_DRIVER, startNs, startNs, new int[]{host}, new int[0], "");
     }

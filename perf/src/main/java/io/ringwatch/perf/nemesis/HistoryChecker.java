@@ -125,6 +125,22 @@ public final class HistoryChecker
         }
 
         /**
+         * @param more failures found outside the history, e.g. by the harness itself.
+         * @return this result with them added.
+         */
+        public Result withFailures(final List<String> more)
+        {
+            if (more.isEmpty())
+            {
+                return this;
+            }
+            final List<String> all = new ArrayList<>(failures);
+            all.addAll(more);
+            return new Result(faultsByKind, exclusions, splitBrains, detections, readmitNs, readmitBoundNs,
+                List.copyOf(all));
+        }
+
+        /**
          * @param cls a class.
          * @return how many exclusions have it.
          */

@@ -84,6 +84,8 @@ public final class Nemesis
     }
 
     private static final long JOURNAL_POLL_MS = 250;
+    /** The slope is taken past start-up: JIT compilation and first touches of the heap grow RSS for minutes. */
+    private static final long RSS_SLOPE_FROM_S = 300;
 
     private final Settings s;
     private final PrintStream err;
@@ -159,6 +161,12 @@ public final class Nemesis
             final long admittedNs = awaitAdmitted(cluster, healedNs + s.readmitBoundNs +
                 TimeUnit.SECONDS.toNanos(5));
             final String finalViews = cluster.describeViews();
+            if (admittedNs < 0)
+            {
+                // what tells a node that never sent from one whose frames were refused, read while they still run
+                Files.writeString(s.outDir.resolve("counters-not-admitted.txt"), cluster.describeCounters("", true));
+                dumpThreads(cluster, s.outDir);
+            }
             final long endNs = System.nanoTime();
             load.close();
             collector.interrupt();
@@ -166,6 +174,7 @@ public final class Nemesis
             {
                 sampling.interrupt();
                 sampler.sample();
+                sampler.plot(s.outDir);
             }
             journals.harvestAll();
             final List<Life> lives = supervisors.stop();
@@ -176,11 +185,43 @@ public final class Nemesis
             }
             final NemesisHistory history = new NemesisHistory(hostOf, s.deltaNs, s.etaNs, journals.records(), lives,
                 supervisors.drivers(), injector.faults(), healedNs, admittedNs, finalViews, endNs);
-            final HistoryChecker.Result result = new HistoryChecker(s.slackNs, s.readmitBoundNs).check(history);
+            final HistoryChecker.Result result = new HistoryChecker(s.slackNs, s.readmitBoundNs).check(history)
+                .withFailures(supervisors.failures());
             final String table = table(history, result, endNs - startNs, sampler);
             final String json = json(history, result);
             write(history, result, table, json);
             return new Outcome(s, history, result, table, json);
+        }
+    }
+
+    /**
+     * Every running node's threads, by {@code jcmd} (the JVMs run without perf data, which it does not need): where a
+     * node that was never admitted is stuck.
+     */
+    private void dumpThreads(final LaunchedCluster cluster, final Path outDir) throws InterruptedException
+    {
+        for (int r = 0; r < cluster.size(); r++)
+        {
+            final Process p = cluster.process(r);
+            if (!p.isAlive())
+            {
+                continue;
+            }
+            final Path to = outDir.resolve("threads-rank" + r + "-pid" + p.pid() + ".txt");
+            try
+            {
+                final Process jcmd = new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(p.pid()),
+                    "Thread.print").redirectErrorStream(true).redirectOutput(to.toFile()).start();
+                if (!jcmd.waitFor(30, TimeUnit.SECONDS))
+                {
+                    jcmd.destroyForcibly();
+                }
+            }
+            catch (final IOException ex)
+            {
+                err.println("nemesis: no thread dump of rank " + r + ": " + ex.getMessage());
+            }
         }
     }
 
@@ -303,6 +344,9 @@ public final class Nemesis
         if (sampler != null)
         {
             sb.append('\n').append(sampler.table());
+            sb.append(String.format(Locale.ROOT, "%nRSS of all nodes, least-squares slope from minute 5 on: " +
+                "%.3f MB/min (plots: resources-memory.png, resources-counts.png)%n",
+                sampler.rssSlopeMbPerMinute(RSS_SLOPE_FROM_S)));
         }
         return sb.toString();
     }

@@ -1,6 +1,7 @@
 package io.ringwatch.perf.nemesis;
 
 import io.aeron.CncFileDescriptor;
+import io.ringwatch.perf.reproduce.Chart;
 import io.ringwatch.transport.aeron.launch.LaunchedCluster;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
@@ -41,6 +42,8 @@ final class ResourceSampler
     private final PrintStream err;
     private final long startNs = System.nanoTime();
     private final List<String> rows = new ArrayList<>();
+    /** Per sample: elapsed s, RSS MB, threads (max node), fds, heap after GC MB, NMT other MB, /dev/shm MB, counters. */
+    private final List<double[]> series = new ArrayList<>();
 
     ResourceSampler(final LaunchedCluster cluster, final Path logDir, final Path csv, final PrintStream err)
     {
@@ -132,6 +135,7 @@ final class ResourceSampler
         }
         rows.add(String.format(Locale.ROOT, "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |", elapsedS,
             rss / 1024, threads, fds, heap, other / 1024, shmKb / 1024, counters, errors, naks));
+        series.add(new double[]{elapsedS, rss / 1024.0, threads, fds, heap, other / 1024.0, shmKb / 1024.0, counters});
         try
         {
             Files.writeString(nodesCsv, nodes, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
@@ -152,6 +156,65 @@ final class ResourceSampler
             "node) | NMT other MB (all nodes) | /dev/shm used MB | driver counters allocated | driver errors | " +
             "NAKs received |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" +
             String.join("\n", rows) + "\n";
+    }
+
+    /**
+     * @param fromS leave out the samples before this (start-up and warm-up).
+     * @return the least-squares slope of the nodes' summed RSS, in MB per minute, or NaN with fewer than 3 samples.
+     */
+    synchronized double rssSlopeMbPerMinute(final long fromS)
+    {
+        final List<double[]> kept = series.stream().filter(v -> v[0] >= fromS).toList();
+        if (kept.size() < 3)
+        {
+            return Double.NaN;
+        }
+        final double mx = kept.stream().mapToDouble(v -> v[0]).average().orElseThrow();
+        final double my = kept.stream().mapToDouble(v -> v[1]).average().orElseThrow();
+        double sxy = 0;
+        double sxx = 0;
+        for (final double[] v : kept)
+        {
+            sxy += (v[0] - mx) * (v[1] - my);
+            sxx += (v[0] - mx) * (v[0] - mx);
+        }
+        return sxx == 0 ? Double.NaN : 60 * sxy / sxx;
+    }
+
+    /**
+     * Plot the samples: memory in one chart, counts in another.
+     *
+     * @param dir where {@code resources-memory.png} and {@code resources-counts.png} go.
+     * @throws IOException on a write failure.
+     */
+    synchronized void plot(final Path dir) throws IOException
+    {
+        if (series.size() < 2)
+        {
+            return;
+        }
+        final double[] minutes = column(0, 1.0 / 60);
+        new Chart("Node and host memory over the run", "minutes", "MB").yMin(0)
+            .pointsAndLine("RSS, all nodes", minutes, column(1, 1))
+            .pointsAndLine("/dev/shm used", minutes, column(6, 1))
+            .pointsAndLine("NMT other (direct and native), all nodes", minutes, column(5, 1))
+            .pointsAndLine("heap after GC, largest node", minutes, column(4, 1))
+            .save(dir, "resources-memory.png");
+        new Chart("Threads, file descriptors and driver counters over the run", "minutes", "count").yMin(0)
+            .pointsAndLine("file descriptors, all nodes", minutes, column(3, 1))
+            .pointsAndLine("threads, largest node", minutes, column(2, 1))
+            .pointsAndLine("driver counters allocated, all hosts", minutes, column(7, 1))
+            .save(dir, "resources-counts.png");
+    }
+
+    private double[] column(final int index, final double scale)
+    {
+        final double[] values = new double[series.size()];
+        for (int i = 0; i < values.length; i++)
+        {
+            values[i] = Math.max(0, series.get(i)[index]) * scale;
+        }
+        return values;
     }
 
     private static long[] status(final long pid)

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,7 @@ final class Supervisors implements AutoCloseable
     private final PrintStream err;
     private final List<Life> lives = new ArrayList<>();
     private final List<Life> drivers = new ArrayList<>();
+    private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final List<Thread> threads = new ArrayList<>();
     private final long[] lifeStartNs;
     private final long[] driverStartNs;
@@ -113,6 +115,7 @@ final class Supervisors implements AutoCloseable
                 if (!stopping)
                 {
                     err.println("nemesis: " + name + " failed: " + ex);
+                    failures.add("harness: the " + name + " failed, so the run is not a valid test: " + ex);
                 }
             }
         }, name);
@@ -189,13 +192,47 @@ final class Supervisors implements AutoCloseable
             {
                 return;
             }
-            driverStartNs[host] = System.nanoTime();
-            netns.restartDriver(host);
+            if (!startDriver(host))
+            {
+                return;
+            }
             synchronized (this)
             {
                 driverUp[host] = true;
             }
         }
+    }
+
+    /**
+     * Start the host's driver again, as often as it takes: the nemesis may kill a driver while it starts, and a unit
+     * restarts a driver that failed its start. A supervisor that gave up here left a host without a driver for the
+     * rest of a 30-minute run (2026-11-28, third run): its nodes never came back.
+     *
+     * @return false if the run is stopping.
+     */
+    private boolean startDriver(final int host) throws InterruptedException
+    {
+        while (!stopping)
+        {
+            driverStartNs[host] = System.nanoTime();
+            try
+            {
+                netns.restartDriver(host);
+                return true;
+            }
+            catch (final IllegalStateException ex)
+            {
+                final Process failed = netns.driverProcess(host);
+                failed.destroyForcibly();
+                final int exit = failed.waitFor();
+                record(drivers, new Life(host, failed.pid(), driverStartNs[host], System.nanoTime(), exit,
+                    keepLog("driver-h" + host + "-pid" + failed.pid() + ".log",
+                    ownPart(driverLogSeen, host, netns.driverLog(host)))));
+                err.printf("nemesis: the driver of host %d did not start (exit %d): starting it again%n", host, exit);
+                Thread.sleep(RESTART_DELAY_MS);
+            }
+        }
+        return false;
     }
 
     private boolean nodesOfHostRunning(final int host)
@@ -292,6 +329,17 @@ final class Supervisors implements AutoCloseable
         synchronized (lives)
         {
             return new ArrayList<>(lives);
+        }
+    }
+
+    /**
+     * @return a line for every supervisor that failed: the run is then not a valid test.
+     */
+    List<String> failures()
+    {
+        synchronized (failures)
+        {
+            return new ArrayList<>(failures);
         }
     }
 

@@ -1,8 +1,18 @@
 package io.ringwatch.transport.aeron.launch;
 
+import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
+import io.ringwatch.transport.aeron.NodeCounter;
 import io.ringwatch.transport.aeron.view.ViewSnapshot;
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.status.CountersReader;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.PrintStream;
+import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 
@@ -142,6 +152,59 @@ public interface LaunchedCluster extends AutoCloseable
      * for failure messages and reports.
      */
     String describeViews();
+
+    /**
+     * @param labelPart    only counters whose label contains this ("" for all).
+     * @param driverErrors also each driver's error log.
+     * @return every host's non-zero ringwatch counters, read from the driver's CnC file while it runs: what a failure
+     * message needs to tell a node that never sent from one whose frames were lost.
+     */
+    default String describeCounters(final String labelPart, final boolean driverErrors)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (int h = 0; h < hostCount(); h++)
+        {
+            final File cnc = new File(aeronDir(h), CncFileDescriptor.CNC_FILE);
+            sb.append("\nhost ").append(h).append(" counters (").append(cnc).append("):");
+            if (!cnc.exists())
+            {
+                sb.append(" no CnC file");
+                continue;
+            }
+            final MappedByteBuffer mapped = IoUtil.mapExistingFile(cnc, "cnc");
+            try
+            {
+                final DirectBuffer meta = CncFileDescriptor.createMetaDataBuffer(mapped);
+                final CountersReader counters = new CountersReader(
+                    CncFileDescriptor.createCountersMetaDataBuffer(mapped, meta),
+                    CncFileDescriptor.createCountersValuesBuffer(mapped, meta));
+                counters.forEach((counterId, typeId, keyBuffer, label) ->
+                {
+                    final long value = counters.getCounterValue(counterId);
+                    if (NodeCounter.isRingwatch(typeId) && value != 0 && label.contains(labelPart))
+                    {
+                        sb.append("\n  ").append(value).append(" - ").append(label);
+                    }
+                });
+                if (driverErrors)
+                {
+                    final ByteArrayOutputStream errors = new ByteArrayOutputStream();
+                    try (PrintStream out = new PrintStream(errors, true, StandardCharsets.UTF_8))
+                    {
+                        final int count = CommonContext.printErrorLog(
+                            CncFileDescriptor.createErrorLogBuffer(mapped, meta), out);
+                        sb.append("\n  driver errors: ").append(count).append('\n')
+                            .append(errors.toString(StandardCharsets.UTF_8));
+                    }
+                }
+            }
+            finally
+            {
+                IoUtil.unmap(mapped);
+            }
+        }
+        return sb.toString();
+    }
 
     /**
      * Kill every node and driver and delete what the cluster created. Idempotent.

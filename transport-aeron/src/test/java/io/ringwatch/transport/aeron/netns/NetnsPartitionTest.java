@@ -161,7 +161,7 @@ class NetnsPartitionTest
                 if (view == null || view.state() != NodeState.ACTIVE)
                 {
                     System.out.println("rank " + r + " not active again: counters" +
-                        NetnsClusters.describeCounters(cluster, "", true));
+                        cluster.describeCounters("", true));
                     for (final int other : everyone)
                     {
                         System.out.println("--- rank " + other + " log:\n" + cluster.log(other));
@@ -173,7 +173,7 @@ class NetnsPartitionTest
             assertStable(cluster, Set.of(), "after every node of the 2|3|3 split was restarted");
             System.out.printf("2|3|3 split, every node restarted: re-formed and whole again after %d ms; %s%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartNs),
-                NetnsClusters.describeCounters(cluster, "reform", false).replace('\n', ' '));
+                cluster.describeCounters("reform", false).replace('\n', ' '));
         }
     }
 

@@ -233,6 +233,13 @@ final class NodeCommand
     private static void holdAtBarrier(final RingwatchNode node, final int rank, final Path go) throws InterruptedException
     {
         final Path ready = StartBarrier.readyFile(go, rank);
+        if (Files.exists(go))
+        {
+            // the cluster started long ago and this is a supervised restart under the same command line: it joins,
+            // and a peer whose host is down (its driver restarting, say) must not hold it back for minutes
+            LOG.log(Level.INFO, "start barrier " + go + " already open: a restart, not waiting for every peer");
+            return;
+        }
         // ready means connected: the peers' subscriptions exist once their nodes are built, so this also waits
         // for the others to come up, and the setup exchanges are over before anyone is judged
         if (!node.holdUntil(node::peersConnected, TimeUnit.MINUTES.toMillis(2)))
