@@ -105,11 +105,13 @@ final class LocalView
 
     /**
      * This node's own transport failed: every silence from now on would be its own fault, so it stops at once and
-     * blames nobody; the others detect it as a crash.
+     * blames nobody; the others detect it as a crash, or, if it was still joining, never knew it.
      */
     void stopOnOwnFault(final long nowNs, final ExclusionCause cause)
     {
-        if (state == NodeState.ACTIVE)
+        // a joiner too: it has no part in anyone's view, but a process whose node never says it stopped waits for
+        // ever on a dead agent (the 30-minute nemesis found joiners so, their host's driver never restarted)
+        if (state == NodeState.ACTIVE || state == NodeState.JOINING)
         {
             exclude(nowNs, cause, rank);
         }

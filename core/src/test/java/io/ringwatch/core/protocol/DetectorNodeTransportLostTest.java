@@ -58,6 +58,30 @@ class DetectorNodeTransportLostTest
         assertEquals(0, node.deadSet().size());
     }
 
+    /**
+     * Found by the 30-minute nemesis: a joiner whose driver was killed kept its state, so nothing told its process
+     * the node had stopped, and the process waited for ever on a dead agent.
+     */
+    @Test
+    void shouldStopAJoinerThatLosesItsTransport()
+    {
+        final DetectorNode joiner =
+            new DetectorNode(6, 2, ProtocolSettings.of(N, ETA, DELTA), new DoubleHypercubeSchedule(), io, io, io, START);
+        joiner.join(START);
+        assertEquals(NodeState.JOINING, joiner.state());
+
+        joiner.onTransportLost(START + 1);
+
+        assertEquals(NodeState.EXCLUDED, joiner.state());
+        assertTrue(io.events.contains("exclusion cause DRIVER_LOST"), io.events.toString());
+        final int asks = io.sentOfType("joinRequest").size();
+        for (long t = START + 2; t <= START + 10 * DELTA; t += ETA)
+        {
+            joiner.doWork(t);
+        }
+        assertEquals(asks, io.sentOfType("joinRequest").size(), "a stopped joiner asks nobody");
+    }
+
     @Test
     void shouldKeepTheFirstCauseWhenAlreadyStopped()
     {

@@ -52,7 +52,7 @@ class LocalViewTest
     }
 
     @Test
-    void shouldStopOnItsOwnFaultOnlyWhileActiveAndTellLeavingFromExclusion()
+    void shouldStopOnItsOwnFaultOnceAndTellLeavingFromExclusion()
     {
         view.stopOnOwnFault(5, ExclusionCause.DRIVER_LOST);
         view.stopOnOwnFault(6, ExclusionCause.TRANSPORT_FAULT);

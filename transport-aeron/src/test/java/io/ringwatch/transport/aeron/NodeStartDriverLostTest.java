@@ -108,4 +108,52 @@ class NodeStartDriverLostTest
         assertTrue(out.contains("DRIVER_LOST"), out);
         assertFalse(out.contains("\tat "), "no stack trace: " + out);
     }
+
+    /**
+     * A joiner whose driver dies before it is admitted (the 30-minute nemesis: a restarted rank still asking to join
+     * when the nemesis killed its host's driver) stops as DRIVER_LOST. It used to stay JOINING, its agent ended
+     * and its process waited for ever, so its supervisor never restarted it and its host's driver was never
+     * restarted either.
+     */
+    @Test
+    void shouldExitDriverLostWhenItsDriverDiesWhileItJoins() throws Exception
+    {
+        final File aeronDir = tmp.resolve("aeron").toFile();
+        final File driverLog = tmp.resolve("driver.log").toFile();
+        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
+        final File log = tmp.resolve("node.log").toFile();
+        Process node = null;
+        try
+        {
+            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
+            {
+                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
+                Thread.sleep(10);
+            }
+            final Path cluster = tmp.resolve("cluster.conf");
+            Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
+                "0 127.0.0.1 31960 31961\n1 127.0.0.1 31962 31963\n2 127.0.0.1 31964 31965\n" +
+                "3 127.0.0.1 31966 31967\n");
+            final File key = tmp.resolve("key").toFile();
+            assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
+            // rank 3 of 4 is no seed: it asks to join, and nobody answers
+            node = Cli.start(log, "node", "--cluster", cluster.toString(), "--rank", "3", "--transport", "udp",
+                "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath());
+            while (!Cli.read(log).contains("joining"))
+            {
+                assertTrue(node.isAlive(), "node exited before it joined: " + Cli.read(log));
+                Thread.sleep(50);
+            }
+        }
+        finally
+        {
+            driver.destroyForcibly();
+            driver.waitFor();
+        }
+        assertTrue(node.waitFor(60, TimeUnit.SECONDS), "node did not stop: " + Cli.read(log));
+        final String out = Cli.read(log);
+        assertEquals(RingwatchConfiguration.EXIT_DRIVER_LOST, node.exitValue(), out);
+        assertTrue(out.contains("DRIVER_LOST"), out);
+        assertFalse(out.contains("\tat "), "no stack trace: " + out);
+    }
 }

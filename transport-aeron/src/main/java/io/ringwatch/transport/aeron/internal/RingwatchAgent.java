@@ -588,11 +588,20 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
-     * @return latch released once the node is excluded or has left.
+     * @return latch released once the node is excluded or has left, or its agent has ended for any other reason.
      */
     public CountDownLatch stopped()
     {
         return stopped;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onClose()
+    {
+        // whatever ended the duty cycle, whoever waits for this node to stop must not wait for a dead agent
+        stopped.countDown();
     }
 
     /**

@@ -376,7 +376,8 @@ final class NodeCommand
                 "then restart the node");
             return RingwatchConfiguration.EXIT_DRIVER_LOST;
         }
-        if (node.driverLost() != null || stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
+        if (node.driverLost() != null || NodeInternals.agent(node).driverLost() != null ||
+            stopped && snapshot.exclusionCause() == ExclusionCause.DRIVER_LOST)
         {
             final String why = node.driverLost() != null ? "lost the media driver (" + driverLossDetail(node.driverLost()) + ")" :
                 String.valueOf(NodeInternals.agent(node).driverLost());
@@ -413,6 +414,12 @@ final class NodeCommand
             LOG.log(Level.WARNING, "EXCLUDED: " + stopReason(ctx, snapshot) + "; fencing, exit " +
                 RingwatchConfiguration.EXIT_FENCED + restart);
             LOG.log(Level.INFO, ownTiming(node));
+            return RingwatchConfiguration.EXIT_FENCED;
+        }
+        if (snapshot.state() != NodeState.LEFT)
+        {
+            LOG.log(Level.WARNING, "STOPPED: the node's agent ended while it was " + snapshot.stateName() +
+                "; exit " + RingwatchConfiguration.EXIT_FENCED + restart);
             return RingwatchConfiguration.EXIT_FENCED;
         }
         LOG.log(Level.INFO, "LEFT: it left the cluster; exit 0");
