@@ -76,10 +76,8 @@ class QuorumTest
     @Test
     void shouldGrowByJoinersOnceTheViewWasQuietForTheShorterPeriodAndOnlyRanksJoined()
     {
-        final Quorum quorum = new Quorum(10, SETTLE, 0);
         final RankArray dead = RankArray.of(5, 6, 7, 8);
-        quorum.viewChanged(0);
-        quorum.settleIfDue(dead, SETTLE);
+        final Quorum quorum = settledWith(dead);
 
         dead.remove(5);
         quorum.viewChanged(200);
@@ -94,10 +92,8 @@ class QuorumTest
     @Test
     void shouldNotGrowEarlyWhenARankDiedSinceMSettled()
     {
-        final Quorum quorum = new Quorum(10, SETTLE, 0);
         final RankArray dead = RankArray.of(5, 6, 7, 8);
-        quorum.viewChanged(0);
-        quorum.settleIfDue(dead, SETTLE);
+        final Quorum quorum = settledWith(dead);
 
         // 5 joins, 0 dies: M may shrink only after the whole settle period
         dead.remove(5);
@@ -107,5 +103,13 @@ class QuorumTest
         assertTrue(quorum.isOutside(5));
         assertFalse(quorum.isOutside(0));
         assertEquals(6, quorum.members());
+    }
+
+    private static Quorum settledWith(final RankArray dead)
+    {
+        final Quorum quorum = new Quorum(10, SETTLE, 0);
+        quorum.viewChanged(0);
+        quorum.settleIfDue(dead, SETTLE);
+        return quorum;
     }
 }
