@@ -284,6 +284,11 @@ public final class DetectorNode
         work += view.active() ? admission.fenceSlotWriterIfDead(slotWriter, nowNs) : 0;
         work += joiner.askIfDue(nowNs);
         work += view.active() ? majorityRule.checkVerification(nowNs) : 0;
+        if (view.active())
+        {
+            // after the checks that may start judging a silence, which holds M as it is
+            majorityRule.growWithJoins(nowNs);
+        }
         work += heal.retellIfSettled(nowNs);
         if (view.active())
         {

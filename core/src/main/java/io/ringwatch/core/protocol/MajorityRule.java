@@ -29,6 +29,8 @@ final class MajorityRule
     private final Quorum quorum;
     private final ProbeSession probes;
     private final long suspicionTimeoutNs;
+    // 0 with BREAK_JOIN_SETTLE: a joined rank counts only once the whole settle period has passed
+    private final long joinQuietNs;
     private final RankArray minorityDead = new RankArray(8);
     private final int[] verifySample = new int[VERIFY_SAMPLE];
 
@@ -61,6 +63,8 @@ final class MajorityRule
         this.quorum = quorum;
         this.probes = probes;
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
+        this.joinQuietNs = settings.breaks(ProtocolSettings.BREAK_JOIN_SETTLE) ? 0 :
+            Math.min(2 * settings.suspicionTimeoutNs(), settings.settlePeriodNs());
     }
 
     /**
@@ -69,6 +73,25 @@ final class MajorityRule
     Quorum quorum()
     {
         return quorum;
+    }
+
+    /**
+     * Let M grow by the ranks that joined since it settled once their JOINs are 2δ old, instead of a whole settle
+     * period: until then the members do not count a joiner while the joiner counts itself, and in a cluster of three
+     * whose M is two after a restart, the lowest rank's death right after the join left the other member a tie
+     * without the lowest rank, so it stopped, and the joiner with it. Not while this node judges a silence: a cut
+     * that kept a JOIN from some members began before they had it, and the nodes next to it suspect within δ, so they
+     * count with the M the other side has too. Only deaths need the settle period (M never shrinks under a minority
+     * still finding out); a JOIN reaches every member in a broadcast's time, well within δ.
+     *
+     * @param nowNs protocol time.
+     */
+    void growWithJoins(final long nowNs)
+    {
+        if (joinQuietNs > 0 && !verifying && !probes.active())
+        {
+            quorum.growIfOnlyJoined(dead, nowNs, joinQuietNs);
+        }
     }
 
     /**

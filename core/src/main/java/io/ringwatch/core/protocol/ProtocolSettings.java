@@ -111,10 +111,16 @@ public record ProtocolSettings(
      */
     public static final int BREAK_RUN_BINDING = 1 << 9;
 
+    /**
+     * Negative controls only: a rank that joined counts towards M only once the view has been unchanged for the whole
+     * settle period, as deaths do, instead of 2δ after its JOIN when nothing but joins changed the view.
+     */
+    public static final int BREAK_JOIN_SETTLE = 1 << 10;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
         "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "stale-count",
-        "run-binding"};
+        "run-binding", "join-settle"};
 
     /** Default number of remembered broadcast ids. */
     public static final int DEFAULT_DEDUP_CAPACITY = 64;
@@ -181,7 +187,8 @@ public record ProtocolSettings(
     /**
      * @param names comma-separated rule names: {@code observer-request}, {@code fresh-evidence},
      *              {@code grace-arming}, {@code quiet-zombie-frames}, {@code count-again},
-     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}, {@code stale-count}, {@code run-binding}; empty
+     *              {@code reform-unanimity}, {@code join-star}, {@code join-challenge}, {@code stale-count}, {@code run-binding},
+     *              {@code join-settle}; empty
      *              for none.
      * @return the mask of their {@code BREAK_*} bits.
      * @throws IllegalArgumentException naming an unknown rule.

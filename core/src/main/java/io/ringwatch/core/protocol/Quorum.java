@@ -58,6 +58,33 @@ final class Quorum
     }
 
     /**
+     * Take the view as M early if, since M settled, ranks only joined (every rank dead now was dead then) and the
+     * view has been unchanged for {@code quietNs}: M then only grows, by ranks whose JOIN has had time to reach every
+     * member. The caller must not call this while it judges a silence (probing, or checking a minority notice).
+     *
+     * @param dead    this node's dead set.
+     * @param nowNs   protocol time.
+     * @param quietNs how long the view must have been unchanged, shorter than the settle period.
+     * @return true if M grew.
+     */
+    boolean growIfOnlyJoined(final RankSet dead, final long nowNs, final long quietNs)
+    {
+        if (!changedSinceSettled || nowNs - lastChangeNs < quietNs)
+        {
+            return false;
+        }
+        for (int i = 0, size = dead.size(); i < size; i++)
+        {
+            if (!settledDead.contains(dead.rankAt(i)))
+            {
+                return false;
+            }
+        }
+        adopt(dead);
+        return true;
+    }
+
+    /**
      * Take {@code dead} as M's complement now, without waiting: a joiner's view, which it got from a contact that
      * counted a majority in it.
      *

@@ -101,4 +101,41 @@ class MajorityRuleTest
         assertTrue(io.notices.stream().allMatch((n) -> n.deadSet().contains(0) && n.deadSet().contains(7) &&
             NoticeSequences.MINORITY_BASE <= n.sequence()), io.notices.toString());
     }
+
+    @Test
+    void shouldLetMGrowByAJoiner2DeltaAfterItsJoinButNotWhileCheckingAMinorityNotice()
+    {
+        observation.rebase(0);
+        dead.add(5);
+        quorum.adopt(dead);
+        dead.remove(5);
+        quorum.viewChanged(NOW);
+
+        rule.growWithJoins(NOW + 2 * DELTA - 1);
+        assertTrue(quorum.isOutside(5), "not before the JOIN is 2δ old");
+        rule.verifyMinority(RankArray.of(0, 1, 2, 4), 7, NOW + 2 * DELTA - 1);
+        rule.growWithJoins(NOW + 2 * DELTA);
+        assertTrue(quorum.isOutside(5), "M is held as it is while a silence is judged");
+
+        rule.refutedBy(io.sentOfType("probe").get(0).value());
+        rule.growWithJoins(NOW + 2 * DELTA + 1);
+        assertFalse(quorum.isOutside(5), "the joiner is a member");
+    }
+
+    @Test
+    void shouldLetMGrowOnlyAfterTheSettlePeriodWhenTheRuleIsBroken()
+    {
+        // negative control, the old rule: joiners wait for the whole settle period
+        final MajorityRule broken = new MajorityRule(view, notices, counters, ring, observation, dead, quorum, probes,
+            settings.withBrokenRules(ProtocolSettings.BREAK_JOIN_SETTLE));
+        dead.add(5);
+        quorum.adopt(dead);
+        dead.remove(5);
+        quorum.viewChanged(NOW);
+
+        broken.growWithJoins(NOW + 2 * DELTA);
+        assertTrue(quorum.isOutside(5));
+        quorum.settleIfDue(dead, NOW + settings.settlePeriodNs());
+        assertFalse(quorum.isOutside(5));
+    }
 }

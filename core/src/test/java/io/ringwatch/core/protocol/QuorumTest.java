@@ -72,4 +72,44 @@ class QuorumTest
         assertFalse(quorum.holds(quorum.aliveMembers(now), !now.contains(quorum.lowestMember())),
             "seven ranks alive, but only three of M's six: exactly half without M's lowest rank (4)");
     }
+
+    @Test
+    void shouldGrowByJoinersOnceTheViewWasQuietForTheShorterPeriodAndOnlyRanksJoined()
+    {
+        final RankArray dead = RankArray.of(5, 6, 7, 8);
+        final Quorum quorum = settledWith(dead);
+
+        dead.remove(5);
+        quorum.viewChanged(200);
+        assertFalse(quorum.growIfOnlyJoined(dead, 239, 40), "not before the view was quiet that long");
+        assertTrue(quorum.isOutside(5));
+        assertTrue(quorum.growIfOnlyJoined(dead, 240, 40));
+        assertFalse(quorum.isOutside(5));
+        assertEquals(7, quorum.members());
+        assertFalse(quorum.growIfOnlyJoined(dead, 300, 40), "nothing changed since");
+    }
+
+    @Test
+    void shouldNotGrowEarlyWhenARankDiedSinceMSettled()
+    {
+        final RankArray dead = RankArray.of(5, 6, 7, 8);
+        final Quorum quorum = settledWith(dead);
+
+        // 5 joins, 0 dies: M may shrink only after the whole settle period
+        dead.remove(5);
+        dead.add(0);
+        quorum.viewChanged(200);
+        assertFalse(quorum.growIfOnlyJoined(dead, 260, 40));
+        assertTrue(quorum.isOutside(5));
+        assertFalse(quorum.isOutside(0));
+        assertEquals(6, quorum.members());
+    }
+
+    private static Quorum settledWith(final RankArray dead)
+    {
+        final Quorum quorum = new Quorum(10, SETTLE, 0);
+        quorum.viewChanged(0);
+        quorum.settleIfDue(dead, SETTLE);
+        return quorum;
+    }
 }
