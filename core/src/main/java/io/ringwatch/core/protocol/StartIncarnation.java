@@ -21,13 +21,13 @@ public final class StartIncarnation
      * @param pid the process id.
      * @return the incarnation of a node that takes part at once.
      */
-    public static int ofProcess(final long pid)
+    public static long ofProcess(final long pid)
     {
         if (pid <= 0 || pid > Integer.MAX_VALUE)
         {
             throw new IllegalArgumentException("not a process id: " + pid);
         }
-        return (int)pid;
+        return pid;
     }
 
     /**
@@ -35,8 +35,8 @@ public final class StartIncarnation
      * @param epochSeconds seconds since the epoch now.
      * @return {@code max(last + 1, epochSeconds)}, at most {@link Integer#MAX_VALUE}.
      */
-    public static int ofJoiner(final int lastRecorded, final long epochSeconds)
+    public static long ofJoiner(final long lastRecorded, final long epochSeconds)
     {
-        return (int)Math.min(Integer.MAX_VALUE, Math.max(lastRecorded + 1L, epochSeconds));
+        return Math.min(Integer.MAX_VALUE, Math.max(lastRecorded + 1L, epochSeconds));
     }
 }

@@ -55,7 +55,7 @@ public final class BootOptions
      * @param incarnation the new life's incarnation.
      * @return the plan.
      */
-    BootPlan plan(final int rank, final int nodes, final boolean restart, final int incarnation)
+    BootPlan plan(final int rank, final int nodes, final boolean restart, final long incarnation)
     {
         return restart && incarnation == 0 ?
             BootPlan.MEMBER : BootPlan.decide(rank, planSeeds(nodes), nodes, false, restart);
@@ -71,7 +71,7 @@ public final class BootOptions
      * @param restart  a life after one that stopped, not the rank's first.
      * @return the new life's incarnation.
      */
-    int incarnation(final int previous, final boolean restart)
+    long incarnation(final long previous, final boolean restart)
     {
         if (restart && restartIncarnationStep != 1)
         {

@@ -47,7 +47,7 @@ public final class RingwatchContext
     private Path clusterFile;
     private ClusterConfig cluster;
     private int rank = -1;
-    private int incarnation;
+    private long incarnation;
     private boolean incarnationSet;
     private boolean join;
     private int seeds = RingwatchConfiguration.seeds();
@@ -535,7 +535,7 @@ public final class RingwatchContext
      * @param incarnation distinguishes restarts of a rank; defaults to the pid.
      * @return this.
      */
-    public RingwatchContext incarnation(final int incarnation)
+    public RingwatchContext incarnation(final long incarnation)
     {
         requireOpen("incarnation");
         this.incarnation = incarnation;
@@ -546,7 +546,7 @@ public final class RingwatchContext
     /**
      * @return incarnation.
      */
-    public int incarnation()
+    public long incarnation()
     {
         return incarnation;
     }

@@ -65,7 +65,7 @@ class CrossRunReplayTest
             LiveWire wire = new LiveWire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
-            final int[] bootIncarnations = new int[N];
+            final long[] bootIncarnations = new long[N];
             for (int r = 0; r < N; r++)
             {
                 // seeds boot under their pid (0 in views), recorded in the incarnation file
@@ -133,7 +133,7 @@ class CrossRunReplayTest
                 // beside the contact the victim asks first (its successor) only: a subscription beside the victim's
                 // own would keep its port open in the driver, and the restarted victim waits for that port
                 recorder.listen((victim + 1) % N);
-                final int before = wire.incarnation(victim);
+                final long before = wire.incarnation(victim);
                 cluster.kill(victim);
                 assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "rank " + victim + " declared dead; logs: " +
                     LocalClusters.logs(cluster, N));
@@ -175,7 +175,7 @@ class CrossRunReplayTest
     /**
      * A control frame as a node received it: its bytes, and its header read without any check.
      */
-    record Recorded(UnsafeBuffer bytes, int type, int senderRank, int senderIncarnation, int destinationRank)
+    record Recorded(UnsafeBuffer bytes, int type, int senderRank, long senderIncarnation, int destinationRank)
     {
         static Recorded of(final byte[] bytes)
         {

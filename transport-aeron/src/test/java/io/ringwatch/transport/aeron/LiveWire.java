@@ -59,10 +59,10 @@ final class LiveWire implements AutoCloseable
         counters = aeron.countersReader();
     }
 
-    int incarnation(final int rank)
+    long incarnation(final int rank)
     {
         // seeds boot under their pid, joiners under a clock-based one: both recorded in the incarnation file
-        final int incarnation = IncarnationFile.last(
+        final long incarnation = IncarnationFile.last(
             IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(), ctx.cluster().clusterId(), rank));
         assertTrue(incarnation > 0, () -> "no incarnation recorded for rank " + rank);
         return incarnation;

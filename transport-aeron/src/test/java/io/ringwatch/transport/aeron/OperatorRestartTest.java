@@ -38,7 +38,7 @@ class OperatorRestartTest
             for (final int victim : new int[]{1, 0})
             {
                 final String[] firstCommand = commandLine(cluster, victim);
-                final int before = cluster.view(victim).incarnation(victim);
+                final long before = cluster.view(victim).incarnation(victim);
                 cluster.kill(victim);
                 assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "seed " + victim + " declared dead; logs: " +
                     LocalClusters.logs(cluster, n));
@@ -51,7 +51,7 @@ class OperatorRestartTest
 
                 assertTrue(cluster.awaitViews(Set.of(), 60_000), "seed " + victim + " readmitted everywhere; logs: " +
                     LocalClusters.logs(cluster, n));
-                final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
+                final long after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
                 assertTrue(after > before, "seed " + victim + " came back under a newer incarnation: " + before +
                     " then " + after);
                 // the next kill waits until the view has settled with the joiner: a second crash right after a join
@@ -76,7 +76,7 @@ class OperatorRestartTest
         try (LocalCluster cluster = LocalClusters.startAllUp(options))
         {
             final String[] firstCommand = commandLine(cluster, victim);
-            final int before = cluster.view(victim).incarnation(victim);
+            final long before = cluster.view(victim).incarnation(victim);
             cluster.kill(victim);
             assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "seed " + victim + " declared dead; logs: " +
                 LocalClusters.logs(cluster, n));
@@ -90,7 +90,7 @@ class OperatorRestartTest
             assertTrue(Arrays.equals(firstCommand, commandLine(cluster, victim)), Arrays.toString(firstCommand));
             assertTrue(cluster.awaitViews(Set.of(), 60_000), "seed " + victim + " readmitted everywhere; logs: " +
                 LocalClusters.logs(cluster, n));
-            final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
+            final long after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
             assertTrue(after > before, "a newer incarnation: " + before + " then " + after);
             System.out.printf("OperatorRestartTest: seed %d restarted without its incarnation file, admitted " +
                 "everywhere %d ms after its restart, incarnation %d then %d%n", victim,

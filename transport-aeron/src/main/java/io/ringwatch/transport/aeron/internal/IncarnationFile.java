@@ -50,11 +50,11 @@ public final class IncarnationFile
      * @param file incarnation file.
      * @return the last incarnation recorded, 0 if none (no file, or unreadable).
      */
-    public static int last(final Path file)
+    public static long last(final Path file)
     {
         try
         {
-            return Integer.parseInt(Files.readString(file, StandardCharsets.US_ASCII).trim());
+            return Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim());
         }
         catch (final NoSuchFileException | NumberFormatException ex)
         {
@@ -72,7 +72,7 @@ public final class IncarnationFile
      * @param file        incarnation file.
      * @param incarnation the boot incarnation.
      */
-    public static void record(final Path file, final int incarnation)
+    public static void record(final Path file, final long incarnation)
     {
         write(file, incarnation);
     }
@@ -84,14 +84,14 @@ public final class IncarnationFile
      * @param epochSeconds seconds since the epoch now: the floor.
      * @return {@code max(last + 1, epochSeconds)}, recorded.
      */
-    public static int next(final Path file, final long epochSeconds)
+    public static long next(final Path file, final long epochSeconds)
     {
-        final int incarnation = StartIncarnation.ofJoiner(last(file), epochSeconds);
+        final long incarnation = StartIncarnation.ofJoiner(last(file), epochSeconds);
         write(file, incarnation);
         return incarnation;
     }
 
-    private static void write(final Path file, final int incarnation)
+    private static void write(final Path file, final long incarnation)
     {
         try
         {
