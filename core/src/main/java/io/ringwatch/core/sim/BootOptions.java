@@ -62,7 +62,7 @@ public final class BootOptions
     }
 
     /**
-     * The incarnation of a rank's new life: a joiner's by the runtime's rule ({@link StartIncarnation#ofJoiner}; virtual
+     * The incarnation of a rank's new life: a joiner's by the runtime's rule ({@link StartIncarnation#next}; virtual
      * time has no wall clock, so the last one + 1, which makes a first life under start = join incarnation 1), a late
      * member's the boot incarnation 0; a restart under a broken step ({@link #restartIncarnationStep()} other than 1)
      * adds that step instead.
@@ -77,7 +77,7 @@ public final class BootOptions
         {
             return previous + restartIncarnationStep;
         }
-        return restart || mode == BootMode.JOIN ? StartIncarnation.ofJoiner(previous, 0) : previous;
+        return restart || mode == BootMode.JOIN ? StartIncarnation.next(previous, 0) : previous;
     }
 
     /**
