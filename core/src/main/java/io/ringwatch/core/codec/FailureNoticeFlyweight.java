@@ -19,13 +19,14 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (40 bytes, type 3)               |
+ *  |                 Frame Header (44 bytes, type 3)               |
  *  +---------------------------------------------------------------+
  *  |                           Dead Rank                           |
  *  +---------------------------------------------------------------+
  *  |                          Source Rank                          |
  *  +---------------------------------------------------------------+
  *  |                       Source Incarnation                      |
+ *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                          Range Count                          |
  *  +---------------------------------------------------------------+
@@ -33,6 +34,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                      Subject Incarnation                      |
+ *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                       Range 0 First Rank                      |
  *  +---------------------------------------------------------------+
@@ -71,10 +73,10 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     private static final int DEAD_RANK_FIELD_OFFSET = HEADER_LENGTH;
     private static final int SOURCE_RANK_FIELD_OFFSET = DEAD_RANK_FIELD_OFFSET + SIZE_OF_INT;
     private static final int SOURCE_INCARNATION_FIELD_OFFSET = SOURCE_RANK_FIELD_OFFSET + SIZE_OF_INT;
-    private static final int RANGE_COUNT_FIELD_OFFSET = SOURCE_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int RANGE_COUNT_FIELD_OFFSET = SOURCE_INCARNATION_FIELD_OFFSET + SIZE_OF_LONG;
     private static final int SEQUENCE_FIELD_OFFSET = RANGE_COUNT_FIELD_OFFSET + SIZE_OF_INT;
     private static final int SUBJECT_INCARNATION_FIELD_OFFSET = SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
-    static final int RANGES_OFFSET = SUBJECT_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+    static final int RANGES_OFFSET = SUBJECT_INCARNATION_FIELD_OFFSET + SIZE_OF_LONG;
 
     private static final int RANGE_FIRST_RANK_FIELD_OFFSET = 0;
     private static final int RANGE_LENGTH_FIELD_OFFSET = RANGE_FIRST_RANK_FIELD_OFFSET + SIZE_OF_INT;
@@ -173,7 +175,7 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest,
         final Notice notice)
@@ -239,18 +241,18 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     /**
      * @return source incarnation field.
      */
-    public int sourceIncarnation()
+    public long sourceIncarnation()
     {
-        return buffer.getInt(offset + SOURCE_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(offset + SOURCE_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
      * @param sourceIncarnation field value.
      * @return this for a fluent API.
      */
-    public FailureNoticeFlyweight sourceIncarnation(final int sourceIncarnation)
+    public FailureNoticeFlyweight sourceIncarnation(final long sourceIncarnation)
     {
-        buffer.putInt(offset + SOURCE_INCARNATION_FIELD_OFFSET, sourceIncarnation, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + SOURCE_INCARNATION_FIELD_OFFSET, sourceIncarnation, ByteOrder.LITTLE_ENDIAN);
         return this;
     }
 
@@ -293,18 +295,18 @@ public final class FailureNoticeFlyweight extends FrameHeaderFlyweight
     /**
      * @return subject incarnation field: the incarnation of the dead rank that died, or that a JOIN admits.
      */
-    public int subjectIncarnation()
+    public long subjectIncarnation()
     {
-        return buffer.getInt(offset + SUBJECT_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(offset + SUBJECT_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
      * @param subjectIncarnation field value.
      * @return this for a fluent API.
      */
-    public FailureNoticeFlyweight subjectIncarnation(final int subjectIncarnation)
+    public FailureNoticeFlyweight subjectIncarnation(final long subjectIncarnation)
     {
-        buffer.putInt(offset + SUBJECT_INCARNATION_FIELD_OFFSET, subjectIncarnation, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + SUBJECT_INCARNATION_FIELD_OFFSET, subjectIncarnation, ByteOrder.LITTLE_ENDIAN);
         return this;
     }
 

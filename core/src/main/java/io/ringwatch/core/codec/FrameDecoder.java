@@ -78,7 +78,8 @@ public final class FrameDecoder implements InboundFrame
 
     /** Longest frame of any type. */
     public static final int MAX_FRAME_LENGTH =
-        Math.max(FailureNoticeFlyweight.MAX_LENGTH, ProcessFailureFlyweight.MAX_LENGTH);
+        Math.max(Math.max(FailureNoticeFlyweight.MAX_LENGTH, ProcessFailureFlyweight.MAX_LENGTH),
+            ViewFlyweight.MAX_LENGTH);
 
     private final int clusterId;
     private final int clusterSize;
@@ -110,7 +111,7 @@ public final class FrameDecoder implements InboundFrame
     private long runId;
     private long joinerNonce;
     private int senderRank;
-    private int senderIncarnation;
+    private long senderIncarnation;
     private int destinationRank;
     private long frameSequence;
     private long heartbeatCounter;
@@ -361,7 +362,7 @@ public final class FrameDecoder implements InboundFrame
         // Freshness is judged before the body is decoded, so a stale frame never overwrites the last notice, and
         // remembered only after the body is valid, so only an accepted frame advances the sender's window.
         final int senderRank = header.senderRank();
-        final int senderIncarnation = header.senderIncarnation();
+        final long senderIncarnation = header.senderIncarnation();
         final long frameSequence = header.frameSequence();
         boolean remember = replayGuard != null;
         if (replayGuard != null)
@@ -522,7 +523,7 @@ public final class FrameDecoder implements InboundFrame
     /**
      * @return sender incarnation of the last accepted frame.
      */
-    public int senderIncarnation()
+    public long senderIncarnation()
     {
         return senderIncarnation;
     }
@@ -851,7 +852,7 @@ public final class FrameDecoder implements InboundFrame
 
         // Ranges are disjoint and inside [0, clusterSize), so they hold at most clusterSize ranks: the notice fits.
         noticeRanks.setRuns(flyweight);
-        final int subjectIncarnation = flyweight.subjectIncarnation();
+        final long subjectIncarnation = flyweight.subjectIncarnation();
         if (subjectIncarnation < 0 || (join && subjectIncarnation == 0 && !NoticeSequences.isHeal(sequence)))
         {
             return RejectReason.BAD_INCARNATION;

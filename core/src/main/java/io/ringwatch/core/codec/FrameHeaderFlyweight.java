@@ -23,6 +23,7 @@ import static org.agrona.BitUtil.SIZE_OF_SHORT;
  *  |                          Sender Rank                          |
  *  +---------------------------------------------------------------+
  *  |                      Sender Incarnation                       |
+ *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                       Destination Rank                        |
  *  +---------------------------------------------------------------+
@@ -60,9 +61,10 @@ public class FrameHeaderFlyweight
      * Protocol version written and accepted: 2 added destination, config digest, frame sequence and MAC; 3 added the
      * subject incarnation to every notice and the JOIN, JOIN_REQUEST and VIEW frames; 4 added JOIN_CHALLENGE and
      * JOIN_PROOF (a contact admits a joiner only once it has returned a fresh nonce); 5 added the run id to the header,
-     * the joiner's nonce to JOIN_REQUEST and JOIN_CHALLENGE.
+     * the joiner's nonce to JOIN_REQUEST and JOIN_CHALLENGE; 6 made every incarnation 64-bit (the header's sender
+     * incarnation, a notice's source and subject incarnations, a VIEW's entries).
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     /** {@link HeartbeatFlyweight}. */
     public static final int HEARTBEAT_TYPE = FrameType.HEARTBEAT;
@@ -104,7 +106,7 @@ public class FrameHeaderFlyweight
     private static final int CLUSTER_ID_FIELD_OFFSET = FLAGS_FIELD_OFFSET + SIZE_OF_SHORT;
     private static final int SENDER_RANK_FIELD_OFFSET = CLUSTER_ID_FIELD_OFFSET + SIZE_OF_INT;
     private static final int SENDER_INCARNATION_FIELD_OFFSET = SENDER_RANK_FIELD_OFFSET + SIZE_OF_INT;
-    private static final int DESTINATION_RANK_FIELD_OFFSET = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int DESTINATION_RANK_FIELD_OFFSET = SENDER_INCARNATION_FIELD_OFFSET + SIZE_OF_LONG;
     private static final int CONFIG_DIGEST_FIELD_OFFSET = DESTINATION_RANK_FIELD_OFFSET + SIZE_OF_INT;
     private static final int FRAME_SEQUENCE_FIELD_OFFSET = CONFIG_DIGEST_FIELD_OFFSET + SIZE_OF_INT;
     private static final int RUN_ID_FIELD_OFFSET = FRAME_SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
@@ -172,7 +174,7 @@ public class FrameHeaderFlyweight
         final int type,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest)
     {
@@ -296,18 +298,18 @@ public class FrameHeaderFlyweight
     /**
      * @return sender incarnation field.
      */
-    public int senderIncarnation()
+    public long senderIncarnation()
     {
-        return buffer.getInt(offset + SENDER_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(offset + SENDER_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
      * @param senderIncarnation field value.
      * @return this for a fluent API.
      */
-    public FrameHeaderFlyweight senderIncarnation(final int senderIncarnation)
+    public FrameHeaderFlyweight senderIncarnation(final long senderIncarnation)
     {
-        buffer.putInt(offset + SENDER_INCARNATION_FIELD_OFFSET, senderIncarnation, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + SENDER_INCARNATION_FIELD_OFFSET, senderIncarnation, ByteOrder.LITTLE_ENDIAN);
         return this;
     }
 
@@ -418,7 +420,7 @@ public class FrameHeaderFlyweight
         final int type,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest)
     {

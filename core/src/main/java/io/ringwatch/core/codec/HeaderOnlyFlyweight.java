@@ -35,7 +35,7 @@ public abstract class HeaderOnlyFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest)
     {

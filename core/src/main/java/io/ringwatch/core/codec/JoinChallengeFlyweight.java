@@ -11,7 +11,7 @@ import org.agrona.MutableDirectBuffer;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (40 bytes, type 22)              |
+ *  |                 Frame Header (44 bytes, type 22)              |
  *  +---------------------------------------------------------------+
  *  |                         Contact Nonce                         |
  *  |                                                               |
@@ -62,7 +62,7 @@ public final class JoinChallengeFlyweight extends TwoWordFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest,
         final long nonce,

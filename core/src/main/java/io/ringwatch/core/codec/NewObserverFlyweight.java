@@ -15,7 +15,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (40 bytes, type 2)               |
+ *  |                 Frame Header (44 bytes, type 2)               |
  *  +---------------------------------------------------------------+
  *  |                          Emitter Rank                         |
  *  +---------------------------------------------------------------+
@@ -67,7 +67,7 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int configDigest,
         final int emitterRank)
     {
@@ -94,7 +94,7 @@ public final class NewObserverFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int configDigest,
         final int emitterRank,
         final int rdmaRkey,

@@ -17,7 +17,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |      Frame Header (40 bytes, type 5, 6, 17, 19, 20, 21, 23) |
+ *  |      Frame Header (44 bytes, type 5, 6, 17, 19, 20, 21, 23) |
  *  +---------------------------------------------------------------+
  *  |                             Token                             |
  *  |                                                               |
@@ -64,7 +64,7 @@ public final class ProbeFlyweight extends FrameHeaderFlyweight
         final int type,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest,
         final long token)

@@ -18,11 +18,12 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (40 bytes, type 5)               |
+ *  |                 Frame Header (44 bytes, type 5)               |
  *  +---------------------------------------------------------------+
  *  |                          Source Rank                          |
  *  +---------------------------------------------------------------+
  *  |                       Source Incarnation                      |
+ *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                            Sequence                           |
  *  |                                                               |
@@ -59,7 +60,7 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
 
     private static final int SOURCE_RANK_FIELD_OFFSET = HEADER_LENGTH;
     private static final int SOURCE_INCARNATION_FIELD_OFFSET = SOURCE_RANK_FIELD_OFFSET + SIZE_OF_INT;
-    private static final int SEQUENCE_FIELD_OFFSET = SOURCE_INCARNATION_FIELD_OFFSET + SIZE_OF_INT;
+    private static final int SEQUENCE_FIELD_OFFSET = SOURCE_INCARNATION_FIELD_OFFSET + SIZE_OF_LONG;
     private static final int RANGE_COUNT_FIELD_OFFSET = SEQUENCE_FIELD_OFFSET + SIZE_OF_LONG;
     private static final int PROCESS_COUNT_FIELD_OFFSET = RANGE_COUNT_FIELD_OFFSET + SIZE_OF_INT;
     private static final int RANGES_OFFSET = PROCESS_COUNT_FIELD_OFFSET + SIZE_OF_INT;
@@ -136,7 +137,7 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest,
         final ProcessNotice notice)
@@ -191,18 +192,18 @@ public final class ProcessFailureFlyweight extends FrameHeaderFlyweight
     /**
      * @return source incarnation field.
      */
-    public int sourceIncarnation()
+    public long sourceIncarnation()
     {
-        return buffer.getInt(offset + SOURCE_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(offset + SOURCE_INCARNATION_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
      * @param sourceIncarnation field value.
      * @return this for a fluent API.
      */
-    public ProcessFailureFlyweight sourceIncarnation(final int sourceIncarnation)
+    public ProcessFailureFlyweight sourceIncarnation(final long sourceIncarnation)
     {
-        buffer.putInt(offset + SOURCE_INCARNATION_FIELD_OFFSET, sourceIncarnation, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + SOURCE_INCARNATION_FIELD_OFFSET, sourceIncarnation, ByteOrder.LITTLE_ENDIAN);
         return this;
     }
 

@@ -26,14 +26,14 @@ package io.ringwatch.core.codec;
  *     is refused by the zombie's guard as a repeat. NEW_OBSERVER and LEAVE likewise.</li>
  * </ul>
  * <p>
- * <b>Incarnations.</b> The first authentic frame from a rank admits its incarnation (trust on first use; all ranks
- * start together, boot incarnations are process ids). Until {@link #admitIncarnation} says otherwise, a frame from
+ * <b>Incarnations.</b> The first authentic frame from a rank admits its incarnation (trust on first use within a run, which
+ * the run binding of the header scopes). Until {@link #admitIncarnation} says otherwise, a frame from
  * any other incarnation of that rank is refused: {@link RejectReason#STALE_INCARNATION} if lower,
  * {@link RejectReason#UNKNOWN_INCARNATION} if higher. A higher incarnation is not admitted on sight: a recording from
  * an earlier run of the cluster (same key) could carry one and, admitted, would lock the live process out.
  * <p>
  * <b>Rejoining (issue 12, done).</b> A restarted rank joins under an incarnation that only grows (its incarnation
- * file: max(last + 1, epoch seconds)), so every recording of an earlier life is older than what is admitted. Its
+ * file: max(last + 1, epoch milliseconds shifted left 16 bits), see {@code StartIncarnation}), so every recording of an earlier life is older than what is admitted. Its
  * JOIN_REQUEST is the one frame {@link FrameDecoder} takes from a newer incarnation without admitting it; the runtime
  * calls {@link #admitIncarnation} when the protocol has accepted the rank's JOIN, and for the incarnations a joiner's
  * view carries; until that view a joiner lets the newest incarnation heard win ({@link #admitNewestUntilSettled}).
@@ -52,9 +52,9 @@ public final class ReplayGuard
     private static final int INCARNATION = 0;
     private static final int HIGHEST = 1;
     private static final int SEEN = 2;
-    private static final long ADMITTED = 1L << 32;
+    private static final int ADMITTED = 3;
 
-    // per rank: admitted incarnation (ADMITTED | unsigned incarnation, 0 while none), highest sequence, seen bits
+    // per rank: admitted incarnation, highest sequence, seen bits, 1 once an incarnation is admitted (0 while none)
     private final long[] state;
     private final int clusterSize;
     private boolean newestWins;
@@ -80,7 +80,7 @@ public final class ReplayGuard
      * @param sequence    the frame sequence, at least 1.
      * @return {@link RejectReason#NONE} if accepted (and now remembered), else why not; nothing changes then.
      */
-    public RejectReason accept(final int senderRank, final int incarnation, final long sequence)
+    public RejectReason accept(final int senderRank, final long incarnation, final long sequence)
     {
         final RejectReason reason = check(senderRank, incarnation, sequence);
         if (RejectReason.NONE == reason)
@@ -98,7 +98,7 @@ public final class ReplayGuard
      * @param sequence    the frame sequence, at least 1.
      * @return {@link RejectReason#NONE} if {@link #record} may take it, else why not.
      */
-    public RejectReason check(final int senderRank, final int incarnation, final long sequence)
+    public RejectReason check(final int senderRank, final long incarnation, final long sequence)
     {
         if (senderRank < 0 || senderRank >= clusterSize)
         {
@@ -109,12 +109,11 @@ public final class ReplayGuard
             return RejectReason.BAD_FRAME_SEQUENCE;
         }
         final int base = senderRank * STRIDE;
-        final long admitted = state[base + INCARNATION];
-        if (admitted == 0)
+        if (state[base + ADMITTED] == 0)
         {
             return RejectReason.NONE;
         }
-        final int current = (int)admitted;
+        final long current = state[base + INCARNATION];
         if (incarnation != current)
         {
             if (incarnation < current)
@@ -143,13 +142,13 @@ public final class ReplayGuard
      * @param incarnation the sender's incarnation.
      * @param sequence    the frame sequence, at least 1.
      */
-    public void record(final int senderRank, final int incarnation, final long sequence)
+    public void record(final int senderRank, final long incarnation, final long sequence)
     {
         final int base = senderRank * STRIDE;
-        final long admitted = state[base + INCARNATION];
-        if (admitted == 0 || (newestWins && incarnation > (int)admitted))
+        if (state[base + ADMITTED] == 0 || (newestWins && incarnation > state[base + INCARNATION]))
         {
-            state[base + INCARNATION] = ADMITTED | (incarnation & 0xFFFF_FFFFL);
+            state[base + INCARNATION] = incarnation;
+            state[base + ADMITTED] = 1;
             state[base + HIGHEST] = 0;
             state[base + SEEN] = 0;
         }
@@ -194,19 +193,19 @@ public final class ReplayGuard
      * @return true if admitted: the rank had none yet or an older one. An equal or older incarnation is not
      * admitted, so incarnations only move forward.
      */
-    public boolean admitIncarnation(final int senderRank, final int incarnation)
+    public boolean admitIncarnation(final int senderRank, final long incarnation)
     {
         if (senderRank < 0 || senderRank >= clusterSize)
         {
             return false;
         }
         final int base = senderRank * STRIDE;
-        final long admitted = state[base + INCARNATION];
-        if (admitted != 0 && incarnation <= (int)admitted)
+        if (state[base + ADMITTED] != 0 && incarnation <= state[base + INCARNATION])
         {
             return false;
         }
-        state[base + INCARNATION] = ADMITTED | (incarnation & 0xFFFF_FFFFL);
+        state[base + INCARNATION] = incarnation;
+        state[base + ADMITTED] = 1;
         state[base + HIGHEST] = 0;
         state[base + SEEN] = 0;
         return true;
@@ -218,16 +217,16 @@ public final class ReplayGuard
      */
     public boolean hasAdmitted(final int senderRank)
     {
-        return state[senderRank * STRIDE + INCARNATION] != 0;
+        return state[senderRank * STRIDE + ADMITTED] != 0;
     }
 
     /**
      * @param senderRank in {@code [0, N)} with {@link #hasAdmitted} true.
      * @return the admitted incarnation.
      */
-    public int admittedIncarnation(final int senderRank)
+    public long admittedIncarnation(final int senderRank)
     {
-        return (int)state[senderRank * STRIDE + INCARNATION];
+        return state[senderRank * STRIDE + INCARNATION];
     }
 
     /**

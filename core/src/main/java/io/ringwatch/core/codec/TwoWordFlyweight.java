@@ -36,7 +36,7 @@ public abstract class TwoWordFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest,
         final long first,

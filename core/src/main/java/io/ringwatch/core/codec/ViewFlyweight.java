@@ -8,6 +8,7 @@ import org.agrona.MutableDirectBuffer;
 import java.nio.ByteOrder;
 
 import static org.agrona.BitUtil.SIZE_OF_INT;
+import static org.agrona.BitUtil.SIZE_OF_LONG;
 
 /**
  * VIEW: the state transfer a contact sends a joiner it has just admitted: its dead set, as runs of consecutive ranks
@@ -17,7 +18,7 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |                 Frame Header (40 bytes, type 18)              |
+ *  |                 Frame Header (44 bytes, type 18)              |
  *  +---------------------------------------------------------------+
  *  |                          Range Count                          |
  *  +---------------------------------------------------------------+
@@ -25,13 +26,13 @@ import static org.agrona.BitUtil.SIZE_OF_INT;
  *  +---------------------------------------------------------------+
  *  |            Range Count runs: First Rank, Length              ...
  *  +---------------------------------------------------------------+
- *  |            Entry Count entries: Rank, Incarnation            ...
+ *  |   Entry Count entries: Rank (4 bytes), Incarnation (8 bytes)  ...
  *  +---------------------------------------------------------------+
  *  |                        MAC (16 bytes)                         |
  *  +---------------------------------------------------------------+
  * </pre>
- * Runs and entries together are at most {@link #MAX_ITEMS}, so a view is never longer than the longest notice and
- * fits every buffer sized for one. A view that needs more cannot be sent ({@link #TOO_LARGE}); the joiner then asks
+ * Runs and entries together are at most {@link #MAX_ITEMS}, so a view is never longer than {@link #MAX_LENGTH}
+ * (counted in {@link FrameDecoder#MAX_FRAME_LENGTH}). A view that needs more cannot be sent ({@link #TOO_LARGE}); the joiner then asks
  * again and is admitted once the view has shrunk (dead ranks rejoin, or a notice run merges).
  */
 public final class ViewFlyweight extends FrameHeaderFlyweight
@@ -47,8 +48,11 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
     private static final int ENTRY_COUNT_FIELD_OFFSET = RANGE_COUNT_FIELD_OFFSET + SIZE_OF_INT;
     private static final int ITEMS_OFFSET = ENTRY_COUNT_FIELD_OFFSET + SIZE_OF_INT;
 
-    /** Bytes per run or entry. */
-    public static final int ITEM_LENGTH = 2 * SIZE_OF_INT;
+    /** Bytes per run: first rank, length. */
+    public static final int RUN_LENGTH = 2 * SIZE_OF_INT;
+
+    /** Bytes per entry: rank, incarnation. */
+    public static final int ENTRY_LENGTH = SIZE_OF_INT + SIZE_OF_LONG;
 
     /**
      * @param rangeCount runs.
@@ -57,11 +61,11 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
      */
     public static int lengthOf(final int rangeCount, final int entryCount)
     {
-        return ITEMS_OFFSET + (rangeCount + entryCount) * ITEM_LENGTH + MAC_LENGTH;
+        return ITEMS_OFFSET + rangeCount * RUN_LENGTH + entryCount * ENTRY_LENGTH + MAC_LENGTH;
     }
 
-    /** Length of the longest valid view. */
-    public static final int MAX_LENGTH = lengthOf(MAX_ITEMS, 0);
+    /** Length of the longest valid view: every item an entry. */
+    public static final int MAX_LENGTH = lengthOf(0, MAX_ITEMS);
 
     public ViewFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
@@ -88,7 +92,7 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
         final int offset,
         final int clusterId,
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int destinationRank,
         final int configDigest,
         final RankSet deadSet,
@@ -111,7 +115,9 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
         writeRuns(deadSet);
         for (int e = 0; e < entryCount; e++)
         {
-            putItem(rangeCount + e, incarnations.rankAt(e), incarnations.incarnationAt(e));
+            final int at = entryAt(rangeCount, e);
+            buffer.putInt(at, incarnations.rankAt(e), ByteOrder.LITTLE_ENDIAN);
+            buffer.putLong(at + SIZE_OF_INT, incarnations.incarnationAt(e), ByteOrder.LITTLE_ENDIAN);
         }
         return length;
     }
@@ -143,9 +149,14 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
 
     private void putItem(final int index, final int a, final int b)
     {
-        final int at = offset + ITEMS_OFFSET + index * ITEM_LENGTH;
+        final int at = offset + ITEMS_OFFSET + index * RUN_LENGTH;
         buffer.putInt(at, a, ByteOrder.LITTLE_ENDIAN);
         buffer.putInt(at + SIZE_OF_INT, b, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private int entryAt(final int rangeCount, final int index)
+    {
+        return offset + ITEMS_OFFSET + rangeCount * RUN_LENGTH + index * ENTRY_LENGTH;
     }
 
     /**
@@ -188,20 +199,20 @@ public final class ViewFlyweight extends FrameHeaderFlyweight
      */
     public int entryRank(final int index)
     {
-        return item(rangeCount() + index, 0);
+        return buffer.getInt(entryAt(rangeCount(), index), ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
      * @param index entry index, from 0.
      * @return the entry's incarnation.
      */
-    public int entryIncarnation(final int index)
+    public long entryIncarnation(final int index)
     {
-        return item(rangeCount() + index, SIZE_OF_INT);
+        return buffer.getLong(entryAt(rangeCount(), index) + SIZE_OF_INT, ByteOrder.LITTLE_ENDIAN);
     }
 
     private int item(final int index, final int field)
     {
-        return buffer.getInt(offset + ITEMS_OFFSET + index * ITEM_LENGTH + field, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getInt(offset + ITEMS_OFFSET + index * RUN_LENGTH + field, ByteOrder.LITTLE_ENDIAN);
     }
 }

@@ -71,7 +71,7 @@ final class World extends NodeViews
     private final BroadcastSchedule schedule;
     private final DetectorNode[] nodes;
     private final byte[] status;
-    private final int[] incarnations;
+    private final long[] incarnations;
     private final int[] slotWriter;
     private final long[] slotCounter;
     private final long[] resumeAtNs;
@@ -83,7 +83,7 @@ final class World extends NodeViews
     private final boolean[] cutOffDeclared;
     private final long[] firstExcludedNs;
     private final ExclusionCause[] firstExclusionCauses;
-    private final int[] knownIncarnations;
+    private final long[] knownIncarnations;
     private final long[] reformsSeen;
     private final boolean[] joinAdmitted;
     private final List<Message> inFlight = new ArrayList<>();
@@ -133,7 +133,7 @@ final class World extends NodeViews
         settings = config.settings();
         schedule = BroadcastKind.DOUBLE_HYPERCUBE.newSchedule();
         status = new byte[n];
-        incarnations = new int[n];
+        incarnations = new long[n];
         slotWriter = new int[n];
         Arrays.fill(slotWriter, HeartbeatChannel.NO_WRITER);
         slotCounter = new long[n];
@@ -148,7 +148,7 @@ final class World extends NodeViews
         firstExcludedNs = new long[n];
         Arrays.fill(firstExcludedNs, NONE);
         firstExclusionCauses = new ExclusionCause[n];
-        knownIncarnations = new int[n * n];
+        knownIncarnations = new long[n * n];
         reformsSeen = new long[n];
         joinAdmitted = new boolean[n];
         for (int rank = 0; rank < n; rank++)
@@ -555,7 +555,7 @@ final class World extends NodeViews
             return;
         }
         final int from = m.from;
-        final int incarnation = m.fromIncarnation;
+        final long incarnation = m.fromIncarnation;
         final InboundFrame frame = switch (m.type)
         {
             case Message.NEW_OBSERVER -> wire.newObserver(from, incarnation, to);
@@ -646,7 +646,7 @@ final class World extends NodeViews
             }
             for (int r = 0; r < n; r++)
             {
-                final int known = nodes[viewer].incarnationOf(r);
+                final long known = nodes[viewer].incarnationOf(r);
                 if (known < knownIncarnations[viewer * n + r])
                 {
                     found.add("incarnation: node " + viewer + " went back from incarnation " +
@@ -979,7 +979,7 @@ final class World extends NodeViews
         return false;
     }
 
-    public int incarnation(final int rank)
+    public long incarnation(final int rank)
     {
         return incarnations[rank];
     }
@@ -1009,12 +1009,12 @@ final class World extends NodeViews
         final byte type;
         final int from;
         final int to;
-        final int fromIncarnation;
+        final long fromIncarnation;
         final long value;
         final Object ref;
         final long sentNs;
 
-        Message(final int id, final byte type, final int from, final int to, final int fromIncarnation,
+        Message(final int id, final byte type, final int from, final int to, final long fromIncarnation,
             final long value, final Object ref, final long sentNs)
         {
             this.id = id;
@@ -1094,7 +1094,7 @@ final class World extends NodeViews
      * A notice as it travels: an immutable copy taken when it is sent.
      */
     private record SentNotice(
-        int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet, int subjectIncarnation,
+        int deadRank, int sourceRank, long sourceIncarnation, long sequence, RankSet deadSet, long subjectIncarnation,
         boolean isJoin) implements Notice
     {
     }
@@ -1234,7 +1234,7 @@ final class World extends NodeViews
             stop(rank, STOPPED);
         }
 
-        public void onJoin(final int joiner, final int incarnation, final long timeNs)
+        public void onJoin(final int joiner, final long incarnation, final long timeNs)
         {
             log("node ", rank, " admits ", joiner, "#", incarnation);
             if (joiner != rank && incarnation == incarnations[joiner] && !joinAdmitted[joiner])

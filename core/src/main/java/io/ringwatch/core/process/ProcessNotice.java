@@ -20,7 +20,7 @@ public interface ProcessNotice
     /**
      * @return its incarnation.
      */
-    int sourceIncarnation();
+    long sourceIncarnation();
 
     /**
      * @return its broadcast sequence, from 1.

@@ -8,7 +8,7 @@ import io.ringwatch.core.spi.RankSet;
 public final class ReusableProcessNotice implements ProcessNotice
 {
     private int sourceRank;
-    private int sourceIncarnation;
+    private long sourceIncarnation;
     private long sequence;
     private RankSet excludedNodes;
     private RankSet deadProcesses;
@@ -23,7 +23,7 @@ public final class ReusableProcessNotice implements ProcessNotice
      */
     public ReusableProcessNotice set(
         final int sourceRank,
-        final int sourceIncarnation,
+        final long sourceIncarnation,
         final long sequence,
         final RankSet excludedNodes,
         final RankSet deadProcesses)
@@ -41,7 +41,7 @@ public final class ReusableProcessNotice implements ProcessNotice
         return sourceRank;
     }
 
-    public int sourceIncarnation()
+    public long sourceIncarnation()
     {
         return sourceIncarnation;
     }

@@ -55,7 +55,7 @@ final class Admission
      * Whether a ring frame (a beat, a digest, NEW_OBSERVER, LEAVE) from {@code fromRank} may act on this node: only
      * while it takes part, not stale, and not from a rank it holds dead, which is fenced and announced again.
      */
-    boolean admit(final int fromRank, final int fromIncarnation, final long nowNs)
+    boolean admit(final int fromRank, final long fromIncarnation, final long nowNs)
     {
         return admit(fromRank, fromIncarnation, nowNs, true);
     }
@@ -67,7 +67,7 @@ final class Admission
      * broadcast-id memory, and nodes that forgot a broadcast forwarded it again, without end (the simulator's event
      * queue ran out of heap). Its ring neighbours still announce it, on its beats and digests.
      */
-    boolean admitQuietly(final int fromRank, final int fromIncarnation, final long nowNs)
+    boolean admitQuietly(final int fromRank, final long fromIncarnation, final long nowNs)
     {
         return admit(fromRank, fromIncarnation, nowNs, !quietZombieFrames);
     }
@@ -95,7 +95,7 @@ final class Admission
         fenced.tryAcquire(suspect, nowNs, fenceIntervalNs);
     }
 
-    private boolean admit(final int fromRank, final int fromIncarnation, final long nowNs, final boolean announce)
+    private boolean admit(final int fromRank, final long fromIncarnation, final long nowNs, final boolean announce)
     {
         if (!view.active() || !ring.isRank(fromRank))
         {
@@ -115,7 +115,7 @@ final class Admission
         return true;
     }
 
-    private boolean fence(final int zombie, final int zombieIncarnation, final long nowNs, final boolean announce)
+    private boolean fence(final int zombie, final long zombieIncarnation, final long nowNs, final boolean announce)
     {
         if (!fenced.tryAcquire(zombie, nowNs, fenceIntervalNs))
         {

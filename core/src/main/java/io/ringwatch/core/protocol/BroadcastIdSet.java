@@ -8,13 +8,14 @@ import java.util.Arrays;
  * (paper 002, Lemma 2) starts a new broadcast whose disjoint paths must all be walked.
  * <p>
  * Bounded: the oldest id is overwritten once the capacity is reached. Notices are rare, so a linear scan is cheap.
- * Ids are held as (origin, sequence) pairs in one array, so a scan reads one cache line per four ids; the array
- * grows by doubling up to the capacity as ids come, so a node that hears few broadcasts holds few (a
+ * Ids are held as (rank, incarnation, sequence) triples in one array, so a scan reads a cache line per two or three
+ * ids; the array grows by doubling up to the capacity as ids come, so a node that hears few broadcasts holds few (a
  * million-node simulation could not hold the full capacity for every node). After that, no allocation.
  */
 public final class BroadcastIdSet
 {
     private static final int INITIAL_IDS = 4;
+    private static final int STRIDE = 3;
 
     private final int capacity;
     private long[] ids;
@@ -31,7 +32,7 @@ public final class BroadcastIdSet
             throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
         }
         this.capacity = capacity;
-        ids = new long[2 * Math.min(capacity, INITIAL_IDS)];
+        ids = new long[STRIDE * Math.min(capacity, INITIAL_IDS)];
     }
 
     /**
@@ -40,24 +41,25 @@ public final class BroadcastIdSet
      * @param sequence          its per-source sequence.
      * @return true if the id was not remembered (and now is).
      */
-    public boolean addIfAbsent(final int sourceRank, final int sourceIncarnation, final long sequence)
+    public boolean addIfAbsent(final int sourceRank, final long sourceIncarnation, final long sequence)
     {
-        final long origin = ((long)sourceRank << 32) | (sourceIncarnation & 0xFFFF_FFFFL);
         final long[] ids = this.ids;
-        for (int i = 0, end = 2 * size; i < end; i += 2)
+        for (int i = 0, end = STRIDE * size; i < end; i += STRIDE)
         {
-            if (ids[i + 1] == sequence && ids[i] == origin)
+            if (ids[i + 2] == sequence && ids[i + 1] == sourceIncarnation && ids[i] == sourceRank)
             {
                 return false;
             }
         }
-        if (2 * next == ids.length)
+        if (STRIDE * next == ids.length)
         {
             // not yet full: until then next == size, so growing keeps every id where it is
-            this.ids = Arrays.copyOf(ids, 2 * Math.min(capacity, 2 * next));
+            this.ids = Arrays.copyOf(ids, STRIDE * Math.min(capacity, 2 * next));
         }
-        this.ids[2 * next] = origin;
-        this.ids[2 * next + 1] = sequence;
+        final int at = STRIDE * next;
+        this.ids[at] = sourceRank;
+        this.ids[at + 1] = sourceIncarnation;
+        this.ids[at + 2] = sequence;
         next = (next + 1) % capacity;
         size = Math.min(size + 1, capacity);
         return true;

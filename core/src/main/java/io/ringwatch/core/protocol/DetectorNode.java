@@ -43,7 +43,7 @@ import io.ringwatch.core.spi.RankSet;
 public final class DetectorNode
 {
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private final int clusterSize;
     private final long pauseThresholdNs;
     private final HeartbeatChannel heartbeats;
@@ -84,7 +84,7 @@ public final class DetectorNode
      */
     public DetectorNode(
         final int rank,
-        final int incarnation,
+        final long incarnation,
         final ProtocolSettings settings,
         final BroadcastSchedule schedule,
         final HeartbeatChannel heartbeats,
@@ -310,7 +310,7 @@ public final class DetectorNode
     public void onFrame(final InboundFrame frame, final long nowNs)
     {
         final int sender = frame.senderRank();
-        final int senderIncarnation = frame.senderIncarnation();
+        final long senderIncarnation = frame.senderIncarnation();
         runs.onFrame(frame.type(), frame.runId(), nowNs);
         switch (frame.type())
         {
@@ -343,7 +343,7 @@ public final class DetectorNode
      * A HEARTBEAT frame (transports that carry heartbeats as messages) goes into this node's slot unless its sender
      * is dead in this view, in which case the sender is fenced.
      */
-    private void onHeartbeat(final int fromRank, final int fromIncarnation, final InboundFrame frame, final long nowNs)
+    private void onHeartbeat(final int fromRank, final long fromIncarnation, final InboundFrame frame, final long nowNs)
     {
         if (admission.admit(fromRank, fromIncarnation, nowNs) &&
             !heartbeats.deposit(fromRank, fromIncarnation, frame.heartbeatCounter(), frame.heartbeatTimestampNs()))
@@ -458,7 +458,7 @@ public final class DetectorNode
      * @param r a rank.
      * @return the incarnation this node's view holds for it: 0 (boot) unless it rejoined.
      */
-    public int incarnationOf(final int r)
+    public long incarnationOf(final int r)
     {
         return membership.incarnationOf(r);
     }
@@ -482,7 +482,7 @@ public final class DetectorNode
     }
 
     /** @return this node's incarnation. */
-    public int incarnation()
+    public long incarnation()
     {
         return incarnation;
     }

@@ -70,7 +70,7 @@ final class HealRetell
     /**
      * {@code joiner} was admitted by {@code contact}: remembered for a heal.
      */
-    void recordJoin(final int joiner, final int joinerIncarnation, final long nowNs, final int contact)
+    void recordJoin(final int joiner, final long joinerIncarnation, final long nowNs, final int contact)
     {
         recentChanges.record(true, joiner, joinerIncarnation, nowNs, contact, membership.incarnationOf(contact));
     }
@@ -180,7 +180,7 @@ final class HealRetell
         {
             final boolean join = recentChanges.isJoinAt(i);
             final int subject = recentChanges.rankAt(i);
-            final int subjectIncarnation = recentChanges.incarnationAt(i);
+            final long subjectIncarnation = recentChanges.incarnationAt(i);
             final long toldNs = recentChanges.toldNsAt(i);
             if (recentChanges.admittedNsAt(i) - windowNs < 0 || dead.contains(subject) == join ||
                 membership.incarnationOf(subject) != subjectIncarnation || !mayRetell(i) ||

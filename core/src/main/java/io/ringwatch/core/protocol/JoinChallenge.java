@@ -24,7 +24,7 @@ final class JoinChallenge
 
     private final long slotNs;
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private long secret;
 
     /**
@@ -32,7 +32,7 @@ final class JoinChallenge
      * @param rank        this node's rank, for the default secret.
      * @param incarnation this node's incarnation, for the default secret.
      */
-    JoinChallenge(final long slotNs, final int rank, final int incarnation)
+    JoinChallenge(final long slotNs, final int rank, final long incarnation)
     {
         this.slotNs = slotNs;
         this.rank = rank;
@@ -51,7 +51,7 @@ final class JoinChallenge
     /**
      * @return the nonce for a joiner's challenge now; never 0, which a request without a proof carries.
      */
-    long nonce(final int joiner, final int joinerIncarnation, final long nowNs)
+    long nonce(final int joiner, final long joinerIncarnation, final long nowNs)
     {
         return nonceIn(joiner, joinerIncarnation, Math.floorDiv(nowNs, slotNs));
     }
@@ -60,7 +60,7 @@ final class JoinChallenge
      * @return true if {@code token} is the nonce this node drew for that joiner's rank and incarnation in this slot or
      * the one before.
      */
-    boolean proves(final int joiner, final int joinerIncarnation, final long token, final long nowNs)
+    boolean proves(final int joiner, final long joinerIncarnation, final long token, final long nowNs)
     {
         if (token == 0)
         {
@@ -94,7 +94,7 @@ final class JoinChallenge
             (echoed | 1) == (nonceIn(rank, incarnation, slot - 1) | 1);
     }
 
-    private long nonceIn(final int joiner, final int joinerIncarnation, final long slot)
+    private long nonceIn(final int joiner, final long joinerIncarnation, final long slot)
     {
         // each step a bijection of the one before: for fixed inputs, a uniform secret gives a uniform nonce
         final long perJoiner = SplitMix.mix(SplitMix.mix(secret ^ joiner) + joinerIncarnation);

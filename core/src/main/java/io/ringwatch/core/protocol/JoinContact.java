@@ -32,7 +32,7 @@ final class JoinContact
 
     JoinContact(
         final Shared shared,
-        final int incarnation,
+        final long incarnation,
         final ProtocolSettings settings,
         final ProbeSession probes,
         final MajorityRule majorityRule,
@@ -100,7 +100,7 @@ final class JoinContact
      */
     void onJoinRequest(
         final int fromRank,
-        final int fromIncarnation,
+        final long fromIncarnation,
         final long token,
         final long joinerNonce,
         final long requestRun,
@@ -113,7 +113,7 @@ final class JoinContact
         {
             return;
         }
-        final int known = shared.membership.incarnationOf(fromRank);
+        final long known = shared.membership.incarnationOf(fromRank);
         final boolean sameLifeDead = fromIncarnation == known && shared.dead.contains(fromRank);
         if (fromIncarnation <= 0 || fromIncarnation < known || sameLifeDead)
         {
@@ -187,7 +187,7 @@ final class JoinContact
     boolean applyJoin(final Notice notice, final long nowNs)
     {
         final int joiner = notice.deadRank();
-        final int joinerIncarnation = notice.subjectIncarnation();
+        final long joinerIncarnation = notice.subjectIncarnation();
         if (!shared.ring.isRank(joiner) || !shared.membership.incarnations().raise(joiner, joinerIncarnation))
         {
             // a JOIN repeated by a contact, or one of an incarnation that has since died again
@@ -207,7 +207,7 @@ final class JoinContact
     /**
      * Take {@code joiner} into the view under {@code joinerIncarnation}, as told by {@code contact}.
      */
-    void admit(final int joiner, final int joinerIncarnation, final long nowNs, final int contact)
+    void admit(final int joiner, final long joinerIncarnation, final long nowNs, final int contact)
     {
         shared.view.revive(joiner);
         shared.counters.increment(ProtocolCounter.JOINS_LEARNED);

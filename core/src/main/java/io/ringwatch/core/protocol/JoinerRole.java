@@ -16,7 +16,7 @@ import io.ringwatch.core.spi.RankSet;
 final class JoinerRole
 {
     private final Shared shared;
-    private final int incarnation;
+    private final long incarnation;
     private final Quorum quorum;
     private final Joining joining;
     private final Reform reform;
@@ -26,7 +26,7 @@ final class JoinerRole
 
     JoinerRole(
         final Shared shared,
-        final int incarnation,
+        final long incarnation,
         final Quorum quorum,
         final Joining joining,
         final Reform reform,
@@ -105,7 +105,7 @@ final class JoinerRole
      * joiner answers and commits; anyone else ignores it.
      */
     void onReformPoll(
-        final int fromRank, final int fromIncarnation, final long token, final long pollRun, final long nowNs)
+        final int fromRank, final long fromIncarnation, final long token, final long pollRun, final long nowNs)
     {
         if (fromRank != Reform.LEADER || fromRank == shared.rank)
         {
@@ -151,7 +151,7 @@ final class JoinerRole
      * REFORM_ACK: a joiner's answer to this leader's poll; once every other rank answered the first poll, bind them
      * with the second, and once every one answered that, re-form.
      */
-    void onReformAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    void onReformAck(final int fromRank, final long fromIncarnation, final long token, final long nowNs)
     {
         if (shared.view.joining() && shared.ring.isRank(fromRank) && fromIncarnation > 0 &&
             reform.onAck(fromRank, token, nowNs, shared.control, joins.ownNonce(nowNs)) == Reform.REFORM)

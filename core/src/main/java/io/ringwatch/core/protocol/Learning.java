@@ -64,7 +64,7 @@ final class Learning
      * computed from D_msg. A JOIN broadcast travels the same way and admits its rank instead; it merges no D_msg, so
      * the majority rule's check of D_msg does not apply to it. A joiner keeps notices until its view comes.
      */
-    void onNotice(final Notice notice, final int fromRank, final int fromIncarnation, final long nowNs)
+    void onNotice(final Notice notice, final int fromRank, final long fromIncarnation, final long nowNs)
     {
         if (shared.view.joining())
         {
@@ -111,7 +111,7 @@ final class Learning
     {
         boolean changed = false;
         final int subject = notice.deadRank();
-        final int subjectIncarnation = notice.subjectIncarnation();
+        final long subjectIncarnation = notice.subjectIncarnation();
         if (shared.ring.isRank(subject))
         {
             if (subjectIncarnation < shared.membership.incarnationOf(subject))
@@ -160,7 +160,7 @@ final class Learning
     /**
      * A LEAVE from {@code fromRank}: announce its departure now instead of waiting for δ to expire.
      */
-    void onLeave(final int fromRank, final int fromIncarnation, final long nowNs)
+    void onLeave(final int fromRank, final long fromIncarnation, final long nowNs)
     {
         if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == shared.rank)
         {
@@ -175,7 +175,7 @@ final class Learning
     /**
      * VIEW_DIGEST from a ring neighbour: answer with this node's view if it hashes differently.
      */
-    void onViewDigest(final int fromRank, final int fromIncarnation, final long digest, final long nowNs)
+    void onViewDigest(final int fromRank, final long fromIncarnation, final long digest, final long nowNs)
     {
         if (!admission.admit(fromRank, fromIncarnation, nowNs) || fromRank == shared.rank)
         {
@@ -193,7 +193,7 @@ final class Learning
      */
     void onView(
         final int fromRank,
-        final int fromIncarnation,
+        final long fromIncarnation,
         final RankSet viewDead,
         final RankIncarnations viewIncarnations,
         final long nowNs)
@@ -218,7 +218,7 @@ final class Learning
      */
     private void repairView(
         final int fromRank,
-        final int fromIncarnation,
+        final long fromIncarnation,
         final RankSet viewDead,
         final RankIncarnations viewIncarnations,
         final long nowNs)
@@ -232,7 +232,7 @@ final class Learning
             policy == PartitionPolicy.MAJORITY, viewDead, viewIncarnations); i < steps; i++)
         {
             final int r = viewRepair.stepRank(i);
-            final int newer = viewRepair.stepIncarnation(i);
+            final long newer = viewRepair.stepIncarnation(i);
             switch (viewRepair.stepKind(i))
             {
                 case ViewRepair.DIES_NEWER ->

@@ -89,7 +89,7 @@ final class LocalView
         dead.remove(joiner);
     }
 
-    void reportJoin(final int joiner, final int joinerIncarnation, final long nowNs)
+    void reportJoin(final int joiner, final long joinerIncarnation, final long nowNs)
     {
         listener.onJoin(joiner, joinerIncarnation, nowNs);
     }

@@ -26,7 +26,7 @@ import java.util.Arrays;
 final class Membership
 {
     /** Incarnation of a frame whose sender's incarnation the driver does not know. */
-    static final int UNKNOWN_INCARNATION = InboundFrame.UNKNOWN_INCARNATION;
+    static final long UNKNOWN_INCARNATION = InboundFrame.UNKNOWN_INCARNATION;
 
     private static final int ADMITTED_CAPACITY = 4;
     private static final int NONE = -1;
@@ -58,7 +58,7 @@ final class Membership
         return incarnations;
     }
 
-    int incarnationOf(final int rank)
+    long incarnationOf(final int rank)
     {
         return incarnations.incarnationOf(rank);
     }
@@ -66,7 +66,7 @@ final class Membership
     /**
      * @return true if {@code incarnation} is known and older than the one this view holds for {@code rank}.
      */
-    boolean isStale(final int rank, final int incarnation)
+    boolean isStale(final int rank, final long incarnation)
     {
         return incarnation != UNKNOWN_INCARNATION && incarnation < incarnations.incarnationOf(rank);
     }

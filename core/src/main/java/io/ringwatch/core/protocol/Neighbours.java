@@ -42,7 +42,7 @@ final class Neighbours
      */
     void onNewObserver(
         final int fromRank,
-        final int fromIncarnation,
+        final long fromIncarnation,
         final int emitterRank,
         final int rkey,
         final long address,
@@ -80,7 +80,7 @@ final class Neighbours
 
     private void offeredToJoiner(
         final int fromRank,
-        final int fromIncarnation,
+        final long fromIncarnation,
         final int rkey,
         final long address,
         final int length,

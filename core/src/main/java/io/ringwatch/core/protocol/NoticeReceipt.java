@@ -27,7 +27,7 @@ final class NoticeReceipt
     static final int APPLY = 5;
 
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private final boolean majority;
     private final Ring ring;
     private final RankSet dead;
@@ -39,7 +39,7 @@ final class NoticeReceipt
     private boolean joined;
 
     NoticeReceipt(
-        final int incarnation,
+        final long incarnation,
         final ProtocolSettings settings,
         final Ring ring,
         final RankSet dead,
@@ -73,7 +73,7 @@ final class NoticeReceipt
      * @param active this node takes part (not joining, not stopped).
      * @return one of this class's verdicts.
      */
-    int judge(final Notice notice, final int fromRank, final int fromIncarnation, final long nowNs, final boolean active)
+    int judge(final Notice notice, final int fromRank, final long fromIncarnation, final long nowNs, final boolean active)
     {
         final RankSet deadInMsg = notice.deadSet();
         final NoticeKind kind = NoticeKind.of(notice);
@@ -156,7 +156,7 @@ final class NoticeReceipt
     {
         // A death names this life if it is about this incarnation or a later one; a JOIN of a later one replaces it.
         // A boot member is incarnation 0 to the others whatever its own number (a pid, say).
-        final int self = joined ? incarnation : 0;
+        final long self = joined ? incarnation : 0;
         return notice.deadRank() == rank && (notice.isJoin() ?
             notice.subjectIncarnation() > self : notice.subjectIncarnation() >= self);
     }

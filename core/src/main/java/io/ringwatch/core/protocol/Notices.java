@@ -18,7 +18,7 @@ import io.ringwatch.core.spi.ReusableNotice;
 final class Notices
 {
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private final int clusterSize;
     private final BroadcastSchedule schedule;
     private final ControlChannel control;
@@ -40,7 +40,7 @@ final class Notices
 
     Notices(
         final int rank,
-        final int incarnation,
+        final long incarnation,
         final ProtocolSettings settings,
         final BroadcastSchedule schedule,
         final ControlChannel control,
@@ -97,7 +97,7 @@ final class Notices
      * A JOIN of {@code joiner}, by its contact (or by whoever retells it): D_msg holds the joiner, which takes no part
      * in its own broadcast.
      */
-    void originateJoin(final int joiner, final int joinerIncarnation)
+    void originateJoin(final int joiner, final long joinerIncarnation)
     {
         originate(joinNotice.set(joiner, rank, incarnation, ++broadcastSequence, deadPlus(joiner))
             .subject(joinerIncarnation, true));

@@ -16,7 +16,7 @@ final class ObserverOffer
     private static final int NONE = -1;
 
     private int rank = NONE;
-    private int incarnation;
+    private long incarnation;
     private int rkey;
     private long address;
     private int length;
@@ -24,7 +24,7 @@ final class ObserverOffer
     /**
      * Keep an offer, replacing any earlier one.
      */
-    void hold(final int rank, final int incarnation, final int rkey, final long address, final int length)
+    void hold(final int rank, final long incarnation, final int rkey, final long address, final int length)
     {
         this.rank = rank;
         this.incarnation = incarnation;
@@ -50,7 +50,7 @@ final class ObserverOffer
         return rank;
     }
 
-    int incarnation()
+    long incarnation()
     {
         return incarnation;
     }

@@ -33,7 +33,7 @@ final class ProbeAnswers
         this.counters = counters;
     }
 
-    void onProbe(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    void onProbe(final int fromRank, final long fromIncarnation, final long token, final long nowNs)
     {
         if (admission.admitQuietly(fromRank, fromIncarnation, nowNs) && fromRank != rank)
         {
@@ -41,7 +41,7 @@ final class ProbeAnswers
         }
     }
 
-    void onProbeAck(final int fromRank, final int fromIncarnation, final long token, final long nowNs)
+    void onProbeAck(final int fromRank, final long fromIncarnation, final long token, final long nowNs)
     {
         if (!admission.admitQuietly(fromRank, fromIncarnation, nowNs) || fromRank == rank)
         {

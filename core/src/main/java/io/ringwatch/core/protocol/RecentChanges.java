@@ -11,11 +11,11 @@ final class RecentChanges
 {
     private final int capacity;
     private int[] ranks;
-    private int[] incarnations;
+    private long[] incarnations;
     private long[] admittedNs;
     private long[] toldNs;
     private int[] contacts;
-    private int[] contactIncarnations;
+    private long[] contactIncarnations;
     private boolean[] joins;
     private int next;
     private int size;
@@ -29,11 +29,11 @@ final class RecentChanges
     {
         joins = new boolean[capacity];
         ranks = new int[capacity];
-        incarnations = new int[capacity];
+        incarnations = new long[capacity];
         admittedNs = new long[capacity];
         toldNs = new long[capacity];
         contacts = new int[capacity];
-        contactIncarnations = new int[capacity];
+        contactIncarnations = new long[capacity];
     }
 
     /**
@@ -47,10 +47,10 @@ final class RecentChanges
     void record(
         final boolean join,
         final int rank,
-        final int incarnation,
+        final long incarnation,
         final long nowNs,
         final int contact,
-        final int contactIncarnation)
+        final long contactIncarnation)
     {
         if (joins == null)
         {
@@ -80,7 +80,7 @@ final class RecentChanges
         return ranks[index(i)];
     }
 
-    int incarnationAt(final int i)
+    long incarnationAt(final int i)
     {
         return incarnations[index(i)];
     }
@@ -95,7 +95,7 @@ final class RecentChanges
         return contacts[index(i)];
     }
 
-    int contactIncarnationAt(final int i)
+    long contactIncarnationAt(final int i)
     {
         return contactIncarnations[index(i)];
     }

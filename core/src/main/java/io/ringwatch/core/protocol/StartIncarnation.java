@@ -1,42 +1,42 @@
 package io.ringwatch.core.protocol;
 
 /**
- * The incarnation a node starts under, by the rule its {@link BootPlan} implies; the runtime supplies what only it
- * can read (its pid, the last incarnation it recorded for the rank, the wall clock) and keeps the record.
+ * The incarnation a node starts under, members and joiners alike; the runtime supplies what only it can read (the
+ * last incarnation it recorded for the rank, the wall clock) and keeps the record.
  * <p>
- * A node that takes part at once ({@link BootPlan#MEMBER}, {@link BootPlan#SEED}) starts under its process id:
- * distinct per process start, as no two live processes of a host share one, and below 2^22. A joiner
- * ({@link BootPlan#joins()}) takes {@code max(last + 1, seconds since the epoch)}: greater than every incarnation the
- * rank used before, so the cluster admits it as a new life. The clock alone beats every boot incarnation and every
- * earlier life started more than a second before; the record covers two restarts within one second and a clock
- * stepped back.
+ * {@code next = max(last + 1, epochMillis << 16)}: the record makes every start greater than the last one recorded,
+ * whatever the clock does (stepped back, two starts within one millisecond); the clock, in milliseconds shifted
+ * left 16 bits (room for 65,536 starts per millisecond until the year 6429), makes it greater than every earlier
+ * life when the record is lost and the clock is not behind. Only the loss of both can repeat a value.
  */
 public final class StartIncarnation
 {
+    /** Bits below the milliseconds of the clock's floor. */
+    public static final int CLOCK_SHIFT = 16;
+
+    private static final long MAX_EPOCH_MILLIS = Long.MAX_VALUE >>> CLOCK_SHIFT;
+
     private StartIncarnation()
     {
     }
 
     /**
-     * @param pid the process id.
-     * @return the incarnation of a node that takes part at once.
-     */
-    public static int ofProcess(final long pid)
-    {
-        if (pid <= 0 || pid > Integer.MAX_VALUE)
-        {
-            throw new IllegalArgumentException("not a process id: " + pid);
-        }
-        return (int)pid;
-    }
-
-    /**
      * @param lastRecorded the last incarnation recorded for the rank, 0 if none.
-     * @param epochSeconds seconds since the epoch now.
-     * @return {@code max(last + 1, epochSeconds)}, at most {@link Integer#MAX_VALUE}.
+     * @param epochMillis  the wall clock: milliseconds since the epoch now (a negative one counts as 0).
+     * @return {@code max(last + 1, epochMillis << 16)}.
+     * @throws IllegalArgumentException if the record is negative or at {@link Long#MAX_VALUE}, or the clock is past
+     *                                  the year 6429: no greater incarnation exists.
      */
-    public static int ofJoiner(final int lastRecorded, final long epochSeconds)
+    public static long next(final long lastRecorded, final long epochMillis)
     {
-        return (int)Math.min(Integer.MAX_VALUE, Math.max(lastRecorded + 1L, epochSeconds));
+        if (lastRecorded < 0 || lastRecorded == Long.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("no incarnation after " + lastRecorded);
+        }
+        if (epochMillis > MAX_EPOCH_MILLIS)
+        {
+            throw new IllegalArgumentException("clock past the incarnation range: " + epochMillis + " ms");
+        }
+        return Math.max(lastRecorded + 1, Math.max(0, epochMillis) << CLOCK_SHIFT);
     }
 }

@@ -25,6 +25,7 @@ import java.util.Arrays;
 final class ViewRepair
 {
     private static final long DEAD_BIT = 0x9E37_79B9_7F4A_7C15L;
+    private static final long HIGH_SPREAD = 0xBF58_476D_1CE4_E5B9L;
 
     /** {@link #planMerge} step: the rank's newer life is dead in the view: take the incarnation, then the death. */
     static final int DIES_NEWER = 0;
@@ -38,7 +39,7 @@ final class ViewRepair
     private final RankArray newlyDead = new RankArray(8);
     private int[] stepKinds = new int[8];
     private int[] stepRanks = new int[8];
-    private int[] stepIncarnations = new int[8];
+    private long[] stepIncarnations = new long[8];
     private int steps;
     private long nextDigestNs;
 
@@ -132,7 +133,7 @@ final class ViewRepair
         for (int i = 0, size = incarnations.size(); i < size; i++)
         {
             final int r = incarnations.rankAt(i);
-            final int incarnation = incarnations.incarnationAt(i);
+            final long incarnation = incarnations.incarnationAt(i);
             if (incarnation != 0 && !dead.contains(r))
             {
                 digest ^= mix(r, incarnation, false);
@@ -141,9 +142,11 @@ final class ViewRepair
         return digest;
     }
 
-    private static long mix(final int rank, final int incarnation, final boolean dead)
+    private static long mix(final int rank, final long incarnation, final boolean dead)
     {
-        return SplitMix.mix(((long)rank << 32 | (incarnation & 0xFFFF_FFFFL)) ^ (dead ? DEAD_BIT : 0));
+        // an incarnation's high half, spread over the word, adds nothing when it is 0: digests of 32-bit ones as before
+        final long high = (incarnation >>> 32) * HIGH_SPREAD;
+        return SplitMix.mix(((long)rank << 32 | (incarnation & 0xFFFF_FFFFL)) ^ high ^ (dead ? DEAD_BIT : 0));
     }
 
     /**
@@ -186,7 +189,7 @@ final class ViewRepair
         for (int i = 0, size = viewIncarnations.size(); i < size; i++)
         {
             final int r = viewIncarnations.rankAt(i);
-            final int newer = viewIncarnations.incarnationAt(i);
+            final long newer = viewIncarnations.incarnationAt(i);
             if (r == rank || !ring.isRank(r) || newer <= known.incarnationOf(r))
             {
                 continue;
@@ -217,12 +220,12 @@ final class ViewRepair
         return stepRanks[i];
     }
 
-    int stepIncarnation(final int i)
+    long stepIncarnation(final int i)
     {
         return stepIncarnations[i];
     }
 
-    private void step(final int kind, final int r, final int incarnation)
+    private void step(final int kind, final int r, final long incarnation)
     {
         if (steps == stepKinds.length)
         {

@@ -55,14 +55,14 @@ public final class BootOptions
      * @param incarnation the new life's incarnation.
      * @return the plan.
      */
-    BootPlan plan(final int rank, final int nodes, final boolean restart, final int incarnation)
+    BootPlan plan(final int rank, final int nodes, final boolean restart, final long incarnation)
     {
         return restart && incarnation == 0 ?
             BootPlan.MEMBER : BootPlan.decide(rank, planSeeds(nodes), nodes, false, restart);
     }
 
     /**
-     * The incarnation of a rank's new life: a joiner's by the runtime's rule ({@link StartIncarnation#ofJoiner}; virtual
+     * The incarnation of a rank's new life: a joiner's by the runtime's rule ({@link StartIncarnation#next}; virtual
      * time has no wall clock, so the last one + 1, which makes a first life under start = join incarnation 1), a late
      * member's the boot incarnation 0; a restart under a broken step ({@link #restartIncarnationStep()} other than 1)
      * adds that step instead.
@@ -71,13 +71,13 @@ public final class BootOptions
      * @param restart  a life after one that stopped, not the rank's first.
      * @return the new life's incarnation.
      */
-    int incarnation(final int previous, final boolean restart)
+    long incarnation(final long previous, final boolean restart)
     {
         if (restart && restartIncarnationStep != 1)
         {
             return previous + restartIncarnationStep;
         }
-        return restart || mode == BootMode.JOIN ? StartIncarnation.ofJoiner(previous, 0) : previous;
+        return restart || mode == BootMode.JOIN ? StartIncarnation.next(previous, 0) : previous;
     }
 
     /**

@@ -77,7 +77,7 @@ public interface ClusterState
      * @param rank a rank.
      * @return the incarnation of its current life (or its last, if it stopped): ground truth; 0 until it restarts.
      */
-    default int incarnation(final int rank)
+    default long incarnation(final int rank)
     {
         return 0;
     }
@@ -87,7 +87,7 @@ public interface ClusterState
      * @param rank   any rank.
      * @return the incarnation {@code viewer}'s view holds for {@code rank}.
      */
-    default int knownIncarnation(final int viewer, final int rank)
+    default long knownIncarnation(final int viewer, final int rank)
     {
         return 0;
     }

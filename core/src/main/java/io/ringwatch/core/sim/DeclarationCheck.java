@@ -65,7 +65,7 @@ final class DeclarationCheck
                 timeNs + "ns (" + cause + ", reporter " + reporter + ") before it was admitted (it starts at " +
                 bootStartNs + "ns)");
         }
-        final int incarnation = truth.incarnation(deadRank);
+        final long incarnation = truth.incarnation(deadRank);
         if (truth.knownIncarnation(rank, deadRank) < incarnation)
         {
             // the death of an earlier life of a rank that has restarted since: that life did stop

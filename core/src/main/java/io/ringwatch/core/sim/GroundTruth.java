@@ -49,7 +49,7 @@ final class GroundTruth extends NodeViews
     private final long[] firstExcludedNs;
     private final ExclusionCause[] firstExclusionCauses;
     // the incarnation of each rank's current (or last) life
-    private final int[] incarnations;
+    private final long[] incarnations;
     // ranks restarted at least once, in order: a node is stable only once it knows each one's current life
     private final RankArray restarted = new RankArray(8);
 
@@ -85,7 +85,7 @@ final class GroundTruth extends NodeViews
         firstExcludedNs = new long[n];
         Arrays.fill(firstExcludedNs, NONE);
         firstExclusionCauses = new ExclusionCause[n];
-        incarnations = new int[n];
+        incarnations = new long[n];
         liveCount = n;
     }
 
@@ -167,7 +167,7 @@ final class GroundTruth extends NodeViews
      * @param incarnation its incarnation.
      * @param counted     whether it counts as a rank restarted, whose current life every node must know.
      */
-    void restarted(final int rank, final int incarnation, final boolean counted)
+    void restarted(final int rank, final long incarnation, final boolean counted)
     {
         incarnations[rank] = incarnation;
         if (counted)
@@ -435,7 +435,7 @@ final class GroundTruth extends NodeViews
         return exclusionCauses[rank];
     }
 
-    public int incarnation(final int rank)
+    public long incarnation(final int rank)
     {
         return incarnations[rank];
     }

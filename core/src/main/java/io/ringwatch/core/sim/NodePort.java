@@ -202,7 +202,21 @@ final class NodePort implements HeartbeatChannel, ControlChannel
      */
     private void sendControl(final byte type, final int to, final Object ref)
     {
-        send(type, rank, to, nodes[rank].incarnation(), ref);
+        send(type, rank, to, simulatedIncarnation(), ref);
+    }
+
+    /**
+     * The simulator's incarnations are the boot one and small restart counts, far below 2³¹: an event carries one in
+     * its value's low half beside a probe's token. The wire and the protocol take 64 bits.
+     */
+    private long simulatedIncarnation()
+    {
+        final long incarnation = nodes[rank].incarnation();
+        if (incarnation >>> 31 != 0)
+        {
+            throw new IllegalStateException("incarnation too large for the simulator's events: " + incarnation);
+        }
+        return incarnation;
     }
 
     /**
@@ -215,7 +229,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
         {
             throw new IllegalStateException("probe token too large for the simulator: " + token);
         }
-        send(type, rank, to, token << 32 | (nodes[rank].incarnation() & 0xFFFF_FFFFL), null);
+        send(type, rank, to, token << 32 | simulatedIncarnation(), null);
     }
 
     /**
@@ -225,7 +239,7 @@ final class NodePort implements HeartbeatChannel, ControlChannel
     InboundFrame inbound(final byte type, final int from, final int to, final long value, final Object ref)
     {
         // the sender's incarnation is the value's low half for every kind (probes: see sendProbe)
-        final int incarnation = (int)value;
+        final long incarnation = (int)value;
         delivered = null;
         return switch (type)
         {

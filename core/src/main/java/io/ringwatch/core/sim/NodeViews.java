@@ -40,7 +40,7 @@ public abstract class NodeViews implements ClusterState
         return nodes[rank].observer();
     }
 
-    public final int knownIncarnation(final int viewer, final int rank)
+    public final long knownIncarnation(final int viewer, final int rank)
     {
         return nodes[viewer].incarnationOf(rank);
     }

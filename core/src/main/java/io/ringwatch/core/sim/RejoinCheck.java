@@ -39,7 +39,7 @@ public final class RejoinCheck
                 out.add("seed=" + seed + ": join: restarted node " + r + " (incarnation " + state.incarnation(r) +
                     ") is running but was never admitted");
             }
-            int agreed = -1;
+            long agreed = -1;
             boolean admittedEverywhere = running && state.isAdmitted(r);
             for (int viewer = 0; viewer < n; viewer++)
             {
@@ -47,7 +47,7 @@ public final class RejoinCheck
                 {
                     continue;
                 }
-                final int known = state.knownIncarnation(viewer, r);
+                final long known = state.knownIncarnation(viewer, r);
                 if (agreed < 0)
                 {
                     agreed = known;

@@ -148,7 +148,7 @@ final class RunReport
     /**
      * Node {@code rank} applied the JOIN of {@code joiner}'s life {@code incarnation}.
      */
-    void joined(final int rank, final int joiner, final int incarnation, final long timeNs)
+    void joined(final int rank, final int joiner, final long incarnation, final long timeNs)
     {
         // a node paused while the JOIN spread gets it when it resumes: the broadcast bound is not about it
         final long firstNs = joinSpread.firstNs(joiner);

@@ -15,7 +15,7 @@ public final class SimFrame implements InboundFrame
 {
     private int type;
     private int senderRank;
-    private int senderIncarnation;
+    private long senderIncarnation;
     private int newObserverEmitterRank;
     private int rdmaRkey;
     private long rdmaAddress;
@@ -40,7 +40,7 @@ public final class SimFrame implements InboundFrame
         return this;
     }
 
-    public SimFrame header(final int type, final int senderRank, final int senderIncarnation)
+    public SimFrame header(final int type, final int senderRank, final long senderIncarnation)
     {
         this.type = type;
         this.senderRank = senderRank;
@@ -48,7 +48,7 @@ public final class SimFrame implements InboundFrame
         return this;
     }
 
-    public SimFrame newObserver(final int senderRank, final int senderIncarnation, final int emitterRank)
+    public SimFrame newObserver(final int senderRank, final long senderIncarnation, final int emitterRank)
     {
         return newObserver(senderRank, senderIncarnation, emitterRank, 0, 0, 0);
     }
@@ -58,7 +58,7 @@ public final class SimFrame implements InboundFrame
      */
     public SimFrame newObserver(
         final int senderRank,
-        final int senderIncarnation,
+        final long senderIncarnation,
         final int emitterRank,
         final int rkey,
         final long address,
@@ -75,27 +75,27 @@ public final class SimFrame implements InboundFrame
      * A HEARTBEAT frame, for transports that carry heartbeats as messages.
      */
     public SimFrame heartbeat(
-        final int senderRank, final int senderIncarnation, final long counter, final long timestampNs)
+        final int senderRank, final long senderIncarnation, final long counter, final long timestampNs)
     {
         heartbeatCounter = counter;
         heartbeatTimestampNs = timestampNs;
         return header(FrameType.HEARTBEAT, senderRank, senderIncarnation);
     }
 
-    public SimFrame notice(final int senderRank, final int senderIncarnation, final Notice notice)
+    public SimFrame notice(final int senderRank, final long senderIncarnation, final Notice notice)
     {
         this.notice = notice;
         return header(notice.isJoin() ? FrameType.JOIN : FrameType.FAILURE_NOTICE, senderRank, senderIncarnation);
     }
 
-    public SimFrame view(final int senderRank, final int senderIncarnation, final RankSet dead, final RankIncarnations known)
+    public SimFrame view(final int senderRank, final long senderIncarnation, final RankSet dead, final RankIncarnations known)
     {
         viewDead = dead;
         viewIncarnations = known;
         return header(FrameType.VIEW, senderRank, senderIncarnation);
     }
 
-    public SimFrame token(final int type, final int senderRank, final int senderIncarnation, final long token)
+    public SimFrame token(final int type, final int senderRank, final long senderIncarnation, final long token)
     {
         probeToken = token;
         return header(type, senderRank, senderIncarnation);
@@ -111,7 +111,7 @@ public final class SimFrame implements InboundFrame
         return senderRank;
     }
 
-    public int senderIncarnation()
+    public long senderIncarnation()
     {
         return senderIncarnation;
     }

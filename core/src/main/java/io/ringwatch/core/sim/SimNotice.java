@@ -17,7 +17,7 @@ import io.ringwatch.core.spi.RankSet;
  * @param isJoin            true for a JOIN broadcast.
  */
 record SimNotice(
-    int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet, int subjectIncarnation,
+    int deadRank, int sourceRank, long sourceIncarnation, long sequence, RankSet deadSet, long subjectIncarnation,
     boolean isJoin)
     implements Notice
 {

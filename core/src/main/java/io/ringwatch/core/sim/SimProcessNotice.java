@@ -15,7 +15,7 @@ import io.ringwatch.core.spi.RankSet;
  * @param deadProcesses     the dead application ranks, a private copy.
  */
 record SimProcessNotice(
-    int sourceRank, int sourceIncarnation, long sequence, RankSet excludedNodes, RankSet deadProcesses)
+    int sourceRank, long sourceIncarnation, long sequence, RankSet excludedNodes, RankSet deadProcesses)
     implements ProcessNotice
 {
     static SimProcessNotice copyOf(final ProcessNotice notice)

@@ -312,7 +312,7 @@ public final class Simulation
             return;
         }
         final BootOptions options = config.boot();
-        final int incarnation = options.incarnation(truth.incarnation(rank), !boot);
+        final long incarnation = options.incarnation(truth.incarnation(rank), !boot);
         if (boot)
         {
             report.boots++;
@@ -565,7 +565,7 @@ public final class Simulation
             scheduleRestart(rank);
         }
 
-        public void onJoin(final int joiner, final int incarnation, final long timeNs)
+        public void onJoin(final int joiner, final long incarnation, final long timeNs)
         {
             wire.joined(port.rank(), joiner, incarnation, nodes[port.rank()].incarnations());
             report.joined(port.rank(), joiner, incarnation, timeNs);

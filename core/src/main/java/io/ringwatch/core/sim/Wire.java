@@ -58,7 +58,7 @@ public final class Wire
     private final ReplayGuard[] guards;
     private final FrameStamper[] stampers;
     private final FrameStamper[] previousStampers;
-    private final int[] previousIncarnations;
+    private final long[] previousIncarnations;
     private final FrameDecoder decoder;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[FrameDecoder.MAX_FRAME_LENGTH]);
     private final NewObserverFlyweight newObserver = new NewObserverFlyweight();
@@ -106,7 +106,7 @@ public final class Wire
             guards = new ReplayGuard[n];
             stampers = new FrameStamper[n];
             previousStampers = new FrameStamper[n];
-            previousIncarnations = new int[n];
+            previousIncarnations = new long[n];
             for (int rank = 0; rank < n; rank++)
             {
                 guards[rank] = new ReplayGuard(n);
@@ -130,7 +130,7 @@ public final class Wire
      * @param previousIncarnation the incarnation of the life that ended: its frames still queued keep its stamper.
      * @param joins               whether the new life joins.
      */
-    void restarted(final int rank, final int previousIncarnation, final boolean joins)
+    void restarted(final int rank, final long previousIncarnation, final boolean joins)
     {
         if (guards != null)
         {
@@ -154,7 +154,7 @@ public final class Wire
      * @param incarnation the joiner's incarnation.
      * @param known       the receiver's incarnations, for its own JOIN.
      */
-    void joined(final int receiver, final int joiner, final int incarnation, final RankIncarnations known)
+    void joined(final int receiver, final int joiner, final long incarnation, final RankIncarnations known)
     {
         if (guards == null)
         {
@@ -208,20 +208,20 @@ public final class Wire
         return keyring;
     }
 
-    public InboundFrame newObserver(final int from, final int incarnation, final int to)
+    public InboundFrame newObserver(final int from, final long incarnation, final int to)
     {
         // T4: the sender becomes the observer of the rank it writes to, so the emitter is the destination
         return deliver(FrameType.NEW_OBSERVER, from, to,
             newObserver.encode(buffer, 0, CLUSTER_ID, from, incarnation, configDigest, to));
     }
 
-    public InboundFrame leave(final int from, final int incarnation, final int to)
+    public InboundFrame leave(final int from, final long incarnation, final int to)
     {
         return deliver(FrameType.LEAVE, from, to, leave.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest));
     }
 
     public InboundFrame challenge(
-        final int from, final int incarnation, final int to, final long nonce, final long joinerNonce)
+        final int from, final long incarnation, final int to, final long nonce, final long joinerNonce)
     {
         return deliver(FrameType.JOIN_CHALLENGE, from, to,
             challenge.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest, nonce, joinerNonce));
@@ -232,7 +232,7 @@ public final class Wire
      * its virtual start time, in milliseconds above a base of 2027's, over 16 bits mixed from the seed, rank and
      * incarnation, so no draw of the run's random source changes.
      */
-    long runCandidate(final int rank, final int incarnation, final long nowNs)
+    long runCandidate(final int rank, final long incarnation, final long nowNs)
     {
         if (!runBinding)
         {
@@ -261,14 +261,14 @@ public final class Wire
         adopting[rank] = adoptHigher;
     }
 
-    public InboundFrame notice(final int from, final int incarnation, final int to, final Notice sent)
+    public InboundFrame notice(final int from, final long incarnation, final int to, final Notice sent)
     {
         final int type = sent.isJoin() ? FrameType.JOIN : FrameType.FAILURE_NOTICE;
         return deliver(type, from, to, notice.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest, sent));
     }
 
     public InboundFrame view(
-        final int from, final int incarnation, final int to, final RankSet dead, final RankIncarnations known)
+        final int from, final long incarnation, final int to, final RankSet dead, final RankIncarnations known)
     {
         return deliver(FrameType.VIEW, from, to, view.encode(buffer, 0, CLUSTER_ID, from, incarnation, to, configDigest, dead, known));
     }
@@ -277,7 +277,7 @@ public final class Wire
      * @param type {@link FrameType#PROBE}, PROBE_ACK, VIEW_DIGEST, REFORM_POLL, REFORM_ACK, JOIN_REQUEST or
      *             JOIN_PROOF: the frames of a header and a token.
      */
-    public InboundFrame token(final int type, final int from, final int incarnation, final int to, final long token)
+    public InboundFrame token(final int type, final int from, final long incarnation, final int to, final long token)
     {
         return deliver(type, from, to, probe.encode(buffer, 0, type, CLUSTER_ID, from, incarnation, to, configDigest, token));
     }
@@ -337,7 +337,7 @@ public final class Wire
         {
             return stamper;
         }
-        final int incarnation = header.wrap(buffer, 0).senderIncarnation();
+        final long incarnation = header.wrap(buffer, 0).senderIncarnation();
         return previousStampers[from] != null && incarnation == previousIncarnations[from] ?
             previousStampers[from] : stampers[from];
     }

@@ -19,14 +19,15 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |      Heartbeat word: counter &lt;&lt; 24 | writer rank (int64)        |  0  written last, release
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |                Writer Rank (int32, diagnostic mirror)         |  8
- *  +---------------------------------------------------------------+
- *  |                  Writer Incarnation (int32)                   | 12
+ *  |                  Writer Incarnation (int64)                   |  8
+ *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                  Writer Timestamp ns (int64)                  | 16
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |                     Reserved to 64 bytes                     ... 24
+ *  |                Writer Rank (int32, diagnostic mirror)         | 24
+ *  +---------------------------------------------------------------+
+ *  |                     Reserved to 64 bytes                     ... 28
  *  +---------------------------------------------------------------+
  * </pre>
  * The counter and the writer's rank share one 8-byte word because two emitters can write the same slot while
@@ -38,7 +39,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  * written. The fields after the word are diagnostics, never used for decisions.
  * <p>
  * The first {@link #PAYLOAD_LENGTH} bytes are what an emitter writes each beat; over RDMA that is a single
- * 24-byte put. The static accessors hold the ordering rules every carrier shares (release store of the word
+ * 28-byte put. The static accessors hold the ordering rules every carrier shares (release store of the word
  * last, one acquire load to read it); each transport adds its own placement rules, e.g. RDMA's off-heap,
  * aligned memory, or the shared-memory slot file's header.
  */
@@ -46,14 +47,16 @@ public final class HeartbeatSlotLayout
 {
     /** Offset of the packed (counter, writer rank) word. */
     public static final int HEARTBEAT_WORD_OFFSET = 0;
-    /** Offset of a copy of the writer's rank, for diagnostics. */
-    public static final int WRITER_RANK_OFFSET = HEARTBEAT_WORD_OFFSET + SIZE_OF_LONG;
-    /** Offset of the writer's incarnation (restart count). */
-    public static final int WRITER_INCARNATION_OFFSET = WRITER_RANK_OFFSET + SIZE_OF_INT;
+    /** Offset of the writer's incarnation. */
+    public static final int WRITER_INCARNATION_OFFSET = HEARTBEAT_WORD_OFFSET + SIZE_OF_LONG;
     /** Offset of the writer's clock when it wrote, for diagnostics only (clocks are not synchronised). */
-    public static final int WRITER_TIMESTAMP_OFFSET = WRITER_INCARNATION_OFFSET + SIZE_OF_INT;
+    public static final int WRITER_TIMESTAMP_OFFSET = WRITER_INCARNATION_OFFSET + SIZE_OF_LONG;
+    /** Offset of a copy of the writer's rank, for diagnostics. */
+    public static final int WRITER_RANK_OFFSET = WRITER_TIMESTAMP_OFFSET + SIZE_OF_LONG;
     /** Bytes an emitter writes per beat. */
-    public static final int PAYLOAD_LENGTH = WRITER_TIMESTAMP_OFFSET + SIZE_OF_LONG;
+    public static final int PAYLOAD_LENGTH = WRITER_RANK_OFFSET + SIZE_OF_INT;
+    /** Offset of the fields after the heartbeat word, all written before it. */
+    public static final int DIAGNOSTICS_OFFSET = HEARTBEAT_WORD_OFFSET + SIZE_OF_LONG;
     /** Whole slot, one cache line. */
     public static final int SLOT_LENGTH = CACHE_LINE_LENGTH;
     /** Required alignment of a slot's address. */
@@ -118,11 +121,11 @@ public final class HeartbeatSlotLayout
         final int offset,
         final long counter,
         final int rank,
-        final int incarnation,
+        final long incarnation,
         final long timestampNs)
     {
         buffer.putInt(offset + WRITER_RANK_OFFSET, rank, LITTLE_ENDIAN);
-        buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
+        buffer.putLong(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
         buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
         buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, pack(rank, counter));
     }
@@ -177,6 +180,6 @@ public final class HeartbeatSlotLayout
     public static void clear(final AtomicBuffer buffer, final int offset)
     {
         buffer.putLongRelease(offset + HEARTBEAT_WORD_OFFSET, 0L);
-        buffer.setMemory(offset + WRITER_RANK_OFFSET, SLOT_LENGTH - WRITER_RANK_OFFSET, (byte)0);
+        buffer.setMemory(offset + DIAGNOSTICS_OFFSET, SLOT_LENGTH - DIAGNOSTICS_OFFSET, (byte)0);
     }
 }

@@ -51,7 +51,7 @@ public interface HeartbeatChannel
      * @param timestampNs its clock when it sent the frame.
      * @return false if this transport's slot is written remotely (shared memory, RDMA) and takes no frames.
      */
-    default boolean deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
+    default boolean deposit(final int writerRank, final long incarnation, final long counter, final long timestampNs)
     {
         return false;
     }

@@ -8,7 +8,7 @@ package io.ringwatch.core.spi;
 public interface InboundFrame
 {
     /** {@link #senderIncarnation()} of a frame that carries none (a forgery's, in the simulator). */
-    int UNKNOWN_INCARNATION = -1;
+    long UNKNOWN_INCARNATION = -1;
 
     /**
      * @return one of {@link FrameType}'s numbers.
@@ -23,7 +23,7 @@ public interface InboundFrame
     /**
      * @return the sender's incarnation as the frame carries it.
      */
-    int senderIncarnation();
+    long senderIncarnation();
 
     /**
      * @return the run the sender stamped the frame with: the receiver's own run, except for the unbound types

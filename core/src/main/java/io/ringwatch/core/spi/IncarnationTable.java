@@ -11,7 +11,7 @@ import java.util.Arrays;
 public final class IncarnationTable implements RankIncarnations
 {
     private int[] ranks;
-    private int[] incarnations;
+    private long[] incarnations;
     private int size;
 
     /**
@@ -20,7 +20,7 @@ public final class IncarnationTable implements RankIncarnations
     public IncarnationTable(final int initialCapacity)
     {
         ranks = new int[Math.max(1, initialCapacity)];
-        incarnations = new int[ranks.length];
+        incarnations = new long[ranks.length];
     }
 
     /**
@@ -45,13 +45,13 @@ public final class IncarnationTable implements RankIncarnations
         return ranks[index];
     }
 
-    public int incarnationAt(final int index)
+    public long incarnationAt(final int index)
     {
         checkIndex(index);
         return incarnations[index];
     }
 
-    public int incarnationOf(final int rank)
+    public long incarnationOf(final int rank)
     {
         final int i = Arrays.binarySearch(ranks, 0, size, rank);
         return i >= 0 ? incarnations[i] : 0;
@@ -64,7 +64,7 @@ public final class IncarnationTable implements RankIncarnations
      * @param incarnation its incarnation.
      * @return true if the table changed.
      */
-    public boolean raise(final int rank, final int incarnation)
+    public boolean raise(final int rank, final long incarnation)
     {
         final int i = Arrays.binarySearch(ranks, 0, size, rank);
         if (i >= 0)
@@ -113,7 +113,7 @@ public final class IncarnationTable implements RankIncarnations
         if (count > ranks.length)
         {
             ranks = new int[count];
-            incarnations = new int[count];
+            incarnations = new long[count];
         }
         for (int i = 0; i < count; i++)
         {

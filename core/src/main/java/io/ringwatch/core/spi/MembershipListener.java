@@ -45,7 +45,7 @@ public interface MembershipListener
      * @param incarnation its new incarnation.
      * @param nowNs       protocol time at which this node learned it.
      */
-    default void onJoin(final int rank, final int incarnation, final long nowNs)
+    default void onJoin(final int rank, final long incarnation, final long nowNs)
     {
     }
 

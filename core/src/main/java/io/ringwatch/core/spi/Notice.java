@@ -21,7 +21,7 @@ public interface Notice
     /**
      * @return incarnation of the source when it started the broadcast.
      */
-    int sourceIncarnation();
+    long sourceIncarnation();
 
     /**
      * @return per-source sequence number of the broadcast.
@@ -39,7 +39,7 @@ public interface Notice
      * {@link #isJoin() JOIN} the one admitted. 0 is a rank's boot incarnation, the one every member assumes for a rank
      * that never rejoined. A node that knows a newer incarnation of the rank treats the broadcast as stale.
      */
-    default int subjectIncarnation()
+    default long subjectIncarnation()
     {
         return 0;
     }

@@ -22,11 +22,11 @@ public interface RankIncarnations
      * @param index in {@code [0, size())}.
      * @return the incarnation of {@link #rankAt(int) rankAt(index)}.
      */
-    int incarnationAt(int index);
+    long incarnationAt(int index);
 
     /**
      * @param rank any rank.
      * @return its incarnation, 0 if it is not listed.
      */
-    int incarnationOf(int rank);
+    long incarnationOf(int rank);
 }

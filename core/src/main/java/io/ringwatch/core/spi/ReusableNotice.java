@@ -8,10 +8,10 @@ public final class ReusableNotice implements Notice
 {
     private int deadRank;
     private int sourceRank;
-    private int sourceIncarnation;
+    private long sourceIncarnation;
     private long sequence;
     private RankSet deadSet;
-    private int subjectIncarnation;
+    private long subjectIncarnation;
     private boolean join;
 
     /**
@@ -25,7 +25,7 @@ public final class ReusableNotice implements Notice
     public ReusableNotice set(
         final int deadRank,
         final int sourceRank,
-        final int sourceIncarnation,
+        final long sourceIncarnation,
         final long sequence,
         final RankSet deadSet)
     {
@@ -46,14 +46,14 @@ public final class ReusableNotice implements Notice
      * @param join               true for a JOIN broadcast.
      * @return this.
      */
-    public ReusableNotice subject(final int subjectIncarnation, final boolean join)
+    public ReusableNotice subject(final long subjectIncarnation, final boolean join)
     {
         this.subjectIncarnation = subjectIncarnation;
         this.join = join;
         return this;
     }
 
-    public int subjectIncarnation()
+    public long subjectIncarnation()
     {
         return subjectIncarnation;
     }
@@ -73,7 +73,7 @@ public final class ReusableNotice implements Notice
         return sourceRank;
     }
 
-    public int sourceIncarnation()
+    public long sourceIncarnation()
     {
         return sourceIncarnation;
     }

@@ -356,7 +356,7 @@ class FrameDecoderFuzzTest
     /**
      * The incarnation a sender would use: the one this node admitted, or any for a sender not heard yet.
      */
-    private int incarnationOf(final int index, final int sender)
+    private long incarnationOf(final int index, final int sender)
     {
         return guards[index].hasAdmitted(sender) ? guards[index].admittedIncarnation(sender) : random.nextInt();
     }
@@ -375,7 +375,7 @@ class FrameDecoderFuzzTest
         final int local = localRanks[index];
         final int digest = digests[index];
         final int sender = random.nextInt(clusterSize);
-        final int incarnation = incarnationOf(index, sender);
+        final long incarnation = incarnationOf(index, sender);
         final int type = clusterSize < 2 ? 1 + random.nextInt(2) : 1 + random.nextInt(4);
         final int length;
         switch (type)
@@ -488,7 +488,8 @@ class FrameDecoderFuzzTest
             final int index = offset + (bit >>> 3);
             buffer.putByte(index, (byte)(buffer.getByte(index) ^ (1 << (bit & 7))));
             final int byteIndex = bit >>> 3;
-            identityChanged |= byteIndex < 8 || (byteIndex >= 16 && byteIndex < 24) || (byteIndex >= 32 && byteIndex < 40);
+            // version/type/flags and cluster; destination and digest; the run (the header of frame version 6)
+            identityChanged |= byteIndex < 8 || (byteIndex >= 20 && byteIndex < 28) || (byteIndex >= 36 && byteIndex < 44);
         }
         return identityChanged;
     }
@@ -526,7 +527,8 @@ class FrameDecoderFuzzTest
         {
             return false;
         }
-        return (word < 2 || word == 4 || word == 5 || word == 8 || word == 9) && before != after;
+        // version/type/flags, cluster, destination, digest and the run's two words: each refused when changed
+        return (word < 2 || word == 5 || word == 6 || word == 9 || word == 10) && before != after;
     }
 
     private static int typeOf(final int versionTypeFlags)
@@ -653,7 +655,7 @@ class FrameDecoderFuzzTest
     {
         final int clusterId = decoder.clusterId();
         final int sender = decoder.senderRank();
-        final int incarnation = decoder.senderIncarnation();
+        final long incarnation = decoder.senderIncarnation();
         final int destination = decoder.destinationRank();
         final int digest = decoder.configDigest();
         final int reencodedLength;

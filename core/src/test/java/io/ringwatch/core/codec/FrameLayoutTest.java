@@ -26,11 +26,11 @@ class FrameLayoutTest
     void shouldLayOutHeartbeatLittleEndianAsSpecified()
     {
         final int length = new HeartbeatFlyweight().encode(
-            buffer, 0, CLUSTER_ID, 5, 0x0708090A, 6, DIGEST, 0x0102030405060708L, 0x1112131415161718L);
+            buffer, 0, CLUSTER_ID, 5, 0x3132333435363738L, 6, DIGEST, 0x0102030405060708L, 0x1112131415161718L);
 
-        assertEquals(72, length);
+        assertEquals(76, length);
         assertArrayEquals(hex(
-            "05 01 00 00  44 33 22 11  05 00 00 00  0a 09 08 07",
+            "06 01 00 00  44 33 22 11  05 00 00 00  38 37 36 35 34 33 32 31",
             "06 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "00 00 00 00 00 00 00 00",
             "08 07 06 05 04 03 02 01  18 17 16 15 14 13 12 11",
@@ -44,9 +44,9 @@ class FrameLayoutTest
         final int length = new NewObserverFlyweight().encode(
             buffer, 0, CLUSTER_ID, 2, 1, DIGEST, 1, 0x0A0B0C0D, 0x1020304050607080L, 64);
 
-        assertEquals(80, length);
+        assertEquals(84, length);
         assertArrayEquals(hex(
-            "05 02 00 00  44 33 22 11  02 00 00 00  01 00 00 00",
+            "06 02 00 00  44 33 22 11  02 00 00 00  01 00 00 00 00 00 00 00",
             "01 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "00 00 00 00 00 00 00 00",
             "01 00 00 00  0d 0c 0b 0a  80 70 60 50 40 30 20 10",
@@ -62,13 +62,13 @@ class FrameLayoutTest
 
         final int length = new FailureNoticeFlyweight().encode(buffer, 0, CLUSTER_ID, 9, 3, 8, DIGEST, notice);
 
-        assertEquals(68 + 2 * 8 + 16, length);
+        assertEquals(80 + 2 * 8 + 16, length);
         assertArrayEquals(hex(
-            "05 03 00 00  44 33 22 11  09 00 00 00  03 00 00 00",
+            "06 03 00 00  44 33 22 11  09 00 00 00  03 00 00 00 00 00 00 00",
             "08 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "00 00 00 00 00 00 00 00",
-            "05 00 00 00  07 00 00 00  02 00 00 00  02 00 00 00",
-            "08 07 06 05 04 03 02 01  00 00 00 00",
+            "05 00 00 00  07 00 00 00  02 00 00 00 00 00 00 00  02 00 00 00",
+            "08 07 06 05 04 03 02 01  00 00 00 00 00 00 00 00",
             "04 00 00 00  03 00 00 00  64 00 00 00  01 00 00 00",
             ZERO_MAC),
             Frames.bytes(buffer, 0, length));
@@ -79,9 +79,9 @@ class FrameLayoutTest
     {
         final int length = new LeaveFlyweight().encode(buffer, 0, CLUSTER_ID, 12, 1, 13, DIGEST);
 
-        assertEquals(56, length);
+        assertEquals(60, length);
         assertArrayEquals(hex(
-            "05 04 00 00  44 33 22 11  0c 00 00 00  01 00 00 00",
+            "06 04 00 00  44 33 22 11  0c 00 00 00  01 00 00 00 00 00 00 00",
             "0d 00 00 00  24 23 22 21  00 00 00 00 00 00 00 00",
             "00 00 00 00 00 00 00 00",
             ZERO_MAC),
@@ -99,8 +99,8 @@ class FrameLayoutTest
         assertEquals(length, stamper.stamp(buffer, 0, length));
 
         final byte[] frame = Frames.bytes(buffer, 0, length);
-        assertArrayEquals(hex("02 00 00 00 00 00 00 00"), Arrays.copyOfRange(frame, 24, 32));
-        assertArrayEquals(hex("08 07 06 05 04 03 02 01"), Arrays.copyOfRange(frame, 32, 40), "the run, under the MAC");
+        assertArrayEquals(hex("02 00 00 00 00 00 00 00"), Arrays.copyOfRange(frame, 28, 36));
+        assertArrayEquals(hex("08 07 06 05 04 03 02 01"), Arrays.copyOfRange(frame, 36, 44), "the run, under the MAC");
         final Mac reference = Mac.getInstance("HmacSHA256");
         reference.init(new SecretKeySpec(Frames.KEY, "HmacSHA256"));
         final byte[] expected = Arrays.copyOf(reference.doFinal(Arrays.copyOf(frame, length - 16)), 16);

@@ -108,7 +108,7 @@ class JoinFramesTest
         assertEquals(2, decoder.viewIncarnations().incarnationOf(5));
 
         view.wrap(buffer, 0);
-        buffer.putInt(FrameHeaderFlyweight.HEADER_LENGTH + 8 + 3 * ViewFlyweight.ITEM_LENGTH, 13,
+        buffer.putInt(FrameHeaderFlyweight.HEADER_LENGTH + 8 + 3 * ViewFlyweight.RUN_LENGTH, 13,
             java.nio.ByteOrder.LITTLE_ENDIAN);
         assertEquals(RejectReason.RANGES_NOT_SORTED, decoder.decode(buffer, 0, seal(length, 2)),
             "entries must be ascending");

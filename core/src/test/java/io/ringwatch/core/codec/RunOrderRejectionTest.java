@@ -92,7 +92,7 @@ class RunOrderRejectionTest
     private RejectReason viewWithSecondRunAt(final int first)
     {
         final int length = view.encode(buffer, 0, CLUSTER_ID, 9, 0, SELF, DIGEST, RUNS, new IncarnationTable(1));
-        buffer.putInt(FrameHeaderFlyweight.HEADER_LENGTH + 2 * SIZE_OF_INT + ViewFlyweight.ITEM_LENGTH, first,
+        buffer.putInt(FrameHeaderFlyweight.HEADER_LENGTH + 2 * SIZE_OF_INT + ViewFlyweight.RUN_LENGTH, first,
             ByteOrder.LITTLE_ENDIAN);
         return resignAndDecode(length);
     }

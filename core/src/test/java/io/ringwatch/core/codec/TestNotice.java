@@ -13,12 +13,12 @@ final class TestNotice implements Notice, RankSet
 {
     private final int deadRank;
     private final int sourceRank;
-    private final int sourceIncarnation;
+    private final long sourceIncarnation;
     private final long sequence;
     private final int[] ranks;
 
     TestNotice(
-        final int deadRank, final int sourceRank, final int sourceIncarnation, final long sequence, final int... ranks)
+        final int deadRank, final int sourceRank, final long sourceIncarnation, final long sequence, final int... ranks)
     {
         this.deadRank = deadRank;
         this.sourceRank = sourceRank;
@@ -63,7 +63,7 @@ final class TestNotice implements Notice, RankSet
         return sourceRank;
     }
 
-    public int sourceIncarnation()
+    public long sourceIncarnation()
     {
         return sourceIncarnation;
     }

@@ -20,7 +20,7 @@ public final class Deliver
     }
 
     public static void heartbeat(
-        final DetectorNode node, final int from, final int incarnation, final long counter, final long timestampNs,
+        final DetectorNode node, final int from, final long incarnation, final long counter, final long timestampNs,
         final long nowNs)
     {
         node.onFrame(FRAME.heartbeat(from, incarnation, counter, timestampNs), nowNs);
@@ -29,7 +29,7 @@ public final class Deliver
     public static void newObserver(
         final DetectorNode node,
         final int from,
-        final int incarnation,
+        final long incarnation,
         final int emitter,
         final int rkey,
         final long address,
@@ -40,17 +40,17 @@ public final class Deliver
     }
 
     public static void notice(
-        final DetectorNode node, final Notice notice, final int from, final int incarnation, final long nowNs)
+        final DetectorNode node, final Notice notice, final int from, final long incarnation, final long nowNs)
     {
         node.onFrame(FRAME.notice(from, incarnation, notice), nowNs);
     }
 
-    public static void leave(final DetectorNode node, final int from, final int incarnation, final long nowNs)
+    public static void leave(final DetectorNode node, final int from, final long incarnation, final long nowNs)
     {
         node.onFrame(FRAME.header(FrameType.LEAVE, from, incarnation), nowNs);
     }
 
-    public static void joinRequest(final DetectorNode node, final int from, final int incarnation, final long nowNs)
+    public static void joinRequest(final DetectorNode node, final int from, final long incarnation, final long nowNs)
     {
         node.onFrame(FRAME.header(FrameType.JOIN_REQUEST, from, incarnation), nowNs);
     }
@@ -62,7 +62,7 @@ public final class Deliver
      * @param io the contact's channels, where its challenges are recorded.
      */
     static void provenJoinRequest(
-        final DetectorNode node, final RecordingChannels io, final int from, final int incarnation, final long nowNs)
+        final DetectorNode node, final RecordingChannels io, final int from, final long incarnation, final long nowNs)
     {
         final int challenges = io.joinChallenges.size();
         joinRequest(node, from, incarnation, nowNs);
@@ -74,13 +74,13 @@ public final class Deliver
     }
 
     public static void joinChallenge(
-        final DetectorNode node, final int from, final int incarnation, final long nonce, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long nonce, final long nowNs)
     {
         withToken(node, FrameType.JOIN_CHALLENGE, from, incarnation, nonce, nowNs);
     }
 
     public static void joinProof(
-        final DetectorNode node, final int from, final int incarnation, final long nonce, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long nonce, final long nowNs)
     {
         withToken(node, FrameType.JOIN_PROOF, from, incarnation, nonce, nowNs);
     }
@@ -88,7 +88,7 @@ public final class Deliver
     public static void view(
         final DetectorNode node,
         final int from,
-        final int incarnation,
+        final long incarnation,
         final RankSet dead,
         final RankIncarnations incarnations,
         final long nowNs)
@@ -97,37 +97,37 @@ public final class Deliver
     }
 
     public static void probe(
-        final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long token, final long nowNs)
     {
         withToken(node, FrameType.PROBE, from, incarnation, token, nowNs);
     }
 
     public static void probeAck(
-        final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long token, final long nowNs)
     {
         withToken(node, FrameType.PROBE_ACK, from, incarnation, token, nowNs);
     }
 
     public static void viewDigest(
-        final DetectorNode node, final int from, final int incarnation, final long digest, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long digest, final long nowNs)
     {
         withToken(node, FrameType.VIEW_DIGEST, from, incarnation, digest, nowNs);
     }
 
     public static void reformPoll(
-        final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long token, final long nowNs)
     {
         withToken(node, FrameType.REFORM_POLL, from, incarnation, token, nowNs);
     }
 
     public static void reformAck(
-        final DetectorNode node, final int from, final int incarnation, final long token, final long nowNs)
+        final DetectorNode node, final int from, final long incarnation, final long token, final long nowNs)
     {
         withToken(node, FrameType.REFORM_ACK, from, incarnation, token, nowNs);
     }
 
     private static void withToken(
-        final DetectorNode node, final int type, final int from, final int incarnation, final long token,
+        final DetectorNode node, final int type, final int from, final long incarnation, final long token,
         final long nowNs)
     {
         node.onFrame(FRAME.token(type, from, incarnation, token), nowNs);

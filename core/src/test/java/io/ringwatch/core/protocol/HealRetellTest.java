@@ -24,7 +24,7 @@ class HealRetellTest
     private final RecordingChannels io = new RecordingChannels();
     private final DetectorNode node = SixteenNodes.node(5, 0, io);
 
-    private static ReusableNotice join(final int joiner, final int incarnation, final int source, final long seq)
+    private static ReusableNotice join(final int joiner, final long incarnation, final int source, final long seq)
     {
         return new ReusableNotice().set(joiner, source, 0, seq, RankArray.of(joiner)).subject(incarnation, true);
     }

@@ -26,7 +26,7 @@ class JoinPartitionTest
     private final RecordingChannels io = new RecordingChannels();
     private final DetectorNode node = newNode(0);
 
-    private DetectorNode newNode(final int incarnation)
+    private DetectorNode newNode(final long incarnation)
     {
         return SixteenNodes.node(5, incarnation, io);
     }

@@ -22,7 +22,7 @@ class JoinProtocolTest
     private final RecordingChannels io = new RecordingChannels();
     private final DetectorNode node = newNode(5, 0);
 
-    private DetectorNode newNode(final int rank, final int incarnation)
+    private DetectorNode newNode(final int rank, final long incarnation)
     {
         return SixteenNodes.node(rank, incarnation, io);
     }
@@ -32,7 +32,7 @@ class JoinProtocolTest
         return new ReusableNotice().set(dead, source, 0, seq, RankArray.of(dead)).subject(subject, false);
     }
 
-    private static ReusableNotice join(final int joiner, final int source, final long seq, final int incarnation)
+    private static ReusableNotice join(final int joiner, final int source, final long seq, final long incarnation)
     {
         return new ReusableNotice().set(joiner, source, 0, seq, RankArray.of(joiner)).subject(incarnation, true);
     }

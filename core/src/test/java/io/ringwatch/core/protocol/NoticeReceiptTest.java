@@ -17,7 +17,7 @@ class NoticeReceiptTest
 {
     private static final int N = 8;
     private static final int RANK = 3;
-    private static final int UNKNOWN = Membership.UNKNOWN_INCARNATION;
+    private static final long UNKNOWN = Membership.UNKNOWN_INCARNATION;
 
     private final RecordingChannels io = new RecordingChannels();
     private final RankArray dead = new RankArray(4);

@@ -30,7 +30,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
     record Sent(String type, int to, long value) {}
 
     record SentNotice(
-        int to, int deadRank, int sourceRank, long sequence, boolean join, int subjectIncarnation, RankArray deadSet) {}
+        int to, int deadRank, int sourceRank, long sequence, boolean join, long subjectIncarnation, RankArray deadSet) {}
 
     final List<Sent> sent = new ArrayList<>();
     /** JOIN_CHALLENGE frames, apart from {@link #sent}: a contact's step before it acts on a join. */
@@ -83,7 +83,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         return slotWriter;
     }
 
-    public boolean deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
+    public boolean deposit(final int writerRank, final long incarnation, final long counter, final long timestampNs)
     {
         if (!acceptsFrames)
         {
@@ -180,7 +180,7 @@ final class RecordingChannels implements HeartbeatChannel, ControlChannel, Membe
         lastViewIncarnations = IncarnationTable.copyOf(incarnations);
     }
 
-    public void onJoin(final int rank, final int incarnation, final long nowNs)
+    public void onJoin(final int rank, final long incarnation, final long nowNs)
     {
         events.add("join " + rank + "/" + incarnation + " at " + nowNs);
     }

@@ -24,7 +24,7 @@ class ReformTest
 
     private final RecordingChannels io = new RecordingChannels();
 
-    private DetectorNode joiner(final int rank, final int incarnation)
+    private DetectorNode joiner(final int rank, final long incarnation)
     {
         final DetectorNode node = SixteenNodes.node(rank, incarnation, io);
         node.join(START);
@@ -223,7 +223,7 @@ class ReformTest
         assertEquals(NodeState.ACTIVE, node.state(), "once the lease is over any contact may admit it");
     }
 
-    private static IncarnationTable incarnations(final int rank, final int incarnation)
+    private static IncarnationTable incarnations(final int rank, final long incarnation)
     {
         final IncarnationTable table = new IncarnationTable(4);
         table.raise(rank, incarnation);

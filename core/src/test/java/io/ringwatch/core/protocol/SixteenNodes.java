@@ -21,7 +21,7 @@ final class SixteenNodes
     /**
      * @return a node of this cluster, sending through {@code io} and reporting to it.
      */
-    static DetectorNode node(final int rank, final int incarnation, final RecordingChannels io)
+    static DetectorNode node(final int rank, final long incarnation, final RecordingChannels io)
     {
         return new DetectorNode(rank, incarnation, SETTINGS, new DoubleHypercubeSchedule(), io, io, io, START);
     }

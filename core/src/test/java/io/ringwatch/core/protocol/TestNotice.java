@@ -4,7 +4,7 @@ import io.ringwatch.core.spi.Notice;
 import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankSet;
 
-record TestNotice(int deadRank, int sourceRank, int sourceIncarnation, long sequence, RankSet deadSet)
+record TestNotice(int deadRank, int sourceRank, long sourceIncarnation, long sequence, RankSet deadSet)
     implements Notice
 {
     static TestNotice of(final int deadRank, final int source, final long sequence, final int... dead)

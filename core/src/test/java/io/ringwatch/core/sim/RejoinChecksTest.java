@@ -59,12 +59,12 @@ class RejoinChecksTest
             return (rank + 1) % N;
         }
 
-        public int incarnation(final int rank)
+        public long incarnation(final int rank)
         {
             return rank == 2 ? 1 : 0;
         }
 
-        public int knownIncarnation(final int viewer, final int rank)
+        public long knownIncarnation(final int viewer, final int rank)
         {
             return known[viewer][rank];
         }

@@ -51,7 +51,7 @@ class RejoinSimulationTest
         return simulation;
     }
 
-    private static void assertEveryLiveNodeHolds(final Simulation simulation, final int rank, final int incarnation)
+    private static void assertEveryLiveNodeHolds(final Simulation simulation, final int rank, final long incarnation)
     {
         for (int viewer = 0; viewer < NODES; viewer++)
         {

@@ -258,7 +258,7 @@ class WireTest
             10_000_000L, 100_000_000L, new int[]{11, 8}, true, 220_867_078L, 3, seed, 211_094_944L);
     }
 
-    private static void assertFrame(final InboundFrame frame, final int type, final int sender, final int incarnation)
+    private static void assertFrame(final InboundFrame frame, final int type, final int sender, final long incarnation)
     {
         assertNotNull(frame, "refused");
         assertEquals(type, frame.type());

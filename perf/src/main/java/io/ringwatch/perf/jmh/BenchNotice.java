@@ -21,7 +21,7 @@ final class BenchNotice
      * @return a notice owning its own copy of D_msg.
      */
     static ReusableNotice of(
-        final int deadRank, final int sourceRank, final int sourceIncarnation, final long sequence,
+        final int deadRank, final int sourceRank, final long sourceIncarnation, final long sequence,
         final int... deadRanks)
     {
         final RankArray deadSet = new RankArray(64);

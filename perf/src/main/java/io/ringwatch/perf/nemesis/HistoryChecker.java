@@ -68,7 +68,7 @@ public final class HistoryChecker
      * @param cls         its class.
      * @param why         the fault or end that explains it, or what was in force.
      */
-    public record Exclusion(boolean selfStop, int rank, int incarnation, long atNs, int by, String cause,
+    public record Exclusion(boolean selfStop, int rank, long incarnation, long atNs, int by, String cause,
         ExclusionClass cls, String why)
     {
     }
@@ -188,7 +188,7 @@ public final class HistoryChecker
     {
         final Life life;
         final List<JournalEntry> records = new ArrayList<>();
-        int incarnation = -1;
+        long incarnation = -1;
         boolean joining;
         long activeFromNs = Long.MAX_VALUE;
         long excludedNs = Long.MAX_VALUE;
@@ -388,14 +388,15 @@ public final class HistoryChecker
         private void classifyVerdicts()
         {
             // the first record of each rank's incarnation in anyone's dead set is the verdict; the rest spread it
-            final Map<Long, JournalEntry> first = new TreeMap<>();
+            final Map<Map.Entry<Integer, Long>, JournalEntry> first = new TreeMap<>(
+                Map.Entry.<Integer, Long>comparingByKey().thenComparing(Map.Entry.comparingByValue()));
             for (final NodeLife life : lives)
             {
                 for (final JournalEntry e : life.records)
                 {
                     if (e.event() == Event.DEAD && e.rank() != e.node())
                     {
-                        first.merge(((long)e.rank() << 32) | (e.incarnation() & 0xffffffffL), e,
+                        first.merge(Map.entry(e.rank(), e.incarnation()), e,
                             (a, b) -> a.monoNs() <= b.monoNs() ? a : b);
                     }
                 }
@@ -579,7 +580,7 @@ public final class HistoryChecker
             return count;
         }
 
-        private NodeLife lifeOf(final int rank, final int incarnation, final long t)
+        private NodeLife lifeOf(final int rank, final long incarnation, final long t)
         {
             final List<NodeLife> ofRank = livesOfRank.getOrDefault(rank, List.of());
             for (final NodeLife life : ofRank)
@@ -807,7 +808,7 @@ public final class HistoryChecker
          * @return when the survivor learned that the rank's life ended (its death, or a later incarnation admitted),
          * at {@code c} if it held it dead already; -1 if never.
          */
-        private long learnt(final NodeLife survivor, final int rank, final int incarnation, final long c)
+        private long learnt(final NodeLife survivor, final int rank, final long incarnation, final long c)
         {
             boolean deadBefore = false;
             for (final JournalEntry e : survivor.records)
@@ -851,7 +852,7 @@ public final class HistoryChecker
         {
             for (final Map.Entry<Integer, List<NodeLife>> ofRank : livesOfRank.entrySet())
             {
-                int last = Integer.MIN_VALUE;
+                long last = Long.MIN_VALUE;
                 for (final NodeLife life : ofRank.getValue())
                 {
                     if (life.incarnation < 0 || life.records.isEmpty())
@@ -868,12 +869,12 @@ public final class HistoryChecker
             }
             for (final NodeLife life : lives)
             {
-                final Map<Integer, Integer> seen = new HashMap<>();
+                final Map<Integer, Long> seen = new HashMap<>();
                 for (final JournalEntry e : life.records)
                 {
                     if (e.event() == Event.JOINED && e.rank() != e.node())
                     {
-                        final Integer before = seen.put(e.rank(), e.incarnation());
+                        final Long before = seen.put(e.rank(), e.incarnation());
                         if (before != null && e.incarnation() < before)
                         {
                             failures.add("incarnation went back: node " + e.node() + " (pid " + e.pid() + ") admitted " +

@@ -47,7 +47,7 @@ public final class RingwatchContext
     private Path clusterFile;
     private ClusterConfig cluster;
     private int rank = -1;
-    private int incarnation;
+    private long incarnation;
     private boolean incarnationSet;
     private boolean join;
     private int seeds = RingwatchConfiguration.seeds();
@@ -249,13 +249,10 @@ public final class RingwatchContext
             BootHearing.listensFirst(bootPlan);
         if (!incarnationSet && !join)
         {
-            // distinct per process start; the pid is unique among live processes of a host
-            incarnation = StartIncarnation.ofProcess(ProcessHandle.current().pid());
-            if (launching)
-            {
-                // recorded so that this seed's next start knows it is a restart and joins
-                IncarnationFile.record(incarnationFile, incarnation);
-            }
+            // by the joiners' rule, so a member restarted without its record still comes back above its earlier
+            // lives unless the clock is behind too; recorded by a launch alone, so its next start knows it ran here
+            incarnation = launching ? IncarnationFile.next(incarnationFile, System.currentTimeMillis()) :
+                StartIncarnation.next(IncarnationFile.last(incarnationFile), System.currentTimeMillis());
         }
     }
 
@@ -272,7 +269,7 @@ public final class RingwatchContext
         join = true;
         liveClusterHeardFrom = answeredBy;
         incarnation = IncarnationFile.next(IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank),
-            System.currentTimeMillis() / 1000);
+            System.currentTimeMillis());
     }
 
     /**
@@ -434,7 +431,7 @@ public final class RingwatchContext
         if (!incarnationSet && join)
         {
             incarnation = IncarnationFile.next(IncarnationFile.fileFor(aeronDirectoryName, cluster.clusterId(), rank),
-                System.currentTimeMillis() / 1000);
+                System.currentTimeMillis());
         }
     }
 
@@ -532,10 +529,10 @@ public final class RingwatchContext
     }
 
     /**
-     * @param incarnation distinguishes restarts of a rank; defaults to the pid.
+     * @param incarnation distinguishes restarts of a rank; defaults to the rank's next by {@link StartIncarnation#next}.
      * @return this.
      */
-    public RingwatchContext incarnation(final int incarnation)
+    public RingwatchContext incarnation(final long incarnation)
     {
         requireOpen("incarnation");
         this.incarnation = incarnation;
@@ -546,7 +543,7 @@ public final class RingwatchContext
     /**
      * @return incarnation.
      */
-    public int incarnation()
+    public long incarnation()
     {
         return incarnation;
     }

@@ -4,6 +4,7 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.ringwatch.core.codec.FrameHeaderFlyweight;
 import io.ringwatch.core.protocol.ProtocolSettings;
+import io.ringwatch.core.protocol.StartIncarnation;
 import io.ringwatch.transport.aeron.auth.KeyFile;
 import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.agrona.CloseHelper;
@@ -27,9 +28,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 28, finding 2, live: a JOIN_REQUEST recorded in one run of a cluster and replayed in a later run with the same
  * key and cluster file. Run 1 (three UDP seeds, authenticated, one driver) restarts rank 1 and then rank 0, as an
  * operator would, while a recorder subscribed beside the contact each asks first, in the run's media driver, keeps
- * every control frame that contact receives: the genuine JOIN_REQUESTs and JOIN_PROOFs of both rejoins (each under
- * its rank's new incarnation, taken from the clock, above any pid). Run 2 boots the same cluster afresh under the same
- * key: the seeds boot under their pids, so the recordings look like newer lives of live ranks. Its rank 1 runs the negative control's broken
+ * every control frame that contact receives: the genuine JOIN_REQUESTs and JOIN_PROOFs of both rejoins. Run 2 boots
+ * the same cluster afresh under the same key. Incarnations follow the clock (finding 4), so a recording of an earlier
+ * run looks older than the live ranks unless the clock went back between the runs: run 1's rejoins are made under a
+ * clock an hour ahead (their incarnation files say so before they restart), so the recordings look like newer lives
+ * of live ranks, the case the challenge is for. Its rank 1 runs the negative control's broken
  * rule ({@code join-challenge}: a contact acts on a JOIN_REQUEST at once, as before the fix); ranks 0 and 2 the real
  * one.
  * <ul>
@@ -65,10 +68,10 @@ class CrossRunReplayTest
             LiveWire wire = new LiveWire(cluster);
             NetworkAttacker attacker = new NetworkAttacker(cluster.options().clusterId(), wire.ctx.configDigest()))
         {
-            final int[] bootIncarnations = new int[N];
+            final long[] bootIncarnations = new long[N];
             for (int r = 0; r < N; r++)
             {
-                // seeds boot under their pid (0 in views), recorded in the incarnation file
+                // seeds boot by the clock (0 in views), recorded in the incarnation file
                 bootIncarnations[r] = wire.incarnation(r);
                 assertTrue(bootIncarnations[r] < ofRank1.get(0).senderIncarnation(),
                     "run 2's rank " + r + " booted under " + bootIncarnations[r] + ", below the recorded " +
@@ -133,8 +136,10 @@ class CrossRunReplayTest
                 // beside the contact the victim asks first (its successor) only: a subscription beside the victim's
                 // own would keep its port open in the driver, and the restarted victim waits for that port
                 recorder.listen((victim + 1) % N);
-                final int before = wire.incarnation(victim);
+                final long before = wire.incarnation(victim);
                 cluster.kill(victim);
+                wire.recordIncarnation(victim, (System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1)) <<
+                    StartIncarnation.CLOCK_SHIFT);
                 assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "rank " + victim + " declared dead; logs: " +
                     LocalClusters.logs(cluster, N));
                 cluster.restart(victim);
@@ -175,7 +180,7 @@ class CrossRunReplayTest
     /**
      * A control frame as a node received it: its bytes, and its header read without any check.
      */
-    record Recorded(UnsafeBuffer bytes, int type, int senderRank, int senderIncarnation, int destinationRank)
+    record Recorded(UnsafeBuffer bytes, int type, int senderRank, long senderIncarnation, int destinationRank)
     {
         static Recorded of(final byte[] bytes)
         {

@@ -12,7 +12,10 @@ import io.ringwatch.transport.aeron.launch.LocalCluster;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -59,13 +62,23 @@ final class LiveWire implements AutoCloseable
         counters = aeron.countersReader();
     }
 
-    int incarnation(final int rank)
+    long incarnation(final int rank)
     {
-        // seeds boot under their pid, joiners under a clock-based one: both recorded in the incarnation file
-        final int incarnation = IncarnationFile.last(
+        // seeds and joiners alike start by one rule and record it in the incarnation file
+        final long incarnation = IncarnationFile.last(
             IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(), ctx.cluster().clusterId(), rank));
         assertTrue(incarnation > 0, () -> "no incarnation recorded for rank " + rank);
         return incarnation;
+    }
+
+    /**
+     * Write a rank's incarnation file as a life started under another clock would have left it; its next start takes
+     * the next incarnation above it.
+     */
+    void recordIncarnation(final int rank, final long incarnation) throws IOException
+    {
+        Files.writeString(IncarnationFile.fileFor(cluster.aeronDir().getAbsolutePath(), ctx.cluster().clusterId(), rank),
+            Long.toString(incarnation), StandardCharsets.US_ASCII);
     }
 
     UnsafeBuffer genuineHeartbeat(final int sender, final int destination, final long frameSequence)

@@ -98,7 +98,7 @@ final class LocalClusters
      *
      * @return the incarnation.
      */
-    static int assertAdmittedEverywhere(final LaunchedCluster cluster, final int n, final int rank)
+    static long assertAdmittedEverywhere(final LaunchedCluster cluster, final int n, final int rank)
         throws InterruptedException
     {
         // empty dead sets everywhere can come a moment before the joiner has both neighbours' confirmation
@@ -109,7 +109,7 @@ final class LocalClusters
         }
         final ViewSnapshot own = cluster.view(rank);
         assertEquals(NodeState.ACTIVE, own.state(), () -> "logs: " + logs(cluster, n));
-        final int incarnation = own.incarnation(rank);
+        final long incarnation = own.incarnation(rank);
         assertTrue(incarnation > 0, () -> "rank " + rank + " view " + own + "; logs: " + logs(cluster, n));
         for (int r = 0; r < n; r++)
         {

@@ -45,7 +45,7 @@ class MultiProcessRejoinTest
             cluster.restart(first);
             cluster.restart(second);
             assertTrue(cluster.awaitViews(Set.of(), 60_000), "readmitted everywhere; logs: " + LocalClusters.logs(cluster, n));
-            final int before = LocalClusters.assertAdmittedEverywhere(cluster, n, first);
+            final long before = LocalClusters.assertAdmittedEverywhere(cluster, n, first);
             LocalClusters.assertAdmittedEverywhere(cluster, n, second);
 
             cluster.kill(first);
@@ -53,7 +53,7 @@ class MultiProcessRejoinTest
                 LocalClusters.logs(cluster, n));
             cluster.restart(first);
             assertTrue(cluster.awaitViews(Set.of(), 60_000), "readmitted again; logs: " + LocalClusters.logs(cluster, n));
-            final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, first);
+            final long after = LocalClusters.assertAdmittedEverywhere(cluster, n, first);
             assertTrue(after > before, "incarnations only grow: " + before + " then " + after);
             for (int r = 0; r < n; r++)
             {
@@ -76,7 +76,7 @@ class MultiProcessRejoinTest
             .nodes(n).transport(TransportMode.IPC).heartbeatPeriodNs(HEARTBEAT_PERIOD_NS)
             .suspicionTimeoutNs(SUSPICION_TIMEOUT_NS).graceNs(TimeUnit.SECONDS.toNanos(2))))
         {
-            final int[] before = new int[n];
+            final long[] before = new long[n];
             for (int r = 0; r < n; r++)
             {
                 before[r] = cluster.view(r).incarnation(r);
@@ -100,7 +100,7 @@ class MultiProcessRejoinTest
                 () -> "rank 0 re-formed; logs: " + LocalClusters.logs(cluster, n));
             for (int r = 0; r < n; r++)
             {
-                final int incarnation = LocalClusters.assertAdmittedEverywhere(cluster, n, r);
+                final long incarnation = LocalClusters.assertAdmittedEverywhere(cluster, n, r);
                 assertTrue(incarnation > before[r], "rank " + r + " came back under a newer incarnation: " +
                     before[r] + " then " + incarnation);
             }

@@ -80,7 +80,7 @@ final class NetworkAttacker implements AutoCloseable
      *
      * @return the frame's length in {@link #frame()}.
      */
-    int notice(final int sender, final int incarnation, final int destination, final int dead, final Seal seal)
+    int notice(final int sender, final long incarnation, final int destination, final int dead, final Seal seal)
     {
         final int length = FailureNoticeFlyweight.lengthOf(1);
         new FailureNoticeFlyweight().wrap(buffer, 0)
@@ -98,7 +98,7 @@ final class NetworkAttacker implements AutoCloseable
     /**
      * @return length of a LEAVE from {@code sender} to its observer {@code destination}.
      */
-    int leave(final int sender, final int incarnation, final int destination, final Seal seal)
+    int leave(final int sender, final long incarnation, final int destination, final Seal seal)
     {
         return seal(new LeaveFlyweight().encode(buffer, 0, clusterId, sender, incarnation, destination, configDigest),
             seal);
@@ -107,7 +107,7 @@ final class NetworkAttacker implements AutoCloseable
     /**
      * @return length of a NEW_OBSERVER in which {@code sender} claims to be {@code emitter}'s observer.
      */
-    int newObserver(final int sender, final int incarnation, final int emitter, final Seal seal)
+    int newObserver(final int sender, final long incarnation, final int emitter, final Seal seal)
     {
         return seal(new NewObserverFlyweight().encode(buffer, 0, clusterId, sender, incarnation, configDigest, emitter),
             seal);
@@ -116,7 +116,7 @@ final class NetworkAttacker implements AutoCloseable
     /**
      * @return length of a HEARTBEAT from {@code sender} to its observer {@code destination}.
      */
-    int heartbeat(final int sender, final int incarnation, final int destination, final long counter, final Seal seal)
+    int heartbeat(final int sender, final long incarnation, final int destination, final long counter, final Seal seal)
     {
         return seal(new HeartbeatFlyweight().encode(buffer, 0, clusterId, sender, incarnation, destination,
             configDigest, counter, System.nanoTime()), seal);

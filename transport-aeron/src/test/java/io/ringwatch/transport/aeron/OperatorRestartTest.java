@@ -38,7 +38,7 @@ class OperatorRestartTest
             for (final int victim : new int[]{1, 0})
             {
                 final String[] firstCommand = commandLine(cluster, victim);
-                final int before = cluster.view(victim).incarnation(victim);
+                final long before = cluster.view(victim).incarnation(victim);
                 cluster.kill(victim);
                 assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "seed " + victim + " declared dead; logs: " +
                     LocalClusters.logs(cluster, n));
@@ -51,7 +51,7 @@ class OperatorRestartTest
 
                 assertTrue(cluster.awaitViews(Set.of(), 60_000), "seed " + victim + " readmitted everywhere; logs: " +
                     LocalClusters.logs(cluster, n));
-                final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
+                final long after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
                 assertTrue(after > before, "seed " + victim + " came back under a newer incarnation: " + before +
                     " then " + after);
                 // a second crash right after the join (issue 29): 3δ after every view admitted the joiner, within the
@@ -87,7 +87,7 @@ class OperatorRestartTest
         try (LocalCluster cluster = LocalClusters.startAllUp(options))
         {
             final String[] firstCommand = commandLine(cluster, victim);
-            final int before = cluster.view(victim).incarnation(victim);
+            final long before = cluster.view(victim).incarnation(victim);
             cluster.kill(victim);
             assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "seed " + victim + " declared dead; logs: " +
                 LocalClusters.logs(cluster, n));
@@ -101,7 +101,7 @@ class OperatorRestartTest
             assertTrue(Arrays.equals(firstCommand, commandLine(cluster, victim)), Arrays.toString(firstCommand));
             assertTrue(cluster.awaitViews(Set.of(), 60_000), "seed " + victim + " readmitted everywhere; logs: " +
                 LocalClusters.logs(cluster, n));
-            final int after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
+            final long after = LocalClusters.assertAdmittedEverywhere(cluster, n, victim);
             assertTrue(after > before, "a newer incarnation: " + before + " then " + after);
             System.out.printf("OperatorRestartTest (%s): seed %d restarted without its incarnation file, admitted " +
                 "everywhere %d ms after its restart, incarnation %d then %d%n", transport, victim,

@@ -71,7 +71,7 @@ class RejoinTest
         // over UDP the shared driver closes the closed node's receive endpoint on its own time; the new node waits
         cluster.nodes[2].close();
         cluster.nodes[2] = RingwatchNode.launch(cluster.context(2).authMode(AuthMode.OFF).join(true).threadingMode(ThreadingMode.UNSTARTED));
-        final int incarnation = cluster.nodes[2].context().incarnation();
+        final long incarnation = cluster.nodes[2].context().incarnation();
         assertTrue(incarnation > 0);
         NodeInternals.agent(cluster.nodes[2]).onStart();
         assertEquals(NodeState.JOINING, NodeInternals.agent(cluster.nodes[2]).node().state());
@@ -120,7 +120,7 @@ class RejoinTest
     void shouldAdmitAJoinerWhoseContactRejoinedAfterAFrameOfTheContactsOldLife()
     {
         cluster = new EmbeddedCluster(4, CLUSTER_ID, HEARTBEAT_NS, TIMEOUT_NS);
-        final int bootIncarnation2 = cluster.nodes[2].context().incarnation();
+        final long bootIncarnation2 = cluster.nodes[2].context().incarnation();
         cluster.run(300, 0, 1, 2, 3);
         cluster.nodes[1].close();
         cluster.nodes[2].close();
@@ -134,7 +134,7 @@ class RejoinTest
         assertTrue(NodeInternals.agent(cluster.nodes[2]).node().joinConfirmed(), "rank 2 rejoined first");
 
         cluster.nodes[1] = RingwatchNode.launch(cluster.context(1).authMode(AuthMode.OFF).join(true).threadingMode(ThreadingMode.UNSTARTED));
-        final int incarnation1 = cluster.nodes[1].context().incarnation();
+        final long incarnation1 = cluster.nodes[1].context().incarnation();
         NodeInternals.agent(cluster.nodes[1]).onStart();
         final ClusterChannels channels = new ClusterChannels(cluster.nodes[1].context());
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(cluster.dir.getAbsolutePath()));

@@ -3,10 +3,12 @@ package io.ringwatch.transport.aeron;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.ringwatch.core.broadcast.BroadcastKind;
+import io.ringwatch.core.protocol.StartIncarnation;
 import io.ringwatch.core.spi.MembershipListener;
 import io.ringwatch.nativeconfig.TuningProfile;
 import io.ringwatch.transport.aeron.auth.AuthMode;
 import io.ringwatch.transport.aeron.internal.Drivers;
+import io.ringwatch.transport.aeron.internal.IncarnationFile;
 import io.ringwatch.transport.aeron.launch.FreePorts;
 import io.ringwatch.transport.rdma.RdmaEndpoint;
 import org.agrona.CloseHelper;
@@ -21,6 +23,7 @@ import java.io.File;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -46,13 +49,16 @@ class RingwatchContextTest
     void shouldTakeTimingFromClusterFileAndFillDefaults()
     {
         // an aeron.dir of its own: an incarnation file some other run left in the default one would make this a restart
+        final long floor = System.currentTimeMillis() << StartIncarnation.CLOCK_SHIFT;
         final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001))
             .rank(1).aeronDirectoryName(dir.getAbsolutePath()).conclude();
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1), ctx.protocolSettings().heartbeatPeriodNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(10), ctx.protocolSettings().suspicionTimeoutNs());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(5), ctx.protocolSettings().pauseThresholdNs());
         assertEquals(2, ctx.protocolSettings().clusterSize());
-        assertEquals((int)ProcessHandle.current().pid(), ctx.incarnation());
+        assertTrue(ctx.incarnation() >= floor, "a seed starts by the joiners' rule, the clock its floor: " +
+            ctx.incarnation());
+        assertFalse(Files.exists(IncarnationFile.fileFor(dir.getAbsolutePath(), 1, 1)), "conclude records nothing");
         assertTrue(ctx.listensFirst(), "a seed without an incarnation file asks its peers whether its cluster is up");
         assertEquals(-1, ctx.liveClusterHeardFrom());
         assertFalse(new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(20000, 20001)).rank(1)

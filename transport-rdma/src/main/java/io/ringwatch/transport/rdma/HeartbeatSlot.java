@@ -95,11 +95,11 @@ public final class HeartbeatSlot
      * @param timestampNs writer's clock.
      * @return this.
      */
-    public HeartbeatSlot encode(final long counter, final int rank, final int incarnation, final long timestampNs)
+    public HeartbeatSlot encode(final long counter, final int rank, final long incarnation, final long timestampNs)
     {
         buffer.putLong(offset + HEARTBEAT_WORD_OFFSET, HeartbeatSlotLayout.pack(rank, counter), LITTLE_ENDIAN);
         buffer.putInt(offset + WRITER_RANK_OFFSET, rank, LITTLE_ENDIAN);
-        buffer.putInt(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
+        buffer.putLong(offset + WRITER_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
         buffer.putLong(offset + WRITER_TIMESTAMP_OFFSET, timestampNs, LITTLE_ENDIAN);
         return this;
     }
@@ -114,7 +114,7 @@ public final class HeartbeatSlot
      * @param timestampNs writer's clock.
      * @return this.
      */
-    public HeartbeatSlot publish(final long counter, final int rank, final int incarnation, final long timestampNs)
+    public HeartbeatSlot publish(final long counter, final int rank, final long incarnation, final long timestampNs)
     {
         HeartbeatSlotLayout.publish(buffer, offset, counter, rank, incarnation, timestampNs);
         return this;
@@ -152,9 +152,9 @@ public final class HeartbeatSlot
     /**
      * @return incarnation of the last writer.
      */
-    public int writerIncarnation()
+    public long writerIncarnation()
     {
-        return buffer.getInt(offset + WRITER_INCARNATION_OFFSET, LITTLE_ENDIAN);
+        return buffer.getLong(offset + WRITER_INCARNATION_OFFSET, LITTLE_ENDIAN);
     }
 
     /**

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * <li><b>Observer</b>: one 64-byte {@link HeartbeatSlotLayout heartbeat slot}; {@link #readHeartbeat(int)} is the
  * same acquire load of the same layout every transport uses. It becomes writable only to emitters that passed the
  * handshake, each through a registration of its own connection ({@link InboundConnections}).</li>
- * <li><b>Emitter</b>: {@link #writeHeartbeat(int, long)} posts one inline RDMA WRITE of the 24-byte payload into the
+ * <li><b>Emitter</b>: {@link #writeHeartbeat(int, long)} posts one inline RDMA WRITE of the 28-byte payload into the
  * observer's slot over a queue pair made in advance ({@link OutboundConnections}). One write in
  * {@code signalInterval} is signalled; completions are polled only while a signalled write is outstanding
  * ({@link BeatWriter}).</li>
@@ -64,7 +64,7 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     private final Context ctx;
     private final RdmaVerbs verbs;
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private final int clusterSize;
     private final NanoClock clock;
 
@@ -515,7 +515,7 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
     {
         private boolean concluded;
         private int rank = -1;
-        private int incarnation;
+        private long incarnation;
         private RdmaEndpoint[] endpoints;
         private InetSocketAddress[] resolvedEndpoints;
         private int preConnect = -1;
@@ -660,7 +660,7 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
          * @param incarnation restart count written into every beat.
          * @return this.
          */
-        public Context incarnation(final int incarnation)
+        public Context incarnation(final long incarnation)
         {
             checkMutable();
             this.incarnation = incarnation;
@@ -670,7 +670,7 @@ public final class RdmaHeartbeats implements HeartbeatChannel, AutoCloseable
         /**
          * @return restart count written into every beat.
          */
-        public int incarnation()
+        public long incarnation()
         {
             return incarnation;
         }

@@ -23,10 +23,10 @@ class HeartbeatSlotTest
     void shouldLayOutFieldsAsDocumented()
     {
         assertEquals(0, HeartbeatSlotLayout.HEARTBEAT_WORD_OFFSET);
-        assertEquals(8, HeartbeatSlotLayout.WRITER_RANK_OFFSET);
-        assertEquals(12, HeartbeatSlotLayout.WRITER_INCARNATION_OFFSET);
+        assertEquals(8, HeartbeatSlotLayout.WRITER_INCARNATION_OFFSET);
         assertEquals(16, HeartbeatSlotLayout.WRITER_TIMESTAMP_OFFSET);
-        assertEquals(24, HeartbeatSlotLayout.PAYLOAD_LENGTH);
+        assertEquals(24, HeartbeatSlotLayout.WRITER_RANK_OFFSET);
+        assertEquals(28, HeartbeatSlotLayout.PAYLOAD_LENGTH);
         assertEquals(64, HeartbeatSlotLayout.SLOT_LENGTH);
         assertEquals(0, slot.address() % HeartbeatSlotLayout.SLOT_ALIGNMENT);
     }
@@ -54,27 +54,28 @@ class HeartbeatSlotTest
     @Test
     void shouldEncodePayloadLittleEndian()
     {
-        slot.encode(0x0102030405L, 0x111213, 0x21222324, 0x3132333435363738L);
+        slot.encode(0x0102030405L, 0x111213, 0x2122232425262728L, 0x3132333435363738L);
 
         final byte[] payload = new byte[HeartbeatSlotLayout.PAYLOAD_LENGTH];
         buffer.getBytes(0, payload);
         final ByteBuffer expected = ByteBuffer.allocate(HeartbeatSlotLayout.PAYLOAD_LENGTH)
             .order(ByteOrder.LITTLE_ENDIAN)
             .putLong(0x0102030405_111213L)
-            .putInt(0x111213)
-            .putInt(0x21222324)
-            .putLong(0x3132333435363738L);
+            .putLong(0x2122232425262728L)
+            .putLong(0x3132333435363738L)
+            .putInt(0x111213);
         assertArrayEquals(expected.array(), payload);
     }
 
     @Test
     void shouldReadCounterWrittenByTheWatchedEmitter()
     {
-        slot.publish(42, 7, 3, 123_456_789L);
+        final long incarnation = (1L << 31) + 3; // past 31 bits
+        slot.publish(42, 7, incarnation, 123_456_789L);
 
         assertEquals(42, slot.heartbeatFrom(7));
         assertEquals(7, slot.writerRank());
-        assertEquals(3, slot.writerIncarnation());
+        assertEquals(incarnation, slot.writerIncarnation());
         assertEquals(123_456_789L, slot.writerTimestampNs());
     }
 
@@ -227,7 +228,7 @@ class HeartbeatSlotTest
             {
                 continue;
             }
-            final int incarnation = slot.writerIncarnation();
+            final long incarnation = slot.writerIncarnation();
             if (counter < last)
             {
                 violation = "counter went back from " + last + " to " + counter;

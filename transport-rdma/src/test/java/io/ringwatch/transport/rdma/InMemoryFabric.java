@@ -14,7 +14,7 @@ import java.util.Map;
 import static io.ringwatch.core.slot.HeartbeatSlotLayout.HEARTBEAT_WORD_OFFSET;
 import static io.ringwatch.core.slot.HeartbeatSlotLayout.PAYLOAD_LENGTH;
 import static io.ringwatch.core.slot.HeartbeatSlotLayout.SLOT_LENGTH;
-import static io.ringwatch.core.slot.HeartbeatSlotLayout.WRITER_RANK_OFFSET;
+import static io.ringwatch.core.slot.HeartbeatSlotLayout.DIAGNOSTICS_OFFSET;
 
 /**
  * A fabric in memory, for unit tests of {@link RdmaHeartbeats}' logic only: never offered to users. Writes really
@@ -378,7 +378,7 @@ public final class InMemoryFabric
             }
             final UnsafeBuffer to = remoteMemory[connection];
             to.wrap(peer.slotAddress, SLOT_LENGTH);
-            to.putBytes(WRITER_RANK_OFFSET, sourceMemory, WRITER_RANK_OFFSET, PAYLOAD_LENGTH - WRITER_RANK_OFFSET);
+            to.putBytes(DIAGNOSTICS_OFFSET, sourceMemory, DIAGNOSTICS_OFFSET, PAYLOAD_LENGTH - DIAGNOSTICS_OFFSET);
             to.putLongRelease(HEARTBEAT_WORD_OFFSET, sourceMemory.getLong(HEARTBEAT_WORD_OFFSET));
             peer.writesPlaced++;
             if (signalled)

@@ -38,7 +38,7 @@ class RdmaPortDownTest
     private static final long DELTA_NS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long STEP_NS = TimeUnit.MICROSECONDS.toNanos(100);
 
-    private record Message(int type, int from, int to, int deadRank, int source, int sourceIncarnation,
+    private record Message(int type, int from, int to, int deadRank, int source, long sourceIncarnation,
         long sequence, RankArray deadSet)
     {
     }

@@ -35,7 +35,7 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
 {
     private final int clusterId;
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private final int configDigest;
     private final FrameStamper stamper;
     private final PeerPublications publications;
@@ -63,7 +63,7 @@ public final class AeronControlChannel implements ControlChannel, ProcessNoticeC
     public AeronControlChannel(
         final int clusterId,
         final int rank,
-        final int incarnation,
+        final long incarnation,
         final int clusterSize,
         final int configDigest,
         final FrameStamper stamper,

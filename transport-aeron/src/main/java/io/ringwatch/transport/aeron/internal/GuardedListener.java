@@ -87,7 +87,7 @@ public final class GuardedListener implements MembershipListener
     /**
      * {@inheritDoc}
      */
-    public void onJoin(final int joinedRank, final int incarnation, final long nowNs)
+    public void onJoin(final int joinedRank, final long incarnation, final long nowNs)
     {
         try
         {

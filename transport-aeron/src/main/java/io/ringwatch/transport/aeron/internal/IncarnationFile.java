@@ -5,20 +5,25 @@ import io.ringwatch.core.protocol.StartIncarnation;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * Where a rank keeps the last incarnation it joined under, so the next one is greater: a one-line text file next
- * to the node's view and slot files, replaced atomically (write a temporary file, then rename over).
+ * Where a rank keeps the last incarnation it started under, so the next one is greater: a one-line decimal file
+ * beside the node's Aeron directory, replaced durably (a temporary file written and forced to disk, renamed over,
+ * the directory forced) before the incarnation is used.
  * <p>
- * A joining node takes the next incarnation by core's rule ({@link StartIncarnation#ofJoiner}), from the last one
- * recorded here. If the file cannot be read the clock still applies; a write that fails fails the start, so no
- * incarnation is ever used without being recorded.
+ * Every start, seed or joiner, takes the next incarnation by core's rule ({@link StartIncarnation#next}) from the
+ * last one recorded here and the wall clock. A record that cannot be read leaves the clock as the floor; a record
+ * that cannot be written fails the start, so no incarnation is used without being on disk, and a power loss right
+ * after the start cannot bring back the file's earlier value.
  */
 public final class IncarnationFile
 {
@@ -48,13 +53,14 @@ public final class IncarnationFile
 
     /**
      * @param file incarnation file.
-     * @return the last incarnation recorded, 0 if none (no file, or unreadable).
+     * @return the last incarnation recorded, 0 if none (no file, or not a non-negative decimal).
      */
-    public static int last(final Path file)
+    public static long last(final Path file)
     {
         try
         {
-            return Integer.parseInt(Files.readString(file, StandardCharsets.US_ASCII).trim());
+            final long last = Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim());
+            return Math.max(0, last);
         }
         catch (final NoSuchFileException | NumberFormatException ex)
         {
@@ -67,31 +73,21 @@ public final class IncarnationFile
     }
 
     /**
-     * Record a seed's boot incarnation (its pid), so its next start is known for a restart and takes a greater one.
+     * Take the next incarnation and record it, durably, before it is used.
      *
      * @param file        incarnation file.
-     * @param incarnation the boot incarnation.
+     * @param epochMillis the wall clock, milliseconds since the epoch: the floor.
+     * @return {@code max(last + 1, epochMillis << 16)}, recorded.
+     * @throws UncheckedIOException if it cannot be recorded: the start must fail.
      */
-    public static void record(final Path file, final int incarnation)
+    public static long next(final Path file, final long epochMillis)
     {
-        write(file, incarnation);
-    }
-
-    /**
-     * Take the next incarnation and record it before it is used.
-     *
-     * @param file         incarnation file.
-     * @param epochSeconds seconds since the epoch now: the floor.
-     * @return {@code max(last + 1, epochSeconds)}, recorded.
-     */
-    public static int next(final Path file, final long epochSeconds)
-    {
-        final int incarnation = StartIncarnation.ofJoiner(last(file), epochSeconds);
+        final long incarnation = StartIncarnation.next(last(file), epochMillis);
         write(file, incarnation);
         return incarnation;
     }
 
-    private static void write(final Path file, final int incarnation)
+    private static void write(final Path file, final long incarnation)
     {
         try
         {
@@ -103,8 +99,22 @@ public final class IncarnationFile
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             final Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
-            Files.writeString(temporary, incarnation + System.lineSeparator(), StandardCharsets.US_ASCII);
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer text = ByteBuffer.wrap(
+                    (incarnation + System.lineSeparator()).getBytes(StandardCharsets.US_ASCII));
+                while (text.hasRemaining())
+                {
+                    channel.write(text);
+                }
+                channel.force(true);
+            }
             Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // the rename is durable only once the directory entry is
+            try (FileChannel directory = FileChannel.open(parent, StandardOpenOption.READ))
+            {
+                directory.force(true);
+            }
         }
         catch (final IOException ex)
         {

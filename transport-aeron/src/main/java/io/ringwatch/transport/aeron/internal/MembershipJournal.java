@@ -112,7 +112,7 @@ public final class MembershipJournal implements AutoCloseable
      * @param cause       the event's cause code (see {@link JournalLayout.Event}).
      * @param reporter    who told this node, or -1.
      */
-    public void append(final Event event, final int rank, final int incarnation, final int cause, final int reporter)
+    public void append(final Event event, final int rank, final long incarnation, final int cause, final int reporter)
     {
         if (mapped == null)
         {
@@ -126,7 +126,7 @@ public final class MembershipJournal implements AutoCloseable
         buffer.putLong(offset + RECORD_WALL_MS_OFFSET, System.currentTimeMillis(), LITTLE_ENDIAN);
         buffer.putInt(offset + RECORD_EVENT_OFFSET, event.code(), LITTLE_ENDIAN);
         buffer.putInt(offset + RECORD_RANK_OFFSET, rank, LITTLE_ENDIAN);
-        buffer.putInt(offset + RECORD_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
+        buffer.putLong(offset + RECORD_INCARNATION_OFFSET, incarnation, LITTLE_ENDIAN);
         buffer.putInt(offset + RECORD_CAUSE_OFFSET, cause, LITTLE_ENDIAN);
         buffer.putInt(offset + RECORD_REPORTER_OFFSET, reporter, LITTLE_ENDIAN);
         buffer.putInt(offset + RECORD_PID_OFFSET, pid, LITTLE_ENDIAN);

@@ -655,7 +655,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     /**
      * {@inheritDoc}
      */
-    public void onJoin(final int joinedRank, final int incarnation, final long atNs)
+    public void onJoin(final int joinedRank, final long incarnation, final long atNs)
     {
         // the one place a newer incarnation is admitted: the protocol has accepted its JOIN
         if (joinedRank != rank)

@@ -38,7 +38,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     private long sequence;
     private boolean writing;
     private MembershipJournal journal;
-    private int ownIncarnation;
+    private long ownIncarnation;
 
     /**
      * Create (or truncate) the view file of a node and write its header.
@@ -105,7 +105,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putLong(record + RECORD_DETECTED_AT_OFFSET, nowNs, LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_CAUSE_OFFSET, cause.code(), LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_REPORTER_OFFSET, reporterRank, LITTLE_ENDIAN);
-        journal(JournalLayout.Event.DEAD, rank, buffer.getInt(incarnationOffset(clusterSize, rank), LITTLE_ENDIAN),
+        journal(JournalLayout.Event.DEAD, rank, buffer.getLong(incarnationOffset(clusterSize, rank), LITTLE_ENDIAN),
             cause.code(), reporterRank);
     }
 
@@ -127,7 +127,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
     /**
      * {@inheritDoc}
      */
-    public void onJoin(final int joinedRank, final int incarnation, final long nowNs)
+    public void onJoin(final int joinedRank, final long incarnation, final long nowNs)
     {
         if (joinedRank < 0 || joinedRank >= clusterSize)
         {
@@ -141,7 +141,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
         buffer.putLong(record + RECORD_DETECTED_AT_OFFSET, nowNs, LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_CAUSE_OFFSET, CAUSE_JOINED, LITTLE_ENDIAN);
         buffer.putInt(record + RECORD_REPORTER_OFFSET, -1, LITTLE_ENDIAN);
-        buffer.putInt(incarnationOffset(clusterSize, joinedRank), incarnation, LITTLE_ENDIAN);
+        buffer.putLong(incarnationOffset(clusterSize, joinedRank), incarnation, LITTLE_ENDIAN);
         if (joinedRank == rank)
         {
             buffer.putInt(STATE_OFFSET, NodeState.ACTIVE.code(), LITTLE_ENDIAN);
@@ -164,7 +164,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
             final int r = incarnations.rankAt(i);
             if (r >= 0 && r < clusterSize)
             {
-                buffer.putInt(incarnationOffset(clusterSize, r), incarnations.incarnationAt(i), LITTLE_ENDIAN);
+                buffer.putLong(incarnationOffset(clusterSize, r), incarnations.incarnationAt(i), LITTLE_ENDIAN);
             }
         }
     }
@@ -174,11 +174,11 @@ public final class ViewFile implements MembershipListener, AutoCloseable
      *
      * @param incarnation the incarnation it asks to be admitted under.
      */
-    public void joining(final int incarnation)
+    public void joining(final long incarnation)
     {
         beginUpdate();
         buffer.putInt(STATE_OFFSET, NodeState.JOINING.code(), LITTLE_ENDIAN);
-        buffer.putInt(incarnationOffset(clusterSize, rank), incarnation, LITTLE_ENDIAN);
+        buffer.putLong(incarnationOffset(clusterSize, rank), incarnation, LITTLE_ENDIAN);
         endUpdate();
         ownIncarnation = incarnation;
         journal(JournalLayout.Event.JOINING, rank, incarnation, 0, -1);
@@ -192,7 +192,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
      * @param incarnation this node's incarnation at start.
      * @param joining     whether it starts by joining rather than as a seed.
      */
-    public void journal(final MembershipJournal journal, final int incarnation, final boolean joining)
+    public void journal(final MembershipJournal journal, final long incarnation, final boolean joining)
     {
         this.journal = journal;
         this.ownIncarnation = incarnation;
@@ -200,7 +200,7 @@ public final class ViewFile implements MembershipListener, AutoCloseable
             joining ? JournalLayout.STARTED_TO_JOIN : JournalLayout.STARTED_AS_SEED, -1);
     }
 
-    private void journal(final JournalLayout.Event event, final int r, final int incarnation, final int cause,
+    private void journal(final JournalLayout.Event event, final int r, final long incarnation, final int cause,
         final int reporter)
     {
         final MembershipJournal journal = this.journal;

@@ -21,7 +21,7 @@ import java.util.Comparator;
  * @param pid         the writing process.
  */
 public record JournalEntry(int clusterId, int node, long sequence, long monoNs, long wallMs, JournalLayout.Event event,
-    int rank, int incarnation, int cause, int reporter, int pid)
+    int rank, long incarnation, int cause, int reporter, int pid)
 {
     /** Time order across the journals of one host, then by writer and sequence for a stable order on ties. */
     public static final Comparator<JournalEntry> TIME_ORDER = Comparator.comparingLong(JournalEntry::monoNs)

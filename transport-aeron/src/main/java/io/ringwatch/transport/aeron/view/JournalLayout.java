@@ -21,9 +21,9 @@ public final class JournalLayout
 {
     /** "RWJL". */
     public static final int MAGIC = 0x4c4a5752;
-    /** Layout version. */
-    public static final int VERSION = 1;
-    /** Records a journal keeps: the last this many events; about 100 KiB. */
+    /** Layout version: 2 made the record's incarnation int64. */
+    public static final int VERSION = 2;
+    /** Records a journal keeps: the last this many events; about 112 KiB. */
     public static final int DEFAULT_CAPACITY = 2048;
 
     public static final int MAGIC_OFFSET = 0;
@@ -42,10 +42,10 @@ public final class JournalLayout
     public static final int RECORD_EVENT_OFFSET = RECORD_SEQUENCE_OFFSET + SIZE_OF_LONG;
     public static final int RECORD_RANK_OFFSET = RECORD_EVENT_OFFSET + SIZE_OF_INT;
     public static final int RECORD_INCARNATION_OFFSET = RECORD_RANK_OFFSET + SIZE_OF_INT;
-    public static final int RECORD_CAUSE_OFFSET = RECORD_INCARNATION_OFFSET + SIZE_OF_INT;
+    public static final int RECORD_CAUSE_OFFSET = RECORD_INCARNATION_OFFSET + SIZE_OF_LONG;
     public static final int RECORD_REPORTER_OFFSET = RECORD_CAUSE_OFFSET + SIZE_OF_INT;
     public static final int RECORD_PID_OFFSET = RECORD_REPORTER_OFFSET + SIZE_OF_INT;
-    public static final int RECORD_LENGTH = 48;
+    public static final int RECORD_LENGTH = 56;
 
     /** Cause of a {@link Event#STARTED} record: the process starts as a seed of the cluster's first boot. */
     public static final int STARTED_AS_SEED = 0;

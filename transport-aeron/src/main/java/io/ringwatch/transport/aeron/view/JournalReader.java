@@ -61,7 +61,7 @@ public final class JournalReader
                     buffer.getLong(offset + RECORD_WALL_MS_OFFSET, LITTLE_ENDIAN),
                     Event.ofCode(buffer.getInt(offset + RECORD_EVENT_OFFSET, LITTLE_ENDIAN)),
                     buffer.getInt(offset + RECORD_RANK_OFFSET, LITTLE_ENDIAN),
-                    buffer.getInt(offset + RECORD_INCARNATION_OFFSET, LITTLE_ENDIAN),
+                    buffer.getLong(offset + RECORD_INCARNATION_OFFSET, LITTLE_ENDIAN),
                     buffer.getInt(offset + RECORD_CAUSE_OFFSET, LITTLE_ENDIAN),
                     buffer.getInt(offset + RECORD_REPORTER_OFFSET, LITTLE_ENDIAN),
                     buffer.getInt(offset + RECORD_PID_OFFSET, LITTLE_ENDIAN));

@@ -30,7 +30,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *   Dead bitmap: ceil(N / 64) int64 words, bit r of word r/64 set when rank r is dead
  *   Records: N x 16 bytes {detectedAtNs int64, cause int32 (0 alive, 1 detected, 2 notice, 3 left, 4 joined),
  *            reporter int32}; for a rank that joined, the time this node admitted it and reporter -1
- *   Incarnations: N x int32, the incarnation this node admitted for each rank; 0 (boot) until it rejoins
+ *   Incarnations: N x int64, the incarnation this node admitted for each rank; 0 (boot) until it rejoins
  * </pre>
  * Timestamps are {@code System.nanoTime()} of the writing process: comparable between processes of one host
  * (one monotonic clock), meaningless across hosts.
@@ -39,8 +39,8 @@ public final class ViewLayout
 {
     /** 'RWVW'. */
     public static final int MAGIC = 0x57565752;
-    /** Layout version. */
-    public static final int VERSION = 2;
+    /** Layout version: 3 made the incarnations int64. */
+    public static final int VERSION = 3;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = MAGIC_OFFSET + SIZE_OF_INT;
@@ -123,7 +123,7 @@ public final class ViewLayout
      */
     public static int incarnationOffset(final int clusterSize, final int rank)
     {
-        return recordsOffset(clusterSize) + clusterSize * RECORD_LENGTH + rank * SIZE_OF_INT;
+        return recordsOffset(clusterSize) + clusterSize * RECORD_LENGTH + rank * SIZE_OF_LONG;
     }
 
     /**

@@ -127,7 +127,7 @@ public final class ViewReader implements AutoCloseable
                 snapshot.detectedAtNs[r] = buffer.getLong(record + RECORD_DETECTED_AT_OFFSET, LITTLE_ENDIAN);
                 snapshot.cause[r] = buffer.getInt(record + RECORD_CAUSE_OFFSET, LITTLE_ENDIAN);
                 snapshot.reporter[r] = buffer.getInt(record + RECORD_REPORTER_OFFSET, LITTLE_ENDIAN);
-                snapshot.incarnation[r] = buffer.getInt(incarnationOffset(clusterSize, r), LITTLE_ENDIAN);
+                snapshot.incarnation[r] = buffer.getLong(incarnationOffset(clusterSize, r), LITTLE_ENDIAN);
             }
 
             // data loads must complete before the sequence is checked again

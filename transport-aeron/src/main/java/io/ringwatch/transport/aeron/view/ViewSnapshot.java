@@ -33,13 +33,13 @@ public final class ViewSnapshot
     long[] detectedAtNs = new long[0];
     int[] cause = new int[0];
     int[] reporter = new int[0];
-    int[] incarnation = new int[0];
+    long[] incarnation = new long[0];
 
     void ensureCapacity(final int n)
     {
         if (detectedAtNs.length < n)
         {
-            incarnation = new int[n];
+            incarnation = new long[n];
             bitmap = new long[ViewLayout.bitmapWords(n)];
             detectedAtNs = new long[n];
             cause = new int[n];
@@ -173,7 +173,7 @@ public final class ViewSnapshot
      * @param r a rank.
      * @return the incarnation this view admitted for it: 0 (boot) unless it rejoined.
      */
-    public int incarnation(final int r)
+    public long incarnation(final int r)
     {
         return incarnation[r];
     }

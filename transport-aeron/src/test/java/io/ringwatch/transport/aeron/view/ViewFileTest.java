@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron.view;
 
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.spi.ExclusionCause;
+import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 import io.ringwatch.transport.aeron.internal.ViewFile;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,31 @@ class ViewFileTest
             assertEquals(ExclusionCause.FENCED, v.exclusionCause());
             assertEquals(8, v.excludedBy());
             assertEquals(300, v.excludedAtNs());
+        }
+    }
+
+    @Test
+    void shouldKeepIncarnationsPastThirtyOneBitsWhole()
+    {
+        final long clockRule = 1_795_000_000_000L << 16;
+        final File file = new File(dir, "view.dat");
+        try (ViewFile writer = new ViewFile(file, 5, 70, 3, 100);
+            ViewReader reader = new ViewReader(file))
+        {
+            writer.joining(clockRule);
+            writer.onJoin(69, (1L << 31) + 7, 200);
+            final IncarnationTable incarnations = new IncarnationTable(2);
+            incarnations.raise(0, (1L << 32) + 9);
+            incarnations.raise(68, Long.MAX_VALUE);
+            writer.recordIncarnations(incarnations);
+            writer.endUpdateIfOpen();
+
+            final ViewSnapshot v = reader.read(new ViewSnapshot());
+            assertEquals(clockRule, v.incarnation(3), "its own");
+            assertEquals((1L << 31) + 7, v.incarnation(69));
+            assertEquals((1L << 32) + 9, v.incarnation(0));
+            assertEquals(Long.MAX_VALUE, v.incarnation(68));
+            assertEquals(0, v.incarnation(67), "the boot incarnation of a rank that never rejoined");
         }
     }
 

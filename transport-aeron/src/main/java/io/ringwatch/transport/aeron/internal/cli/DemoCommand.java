@@ -243,7 +243,7 @@ final class DemoCommand
         for (final int victim : killed)
         {
             final ViewSnapshot own = cluster.tryView(victim, new ViewSnapshot());
-            final int incarnation = own == null ? 0 : own.incarnation(victim);
+            final long incarnation = own == null ? 0 : own.incarnation(victim);
             final boolean up = own != null && own.state() == NodeState.ACTIVE && cluster.process(victim).isAlive();
             boolean everywhere = up && incarnation > 0;
             long lastNs = Long.MIN_VALUE;

@@ -17,7 +17,7 @@ final class MembershipLog
     private final System.Logger log;
     private final int ownRank;
     private final boolean[] dead;
-    private final int[] incarnation;
+    private final long[] incarnation;
     private NodeState ownState;
 
     /**
@@ -30,7 +30,7 @@ final class MembershipLog
         this.ownRank = ownRank;
         this.log = log;
         this.dead = new boolean[clusterSize];
-        this.incarnation = new int[clusterSize];
+        this.incarnation = new long[clusterSize];
     }
 
     /**

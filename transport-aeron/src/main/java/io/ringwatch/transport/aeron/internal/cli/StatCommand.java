@@ -230,7 +230,7 @@ final class StatCommand
             final ViewSnapshot v = row.view();
             final List<String> line = new ArrayList<>(List.of(
                 Integer.toString(v.clusterId()), Integer.toString(v.rank()), Long.toString(v.pid()),
-                row.alive() ? "yes" : "no", stateText(v, row.alive()), Integer.toString(v.incarnation(v.rank())),
+                row.alive() ? "yes" : "no", stateText(v, row.alive()), Long.toString(v.incarnation(v.rank())),
                 Long.toString(v.viewEpoch()), deadText(row.dead()), row.lastChange(), age(row.lastChangeAgeNs())));
             for (final NodeCounter c : TABLE_COUNTERS)
             {

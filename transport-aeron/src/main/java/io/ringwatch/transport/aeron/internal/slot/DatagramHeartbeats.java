@@ -73,7 +73,7 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     private final InetSocketAddress[] peers;
     private final int clusterId;
     private final int rank;
-    private int incarnation;
+    private long incarnation;
     private final int configDigest;
     private final FrameStamper stamper;
     private final int receiveBufferRequested;
@@ -104,7 +104,7 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
     public DatagramHeartbeats(
         final ClusterConfig cluster,
         final int rank,
-        final int incarnation,
+        final long incarnation,
         final int configDigest,
         final FrameStamper stamper,
         final int receiveBufferBytes)
@@ -304,7 +304,7 @@ public final class DatagramHeartbeats implements HeartbeatSender, AutoCloseable
      * @param incarnation the node's incarnation, when it changed before its first heartbeat: a seed without a record
      *                    that heard its cluster up, while it listened on this port, joins under a new one.
      */
-    public void incarnation(final int incarnation)
+    public void incarnation(final long incarnation)
     {
         this.incarnation = incarnation;
     }

@@ -41,8 +41,8 @@ public final class HeartbeatSlots implements AutoCloseable
 {
     /** Identifies a ringwatch slot file. */
     public static final int MAGIC = 0x52574842;
-    /** Layout version. */
-    public static final int VERSION = 1;
+    /** Layout version: 2 made the writer incarnation of a slot int64 ({@link HeartbeatSlotLayout}). */
+    public static final int VERSION = 2;
     /** Bytes per slot: one cache line, so emitters to different observers never share a line. */
     public static final int SLOT_LENGTH = HeartbeatSlotLayout.SLOT_LENGTH;
     /** Bytes before slot 0. */
@@ -241,7 +241,7 @@ public final class HeartbeatSlots implements AutoCloseable
      * @param counter     heartbeat counter, ≥ 1.
      * @param timestampNs the emitter's clock when writing.
      */
-    public void write(final int slot, final int writerRank, final int incarnation, final long counter,
+    public void write(final int slot, final int writerRank, final long incarnation, final long counter,
         final long timestampNs)
     {
         HeartbeatSlotLayout.publish(buffer, slotOffset(slot), counter, writerRank, incarnation, timestampNs);

@@ -63,7 +63,7 @@ public final class RemoteHeartbeatChannel implements HeartbeatChannel
     /**
      * {@inheritDoc}
      */
-    public boolean deposit(final int writerRank, final int incarnation, final long counter, final long timestampNs)
+    public boolean deposit(final int writerRank, final long incarnation, final long counter, final long timestampNs)
     {
         slots.write(rank, writerRank, incarnation, counter, timestampNs);
         return true;

@@ -11,7 +11,7 @@ public final class SharedMemoryHeartbeatChannel implements HeartbeatChannel
 {
     private final HeartbeatSlots slots;
     private final int rank;
-    private final int incarnation;
+    private final long incarnation;
     private final CachedNanoClock clock;
 
     /**
@@ -21,7 +21,7 @@ public final class SharedMemoryHeartbeatChannel implements HeartbeatChannel
      * @param clock       the duty cycle's time, stamped into slots for diagnostics.
      */
     public SharedMemoryHeartbeatChannel(
-        final HeartbeatSlots slots, final int rank, final int incarnation, final CachedNanoClock clock)
+        final HeartbeatSlots slots, final int rank, final long incarnation, final CachedNanoClock clock)
     {
         this.slots = slots;
         this.rank = rank;

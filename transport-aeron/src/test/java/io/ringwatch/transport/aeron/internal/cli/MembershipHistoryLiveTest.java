@@ -41,7 +41,7 @@ class MembershipHistoryLiveTest
         {
             cluster.start();
             assertTrue(cluster.awaitAllUp(90_000), "nodes up: " + cluster.log(0));
-            final int firstIncarnation = cluster.view(victim).incarnation(victim);
+            final long firstIncarnation = cluster.view(victim).incarnation(victim);
             final long killNs = cluster.kill(victim);
             assertTrue(cluster.awaitViews(Set.of(victim), 20_000), "declared dead");
             cluster.restart(victim);
@@ -107,7 +107,7 @@ class MembershipHistoryLiveTest
     }
 
     private static boolean admittedEverywhere(
-        final List<JournalEntry> history, final int n, final int victim, final int firstIncarnation)
+        final List<JournalEntry> history, final int n, final int victim, final long firstIncarnation)
     {
         for (int node = 0; node < n; node++)
         {
