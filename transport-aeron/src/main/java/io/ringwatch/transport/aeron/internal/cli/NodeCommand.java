@@ -44,7 +44,7 @@ final class NodeCommand
 {
     static final String LOGGER = "io.ringwatch.node";
     private static final System.Logger LOG = System.getLogger(LOGGER);
-    // The main thread logs membership changes from the view file; a stop wakes it at once (the agent's latch), so
+    // The main thread logs membership changes from the view file; a stop wakes it at once (the agent unparks it), so
     // the poll only bounds how late a death is logged and a key rotation is seen. At 50 ms it was 20 of the wake-ups
     // the noise benchmark counted on the application's core at η = 100 ms (49 in all); at 250 ms it is 4.
     private static final long LOG_POLL_NS = TimeUnit.MILLISECONDS.toNanos(250);
@@ -281,9 +281,9 @@ final class NodeCommand
 
     /**
      * What the main thread does each time it wakes: read the view file, log what changed, reload a changed key file,
-     * and tell whether the node stopped. Allocates nothing while nothing changes, as the wait between polls: node JVMs
-     * run C1 only (no escape analysis) and may go hours without a collection, so garbage made four times a second
-     * showed as resident memory growing for as long as the node ran (issue 31).
+     * and tell whether the node stopped. Allocates nothing while nothing changes, nor does the wait between polls:
+     * node JVMs run C1 only (no escape analysis) and may go hours without a collection, so garbage made four times a
+     * second showed as resident memory growing for as long as the node ran (issue 31).
      */
     static final class MainThreadPoll implements AutoCloseable
     {
