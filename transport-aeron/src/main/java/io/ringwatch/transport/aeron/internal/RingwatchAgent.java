@@ -35,6 +35,7 @@ import org.agrona.concurrent.SystemEpochClock;
 import java.security.SecureRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -101,6 +102,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private volatile String driverLost;
     private volatile ProcessLevelHook processLevel;
     private volatile Thread agentThread;
+    private volatile Thread stopWaiter;
     private volatile FrameAuthenticator pendingKeyring;
     private volatile boolean leaveRequested;
     private volatile boolean haltRequested;
@@ -596,12 +598,38 @@ public final class RingwatchAgent implements Agent, MembershipListener
     }
 
     /**
+     * Wait until the node is excluded or has left, without allocating: a timed {@link CountDownLatch#await} queues a
+     * node object each time it waits, which a thread polling for the node's life turns into a steady trickle of
+     * garbage. For one waiting thread at a time (a node process's main thread).
+     *
+     * @param timeoutNs the longest wait; it may end earlier, as any park may.
+     * @return whether the node has stopped.
+     * @throws InterruptedException if the thread was interrupted.
+     */
+    public boolean awaitStopped(final long timeoutNs) throws InterruptedException
+    {
+        // published before the count is read, as the agent counts down before it reads the waiter: one of the two
+        // sees the other, so a stop never waits out the timeout
+        stopWaiter = Thread.currentThread();
+        if (stopped.getCount() > 0)
+        {
+            LockSupport.parkNanos(this, timeoutNs);
+        }
+        if (Thread.interrupted())
+        {
+            throw new InterruptedException();
+        }
+        return stopped.getCount() == 0;
+    }
+
+    /**
      * {@inheritDoc}
      */
     public void onClose()
     {
         // whatever ended the duty cycle, whoever waits for this node to stop must not wait for a dead agent
         stopped.countDown();
+        LockSupport.unpark(stopWaiter);
     }
 
     /**
@@ -650,6 +678,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         viewFile.onExcluded(atNs, cause, reporterRank);
         application.onExcluded(atNs, cause, reporterRank);
         stopped.countDown();
+        LockSupport.unpark(stopWaiter);
     }
 
     /**

@@ -32,7 +32,6 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,10 +44,10 @@ final class NodeCommand
 {
     static final String LOGGER = "io.ringwatch.node";
     private static final System.Logger LOG = System.getLogger(LOGGER);
-    // The main thread logs membership changes from the view file; a stop wakes it at once (the agent's latch), so
+    // The main thread logs membership changes from the view file; a stop wakes it at once (the agent unparks it), so
     // the poll only bounds how late a death is logged and a key rotation is seen. At 50 ms it was 20 of the wake-ups
     // the noise benchmark counted on the application's core at η = 100 ms (49 in all); at 250 ms it is 4.
-    private static final long LOG_POLL_MS = 250;
+    private static final long LOG_POLL_NS = TimeUnit.MILLISECONDS.toNanos(250);
     // how long a signal's shutdown waits for the main thread to log the stop: several polls
     private static final long REPORT_TIMEOUT_MS = 2000;
 
@@ -265,77 +264,14 @@ final class NodeCommand
         }
     }
 
-    /**
-     * @return what tells one version of the key file from the next (inode, modification time, size), or "" for none.
-     */
-    private static Object keyFileVersion(final Path keyFile)
-    {
-        if (keyFile == null)
-        {
-            return "";
-        }
-        try
-        {
-            final BasicFileAttributes attributes = Files.readAttributes(keyFile, BasicFileAttributes.class);
-            return attributes.fileKey() + "/" + attributes.lastModifiedTime() + "/" + attributes.size();
-        }
-        catch (final IOException ex)
-        {
-            return "unreadable";
-        }
-    }
-
     private static int logUntilStopped(final RingwatchNode node, final RingwatchContext ctx)
     {
-        final ViewSnapshot snapshot = new ViewSnapshot();
-        final MembershipLog membership = new MembershipLog(ctx.cluster().size(), ctx.rank(), LOG);
-        boolean pinLogged = false;
-        long reforms = 0;
-        String transportError = "";
-        final Path keyFile = ctx.authMode() == AuthMode.REQUIRED ? ctx.authKeyFile() : null;
-        Object keyFileVersion = keyFileVersion(keyFile);
-        try (ViewReader reader = new ViewReader(
-            ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank())))
+        try (MainThreadPoll poll = new MainThreadPoll(node, ctx))
         {
             while (true)
             {
-                final boolean stopped = NodeInternals.agent(node).stopped().await(LOG_POLL_MS, TimeUnit.MILLISECONDS);
-                reader.read(snapshot);
-                if (!pinLogged && node.pinResult() != null)
-                {
-                    pinLogged = true;
-                    LOG.log(Level.INFO, "agent thread: " + node.pinResult());
-                }
-                membership.log(snapshot);
-                final long reformed = NodeInternals.agent(node).counters().get(NodeCounter.REFORMS);
-                if (reformed != reforms)
-                {
-                    reforms = reformed;
-                    LOG.log(Level.INFO, "membership: cluster RE-FORMED after a stop of every node (re-forms " +
-                        "counted here: " + reformed + "), view epoch " + snapshot.viewEpoch());
-                }
-                final Object version = keyFileVersion(keyFile);
-                if (keyFile != null && !version.equals(keyFileVersion))
-                {
-                    // a rotation step: the file was replaced or rewritten; a bad file leaves the keys as they were
-                    keyFileVersion = version;
-                    try
-                    {
-                        System.out.println("keyring reloaded from " + keyFile + ": " + node.reloadKeys() +
-                            " (primary first)");
-                    }
-                    catch (final RuntimeException ex)
-                    {
-                        System.out.println("keyring NOT reloaded, keeping the current keys: " + ex.getMessage());
-                    }
-                }
-                final String error = NodeInternals.agent(node).heartbeatTransport().lastError();
-                if (!error.equals(transportError))
-                {
-                    transportError = error;
-                    LOG.log(Level.WARNING, "rdma: " + error);
-                }
-                final int exitCode = stopCode(node, ctx, snapshot, stopped);
+                final boolean stopped = NodeInternals.agent(node).awaitStopped(LOG_POLL_NS);
+                final int exitCode = poll.poll(stopped);
                 if (exitCode >= 0)
                 {
                     CliShutdown.report(exitCode);
@@ -347,6 +283,90 @@ final class NodeCommand
         {
             Thread.currentThread().interrupt();
             return 0;
+        }
+    }
+
+    /**
+     * What the main thread does each time it wakes: read the view file, log what changed, reload a changed key file,
+     * and tell whether the node stopped. Allocates nothing while nothing changes, nor does the wait between polls:
+     * node JVMs run C1 only (no escape analysis) and may go hours without a collection, so garbage made four times a
+     * second showed as resident memory growing for as long as the node ran (issue 31).
+     */
+    static final class MainThreadPoll implements AutoCloseable
+    {
+        private final RingwatchNode node;
+        private final RingwatchContext ctx;
+        private final ViewSnapshot snapshot = new ViewSnapshot();
+        private final MembershipLog membership;
+        private final ViewReader reader;
+        private final Path keyFile;
+        private final KeyFileWatch keyFileWatch;
+        private boolean pinLogged;
+        private long reforms;
+        private String transportError = "";
+
+        /**
+         * @param node a launched node.
+         * @param ctx  its context.
+         */
+        MainThreadPoll(final RingwatchNode node, final RingwatchContext ctx)
+        {
+            this.node = node;
+            this.ctx = ctx;
+            membership = new MembershipLog(ctx.cluster().size(), ctx.rank(), LOG);
+            keyFile = ctx.authMode() == AuthMode.REQUIRED ? ctx.authKeyFile() : null;
+            keyFileWatch = keyFile == null ? null : new KeyFileWatch(keyFile);
+            reader = new ViewReader(ViewLayout.fileFor(ctx.aeronDirectoryName(), ctx.cluster().clusterId(), ctx.rank()));
+        }
+
+        /**
+         * @param stopped whether the agent said it stopped.
+         * @return the exit code once the node stopped (its stop logged), else -1.
+         */
+        int poll(final boolean stopped)
+        {
+            reader.read(snapshot);
+            if (!pinLogged && node.pinResult() != null)
+            {
+                pinLogged = true;
+                LOG.log(Level.INFO, "agent thread: " + node.pinResult());
+            }
+            membership.log(snapshot);
+            final long reformed = NodeInternals.agent(node).counters().get(NodeCounter.REFORMS);
+            if (reformed != reforms)
+            {
+                reforms = reformed;
+                LOG.log(Level.INFO, "membership: cluster RE-FORMED after a stop of every node (re-forms " +
+                    "counted here: " + reformed + "), view epoch " + snapshot.viewEpoch());
+            }
+            if (keyFileWatch != null && keyFileWatch.changed())
+            {
+                // a rotation step: the file was replaced or rewritten; a bad file leaves the keys as they were
+                try
+                {
+                    System.out.println("keyring reloaded from " + keyFile + ": " + node.reloadKeys() +
+                        " (primary first)");
+                }
+                catch (final RuntimeException ex)
+                {
+                    System.out.println("keyring NOT reloaded, keeping the current keys: " + ex.getMessage());
+                }
+            }
+            final String error = NodeInternals.agent(node).heartbeatTransport().lastError();
+            if (!error.equals(transportError))
+            {
+                transportError = error;
+                LOG.log(Level.WARNING, "rdma: " + error);
+            }
+            return stopCode(node, ctx, snapshot, stopped);
+        }
+
+        /**
+         * Unmap the view file.
+         */
+        public void close()
+        {
+            reader.close();
         }
     }
 
