@@ -150,7 +150,14 @@ class NodeStartDriverLostTest
             driver.destroyForcibly();
             driver.waitFor();
         }
-        assertTrue(node.waitFor(60, TimeUnit.SECONDS), "node did not stop: " + Cli.read(log));
+        try
+        {
+            assertTrue(node.waitFor(60, TimeUnit.SECONDS), "node did not stop: " + Cli.read(log));
+        }
+        finally
+        {
+            node.destroyForcibly();
+        }
         final String out = Cli.read(log);
         assertEquals(RingwatchConfiguration.EXIT_DRIVER_LOST, node.exitValue(), out);
         assertTrue(out.contains("DRIVER_LOST"), out);
