@@ -103,7 +103,7 @@ class ExplorerTest
             new ExploreConfig().nodes(3).faults(1),
             new ExploreConfig().nodes(3).faults(2).faultKinds(ExploreConfig.CRASH | ExploreConfig.LOSE),
             new ExploreConfig().nodes(3).faults(2).faultKinds(ExploreConfig.CRASH | ExploreConfig.RESTART)
-                .maxStates(20_000),
+                .maxStates(3_000),
             new ExploreConfig().nodes(5).faults(1).faultKinds(ExploreConfig.CUT).cutSides("0+1").cutNs(600_000_000L)
                 .restartAfterNs(30_000_000L).brokenRules(ProtocolSettings.BREAK_REFORM_UNANIMITY).keepGoing(true));
         for (final ExploreConfig config : configs)
