@@ -46,6 +46,11 @@ final class ExploreCommand implements Command
             "  --pause-for D           how long a pause lasts (default 2 delta)",
             "  --cut-sides S           only these cuts: sides comma-separated, ranks of a side joined by + (0+1,2)",
             "  --cut-for D             how long a cut lasts before it heals (default 2 delta)",
+            "  --flap-up D             the cut flaps: later cuts cut the first one's sides again, within D of a heal",
+            "  --faults-from D         no fault before this virtual time (targeted searches; default 0)",
+            "  --faults-until D        no fault after this virtual time (targeted searches; default no bound)",
+            "  --view-digest-period D  the view repair's digest period (default 4 delta)",
+            "  --dedup-capacity C      broadcast ids each node remembers (default 64)",
             "  --liveness D            whole again within this of the last heal (default 30 delta)",
             "  --restart-after D       every rank that stops restarts this long after, outside the budget",
             "  --startup-grace D       every node's startup grace (default 0)",
@@ -54,13 +59,15 @@ final class ExploreCommand implements Command
             "  --max-seconds T         stop after this much wall-clock time (default no bound)",
             "  --break RULES           run every node without these rules (negative controls), as simulate takes them",
             "  --keep-going            go on past violations, reporting the first trace of each kind",
+            "  --from-start            rebuild each state by replaying it from the start instead of backtracking",
+            "                          (the same search, slower: for comparison)",
             "  --replay STEPS          run one trace (the steps a violation printed) and print its events",
             "durations take a unit: ns, us, ms or s. Exit code 1 if a violation was found.");
     }
 
     public int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception
     {
-        final Args flags = new Args(args, 0, "--keep-going");
+        final Args flags = new Args(args, 0, "--keep-going", "--from-start");
         final ExploreConfig config = new ExploreConfig()
             .nodes(flags.intValue("--nodes", 3, 2, 8))
             .faults(flags.intValue("--faults", 2, 0, 16))
@@ -72,19 +79,26 @@ final class ExploreCommand implements Command
             .livenessNs(flags.durationNs("--liveness", -1))
             .startupGraceNs(flags.durationNs(Args.STARTUP_GRACE, 0))
             .restartAfterNs(flags.durationNs("--restart-after", -1))
+            .flapUpNs(flags.durationNs("--flap-up", -1))
+            .viewDigestPeriodNs(flags.durationNs("--view-digest-period", -1))
+            .dedupCapacity(flags.intValue("--dedup-capacity", ProtocolSettings.DEFAULT_DEDUP_CAPACITY, 1, 1 << 20))
             .maxDepth(flags.intValue("--max-depth", 3_000, 1, 1_000_000))
             .maxStates(flags.longValue("--max-states", Long.MAX_VALUE, 1, Long.MAX_VALUE))
             .keepGoing(flags.switchOn("--keep-going"));
+        final boolean fromStart = flags.switchOn("--from-start");
         final long maxSeconds = flags.longValue("--max-seconds", 365L * 24 * 3600, 1, 365L * 24 * 3600);
         final String replay = flags.string("--replay", "");
         final String broken = flags.string("--break", "");
         final String cutSides = flags.string("--cut-sides", "");
+        final long faultsFromNs = flags.durationNs("--faults-from", 0);
+        final long faultsUntilNs = flags.durationNs("--faults-until", Long.MAX_VALUE);
         try
         {
             config.faultKinds(ExploreConfig.faultKindsNamed(flags.string("--kinds",
                 ExploreConfig.faultKindNames(ExploreConfig.ALL))));
             config.brokenRules(ProtocolSettings.brokenRulesNamed(broken));
             config.cutSides(cutSides);
+            config.faultWindowNs(faultsFromNs, faultsUntilNs);
             config.settings();
         }
         catch (final IllegalArgumentException ex)
@@ -105,10 +119,11 @@ final class ExploreCommand implements Command
             final long nowNs = System.nanoTime();
             err.printf(Locale.ROOT, "%.0fs: %d states, %d kinds of violation%n", (nowNs - startNs) / 1e9, states, kinds);
             return nowNs - stopAtNs < 0;
-        }).run();
+        }, fromStart).run();
         final long wallNs = System.nanoTime() - startNs;
         out.printf(Locale.ROOT, "states %d, transitions %d, revisits %d, max depth %d steps, virtual time %.1fms, " +
-            "depth cut-offs %d, transient split-brain states %d, steps replayed %d, %s, wall %.1fs (%.0f states/s)%n",
+            "depth cut-offs %d, transient split-brain states %d, node calls replayed %d, %s, wall %.1fs " +
+            "(%.0f states/s)%n",
             result.states(), result.transitions(), result.revisits(), result.maxDepth(), result.maxTimeNs() / 1e6,
             result.depthCutoffs(), result.splitBrainStates(), result.replayedSteps(),
             result.complete() ? "complete" : result.passed() || config.keepGoing() ? "INCOMPLETE (state or time bound)" :

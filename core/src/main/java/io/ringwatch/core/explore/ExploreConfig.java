@@ -42,6 +42,11 @@ public final class ExploreConfig
     private long startupGraceNs;
     private long restartAfterNs = -1;
     private Set<Integer> cutSides;
+    private long flapUpNs = -1;
+    private long faultsFromNs;
+    private long faultsUntilNs = Long.MAX_VALUE;
+    private long viewDigestPeriodNs = -1;
+    private int dedupCapacity = ProtocolSettings.DEFAULT_DEDUP_CAPACITY;
     private boolean keepGoing;
 
     /**
@@ -91,8 +96,10 @@ public final class ExploreConfig
      */
     public ProtocolSettings settings()
     {
-        return ProtocolSettings.of(nodes, heartbeatPeriodNs, suspicionTimeoutNs).withStartupGraceNs(startupGraceNs)
-            .withBrokenRules(brokenRules);
+        // as ProtocolSettings.of, with the dedup capacity
+        final ProtocolSettings settings = new ProtocolSettings(nodes, heartbeatPeriodNs, suspicionTimeoutNs,
+            suspicionTimeoutNs / 2, startupGraceNs, dedupCapacity).withBrokenRules(brokenRules);
+        return viewDigestPeriodNs >= 0 ? settings.withViewDigestPeriodNs(viewDigestPeriodNs) : settings;
     }
 
     public int nodes()
@@ -360,6 +367,82 @@ public final class ExploreConfig
         return this;
     }
 
+    public long flapUpNs()
+    {
+        return flapUpNs;
+    }
+
+    /**
+     * @param upNs -1 (default): cuts go anywhere; otherwise the cut flaps: every cut after the first cuts the first
+     *             one's sides again and starts within this of the last heal (the link was up for at most this long).
+     * @return this.
+     */
+    public ExploreConfig flapUpNs(final long upNs)
+    {
+        this.flapUpNs = upNs;
+        return this;
+    }
+
+    public long faultsFromNs()
+    {
+        return faultsFromNs;
+    }
+
+    public long faultsUntilNs()
+    {
+        return faultsUntilNs;
+    }
+
+    /**
+     * Confines the faults the explorer chooses (not the heals, resumptions and automatic restarts they bring) to a
+     * window of virtual time: a targeted search that leaves out the placements outside it.
+     *
+     * @param fromNs  no fault before this; default 0.
+     * @param untilNs no fault after this; default no bound.
+     * @return this.
+     */
+    public ExploreConfig faultWindowNs(final long fromNs, final long untilNs)
+    {
+        if (fromNs < 0 || untilNs < fromNs)
+        {
+            throw new IllegalArgumentException("fault window must be 0 <= from <= until: " + fromNs + ", " + untilNs);
+        }
+        this.faultsFromNs = fromNs;
+        this.faultsUntilNs = untilNs;
+        return this;
+    }
+
+    public long viewDigestPeriodNs()
+    {
+        return viewDigestPeriodNs;
+    }
+
+    /**
+     * @param periodNs the view repair's digest period; -1 (default) for the protocol's default (4δ).
+     * @return this.
+     */
+    public ExploreConfig viewDigestPeriodNs(final long periodNs)
+    {
+        this.viewDigestPeriodNs = periodNs;
+        return this;
+    }
+
+    public int dedupCapacity()
+    {
+        return dedupCapacity;
+    }
+
+    /**
+     * @param capacity broadcast ids each node remembers; default {@link ProtocolSettings#DEFAULT_DEDUP_CAPACITY}
+     *                 (fewer scale a storm of broadcasts down to a few nodes).
+     * @return this.
+     */
+    public ExploreConfig dedupCapacity(final int capacity)
+    {
+        this.dedupCapacity = capacity;
+        return this;
+    }
+
     public boolean keepGoing()
     {
         return keepGoing;
@@ -382,6 +465,12 @@ public final class ExploreConfig
             " eta=" + heartbeatPeriodNs / 1_000_000.0 + "ms delta=" + suspicionTimeoutNs / 1_000_000.0 +
             "ms tau=" + maxDelayNs / 1_000_000.0 + "ms pause=" + pauseNs() / 1_000_000.0 + "ms cut=" +
             cutNs() / 1_000_000.0 + "ms liveness=" + livenessNs() / 1_000_000.0 + "ms grace=" + startupGraceNs / 1_000_000.0 + "ms" +
-            (restartAfterNs >= 0 ? " restartAfter=" + restartAfterNs / 1_000_000.0 + "ms" : "") + " maxDepth=" + maxDepth;
+            (restartAfterNs >= 0 ? " restartAfter=" + restartAfterNs / 1_000_000.0 + "ms" : "") +
+            (flapUpNs >= 0 ? " flapUp=" + flapUpNs / 1_000_000.0 + "ms" : "") +
+            (faultsFromNs > 0 || faultsUntilNs != Long.MAX_VALUE ? " faultWindow=" + faultsFromNs / 1_000_000.0 +
+                "-" + (faultsUntilNs == Long.MAX_VALUE ? "" : faultsUntilNs / 1_000_000.0) + "ms" : "") +
+            (viewDigestPeriodNs >= 0 ? " viewDigest=" + viewDigestPeriodNs / 1_000_000.0 + "ms" : "") +
+            (dedupCapacity != ProtocolSettings.DEFAULT_DEDUP_CAPACITY ? " dedup=" + dedupCapacity : "") +
+            " maxDepth=" + maxDepth;
     }
 }

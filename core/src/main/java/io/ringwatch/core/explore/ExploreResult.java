@@ -16,7 +16,8 @@ import java.util.List;
  * @param complete       true if the search ran out of states, false if it stopped at the state bound or a
  *                       violation.
  * @param findings       the first violating execution of each kind of violation, in the order found.
- * @param replayedSteps  steps re-executed to rebuild states (the cost of replaying instead of copying).
+ * @param replayedSteps  node calls re-made to rebuild nodes on backtracking (the cost of replaying instead of
+ *                       copying).
  */
 public record ExploreResult(
     long states,

@@ -11,8 +11,9 @@ import java.util.Map;
 /**
  * A bounded exhaustive explorer over real {@code DetectorNode}s, in the manner of stateright or Coyote: a depth-first
  * search over every order of the pending events of a {@link World} and every placement of up to
- * {@link ExploreConfig#faults()} faults, pruning states met before (by {@link World#fingerprint fingerprint}) and
- * rebuilding a state by replaying its steps from the start, as the nodes cannot be copied.
+ * {@link ExploreConfig#faults()} faults, pruning states met before (by {@link World#fingerprint fingerprint}). The
+ * nodes cannot be copied, so one world runs the whole search and {@link World#backtrack backtracks}: its own state is
+ * saved before each step, and a node called since the branch point is rebuilt from its own calls.
  * <p>
  * Every state is judged: the world's own checkers as each step runs (split brain, accuracy of each declaration, the
  * majority rule, incarnations only growing, joins admitted by members, re-forms only with nobody else taking part),
@@ -44,6 +45,7 @@ public final class Explorer
     private final ExploreConfig config;
     private final Progress progress;
     private final Wire wire;
+    private final boolean fromStart;
     private final Map<Key, Integer> visited = new HashMap<>();
     private final List<Step> path = new ArrayList<>();
     private final Fingerprint fingerprint = new Fingerprint();
@@ -72,9 +74,21 @@ public final class Explorer
      */
     public Explorer(final ExploreConfig config, final Progress progress)
     {
+        this(config, progress, false);
+    }
+
+    /**
+     * @param config    what to explore.
+     * @param progress  told every {@link #PROGRESS_INTERVAL} states.
+     * @param fromStart true to rebuild every state by replaying its whole execution on a fresh world (the old way,
+     *                  kept to check that backtracking explores the very same states, and to measure the gain).
+     */
+    public Explorer(final ExploreConfig config, final Progress progress, final boolean fromStart)
+    {
         this.config = config;
         this.progress = progress;
         this.wire = World.wireFor(config);
+        this.fromStart = fromStart;
     }
 
     /**
@@ -91,10 +105,11 @@ public final class Explorer
      */
     public ExploreResult run()
     {
-        search(new World(config, wire, null), 0);
+        final World world = new World(config, wire, null, !fromStart);
+        search(world, 0);
         return new ExploreResult(visited.size(), transitions, revisits, maxDepth, maxTimeNs, depthCutoffs,
             splitBrainStates, !stoppedAtBound && (findings.isEmpty() || config.keepGoing()),
-            List.copyOf(findings.values()), replayedSteps);
+            List.copyOf(findings.values()), fromStart ? replayedSteps : world.replayedCalls());
     }
 
     /**
@@ -126,7 +141,8 @@ public final class Explorer
      */
     private boolean search(final World world, final int depth)
     {
-        final List<String> found = judge(world);
+        final List<Step> steps = new ArrayList<>();
+        final List<String> found = judge(world, world.enabled(steps));
         if (!found.isEmpty())
         {
             final ExploreResult.Finding finding = new ExploreResult.Finding(List.copyOf(found), List.copyOf(path));
@@ -157,12 +173,15 @@ public final class Explorer
             depthCutoffs++;
             return true;
         }
-        final List<Step> steps = new ArrayList<>();
-        world.enabled(steps);
         for (int i = 0, size = steps.size(); i < size; i++)
         {
-            // the first step goes on with this world; the others rebuild it, as the first one's search moved it on
-            final World next = i == 0 ? world : rebuild();
+            // the first step goes on with this world; the others take it back here, as the first one's search
+            // moved it on
+            final World next = i == 0 || !fromStart ? world : rebuild();
+            if (i > 0 && !fromStart)
+            {
+                world.backtrack(depth);
+            }
             next.run(steps.get(i));
             transitions++;
             path.add(steps.get(i));
@@ -188,11 +207,19 @@ public final class Explorer
 
     private static List<String> judge(final World world)
     {
+        return judge(world, world.enabled(new ArrayList<>()));
+    }
+
+    /**
+     * @param dueNs when the world's next step falls due ({@link World#enabled}).
+     */
+    private static List<String> judge(final World world, final long dueNs)
+    {
         if (!world.violations().isEmpty())
         {
             return world.violations();
         }
-        final String liveness = world.livenessViolation(world.enabled(new ArrayList<>()));
+        final String liveness = world.livenessViolation(dueNs);
         if (liveness != null)
         {
             return List.of(liveness);

@@ -30,6 +30,7 @@ import io.ringwatch.core.spi.RankArray;
 import io.ringwatch.core.spi.RankIncarnations;
 import io.ringwatch.core.spi.RankSet;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -92,6 +93,14 @@ final class World extends NodeViews
     private final Port port = new Port();
     private final List<String> violations = new ArrayList<>();
     private final List<String> log;
+    // every call made on each rank's node since the start, so that a node can be rebuilt alone (backtrack)
+    private final List<List<Call>> calls = new ArrayList<>();
+    // the world's own state before each step of the current execution, when it may be backtracked
+    private final List<Saved> saved;
+    // the per-rank arrays above, as backtracking saves and restores them
+    private final Object[] perRank;
+    private long replayedCalls;
+    private int depth;
 
     private long nowNs;
     // the node the last step ran (START before the first), and the first message it sent: where faults may go
@@ -117,13 +126,27 @@ final class World extends NodeViews
      */
     World(final ExploreConfig config, final Wire wire, final List<String> log)
     {
-        this(config, wire, log, new DetectorNode[config.nodes()]);
+        this(config, wire, log, false);
     }
 
-    private World(final ExploreConfig config, final Wire wire, final List<String> log, final DetectorNode[] nodes)
+    /**
+     * @param undoable true to keep what {@link #backtrack} needs: the world's state before each step.
+     */
+    World(final ExploreConfig config, final Wire wire, final List<String> log, final boolean undoable)
+    {
+        this(config, wire, log, new DetectorNode[config.nodes()], undoable);
+    }
+
+    private World(
+        final ExploreConfig config,
+        final Wire wire,
+        final List<String> log,
+        final DetectorNode[] nodes,
+        final boolean undoable)
     {
         super(nodes);
         this.nodes = nodes;
+        this.saved = undoable ? new ArrayList<>() : null;
         this.wire = wire;
         this.config = config;
         this.log = log;
@@ -151,13 +174,16 @@ final class World extends NodeViews
         knownIncarnations = new long[n * n];
         reformsSeen = new long[n];
         joinAdmitted = new boolean[n];
+        perRank = new Object[]{status, incarnations, slotWriter, slotCounter, resumeAtNs, restartAtNs, lastResumeNs,
+            crashedEver, condemned, cutOffDeclared, firstExcludedNs, firstExclusionCauses, knownIncarnations,
+            reformsSeen, joinAdmitted};
         for (int rank = 0; rank < n; rank++)
         {
             // starts spread over one heartbeat period, fixed so that every replay is the same execution
             final long startNs = rank * config.heartbeatPeriodNs() / n;
-            nodes[rank] = new DetectorNode(rank, 0, settings, schedule, port, port, port, startNs);
-            // every rank a seed: the cluster boots as members, as the simulator's default
-            BootPlan.decide(rank, n, n, false, false).start(nodes[rank], n, startNs);
+            calls.add(new ArrayList<>());
+            calls.get(rank).add(new Call(-1, Call.CREATE, startNs, null, 0, 0));
+            create(rank, 0, false, startNs);
         }
         whole = computeWhole();
         graceJudged = config.startupGraceNs() > 0 && tauNs < deltaNs;
@@ -233,7 +259,7 @@ final class World extends NodeViews
      */
     private void appendFaults(final List<Step> out)
     {
-        if (faultsUsed >= config.faults())
+        if (faultsUsed >= config.faults() || nowNs < config.faultsFromNs() || nowNs > config.faultsUntilNs())
         {
             return;
         }
@@ -258,9 +284,15 @@ final class World extends NodeViews
         }
         if ((kinds & ExploreConfig.CUT) != 0 && healAtNs == NONE && betweenInstants)
         {
-            // one side of each bipartition: the side without the highest rank
-            for (int mask = 1, sides = 1 << (n - 1); mask < sides; mask++)
+            final boolean flapping = config.flapUpNs() >= 0 && !cuts.isEmpty();
+            if (flapping && nowNs - lastCut()[1] <= config.flapUpNs())
             {
+                // the same cut again, the link having been up since the heal
+                out.add(new Step(Step.CUT, (int)cuts.get(0)[2]));
+            }
+            for (int mask = 1, sides = 1 << (n - 1); mask < sides && !flapping; mask++)
+            {
+                // one side of each bipartition: the side without the highest rank
                 if (config.cutSides() == null || config.cutSides().contains(mask))
                 {
                     out.add(new Step(Step.CUT, mask));
@@ -401,6 +433,11 @@ final class World extends NodeViews
      */
     void run(final Step step)
     {
+        if (saved != null)
+        {
+            save();
+        }
+        depth++;
         firstNewMessageId = nextMessageId;
         lastNode = step.kind() == Step.DELIVER ? find(step.arg()).to :
             step.kind() == Step.WAKE || step.kind() == Step.RESUME || step.kind() == Step.RESTART ? step.arg() : NOBODY;
@@ -410,7 +447,7 @@ final class World extends NodeViews
             {
                 nowNs = wakeNs(step.arg());
                 log("wake ", step.arg());
-                call(step.arg()).doWork(nowNs);
+                work(step.arg());
             }
             case Step.DELIVER -> deliver(take(step.arg()));
             case Step.RESUME ->
@@ -421,13 +458,13 @@ final class World extends NodeViews
                 status[rank] = RUNNING;
                 lastResumeNs[rank] = nowNs;
                 healed(nowNs);
-                call(rank).doWork(nowNs);
+                work(rank);
             }
             case Step.HEAL ->
             {
                 nowNs = healAtNs;
                 log("heal the cut ", side(cutMask));
-                cuts.get(cuts.size() - 1)[1] = nowNs;
+                lastCut()[1] = nowNs;
                 healAtNs = NONE;
                 cutMask = 0;
                 healed(nowNs);
@@ -505,9 +542,14 @@ final class World extends NodeViews
         joinAdmitted[rank] = false;
         Arrays.fill(knownIncarnations, rank * n, rank * n + n, 0);
         reformsSeen[rank] = 0;
-        nodes[rank] = new DetectorNode(rank, incarnations[rank], settings, schedule, port, port, port, nowNs);
-        BootPlan.decide(rank, n, n, false, true).start(call(rank), n, nowNs);
+        calls.get(rank).add(new Call(depth - 1, Call.CREATE, nowNs, null, 0, incarnations[rank]));
+        create(rank, incarnations[rank], true, nowNs);
         healed(nowNs);
+    }
+
+    private long[] lastCut()
+    {
+        return cuts.get(cuts.size() - 1);
     }
 
     private void healed(final long atNs)
@@ -550,13 +592,30 @@ final class World extends NodeViews
             slotCounter[to] = m.value;
             if (status[to] == RUNNING)
             {
-                call(to).doWork(nowNs);
+                work(to);
             }
             return;
         }
+        final InboundFrame frame = frameOf(m);
+        if (frame == null)
+        {
+            // the explorer sends genuine frames only: one the codec refuses is a wire bug, as in the simulator
+            violations.add("wire: the codec refused " + m);
+            return;
+        }
+        calls.get(to).add(new Call(depth - 1, Call.FRAME, nowNs, m, slotWriter[to], slotCounter[to]));
+        call(to).onFrame(frame, nowNs);
+    }
+
+    /**
+     * @return the frame the receiver of {@code m} is handed, through the real codec; null if the codec refuses it.
+     */
+    private InboundFrame frameOf(final Message m)
+    {
+        final int to = m.to;
         final int from = m.from;
         final long incarnation = m.fromIncarnation;
-        final InboundFrame frame = switch (m.type)
+        return switch (m.type)
         {
             case Message.NEW_OBSERVER -> wire.newObserver(from, incarnation, to);
             case Message.NOTICE -> wire.notice(from, incarnation, to, (Notice)m.ref);
@@ -575,13 +634,19 @@ final class World extends NodeViews
             case Message.JOIN_PROOF -> wire.token(FrameType.JOIN_PROOF, from, incarnation, to, m.value);
             default -> wire.token(FrameType.REFORM_ACK, from, incarnation, to, m.value);
         };
-        if (frame == null)
-        {
-            // the explorer sends genuine frames only: one the codec refuses is a wire bug, as in the simulator
-            violations.add("wire: the codec refused " + m);
-            return;
-        }
-        call(to).onFrame(frame, nowNs);
+    }
+
+    private void work(final int rank)
+    {
+        calls.get(rank).add(new Call(depth - 1, Call.WORK, nowNs, null, slotWriter[rank], slotCounter[rank]));
+        call(rank).doWork(nowNs);
+    }
+
+    private void create(final int rank, final long incarnation, final boolean restarted, final long startNs)
+    {
+        nodes[rank] = new DetectorNode(rank, incarnation, settings, schedule, port, port, port, startNs);
+        // every rank a seed: the cluster boots as members, as the simulator's default; a restart joins
+        BootPlan.decide(rank, n, n, false, restarted).start(call(rank), n, startNs);
     }
 
     private DetectorNode call(final int rank)
@@ -604,7 +669,7 @@ final class World extends NodeViews
     private void send(final byte type, final int to, final long value, final Object ref)
     {
         final int from = port.rank;
-        if (isStopped(to) || cutMask != 0 && severs(cutMask, from, to))
+        if (port.replaying || isStopped(to) || cutMask != 0 && severs(cutMask, from, to))
         {
             return;
         }
@@ -623,7 +688,7 @@ final class World extends NodeViews
     {
         final List<String> found = new ArrayList<>();
         // only a new exclusion can break the majority rule: crashes only ever excuse more
-        if (excludedNow && !hadPause && !hadLoss && cuts.size() <= 1)
+        if (excludedNow && !hadPause && !hadLoss && oneBipartition())
         {
             // one clean cut at most (or none: every rank on one side), as the simulator's majority checker asks
             final int[] groups = new int[n];
@@ -670,6 +735,33 @@ final class World extends NodeViews
         {
             lastHealNs = NONE;
         }
+    }
+
+    /**
+     * @return true if the cuts so far split the cluster one way: none, one, or one flapping on a run without crashes
+     * (the simulator judges a flapping cut's majority side only on runs whose only faults are partitions).
+     */
+    private boolean oneBipartition()
+    {
+        if (cuts.size() <= 1)
+        {
+            return true;
+        }
+        for (int rank = 0; rank < n; rank++)
+        {
+            if (crashedEver[rank])
+            {
+                return false;
+            }
+        }
+        for (final long[] cut : cuts)
+        {
+            if (cut[2] != cuts.get(0)[2])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -882,6 +974,182 @@ final class World extends NodeViews
     }
 
     // ---------------------------------------------------------------------------------------------------------------
+    // backtracking
+
+    /**
+     * Takes this world back to where it was before its step {@code toDepth} (counted from 0), as if it had run only
+     * the steps before it. Nodes cannot be copied, but each is a deterministic function of the calls made on it, and
+     * the world's own state is plain data: that is restored from what was saved before the step, and only the nodes
+     * called since are rebuilt, each from its own calls. Backtracking one level thus costs one node's history instead
+     * of the whole execution's.
+     *
+     * @param toDepth a depth of the current execution, at most its length.
+     * @throws IllegalStateException if this world was not made undoable.
+     */
+    void backtrack(final int toDepth)
+    {
+        if (saved == null)
+        {
+            throw new IllegalStateException("not undoable");
+        }
+        if (toDepth == depth)
+        {
+            return;
+        }
+        restore(saved.get(toDepth));
+        depth = toDepth;
+        for (int rank = 0; rank < n; rank++)
+        {
+            final List<Call> log = calls.get(rank);
+            if (log.get(log.size() - 1).depth < toDepth)
+            {
+                continue;
+            }
+            while (log.get(log.size() - 1).depth >= toDepth)
+            {
+                log.remove(log.size() - 1);
+            }
+            rebuild(rank, log);
+        }
+    }
+
+    /**
+     * @return node calls made to rebuild nodes, over this world's life.
+     */
+    long replayedCalls()
+    {
+        return replayedCalls;
+    }
+
+    private void rebuild(final int rank, final List<Call> log)
+    {
+        int first = log.size() - 1;
+        while (log.get(first).kind != Call.CREATE)
+        {
+            first--;
+        }
+        port.replaying = true;
+        try
+        {
+            final Call created = log.get(first);
+            port.replayWriter = HeartbeatChannel.NO_WRITER;
+            create(rank, created.slotCounter, created.depth >= 0, created.nowNs);
+            for (int i = first + 1, size = log.size(); i < size; i++)
+            {
+                final Call c = log.get(i);
+                port.rank = rank;
+                port.replayWriter = c.slotWriter;
+                port.replayCounter = c.slotCounter;
+                if (c.kind == Call.WORK)
+                {
+                    nodes[rank].doWork(c.nowNs);
+                }
+                else
+                {
+                    nodes[rank].onFrame(frameOf(c.message), c.nowNs);
+                }
+            }
+            replayedCalls += log.size() - first;
+        }
+        finally
+        {
+            port.replaying = false;
+        }
+    }
+
+    private void save()
+    {
+        if (saved.size() == depth)
+        {
+            saved.add(new Saved(perRank));
+        }
+        final Saved into = saved.get(depth);
+        for (int i = 0; i < perRank.length; i++)
+        {
+            System.arraycopy(perRank[i], 0, into.perRank[i], 0, Array.getLength(perRank[i]));
+        }
+        into.inFlight.clear();
+        into.inFlight.addAll(inFlight);
+        into.cuts.clear();
+        // a cut's end is written when it heals
+        cuts.forEach((cut) -> into.cuts.add(cut.clone()));
+        into.violations.clear();
+        into.violations.addAll(violations);
+        final long[] v = into.scalars;
+        v[0] = nowNs;
+        v[1] = lastNode;
+        v[2] = firstNewMessageId;
+        v[3] = nextMessageId;
+        v[4] = faultsUsed;
+        v[5] = cutMask;
+        v[6] = healAtNs;
+        v[7] = lastHealNs;
+        v[8] = (hadPause ? 1 : 0) | (hadLoss ? 2 : 0) | (whole ? 4 : 0) | (excludedNow ? 8 : 0) | (graceJudged ? 16 : 0);
+    }
+
+    private void restore(final Saved from)
+    {
+        for (int i = 0; i < perRank.length; i++)
+        {
+            System.arraycopy(from.perRank[i], 0, perRank[i], 0, Array.getLength(perRank[i]));
+        }
+        inFlight.clear();
+        inFlight.addAll(from.inFlight);
+        cuts.clear();
+        from.cuts.forEach((cut) -> cuts.add(cut.clone()));
+        violations.clear();
+        violations.addAll(from.violations);
+        final long[] v = from.scalars;
+        nowNs = v[0];
+        lastNode = (int)v[1];
+        firstNewMessageId = (int)v[2];
+        nextMessageId = (int)v[3];
+        faultsUsed = (int)v[4];
+        cutMask = (int)v[5];
+        healAtNs = v[6];
+        lastHealNs = v[7];
+        hadPause = (v[8] & 1) != 0;
+        hadLoss = (v[8] & 2) != 0;
+        whole = (v[8] & 4) != 0;
+        excludedNow = (v[8] & 8) != 0;
+        graceJudged = (v[8] & 16) != 0;
+    }
+
+    /**
+     * A call made on a node: its creation (the incarnation in {@code slotCounter}; a restart if made by a step), a
+     * duty cycle, or a frame; with what its heartbeat slot held then.
+     *
+     * @param depth the step that made it, -1 at the start.
+     */
+    private record Call(int depth, byte kind, long nowNs, Message message, int slotWriter, long slotCounter)
+    {
+        static final byte CREATE = 0;
+        static final byte WORK = 1;
+        static final byte FRAME = 2;
+    }
+
+    /**
+     * The world's own state (everything but the nodes) before one step, reused along the execution.
+     */
+    private static final class Saved
+    {
+        private final Object[] perRank;
+        private final long[] scalars = new long[9];
+        private final List<Message> inFlight = new ArrayList<>();
+        private final List<long[]> cuts = new ArrayList<>();
+        private final List<String> violations = new ArrayList<>();
+
+        Saved(final Object[] like)
+        {
+            perRank = new Object[like.length];
+            for (int i = 0; i < like.length; i++)
+            {
+                perRank[i] = Array.newInstance(like[i].getClass().getComponentType(), Array.getLength(like[i]));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
     // fingerprint
 
     /**
@@ -897,10 +1165,18 @@ final class World extends NodeViews
     void fingerprint(final Fingerprint into)
     {
         into.reset();
-        // where the next faults may go (appendFaults) is part of the state
-        into.add(lastNode).add(graceJudged ? 1 : 0).add(faultsUsed).add(hadPause ? 1 : 0).add(hadLoss ? 1 : 0).add(cuts.size()).add(cutMask);
+        // where the next faults may go (appendFaults) is part of the state while faults may come
+        into.add(faultsLeft(ExploreConfig.CRASH | ExploreConfig.PAUSE) ? lastNode : START - 1)
+            .add(graceJudged ? 1 : 0).add(faultsUsed).add(hadPause ? 1 : 0).add(hadLoss ? 1 : 0).add(cuts.size())
+            .add(cutMask);
         into.add(healAtNs == NONE ? -1 : healAtNs - nowNs);
         into.add(lastHealNs == NONE ? -1 : lastHealNs + config.livenessNs() - nowNs);
+        // a fault window or a flapping cut's up time still to run out makes the time count
+        into.add(nowNs < config.faultsFromNs() ? config.faultsFromNs() - nowNs : -1);
+        into.add(nowNs <= config.faultsUntilNs() && config.faultsUntilNs() != Long.MAX_VALUE ?
+            config.faultsUntilNs() - nowNs : -1);
+        into.add(config.flapUpNs() >= 0 && !cuts.isEmpty() && healAtNs == NONE ?
+            Math.max(lastCut()[1] + config.flapUpNs() - nowNs, -1) : -2);
         for (final long[] cut : cuts)
         {
             // recent cuts still excuse a declaration (AccuracyCheck.judge looks back 4δ)
@@ -947,6 +1223,17 @@ final class World extends NodeViews
             messages += inFlight.get(i).hash(this);
         }
         into.add(inFlight.size()).add(messages);
+    }
+
+    /**
+     * @param kinds fault kinds.
+     * @return true if a fault of one of these kinds may still be chosen on this execution (now or later): once none
+     * may, where the last step ran and which messages it sent make no difference to the future, and two executions
+     * that differ only there meet.
+     */
+    private boolean faultsLeft(final int kinds)
+    {
+        return (config.faultKinds() & kinds) != 0 && faultsUsed < config.faults() && nowNs <= config.faultsUntilNs();
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -1031,7 +1318,7 @@ final class World extends NodeViews
         {
             final Fingerprint f = new Fingerprint();
             f.add(type).add(from).add(to).add(fromIncarnation).add(world.nowNs - sentNs)
-                .add(id >= world.firstNewMessageId ? 1 : 0);
+                .add(world.faultsLeft(ExploreConfig.LOSE) && id >= world.firstNewMessageId ? 1 : 0);
             if (type == HEARTBEAT)
             {
                 // by how far it lags its sender's count, not by the count itself
@@ -1105,6 +1392,11 @@ final class World extends NodeViews
     private final class Port implements HeartbeatChannel, ControlChannel, MembershipListener
     {
         private int rank = -1;
+        // while a node is rebuilt from its calls: what it sends and tells is dropped (the world has it already), and
+        // its slot reads as it did when the call was made
+        private boolean replaying;
+        private int replayWriter;
+        private long replayCounter;
 
         public void writeHeartbeat(final int observerRank, final long counter)
         {
@@ -1113,12 +1405,16 @@ final class World extends NodeViews
 
         public long readHeartbeat(final int emitterRank)
         {
+            if (replaying)
+            {
+                return replayWriter == emitterRank ? replayCounter : NO_HEARTBEAT;
+            }
             return slotWriter[rank] == emitterRank ? slotCounter[rank] : NO_HEARTBEAT;
         }
 
         public int lastWriter()
         {
-            return slotWriter[rank];
+            return replaying ? replayWriter : slotWriter[rank];
         }
 
         public void sendNewObserver(final int emitterRank)
@@ -1186,6 +1482,10 @@ final class World extends NodeViews
 
         public void onFailure(final int deadRank, final long timeNs, final FailureCause cause, final int reporter)
         {
+            if (replaying)
+            {
+                return;
+            }
             log("node ", rank, " declares ", deadRank, " dead (", cause, ", reporter ", reporter, ")");
             if (nodes[rank].incarnationOf(deadRank) < incarnations[deadRank])
             {
@@ -1219,6 +1519,10 @@ final class World extends NodeViews
 
         public void onExcluded(final long timeNs, final ExclusionCause cause, final int reporterRank)
         {
+            if (replaying)
+            {
+                return;
+            }
             log("node ", rank, " stops: ", cause, " (reporter ", reporterRank, ")");
             if (graceJudged)
             {
@@ -1236,6 +1540,10 @@ final class World extends NodeViews
 
         public void onJoin(final int joiner, final long incarnation, final long timeNs)
         {
+            if (replaying)
+            {
+                return;
+            }
             log("node ", rank, " admits ", joiner, "#", incarnation);
             if (joiner != rank && incarnation == incarnations[joiner] && !joinAdmitted[joiner])
             {
