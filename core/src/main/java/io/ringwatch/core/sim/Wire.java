@@ -69,6 +69,9 @@ public final class Wire
     private final long[] runs;
     private final boolean[] adopting;
     private final boolean runBinding;
+    // until some node takes a run both arrays hold only zeros: a million-node run without run binding then skips
+    // three random reads (two cache misses or more) per frame
+    private boolean anyRunBound;
     private final long seed;
     private final FailureNoticeFlyweight notice = new FailureNoticeFlyweight();
     private final ViewFlyweight view = new ViewFlyweight();
@@ -259,6 +262,7 @@ public final class Wire
     {
         runs[rank] = run;
         adopting[rank] = adoptHigher;
+        anyRunBound |= run != 0 || adoptHigher;
     }
 
     public InboundFrame notice(final int from, final long incarnation, final int to, final Notice sent)
@@ -310,10 +314,11 @@ public final class Wire
             return null;
         }
         final FrameStamper sender = stamperOf(from);
-        sender.run(runs[from]);
+        final boolean bound = anyRunBound;
+        sender.run(bound ? runs[from] : 0);
         final int length = sender.stamp(buffer, 0, encodedLength);
         final RejectReason reason = decoder.receiver(to, guards != null ? guards[to] : null)
-            .bindRun(runs[to], adopting[to]).decode(buffer, 0, length);
+            .bindRun(bound ? runs[to] : 0, bound && adopting[to]).decode(buffer, 0, length);
         if (reason != RejectReason.NONE)
         {
             rejected[reason.ordinal()]++;
