@@ -4,6 +4,7 @@ import io.ringwatch.core.explore.ExploreConfig;
 import io.ringwatch.core.explore.ExploreResult;
 import io.ringwatch.core.explore.Explorer;
 import io.ringwatch.core.explore.Step;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.transport.aeron.cli.Args;
 import io.ringwatch.transport.aeron.cli.UsageException;
@@ -96,7 +97,7 @@ final class ExploreCommand implements Command
         {
             config.faultKinds(ExploreConfig.faultKindsNamed(flags.string("--kinds",
                 ExploreConfig.faultKindNames(ExploreConfig.ALL))));
-            config.brokenRules(ProtocolSettings.brokenRulesNamed(broken));
+            config.brokenRules(BrokenRules.named(broken));
             config.cutSides(cutSides);
             config.faultWindowNs(faultsFromNs, faultsUntilNs);
             config.settings();

@@ -5,6 +5,7 @@ import io.ringwatch.core.codec.ProcessFailureFlyweight;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobFile;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.Theorem1;
 import io.ringwatch.core.sim.BootMode;
@@ -214,7 +215,7 @@ final class SimulateCommand implements Command
         final int brokenRules;
         try
         {
-            brokenRules = ProtocolSettings.brokenRulesNamed(flags.string("--break", ""));
+            brokenRules = BrokenRules.named(flags.string("--break", ""));
         }
         catch (final IllegalArgumentException ex)
         {

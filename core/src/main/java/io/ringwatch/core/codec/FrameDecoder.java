@@ -1,6 +1,7 @@
 package io.ringwatch.core.codec;
 
 import io.ringwatch.core.process.ProcessNotice;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.spi.InboundFrame;
 import io.ringwatch.core.spi.IncarnationTable;
 import io.ringwatch.core.spi.NoticeSequences;
@@ -493,7 +494,7 @@ public final class FrameDecoder implements InboundFrame
     }
 
     /**
-     * Negative controls only ({@code ProtocolSettings.BREAK_RUN_BINDING}): take authentic frames under any run, so
+     * Negative controls only ({@code BrokenRules.BREAK_RUN_BINDING}): take authentic frames under any run, so
      * that a frame recorded in an earlier run of the cluster is believed as it was before frames named their run.
      *
      * @return this.

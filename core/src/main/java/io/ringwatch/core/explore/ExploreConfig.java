@@ -1,5 +1,6 @@
 package io.ringwatch.core.explore;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
 import java.util.Arrays;
@@ -282,7 +283,7 @@ public final class ExploreConfig
     }
 
     /**
-     * @param mask {@code ProtocolSettings.BREAK_*} bits: negative controls only.
+     * @param mask {@code BrokenRules.BREAK_*} bits: negative controls only.
      * @return this.
      */
     public ExploreConfig brokenRules(final int mask)

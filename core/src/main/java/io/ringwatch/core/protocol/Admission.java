@@ -41,7 +41,7 @@ final class Admission
     {
         this.rank = ring.rank();
         this.fenceIntervalNs = settings.fenceIntervalNs();
-        this.quietZombieFrames = !settings.breaks(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES);
+        this.quietZombieFrames = !settings.breaks(BrokenRules.BREAK_QUIET_ZOMBIE_FRAMES);
         this.policy = settings.partitionPolicy();
         this.ring = ring;
         this.dead = dead;

@@ -22,22 +22,8 @@ import io.ringwatch.core.spi.RankSet;
  * Drivers call {@link #doWork(long)} whenever they like (every duty cycle live, at {@link #nextDeadlineNs()} and after
  * heartbeat deliveries in the simulator) and {@link #onFrame} with every decoded frame. The node keeps the order of
  * things (boot; the duty cycle's T1 → T3 → fencing → joining → majority checks → repairs; which part takes which
- * frame) and the pause guard's wake-up stamp; each rule lives in a part named after its concept, built here over the
- * shared state ({@link LocalView}: D, the epoch and the role), and no part calls back into the node:
- * <ul>
- * <li>{@link io.ringwatch.core.ring.Ring}: who watches whom, FindEmitter;</li>
- * <li>{@link Observation} and {@link Detection}: T1–T3, the startup grace, the pause guard, a run declared;</li>
- * <li>{@link Neighbours}: T4 and the ring's repairs;</li>
- * <li>{@link Learning}, {@link Notices} and {@link NoticeReceipt}: T5, broadcasts started, forwarded, judged,
- * merged;</li>
- * <li>{@link Admission}: stale incarnations and fencing of zombies (off the paper's map, as all below);</li>
- * <li>{@link ProbeSession} (returns a verdict), {@link MajorityRule}, {@link Quorum}: the partition rule;</li>
- * <li>{@link Membership}, {@link Joining}, {@link JoinerRole}, {@link JoinContact}, {@link Reform}: joins, start =
- * join, re-form;</li>
- * <li>{@link HealRetell} and {@link ViewRepair}: repairs after a cut;</li>
- * <li>{@link RunBinding}: which run of the cluster the node's frames are bound to;</li>
- * <li>{@link ProtocolCounters}: what it counts, one descriptor per counter ({@link ProtocolCounter}).</li>
- * </ul>
+ * frame) and the pause guard's wake-up stamp; each rule lives in a part named after its concept (the map of the
+ * parts is this package's documentation), and no part calls back into the node.
  * Rules and reasons: {@code docs/algorithm.md} (with the glossary), {@code partitions.md}, {@code membership.md}.
  */
 public final class DetectorNode
@@ -123,7 +109,7 @@ public final class DetectorNode
         // 4δ: a live cluster admits a joiner at its first or second ask (δ/2 apart); the lease of 2δ covers any
         // round trip and ends before the next poll, so a committed joiner is free to ask others between polls
         this.reform = new Reform(rank, clusterSize, 4 * suspicionTimeoutNs, 2 * suspicionTimeoutNs,
-            settings.breaks(ProtocolSettings.BREAK_REFORM_UNANIMITY), counters);
+            settings.breaks(BrokenRules.BREAK_REFORM_UNANIMITY), counters);
         final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters, settings);
         this.runs = new RunBinding(shared, viewRepair, suspicionTimeoutNs);
         this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours, runs);
@@ -371,25 +357,15 @@ public final class DetectorNode
     }
 
     /**
-     * The driver found this node's own transport gone (live: the media driver stopped heartbeating): stop at once,
-     * with no suspicion, notice or fence; the others detect the silence as a crash.
+     * The driver found this node's own transport gone (live: the media driver stopped heartbeating, or the RDMA port
+     * went down): stop at once, with no suspicion, notice or fence; the others detect the silence as a crash.
      *
+     * @param cause {@link ExclusionCause#DRIVER_LOST} or {@link ExclusionCause#TRANSPORT_FAULT}.
      * @param nowNs protocol time.
      */
-    public void onTransportLost(final long nowNs)
+    public void onOwnTransportLost(final ExclusionCause cause, final long nowNs)
     {
-        view.stopOnOwnFault(nowNs, ExclusionCause.DRIVER_LOST);
-    }
-
-    /**
-     * The heartbeat transport found a fault on this node's side (live: its RDMA port went down): stop as for a lost
-     * driver, with this cause.
-     *
-     * @param nowNs protocol time.
-     */
-    public void onLocalTransportFault(final long nowNs)
-    {
-        view.stopOnOwnFault(nowNs, ExclusionCause.TRANSPORT_FAULT);
+        view.stopOnOwnFault(nowNs, cause);
     }
 
     /**

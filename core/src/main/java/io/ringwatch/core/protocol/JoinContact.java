@@ -44,7 +44,7 @@ final class JoinContact
         this.runs = runs;
         this.policy = settings.partitionPolicy();
         this.challenge = new JoinChallenge(settings.suspicionTimeoutNs(), shared.rank, incarnation);
-        this.challengeBroken = settings.breaks(ProtocolSettings.BREAK_JOIN_CHALLENGE);
+        this.challengeBroken = settings.breaks(BrokenRules.BREAK_JOIN_CHALLENGE);
         this.probes = probes;
         this.majorityRule = majorityRule;
         this.heal = heal;

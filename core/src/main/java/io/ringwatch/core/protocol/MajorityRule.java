@@ -63,7 +63,7 @@ final class MajorityRule
         this.quorum = quorum;
         this.probes = probes;
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
-        this.joinQuietNs = settings.breaks(ProtocolSettings.BREAK_JOIN_SETTLE) ? 0 :
+        this.joinQuietNs = settings.breaks(BrokenRules.BREAK_JOIN_SETTLE) ? 0 :
             Math.min(2 * settings.suspicionTimeoutNs(), settings.settlePeriodNs());
     }
 

@@ -25,7 +25,7 @@ final class Notices
     private final Membership membership;
     private final RankSet dead;
     private final ProtocolCounters counters;
-    // the JOIN broadcast sent as a star (ProtocolSettings.BREAK_JOIN_STAR, negative controls only)
+    // the JOIN broadcast sent as a star (BrokenRules.BREAK_JOIN_STAR, negative controls only)
     private final boolean joinStar;
     private final BroadcastIdSet seen;
     private final BroadcastForwarder forwarder;
@@ -56,7 +56,7 @@ final class Notices
         this.membership = membership;
         this.dead = dead;
         this.counters = counters;
-        this.joinStar = settings.breaks(ProtocolSettings.BREAK_JOIN_STAR);
+        this.joinStar = settings.breaks(BrokenRules.BREAK_JOIN_STAR);
         this.seen = new BroadcastIdSet(settings.dedupCapacity());
         this.forwarder = new BroadcastForwarder(schedule, rank, clusterSize);
         this.sendNotice = control::sendNotice;

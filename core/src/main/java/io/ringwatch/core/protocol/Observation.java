@@ -28,7 +28,7 @@ final class Observation
     private final long heartbeatPeriodNs;
     private final long suspicionTimeoutNs;
     private final long startupGraceNs;
-    // δ, or 0 under the old arming rule (ProtocolSettings.BREAK_GRACE_ARMING, negative controls only)
+    // δ, or 0 under the old arming rule (BrokenRules.BREAK_GRACE_ARMING, negative controls only)
     private final long armingDelayNs;
     private final boolean requestObserverAgain;
     private final HeartbeatChannel heartbeats;
@@ -64,8 +64,8 @@ final class Observation
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.startupGraceNs = settings.startupGraceNs();
-        this.armingDelayNs = settings.breaks(ProtocolSettings.BREAK_GRACE_ARMING) ? 0 : suspicionTimeoutNs;
-        this.requestObserverAgain = !settings.breaks(ProtocolSettings.BREAK_OBSERVER_REQUEST);
+        this.armingDelayNs = settings.breaks(BrokenRules.BREAK_GRACE_ARMING) ? 0 : suspicionTimeoutNs;
+        this.requestObserverAgain = !settings.breaks(BrokenRules.BREAK_OBSERVER_REQUEST);
         this.heartbeats = heartbeats;
         this.control = control;
         this.membership = membership;

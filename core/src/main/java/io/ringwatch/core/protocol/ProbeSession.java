@@ -87,9 +87,9 @@ final class ProbeSession
         this.heartbeatPeriodNs = settings.heartbeatPeriodNs();
         this.suspicionTimeoutNs = settings.suspicionTimeoutNs();
         this.probeTimeoutNs = settings.probeTimeoutNs();
-        this.recheckOn = !settings.breaks(ProtocolSettings.BREAK_FRESH_EVIDENCE);
-        this.countAgain = !settings.breaks(ProtocolSettings.BREAK_COUNT_AGAIN);
-        this.staleCount = settings.breaks(ProtocolSettings.BREAK_STALE_COUNT);
+        this.recheckOn = !settings.breaks(BrokenRules.BREAK_FRESH_EVIDENCE);
+        this.countAgain = !settings.breaks(BrokenRules.BREAK_COUNT_AGAIN);
+        this.staleCount = settings.breaks(BrokenRules.BREAK_STALE_COUNT);
         this.tally = new ProbeTally(rank, clusterSize, dead, quorum);
         this.settings = settings;
     }

@@ -2,6 +2,7 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
 import static io.ringwatch.core.sim.SimConfig.require;
@@ -149,7 +150,7 @@ public final class ProtocolOptions
     }
 
     /**
-     * @return {@code ProtocolSettings.BREAK_*} bits: rules every node runs without.
+     * @return {@code BrokenRules.BREAK_*} bits: rules every node runs without.
      */
     public int brokenRules()
     {

@@ -4,6 +4,7 @@ import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
+import io.ringwatch.core.protocol.BrokenRules;
 
 /**
  * Parameters of one simulation run, set fluently and then fixed by {@link #conclude()}, which fills the derived
@@ -193,7 +194,7 @@ public final class SimConfig
     }
 
     /**
-     * @param rules {@code ProtocolSettings.BREAK_*} bits: rules every node runs without (for negative controls).
+     * @param rules {@code BrokenRules.BREAK_*} bits: rules every node runs without (for negative controls).
      * @return this.
      */
     public SimConfig brokenRules(final int rules)

@@ -1,5 +1,6 @@
 package io.ringwatch.core.explore;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -54,11 +55,11 @@ class ExplorerTest
     @Test
     void shouldFindThatReformingWithoutUnanimityReformsBesideLiveMembers()
     {
-        // negative control (ProtocolSettings.BREAK_REFORM_UNANIMITY): a minority holding rank 0 stops in a long cut,
+        // negative control (BrokenRules.BREAK_REFORM_UNANIMITY): a minority holding rank 0 stops in a long cut,
         // restarts 30 ms after, and its leader re-forms with the one rank that answered while the majority runs on
         final ExploreConfig config = new ExploreConfig().nodes(5).faults(1).faultKinds(ExploreConfig.CUT)
             .cutSides("0+1").cutNs(600_000_000L).restartAfterNs(30_000_000L)
-            .brokenRules(ProtocolSettings.BREAK_REFORM_UNANIMITY);
+            .brokenRules(BrokenRules.BREAK_REFORM_UNANIMITY);
         final ExploreResult result = Explorer.explore(config);
 
         assertFalse(result.passed());
@@ -83,13 +84,13 @@ class ExplorerTest
     @Test
     void shouldFindThatArmingAtTheEndOfTheGraceJudgesAStallThatWasOverInTime()
     {
-        // negative control (ProtocolSettings.BREAK_GRACE_ARMING): a stall of 40 ms ending within the 100 ms grace;
+        // negative control (BrokenRules.BREAK_GRACE_ARMING): a stall of 40 ms ending within the 100 ms grace;
         // the real rule lets it pass (the whole search, no violation), the old arming declares the stalled node
         final ExploreConfig real = new ExploreConfig().nodes(3).faults(1).faultKinds(ExploreConfig.PAUSE)
             .startupGraceNs(100_000_000L).pauseNs(40_000_000L);
         assertCompleteAndClean(real, 10_000);
 
-        final ExploreResult broken = Explorer.explore(real.brokenRules(ProtocolSettings.BREAK_GRACE_ARMING));
+        final ExploreResult broken = Explorer.explore(real.brokenRules(BrokenRules.BREAK_GRACE_ARMING));
         assertFalse(broken.passed());
         assertEquals("grace", broken.findings().get(0).kind(), broken.findings().get(0).violations().toString());
     }
@@ -104,7 +105,7 @@ class ExplorerTest
             new ExploreConfig().nodes(3).faults(1),
             new ExploreConfig().nodes(3).faults(2).faultKinds(ExploreConfig.CRASH | ExploreConfig.LOSE),
             new ExploreConfig().nodes(5).faults(1).faultKinds(ExploreConfig.CUT).cutSides("0+1").cutNs(600_000_000L)
-                .restartAfterNs(30_000_000L).brokenRules(ProtocolSettings.BREAK_REFORM_UNANIMITY));
+                .restartAfterNs(30_000_000L).brokenRules(BrokenRules.BREAK_REFORM_UNANIMITY));
         for (final ExploreConfig config : configs)
         {
             final ExploreResult fromStart = new Explorer(config, (states, kinds) -> true, true).run();

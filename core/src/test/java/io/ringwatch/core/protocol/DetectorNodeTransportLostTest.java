@@ -1,6 +1,7 @@
 package io.ringwatch.core.protocol;
 
 import io.ringwatch.core.broadcast.DoubleHypercubeSchedule;
+import io.ringwatch.core.spi.ExclusionCause;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,13 +24,15 @@ class DetectorNodeTransportLostTest
     @Test
     void shouldStopWithoutSuspectingAnyoneAfterTransportLost()
     {
-        assertStopsSilently(() -> node.onTransportLost(START + 2 * DELTA + 1), "DRIVER_LOST");
+        assertStopsSilently(
+            () -> node.onOwnTransportLost(ExclusionCause.DRIVER_LOST, START + 2 * DELTA + 1), "DRIVER_LOST");
     }
 
     @Test
     void shouldStopWithoutSuspectingAnyoneAfterALocalTransportFault()
     {
-        assertStopsSilently(() -> node.onLocalTransportFault(START + 2 * DELTA + 1), "TRANSPORT_FAULT");
+        assertStopsSilently(
+            () -> node.onOwnTransportLost(ExclusionCause.TRANSPORT_FAULT, START + 2 * DELTA + 1), "TRANSPORT_FAULT");
     }
 
     private void assertStopsSilently(final Runnable fault, final String cause)
@@ -70,7 +73,7 @@ class DetectorNodeTransportLostTest
         joiner.join(START);
         assertEquals(NodeState.JOINING, joiner.state());
 
-        joiner.onTransportLost(START + 1);
+        joiner.onOwnTransportLost(ExclusionCause.DRIVER_LOST, START + 1);
 
         assertEquals(NodeState.EXCLUDED, joiner.state());
         assertTrue(io.events.contains("exclusion cause DRIVER_LOST"), io.events.toString());
@@ -86,7 +89,7 @@ class DetectorNodeTransportLostTest
     void shouldKeepTheFirstCauseWhenAlreadyStopped()
     {
         node.leave(START);
-        node.onTransportLost(START + 1);
+        node.onOwnTransportLost(ExclusionCause.DRIVER_LOST, START + 1);
 
         assertEquals(NodeState.LEFT, node.state());
         assertEquals(1, io.events.stream().filter(e -> e.startsWith("exclusion cause")).count(), io.events.toString());

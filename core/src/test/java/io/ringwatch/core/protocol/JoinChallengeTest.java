@@ -159,7 +159,7 @@ class JoinChallengeTest
     {
         // negative control (BREAK_JOIN_CHALLENGE): the old rule, a newer incarnation taken as proof of the old death
         final DetectorNode broken = new DetectorNode(5, 0,
-            SixteenNodes.SETTINGS.withBrokenRules(ProtocolSettings.BREAK_JOIN_CHALLENGE), new DoubleHypercubeSchedule(),
+            SixteenNodes.SETTINGS.withBrokenRules(BrokenRules.BREAK_JOIN_CHALLENGE), new DoubleHypercubeSchedule(),
             io, io, io, START);
         Deliver.joinRequest(broken, 6, 40, START + 10);
 

@@ -127,7 +127,7 @@ class MajorityRuleTest
     {
         // negative control, the old rule: joiners wait for the whole settle period
         final MajorityRule broken = new MajorityRule(view, notices, counters, ring, observation, dead, quorum, probes,
-            settings.withBrokenRules(ProtocolSettings.BREAK_JOIN_SETTLE));
+            settings.withBrokenRules(BrokenRules.BREAK_JOIN_SETTLE));
         dead.add(5);
         quorum.adopt(dead);
         dead.remove(5);

@@ -113,7 +113,7 @@ class ReformTest
     {
         // negative control: the count over a stale M left alone, as before the rule
         final DetectorNode broken = new DetectorNode(0, LEADER_INCARNATION,
-            SixteenNodes.SETTINGS.withBrokenRules(ProtocolSettings.BREAK_STALE_COUNT),
+            SixteenNodes.SETTINGS.withBrokenRules(BrokenRules.BREAK_STALE_COUNT),
             new io.ringwatch.core.broadcast.DoubleHypercubeSchedule(), io, io, io, START);
         broken.join(START);
         final long admittedNs = reformAndAdmit(broken);

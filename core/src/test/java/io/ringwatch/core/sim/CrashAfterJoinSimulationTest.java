@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class CrashAfterJoinSimulationTest
         for (long seed = 1; seed <= 8; seed++)
         {
             final SimResult result = Simulation.run(
-                crashAfterJoin(seed, 750 * MS, ProtocolSettings.BREAK_JOIN_SETTLE));
+                crashAfterJoin(seed, 750 * MS, BrokenRules.BREAK_JOIN_SETTLE));
             assertTrue(result.exclusions() == 2, "seed=" + seed + ": " + result);
         }
     }

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,7 @@ class FlapStallSimulationTest
     void shouldLeaveADeathUntoldWithoutAskingASilentEmitterAgain()
     {
         // negative control: the same run without that request ends with a hole in the ring and survivors unaware
-        final SimConfig config = swallowedMend().brokenRules(ProtocolSettings.BREAK_OBSERVER_REQUEST);
+        final SimConfig config = swallowedMend().brokenRules(BrokenRules.BREAK_OBSERVER_REQUEST);
         final SimResult result = Simulation.run(config);
         assertTrue(result.violations().stream().anyMatch(v -> v.contains("never learned that 6 stopped")),
             "run seed " + config.seed() + ": " + result.violations());
@@ -84,7 +85,7 @@ class FlapStallSimulationTest
     void shouldLoseMajorityNodesOnStaleEvidenceWithoutTheRecheck()
     {
         // negative control: the same run declaring on evidence of any age
-        final SimConfig config = upForLessThanAHeartbeat().brokenRules(ProtocolSettings.BREAK_FRESH_EVIDENCE);
+        final SimConfig config = upForLessThanAHeartbeat().brokenRules(BrokenRules.BREAK_FRESH_EVIDENCE);
         final SimResult result = Simulation.run(config);
         assertTrue(result.violations().stream().anyMatch(v -> v.contains("majority lost")),
             "run seed " + config.seed() + ": " + result.violations());

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,7 @@ class HealRepairSimulationTest
         // negative control: every node that hears its probes announces its death, 80 broadcasts of one death at once
         // overrun the 64 remembered broadcast ids, and forgotten broadcasts are forwarded again without end
         final SimResult result = Simulation.run(
-            zombieProbesEveryone().brokenRules(ProtocolSettings.BREAK_QUIET_ZOMBIE_FRAMES));
+            zombieProbesEveryone().brokenRules(BrokenRules.BREAK_QUIET_ZOMBIE_FRAMES));
         assertTrue(result.violations().stream().anyMatch((v) -> v.contains("flood")), result.violations().toString());
     }
 
@@ -82,7 +83,7 @@ class HealRepairSimulationTest
     {
         // negative control
         final SimResult result = Simulation.run(
-            farSideAskedDuringTheCut().brokenRules(ProtocolSettings.BREAK_COUNT_AGAIN));
+            farSideAskedDuringTheCut().brokenRules(BrokenRules.BREAK_COUNT_AGAIN));
         assertTrue(result.exclusions() > 60, "exclusions " + result.exclusions() + ": " + result.violations());
         // the whole cluster stops and (rank 0 polling every restarted rank) re-forms, so it ends whole: the majority
         // checker, which judges each exclusion when it happens, is what shows the broken rule

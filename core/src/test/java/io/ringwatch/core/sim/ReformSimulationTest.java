@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,7 @@ class ReformSimulationTest
     {
         // negative control: the minority holding rank 0 re-forms while the majority runs on across the cut
         final SimResult result = Simulation.run(
-            minorityRestartsDuringALongCut().brokenRules(ProtocolSettings.BREAK_REFORM_UNANIMITY));
+            minorityRestartsDuringALongCut().brokenRules(BrokenRules.BREAK_REFORM_UNANIMITY));
 
         assertTrue(result.reforms() > 0);
         assertTrue(result.splitBrainPairs() > 0, result.violations().toString());

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
 import io.ringwatch.core.protocol.ProtocolSettings;
@@ -169,7 +170,7 @@ class RejoinSimulationTest
         assertTrue(clean.violations().isEmpty(), clean.violations().toString());
         assertEquals(1, clean.rejoined());
 
-        final SimResult star = Simulation.run(hypercube.copy().brokenRules(ProtocolSettings.BREAK_JOIN_STAR));
+        final SimResult star = Simulation.run(hypercube.copy().brokenRules(BrokenRules.BREAK_JOIN_STAR));
         assertTrue(star.violations().toString().contains("above the broadcast bound"), star.violations().toString());
         assertTrue(star.joinSpreadMaxNs() > clean.joinSpreadMaxNs());
     }

@@ -2,6 +2,7 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.config.PartitionPolicy;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class SimConfigOptionsTest
             .heartbeatPeriodNs(10 * MS)
             .suspicionTimeoutNs(100 * MS)
             .probeTimeoutNs(20 * MS)
-            .brokenRules(ProtocolSettings.BREAK_COUNT_AGAIN)
+            .brokenRules(BrokenRules.BREAK_COUNT_AGAIN)
             .partitionPolicy(PartitionPolicy.NONE)
             .broadcast(BroadcastKind.BINOMIAL_GRAPH)
             .maxDelayNs(MS / 2)
@@ -58,7 +59,7 @@ class SimConfigOptionsTest
 
         assertEquals(original.toString(), copy.toString());
         assertEquals(20 * MS, copy.protocol().probeTimeoutNs());
-        assertEquals(ProtocolSettings.BREAK_COUNT_AGAIN, copy.protocol().brokenRules());
+        assertEquals(BrokenRules.BREAK_COUNT_AGAIN, copy.protocol().brokenRules());
         assertEquals(PartitionPolicy.NONE, copy.protocol().partitionPolicy());
         assertEquals(BroadcastKind.BINOMIAL_GRAPH, copy.protocol().broadcast());
         assertEquals(original.network().partitions(), copy.network().partitions());

@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
@@ -73,7 +74,7 @@ class StartupGraceSimulationTest
     {
         // the old rule: a deadline that fell in the grace came due as it ended, so an emitter stalled across the end
         // of its observer's grace was declared dead at once, though it resumed before δ after the grace
-        final SimResult broken = Simulation.run(liveBoot(NEGATIVE_SEED, 1).copy().brokenRules(ProtocolSettings.BREAK_GRACE_ARMING));
+        final SimResult broken = Simulation.run(liveBoot(NEGATIVE_SEED, 1).copy().brokenRules(BrokenRules.BREAK_GRACE_ARMING));
         final SimResult rule = Simulation.run(liveBoot(NEGATIVE_SEED, 1));
 
         assertTrue(broken.graceChecked() && rule.graceChecked());

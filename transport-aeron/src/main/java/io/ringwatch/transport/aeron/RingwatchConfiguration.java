@@ -2,6 +2,7 @@ package io.ringwatch.transport.aeron;
 
 import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.Durations;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.transport.aeron.internal.DeadlineIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -197,7 +198,7 @@ public final class RingwatchConfiguration
 
     /**
      * Negative controls only: protocol rules switched off, comma-separated names as the simulator's {@code --break}
-     * takes them ({@code ProtocolSettings.brokenRulesNamed}), e.g. {@code join-challenge}. Never set in real use: a
+     * takes them ({@code BrokenRules.named}), e.g. {@code join-challenge}. Never set in real use: a
      * node started with it says so on stderr. Unset: none.
      */
     public static final String BROKEN_RULES_PROP_NAME = "ringwatch.test.broken.rules";

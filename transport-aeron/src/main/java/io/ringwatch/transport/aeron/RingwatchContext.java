@@ -12,6 +12,7 @@ import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
 import io.ringwatch.core.protocol.BootHearing;
 import io.ringwatch.core.protocol.BootPlan;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 import io.ringwatch.core.protocol.StartIncarnation;
 import io.ringwatch.core.spi.MembershipListener;
@@ -315,7 +316,7 @@ public final class RingwatchContext
         protocolSettings = new ProtocolSettings(cluster.size(), heartbeatPeriodNs, suspicionTimeoutNs,
             pauseThresholdNs, startupGraceNs, ProtocolSettings.DEFAULT_DEDUP_CAPACITY)
             .withPartitionPolicy(partitionPolicy);
-        final int brokenRules = ProtocolSettings.brokenRulesNamed(RingwatchConfiguration.brokenRules());
+        final int brokenRules = BrokenRules.named(RingwatchConfiguration.brokenRules());
         if (brokenRules != 0)
         {
             // a negative control's node: it must never pass for a real one

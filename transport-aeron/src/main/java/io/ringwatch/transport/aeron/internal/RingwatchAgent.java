@@ -10,6 +10,7 @@ import io.ringwatch.core.codec.HelloFlyweight;
 import io.ringwatch.core.codec.RejectReason;
 import io.ringwatch.core.codec.ReplayGuard;
 import io.ringwatch.core.protocol.BootPlan;
+import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.DetectorNode;
 import io.ringwatch.core.protocol.NodeState;
 import io.ringwatch.core.protocol.ProtocolCounter;
@@ -181,7 +182,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
         this.configDescription = ConfigDigest.describe(ctx.cluster().clusterId(), ctx.cluster().size(),
             ctx.protocolSettings().heartbeatPeriodNs(), ctx.protocolSettings().suspicionTimeoutNs(), ctx.broadcast(),
             ctx.protocolSettings().partitionPolicy(), ctx.jobDigest(), ctx.seeds());
-        if (ctx.protocolSettings().breaks(ProtocolSettings.BREAK_RUN_BINDING))
+        if (ctx.protocolSettings().breaks(BrokenRules.BREAK_RUN_BINDING))
         {
             decoder.acceptAnyRun();
         }
@@ -456,7 +457,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
      */
     private void stopOnDriverLoss(final long nowNs, final String why)
     {
-        node.onTransportLost(nowNs);
+        node.onOwnTransportLost(ExclusionCause.DRIVER_LOST, nowNs);
         viewFile.endUpdateIfOpen();
         driverLost = why;
         halted = true;
@@ -479,7 +480,7 @@ public final class RingwatchAgent implements Agent, MembershipListener
     private void haltOnLocalFault(final long nowNs)
     {
         final String why = heartbeatTransport.describeLocalFault();
-        node.onLocalTransportFault(nowNs);
+        node.onOwnTransportLost(ExclusionCause.TRANSPORT_FAULT, nowNs);
         viewFile.endUpdateIfOpen();
         heartbeatTransport.publish(counters);
         localFault = why;
