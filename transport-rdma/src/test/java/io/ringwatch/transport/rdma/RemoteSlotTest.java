@@ -1,5 +1,6 @@
 package io.ringwatch.transport.rdma;
 
+import io.ringwatch.core.slot.HeartbeatSlotLayout;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,7 +14,7 @@ class RemoteSlotTest
     void shouldAcceptAlignedSlotWithRoomForPayload()
     {
         assertNull(RemoteSlot.invalidReason(0x7f00_0000_1000L, 64));
-        assertEquals(0x1234, new RemoteSlot(0x7f00_0000_1040L, 0x1234, 24).rkey());
+        assertEquals(0x1234, new RemoteSlot(0x7f00_0000_1040L, 0x1234, HeartbeatSlotLayout.PAYLOAD_LENGTH).rkey());
     }
 
     @Test
