@@ -38,7 +38,7 @@ class MembershipJournalTest
         assertEquals(JournalLayout.fileLength(4), file.length());
         List<JournalEntry> entries = JournalReader.read(file);
         assertEquals(List.of(3L, 4L, 5L, 6L), entries.stream().map(JournalEntry::sequence).toList());
-        assertEquals(List.of(2, 3, 4, 5), entries.stream().map(JournalEntry::incarnation).toList());
+        assertEquals(List.of(2L, 3L, 4L, 5L), entries.stream().map(JournalEntry::incarnation).toList());
         assertTrue(entries.get(0).monoNs() <= entries.get(3).monoNs());
 
         try (MembershipJournal journal = new MembershipJournal(file, 7, 5, 2, 4))
