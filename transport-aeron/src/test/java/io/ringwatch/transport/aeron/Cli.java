@@ -8,10 +8,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -152,5 +154,40 @@ final class Cli
         final Process driver = startCommand(log, cmd);
         awaitLine(driver, log, Drivers.READY_LINE);
         return driver;
+    }
+
+    /**
+     * A UDP media driver in {@code dir}/aeron, its output in {@code dir}/driver.log, ready.
+     */
+    static Process startUdpDriver(final Path dir) throws InterruptedException
+    {
+        final File log = dir.resolve("driver.log").toFile();
+        final Process driver = start(log, "driver", "--aeron-dir", dir.resolve("aeron").toString(), "--transport", "udp");
+        awaitLine(driver, log, Drivers.READY_LINE);
+        return driver;
+    }
+
+    /**
+     * A cluster file of {@code ranks} ranks on 127.0.0.1 (cluster 9, η 25 ms, δ 250 ms, rank r on ports
+     * {@code firstPort + 2r} and the next) and a key made by {@code keygen}, both in {@code dir}.
+     *
+     * @return the arguments naming them, with the aeron directory of {@link #startUdpDriver}: {@code --cluster},
+     * {@code --transport udp}, {@code --driver external}, {@code --aeron-dir}, {@code --key-file}.
+     */
+    static List<String> udpClusterArgs(final Path dir, final int ranks, final int firstPort)
+        throws IOException, InterruptedException
+    {
+        final StringBuilder conf = new StringBuilder("cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n");
+        for (int r = 0; r < ranks; r++)
+        {
+            conf.append(r).append(" 127.0.0.1 ").append(firstPort + 2 * r).append(' ').append(firstPort + 2 * r + 1)
+                .append('\n');
+        }
+        final Path cluster = dir.resolve("cluster.conf");
+        Files.writeString(cluster, conf);
+        final File key = dir.resolve("key").toFile();
+        assertEquals(0, run(dir.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
+        return List.of("--cluster", cluster.toString(), "--transport", "udp", "--driver", "external", "--aeron-dir",
+            dir.resolve("aeron").toString(), "--key-file", key.getPath());
     }
 }

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,27 +120,15 @@ class NodeStartDriverLostTest
     @Test
     void shouldExitDriverLostWhenItsDriverDiesWhileItJoins() throws Exception
     {
-        final File aeronDir = tmp.resolve("aeron").toFile();
-        final File driverLog = tmp.resolve("driver.log").toFile();
-        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
+        final Process driver = Cli.startUdpDriver(tmp);
         final File log = tmp.resolve("node.log").toFile();
-        Process node = null;
+        final Process node;
         try
         {
-            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
-            {
-                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
-                Thread.sleep(10);
-            }
-            final Path cluster = tmp.resolve("cluster.conf");
-            Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
-                "0 127.0.0.1 31960 31961\n1 127.0.0.1 31962 31963\n2 127.0.0.1 31964 31965\n" +
-                "3 127.0.0.1 31966 31967\n");
-            final File key = tmp.resolve("key").toFile();
-            assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
             // rank 3 of 4 is no seed: it asks to join, and nobody answers
-            node = Cli.start(log, "node", "--cluster", cluster.toString(), "--rank", "3", "--transport", "udp",
-                "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath());
+            final List<String> args = new ArrayList<>(List.of("node", "--rank", "3"));
+            args.addAll(Cli.udpClusterArgs(tmp, 4, 31960));
+            node = Cli.start(log, args.toArray(new String[0]));
             while (!Cli.read(log).contains("joining"))
             {
                 assertTrue(node.isAlive(), "node exited before it joined: " + Cli.read(log));

@@ -1,6 +1,5 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.transport.aeron.internal.Drivers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -8,9 +7,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -28,35 +28,23 @@ class RestartBehindOpenBarrierTest
     @Test
     void shouldGoOnWithoutItsPeersWhenTheBarrierIsAlreadyOpen() throws Exception
     {
-        final File aeronDir = tmp.resolve("aeron").toFile();
-        final File driverLog = tmp.resolve("driver.log").toFile();
-        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
+        final Process driver = Cli.startUdpDriver(tmp);
         Process node = null;
         final File log = tmp.resolve("node.log").toFile();
         try
         {
-            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
-            {
-                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
-                Thread.sleep(10);
-            }
-            final Path cluster = tmp.resolve("cluster.conf");
-            Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
-                "0 127.0.0.1 31940 31941\n1 127.0.0.1 31942 31943\n2 127.0.0.1 31944 31945\n" +
-                "3 127.0.0.1 31946 31947\n");
-            final File key = tmp.resolve("key").toFile();
-            assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
             final Path go = tmp.resolve("go");
             Files.writeString(go, "");
             // rank 3 of 4, none of its peers running: no publication of its can connect
-            node = Cli.start(log, "node", "--cluster", cluster.toString(), "--rank", "3", "--transport", "udp",
-                "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath(),
-                "--start-after", go.toString());
+            final List<String> args = new ArrayList<>(List.of("node", "--rank", "3", "--start-after", go.toString()));
+            args.addAll(Cli.udpClusterArgs(tmp, 4, 31940));
+            node = Cli.start(log, args.toArray(new String[0]));
             // the barrier's own wait for peers is 2 minutes: well within it, the node must be past the barrier
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
             while (!Cli.read(log).contains("node rank=3"))
             {
-                assertTrue(node.isAlive(), () -> "node exited: " + Cli.read(log));
+                final Process running = node;
+                assertTrue(running.isAlive(), () -> "node exited: " + Cli.read(log));
                 assertTrue(System.nanoTime() - deadline < 0, () -> "still held at its barrier: " + Cli.read(log));
                 Thread.sleep(50);
             }
