@@ -177,9 +177,7 @@ final class Supervisors implements AutoCloseable
             {
                 driverUp[host] = false;
             }
-            final String problems = keepLog("driver-h" + host + "-pid" + process.pid() + ".log",
-                ownPart(driverLogSeen, host, netns.driverLog(host)));
-            record(drivers, new Life(host, process.pid(), driverStartNs[host], endNs, exit, problems));
+            recordDriverLife(host, process, endNs, exit);
             // its nodes stop on the loss; their journals go when the new driver clears the directory
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!stopping && nodesOfHostRunning(host) && System.nanoTime() - deadline < 0)
@@ -225,14 +223,20 @@ final class Supervisors implements AutoCloseable
                 final Process failed = netns.driverProcess(host);
                 failed.destroyForcibly();
                 final int exit = failed.waitFor();
-                record(drivers, new Life(host, failed.pid(), driverStartNs[host], System.nanoTime(), exit,
-                    keepLog("driver-h" + host + "-pid" + failed.pid() + ".log",
-                    ownPart(driverLogSeen, host, netns.driverLog(host)))));
+                recordDriverLife(host, failed, System.nanoTime(), exit);
                 err.printf("nemesis: the driver of host %d did not start (exit %d): starting it again%n", host, exit);
                 Thread.sleep(RESTART_DELAY_MS);
             }
         }
         return false;
+    }
+
+    /** One life of a host's driver, with its part of the driver's log kept beside it. */
+    private void recordDriverLife(final int host, final Process driver, final long endNs, final int exit)
+    {
+        record(drivers, new Life(host, driver.pid(), driverStartNs[host], endNs, exit,
+            keepLog("driver-h" + host + "-pid" + driver.pid() + ".log", ownPart(driverLogSeen, host,
+            netns.driverLog(host)))));
     }
 
     private boolean nodesOfHostRunning(final int host)
@@ -321,9 +325,7 @@ final class Supervisors implements AutoCloseable
             final Process d = netns == null ? null : netns.driverProcess(h);
             if (d != null && d.isAlive())
             {
-                record(drivers, new Life(h, d.pid(), driverStartNs[h], Long.MAX_VALUE, -1,
-                    keepLog("driver-h" + h + "-pid" + d.pid() + ".log",
-                    ownPart(driverLogSeen, h, netns.driverLog(h)))));
+                recordDriverLife(h, d, Long.MAX_VALUE, -1);
             }
         }
         synchronized (lives)
