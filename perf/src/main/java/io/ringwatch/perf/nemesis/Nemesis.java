@@ -210,9 +210,8 @@ public final class Nemesis
             final Path to = outDir.resolve("threads-rank" + r + "-pid" + p.pid() + ".txt");
             try
             {
-                final Process jcmd = new ProcessBuilder(
-                    Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(p.pid()),
-                    "Thread.print").redirectErrorStream(true).redirectOutput(to.toFile()).start();
+                final Process jcmd = new ProcessBuilder(ResourceSampler.jcmd(), Long.toString(p.pid()), "Thread.print")
+                    .redirectErrorStream(true).redirectOutput(to.toFile()).start();
                 if (!jcmd.waitFor(30, TimeUnit.SECONDS))
                 {
                     jcmd.destroyForcibly();

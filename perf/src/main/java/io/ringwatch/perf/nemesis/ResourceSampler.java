@@ -281,8 +281,7 @@ final class ResourceSampler
     {
         try
         {
-            final Process jcmd = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java")
-                .replaceAll("java$", "jcmd"), Long.toString(pid), "VM.native_memory", "summary")
+            final Process jcmd = new ProcessBuilder(jcmd(), Long.toString(pid), "VM.native_memory", "summary")
                 .redirectErrorStream(true).start();
             final String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             jcmd.waitFor();
@@ -298,6 +297,14 @@ final class ResourceSampler
             Thread.currentThread().interrupt();
             return -1;
         }
+    }
+
+    /**
+     * @return this JVM's {@code jcmd}, which attaches to the nodes (they run on the same JDK).
+     */
+    static String jcmd()
+    {
+        return Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
     }
 
     private static long shmUsedKb()
