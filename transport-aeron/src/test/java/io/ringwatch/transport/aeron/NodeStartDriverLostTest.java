@@ -1,12 +1,10 @@
 package io.ringwatch.transport.aeron;
 
-import io.ringwatch.transport.aeron.internal.Drivers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,30 +29,13 @@ class NodeStartDriverLostTest
     @Test
     void shouldExitDriverLostWhenItsDriverIsDeadAtStart() throws Exception
     {
-        final File aeronDir = tmp.resolve("aeron").toFile();
-        final File driverLog = tmp.resolve("driver.log").toFile();
-        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
-        try
-        {
-            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
-            {
-                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
-                Thread.sleep(10);
-            }
-        }
-        finally
-        {
-            driver.destroyForcibly();
-            driver.waitFor();
-        }
-        final Path cluster = tmp.resolve("cluster.conf");
-        Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
-            "0 127.0.0.1 31900 31901\n1 127.0.0.1 31902 31903\n2 127.0.0.1 31904 31905\n");
-        final File key = tmp.resolve("key").toFile();
-        assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
+        final Process driver = Cli.startUdpDriver(tmp);
+        driver.destroyForcibly();
+        driver.waitFor();
+        final List<String> args = new ArrayList<>(List.of("node", "--rank", "0"));
+        args.addAll(Cli.udpClusterArgs(tmp, 3, 31900));
         final File log = tmp.resolve("node.log").toFile();
-        final int exit = Cli.run(log, "node", "--cluster", cluster.toString(), "--rank", "0", "--transport", "udp",
-            "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath());
+        final int exit = Cli.run(log, args.toArray(new String[0]));
         final String out = Cli.read(log);
         assertEquals(RingwatchConfiguration.EXIT_DRIVER_LOST, exit, out);
         assertTrue(out.contains("DRIVER_LOST at start"), out);
@@ -69,27 +50,15 @@ class NodeStartDriverLostTest
     @Test
     void shouldExitDriverLostWithoutACrashWhenItsDriverDiesAtTheStartBarrier() throws Exception
     {
-        final File aeronDir = tmp.resolve("aeron").toFile();
-        final File driverLog = tmp.resolve("driver.log").toFile();
-        final Process driver = Cli.start(driverLog, "driver", "--aeron-dir", aeronDir.getPath(), "--transport", "udp");
+        final Process driver = Cli.startUdpDriver(tmp);
         final Path go = tmp.resolve("go");
         final File log = tmp.resolve("node.log").toFile();
         Process node = null;
         try
         {
-            while (!Files.readString(driverLog.toPath()).contains(Drivers.READY_LINE))
-            {
-                assertTrue(driver.isAlive(), () -> "driver exited early: " + Cli.read(driverLog));
-                Thread.sleep(10);
-            }
-            final Path cluster = tmp.resolve("cluster.conf");
-            Files.writeString(cluster, "cluster-id=9\nheartbeat-period=25ms\nsuspicion-timeout=250ms\n" +
-                "0 127.0.0.1 31920 31921\n1 127.0.0.1 31922 31923\n2 127.0.0.1 31924 31925\n");
-            final File key = tmp.resolve("key").toFile();
-            assertEquals(0, Cli.run(tmp.resolve("keygen.log").toFile(), "keygen", "--out", key.getPath()));
-            node = Cli.start(log, "node", "--cluster", cluster.toString(), "--rank", "0", "--transport", "udp",
-                "--driver", "external", "--aeron-dir", aeronDir.getPath(), "--key-file", key.getPath(),
-                "--start-after", go.toString());
+            final List<String> args = new ArrayList<>(List.of("node", "--rank", "0", "--start-after", go.toString()));
+            args.addAll(Cli.udpClusterArgs(tmp, 3, 31920));
+            node = Cli.start(log, args.toArray(new String[0]));
             // held: warmed up and waiting for its peers, who never come, then for the go
             while (!Cli.read(log).contains("warm-up"))
             {
