@@ -76,10 +76,16 @@ public final class BrokenRules
      */
     public static final int BREAK_JOIN_SETTLE = 1 << 10;
 
+    /**
+     * Negative controls only: a joiner counts itself in M as soon as it is admitted, while the members that admitted it
+     * count it only once the view has been quiet for the join's time.
+     */
+    public static final int BREAK_JOINER_COUNTS_ITSELF = 1 << 11;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
         "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "stale-count",
-        "run-binding", "join-settle"};
+        "run-binding", "join-settle", "joiner-counts-itself"};
 
     private BrokenRules()
     {

@@ -113,7 +113,8 @@ public final class DetectorNode
         final Joining joining = new Joining(ring, dead, membership, reform, notices, control, counters, settings);
         this.runs = new RunBinding(shared, viewRepair, suspicionTimeoutNs);
         this.joins = new JoinContact(shared, incarnation, settings, probes, majorityRule, heal, neighbours, runs);
-        this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins, runs);
+        this.joiner = new JoinerRole(shared, incarnation, quorum, joining, reform, neighbours, joins, runs,
+            settings.breaks(BrokenRules.BREAK_JOINER_COUNTS_ITSELF));
         this.learning = new Learning(shared, settings, quorum, joining, receipt, majorityRule, heal, viewRepair,
             admission, neighbours, joins, joiner);
         this.probeAnswers = new ProbeAnswers(rank, admission, majorityRule, probes, control, counters);

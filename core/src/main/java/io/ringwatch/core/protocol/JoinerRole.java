@@ -23,6 +23,7 @@ final class JoinerRole
     private final Neighbours neighbours;
     private final JoinContact joins;
     private final RunBinding runs;
+    private final boolean countsItselfAtOnce;
 
     JoinerRole(
         final Shared shared,
@@ -32,9 +33,11 @@ final class JoinerRole
         final Reform reform,
         final Neighbours neighbours,
         final JoinContact joins,
-        final RunBinding runs)
+        final RunBinding runs,
+        final boolean countsItselfAtOnce)
     {
         this.runs = runs;
+        this.countsItselfAtOnce = countsItselfAtOnce;
         this.shared = shared;
         this.incarnation = incarnation;
         this.quorum = quorum;
@@ -92,8 +95,16 @@ final class JoinerRole
         joining.mergeView(viewDead, viewIncarnations);
         shared.view.become(NodeState.ACTIVE);
         neighbours.joinerViewTaken(nowNs);
-        // the contact counted a majority in this view when it admitted this node: it is M until the view settles
-        quorum.adopt(shared.dead);
+        // the contact counted a majority in this view when it admitted this node: it is M, this node not yet in it,
+        // until the view has been quiet for a join's time, as in the members' M
+        if (countsItselfAtOnce)
+        {
+            quorum.adopt(shared.dead);
+        }
+        else
+        {
+            quorum.adoptAsJoiner(shared.dead, shared.rank);
+        }
         shared.view.reportJoin(shared.rank, incarnation, nowNs);
         shared.view.changed(nowNs);
     }

@@ -94,6 +94,29 @@ final class Quorum
     {
         settledDead.copyFrom(dead);
         changedSinceSettled = false;
+        findLowestMember();
+    }
+
+    /**
+     * A joiner's first M: its contact's view, without the joiner itself. Every member that admitted it counts it only
+     * once the view has been quiet for the join's time ({@link #growIfOnlyJoined}); counting itself at once made its
+     * M larger than theirs, and in a split right after its admission (the 30-minute nemesis, run 5) it won a tie its
+     * own side's older members lost, while the other side counted a majority without it: both sides declared.
+     * It joins M by the same rule and at about the same time as it does in theirs.
+     *
+     * @param dead the dead set of the view it was admitted into.
+     * @param self the joiner's rank.
+     */
+    void adoptAsJoiner(final RankSet dead, final int self)
+    {
+        settledDead.copyFrom(dead);
+        settledDead.add(self);
+        changedSinceSettled = true;
+        findLowestMember();
+    }
+
+    private void findLowestMember()
+    {
         int lowest = 0;
         while (lowest < clusterSize && settledDead.contains(lowest))
         {

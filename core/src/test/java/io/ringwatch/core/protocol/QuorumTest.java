@@ -112,4 +112,25 @@ class QuorumTest
         quorum.settleIfDue(dead, SETTLE);
         return quorum;
     }
+
+    /**
+     * The nemesis's run 5: a joiner that counted itself at once held a larger M than the members that had just
+     * admitted it, and won a tie they lost.
+     */
+    @Test
+    void shouldLeaveAJoinerOutOfItsOwnMUntilTheViewHasBeenQuietForTheJoinsTime()
+    {
+        final Quorum quorum = new Quorum(8, SETTLE, 0);
+        final RankArray dead = RankArray.of(5, 6);
+        quorum.adoptAsJoiner(dead, 4);
+        quorum.viewChanged(10);
+        assertEquals(5, quorum.members(), "M is the contact's, without the joiner");
+        assertTrue(quorum.isOutside(4));
+        assertEquals(5, quorum.aliveMembers(dead));
+
+        assertFalse(quorum.growIfOnlyJoined(dead, 49, 40));
+        assertTrue(quorum.growIfOnlyJoined(dead, 50, 40), "in once the view was quiet for the join's time");
+        assertEquals(6, quorum.members());
+        assertFalse(quorum.isOutside(4));
+    }
 }
