@@ -1,5 +1,6 @@
 package io.ringwatch.core.sim;
 
+import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.spi.MembershipListener.FailureCause;
 
 import java.util.ArrayList;
@@ -9,7 +10,9 @@ import java.util.List;
  * The checker of every declaration of death, judged at the moment it is made against the {@link GroundTruth}:
  * accuracy (no running rank that has not been silent is declared dead), joins (a joiner is never suspected while it
  * runs), boots (no rank is declared before it was admitted) and deaf accusers (a node that hears nobody outside its
- * group accuses nobody). Marks the ranks a legitimate suspicion condemned, which must end fenced.
+ * group accuses nobody), and split brain at any moment under the majority policy (no node declares a running, admitted rank that holds it dead
+ * already: the live nemesis judges this, and a run that ends with both sides stopped hides it from the end-state
+ * {@link SplitBrainCheck}). Marks the ranks a legitimate suspicion condemned, which must end fenced.
  */
 final class DeclarationCheck
 {
@@ -20,6 +23,8 @@ final class DeclarationCheck
     private final long deltaNs;
     private final long tauNs;
     private final boolean bootByJoin;
+    // under the paper's policy every side of a partition goes on, each declaring the other
+    private final boolean majorityPolicy;
     private final FaultPlan plan;
     private final Partition firstPartition;
     private final int[] firstPartitionGroups;
@@ -32,6 +37,7 @@ final class DeclarationCheck
     private int joinViolations;
     private int bootViolations;
     private int deafAccusations;
+    private int splitBrainMoments;
 
     /**
      * @param plan for when each rank starts and the groups of the first partition.
@@ -43,6 +49,7 @@ final class DeclarationCheck
         deltaNs = config.protocol().suspicionTimeoutNs();
         tauNs = config.network().maxDelayNs();
         bootByJoin = config.boot().mode() == BootMode.JOIN;
+        majorityPolicy = config.protocol().partitionPolicy() == PartitionPolicy.MAJORITY;
         this.plan = plan;
         final List<Partition> partitions = config.network().partitions();
         firstPartition = partitions.isEmpty() ? null : partitions.get(0);
@@ -71,6 +78,7 @@ final class DeclarationCheck
             // the death of an earlier life of a rank that has restarted since: that life did stop
             return;
         }
+        checkSplitBrain(rank, deadRank, timeNs, cause);
         if (cause == FailureCause.DETECTED && firstPartitionGroups != null &&
             PartitionOutcome.accusesWhileDeaf(firstPartition, firstPartitionGroups, runningAtPartition(timeNs),
             rank, deadRank, timeNs) && deafAccusations++ < Checks.MAX_REPORTED)
@@ -108,6 +116,18 @@ final class DeclarationCheck
             default ->
             {
             }
+        }
+    }
+
+    private void checkSplitBrain(final int rank, final int deadRank, final long timeNs, final FailureCause cause)
+    {
+        if (majorityPolicy && !truth.isStopped(rank) && truth.isAdmitted(rank) && !truth.isStopped(deadRank) &&
+            truth.isAdmitted(deadRank) && truth.deadSet(deadRank).contains(rank) &&
+            truth.knownIncarnation(deadRank, rank) == truth.incarnation(rank) &&
+            splitBrainMoments++ < Checks.MAX_REPORTED)
+        {
+            violations.add("seed=" + seed + ": split brain: node " + rank + " declared " + deadRank + " dead at " +
+                timeNs + "ns (" + cause + ") while " + deadRank + ", running and admitted, held " + rank + " dead");
         }
     }
 
@@ -163,5 +183,10 @@ final class DeclarationCheck
     int bootViolations()
     {
         return bootViolations;
+    }
+
+    int splitBrainMoments()
+    {
+        return splitBrainMoments;
     }
 }

@@ -193,6 +193,7 @@ final class RunReport
         }
         final int splitBrainPairs = SplitBrainCheck.check(truth, seed, found);
         Checks.reportRest(found, seed, "join", declarations.joinViolations());
+        Checks.reportRest(found, seed, "split brain at a moment", declarations.splitBrainMoments());
         Checks.reportRest(found, seed, "boot", declarations.bootViolations());
         final boolean graceChecked = GraceCheck.applies(config, plan.firstStartNs(), plan.bootStallsNs());
         if (graceChecked)
