@@ -3,6 +3,7 @@ package io.ringwatch.perf.nemesis;
 import io.ringwatch.transport.aeron.launch.LaunchedCluster;
 import io.ringwatch.transport.aeron.launch.NetnsCluster;
 import io.ringwatch.transport.aeron.launch.NetnsHosts;
+import io.ringwatch.transport.aeron.launch.ShellSpan;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -248,9 +249,8 @@ final class FaultInjector
     {
         final NetnsHosts hosts = netns.hosts();
         final int host = random.nextInt(cluster.hostCount());
-        final long ms = hosts.isolateFor(host, TimeUnit.NANOSECONDS.toMillis(forNs));
-        final long endNs = System.nanoTime();
-        return new Fault(id, kind, endNs - TimeUnit.MILLISECONDS.toNanos(ms), endNs, new int[]{host}, new int[0], "");
+        final ShellSpan span = hosts.isolateFor(host, TimeUnit.NANOSECONDS.toMillis(forNs));
+        return new Fault(id, kind, span.startNs(), span.endNs(), new int[]{host}, new int[0], "");
     }
 
     private Fault split(final int id, final FaultKind kind, final Random random, final boolean even)
@@ -265,10 +265,9 @@ final class FaultInjector
         final List<Integer> sideA = order.subList(0, smaller);
         final List<Integer> sideB = order.subList(smaller, order.size());
         final long forNs = longFaultNs(random);
-        final long ms = netns.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
+        final ShellSpan span = netns.hosts().partitionFor(TimeUnit.NANOSECONDS.toMillis(forNs),
             sideA.stream().mapToInt(Integer::intValue).toArray(), sideB.stream().mapToInt(Integer::intValue).toArray());
-        final long endNs = System.nanoTime();
-        return new Fault(id, kind, endNs - TimeUnit.MILLISECONDS.toNanos(ms), endNs,
+        return new Fault(id, kind, span.startNs(), span.endNs(),
             sideA.stream().mapToInt(Integer::intValue).toArray(), new int[0], "sides " + sideA + " | " + sideB);
     }
 
@@ -331,7 +330,6 @@ final class FaultInjector
         pb.environment().put("LC_ALL", "C");
         final Process p = pb.start();
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        final long afterNs = System.nanoTime();
         p.waitFor();
         if (out.isEmpty() && p.exitValue() == 0)
         {
@@ -343,9 +341,8 @@ final class FaultInjector
         {
             throw new IOException("timed command failed: " + cmd + ": " + out);
         }
-        // the shell's wall clock gives the length; the end is now on the monotonic clock, less the echo
-        final long lengthNs = (long)((Double.parseDouble(t[1]) - Double.parseDouble(t[0])) * 1e9);
-        return new long[]{afterNs - lengthNs, afterNs};
+        final ShellSpan span = ShellSpan.of(t[0], t[1]);
+        return new long[]{span.startNs(), span.endNs()};
     }
 
     private static void signal(final long pid, final String signal)

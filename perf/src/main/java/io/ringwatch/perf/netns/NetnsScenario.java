@@ -38,7 +38,7 @@ public enum NetnsScenario
         public Outcome run(final NetnsCluster cluster, final long deltaMs) throws InterruptedException
         {
             final long faultNs = System.nanoTime();
-            final long cutMs = cluster.hosts().isolateFor(1, deltaMs / 2);
+            final long cutMs = cluster.hosts().isolateFor(1, deltaMs / 2).millis();
             final Observation o = Observation.settle(cluster, deltaMs, Set.of());
             final Outcome outcome = o.outcome(this, faultNs, o.exited.isEmpty() && o.agreeOn(Set.of()));
             return new Outcome(this, outcome.asExpected(), "cut " + cutMs + " ms; " + outcome.observed(),

@@ -424,4 +424,64 @@ class HistoryCheckerTest
         b.faults.removeIf(f -> f.kind() == FaultKind.KILL_DRIVER);
         assertFailsWith(b.check(), "false exclusion");
     }
+
+    @Test
+    void shouldTakeADeclarationAfterTheKillButBeforeTheSupervisorSawTheExitAsACrash()
+    {
+        // run 5, mono 49987.5: a restart storm killed ranks 2 and 0; their observers declared them 351 ms later, and
+        // the supervisors, at load 38, saw the exits 100 ms after that
+        final Builder b = new Builder().record(2, 102, 6_300, Event.DEAD, 1, 0, 1, 2);
+        b.lives.removeIf(l -> l.pid() == 101);
+        b.lives.add(new Life(1, 101, 0, 6_400 * MS, Life.SIGKILLED, ""));
+        b.faults.add(new Fault(2, FaultKind.RESTART_STORM, 6_000 * MS, 6_000 * MS, new int[0], new int[]{1, 3}, ""));
+        final HistoryChecker.Result result = b.check();
+        assertEquals(0, result.count(FALSE), result.exclusions().toString());
+        assertEquals(2, result.count(CRASHED), result.exclusions().toString());
+
+        // negative control: declared before the kill, it is false
+        final Builder early = new Builder().record(2, 102, 5_900, Event.DEAD, 1, 0, 1, 2);
+        early.lives.removeIf(l -> l.pid() == 101);
+        early.lives.add(new Life(1, 101, 0, 6_400 * MS, Life.SIGKILLED, ""));
+        early.faults.add(new Fault(2, FaultKind.RESTART_STORM, 6_000 * MS, 6_000 * MS, new int[0], new int[]{1, 3},
+            ""));
+        assertFailsWith(early.check(), "false exclusion");
+    }
+
+    @Test
+    void shouldTakeTheDeclarationOfANodeWhoseDriverWasKilledAsACrash()
+    {
+        // run 5, mono 50826.4: host 3's driver killed, its node declared 0.8 s later while the process still ran
+        final Builder b = new Builder().record(2, 102, 6_300, Event.DEAD, 1, 0, 1, 2);
+        b.faults.add(new Fault(2, FaultKind.KILL_DRIVER, 6_000 * MS, 6_000 * MS, new int[]{0}, new int[0], ""));
+        b.drivers.set(0, new Life(0, 50, 0, 6_001 * MS, 137, ""));
+        final HistoryChecker.Result result = b.check();
+        assertEquals(0, result.count(FALSE), result.exclusions().toString());
+
+        // negative control: the other host's driver killed explains nothing about rank 1
+        final Builder other = new Builder().record(2, 102, 6_300, Event.DEAD, 1, 0, 1, 2);
+        other.faults.add(new Fault(2, FaultKind.KILL_DRIVER, 6_000 * MS, 6_000 * MS, new int[]{1}, new int[0], ""));
+        other.drivers.set(1, new Life(1, 51, 0, 6_001 * MS, 137, ""));
+        assertFailsWith(other.check(), "false exclusion");
+    }
+
+    @Test
+    void shouldLetAHostCutOffThatHoldsHalfOfMWithTheLowestRankDeclareTheRest()
+    {
+        // run 5, mono 51370.5: ranks 0 and 1 alone on the host cut off, the others fewer or as many without rank 0
+        final Builder b = new Builder()
+            .record(0, 100, 8_300, Event.DEAD, 2, 0, 1, 0)
+            .record(2, 102, 8_310, Event.EXCLUDED, 2, 0, ExclusionCause.MINORITY.code(), 2);
+        b.faults.add(new Fault(2, FaultKind.CUT_LONG, 8_000 * MS, 9_000 * MS, new int[]{0}, new int[0], ""));
+        final HistoryChecker.Result result = b.check();
+        assertEquals(0, result.count(FALSE), result.exclusions().toString());
+        assertEquals(2, result.count(CUT_OFF), result.exclusions().toString());
+
+        // negative control: with rank 1 stopped before the cut, host 0's side is a minority and must accuse nobody
+        final Builder minority = new Builder()
+            .record(1, 101, 7_000, Event.EXCLUDED, 1, 0, ExclusionCause.ISOLATED.code(), 1)
+            .record(0, 100, 8_300, Event.DEAD, 2, 0, 1, 0);
+        minority.faults.add(new Fault(2, FaultKind.CUT_LONG, 6_800 * MS, 7_100 * MS, new int[]{0}, new int[0], ""));
+        minority.faults.add(new Fault(3, FaultKind.CUT_LONG, 8_000 * MS, 9_000 * MS, new int[]{0}, new int[0], ""));
+        assertFailsWith(minority.check(), "false exclusion");
+    }
 }

@@ -390,9 +390,9 @@ public final class NetnsHosts implements AutoCloseable
      *
      * @param host       a host.
      * @param durationMs how long.
-     * @return how long it was cut off, in ms, as the shell measured it (from the cut done to the heal done).
+     * @return when it was cut off and healed, as the shell saw them (from the cut done to the heal done).
      */
-    public synchronized long isolateFor(final int host, final long durationMs)
+    public synchronized ShellSpan isolateFor(final int host, final long durationMs)
     {
         return timedCut("link set " + port(host) + " nomaster\\n", "link set " + port(host) + " master br0\\n",
             durationMs);
@@ -404,9 +404,9 @@ public final class NetnsHosts implements AutoCloseable
      *
      * @param durationMs how long.
      * @param groups     host indices, one array per side.
-     * @return how long the groups were apart, in ms, as the shell measured it.
+     * @return when the groups were apart, as the shell saw it.
      */
-    public synchronized long partitionFor(final long durationMs, final int[]... groups)
+    public synchronized ShellSpan partitionFor(final long durationMs, final int[]... groups)
     {
         while (bridges < groups.length)
         {
@@ -427,7 +427,7 @@ public final class NetnsHosts implements AutoCloseable
         return timedCut(cut.toString(), heal.toString(), durationMs);
     }
 
-    private long timedCut(final String cutBatch, final String healBatch, final long durationMs)
+    private ShellSpan timedCut(final String cutBatch, final String healBatch, final long durationMs)
     {
         // bash's EPOCHREALTIME needs no process; printf is a builtin; one ip process per change
         final String script = "printf '" + cutBatch + "' | ip -batch - && t0=$EPOCHREALTIME && sleep " +
@@ -440,7 +440,7 @@ public final class NetnsHosts implements AutoCloseable
         {
             throw new IllegalStateException("timed cut failed (" + result.exitCode + "): " + result.output.trim());
         }
-        return Math.round((Double.parseDouble(times[1]) - Double.parseDouble(times[0])) * 1000.0);
+        return ShellSpan.of(times[0], times[1]);
     }
 
     /**

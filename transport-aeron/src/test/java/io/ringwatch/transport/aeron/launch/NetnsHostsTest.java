@@ -39,7 +39,14 @@ class NetnsHostsTest
             assertTrue(namespaces().containsAll(names), namespaces().toString());
             assertEquals("10.77.0.2", hosts.address(1));
             assertEquals(List.of("ip", "netns", "exec", hosts.namespace(2)), hosts.launcher(2));
-            assertTrue(hosts.isolateFor(1, 20) >= 20, "a timed cut lasts at least as long as asked");
+            final long beforeNs = System.nanoTime();
+            final ShellSpan cut = hosts.isolateFor(1, 20);
+            final long afterNs = System.nanoTime();
+            assertTrue(cut.millis() >= 20, "a timed cut lasts at least as long as asked: " + cut);
+            // the shell's edges, moved onto this JVM's clock, lie between the call and its return (1 ms of leeway
+            // for the two clocks read one after the other)
+            assertTrue(cut.startNs() >= beforeNs - 1_000_000 && cut.endNs() <= afterNs + 1_000_000,
+                "the cut's edges " + cut + " lie within the call [" + beforeNs + ", " + afterNs + "]");
         }
         finally
         {

@@ -121,9 +121,9 @@ class NetnsDetectionTest
     @Order(4)
     void shouldExcludeNobodyForCutsShorterThanHalfDelta() throws InterruptedException
     {
-        final long isolatedMs = cluster.hosts().isolateFor(0, DELTA_MS / 2);
+        final long isolatedMs = cluster.hosts().isolateFor(0, DELTA_MS / 2).millis();
         Thread.sleep(2 * DELTA_MS);
-        final long splitMs = cluster.hosts().partitionFor(DELTA_MS / 2, new int[]{0, 2}, new int[]{3});
+        final long splitMs = cluster.hosts().partitionFor(DELTA_MS / 2, new int[]{0, 2}, new int[]{3}).millis();
         System.out.printf("short cuts: host 0 off the switch for %d ms, {0, 2}|{3} split for %d ms (delta %d ms)%n",
             isolatedMs, splitMs, DELTA_MS);
         Assumptions.assumeTrue(isolatedMs <= 3 * DELTA_MS / 4 && splitMs <= 3 * DELTA_MS / 4,
