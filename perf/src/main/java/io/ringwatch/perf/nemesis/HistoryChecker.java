@@ -785,9 +785,11 @@ public final class HistoryChecker
                     {
                         continue;
                     }
-                    final long horizon = applied >= 0 ? c + applied : Math.min(survivor.activeUntilNs(), h.endNs());
-                    if (applied >= 0 && !survivor.admittedAt(horizon))
+                    final long hearsUntilNs = hearsUntilNs(survivor);
+                    final long horizon = applied >= 0 ? c + applied : Math.min(hearsUntilNs, h.endNs());
+                    if (applied >= 0 && (!survivor.admittedAt(horizon) || hearsUntilNs < horizon))
                     {
+                        // run 5, mono 50077.3: rank 6 killed, host 1's driver killed 252 ms later, before the notice
                         continue;
                     }
                     final long learnt = learnt(survivor, rank, victim.incarnation, c);
@@ -800,7 +802,7 @@ public final class HistoryChecker
                     if (learnt < 0 || learnt > horizon)
                     {
                         // without a bound only a survivor that ran admitted to the end must have learnt it
-                        if (applied >= 0 || survivor.activeUntilNs() >= h.endNs())
+                        if (applied >= 0 || hearsUntilNs >= h.endNs())
                         {
                             missedBy.add(survivor.life.rank());
                         }
@@ -852,9 +854,37 @@ public final class HistoryChecker
 
         private Fault driverKilledUnder(final Life life, final long t)
         {
+            final Fault kill = driverKillOf(life);
+            return kill != null && kill.startNs() <= t ? kill : null;
+        }
+
+        // the first kill of its host's driver while the process ran: from then on it sends and hears nothing
+        private Fault driverKillOf(final Life life)
+        {
             final int host = h.hostOf()[life.rank()];
             return find(FaultKind.KILL_DRIVER, f -> f.onHost(host) && f.startNs() >= life.startNs() &&
-                f.startNs() <= t);
+                f.startNs() < life.endNs());
+        }
+
+        /**
+         * @return until when the node could hear a notice: its exclusion, its exit, or the SIGKILL of it or of its
+         * host's driver, whichever came first (the supervisor sees an exit late, and a node notices its driver's loss
+         * only after the driver timeout).
+         */
+        private long hearsUntilNs(final NodeLife life)
+        {
+            long end = life.activeUntilNs();
+            final Fault kill = killOf(life.life);
+            if (kill != null)
+            {
+                end = Math.min(end, kill.startNs());
+            }
+            final Fault driverKill = driverKillOf(life.life);
+            if (driverKill != null)
+            {
+                end = Math.min(end, driverKill.startNs());
+            }
+            return end;
         }
 
         private Fault killOf(final Life life)

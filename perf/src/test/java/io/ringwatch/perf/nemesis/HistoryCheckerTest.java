@@ -484,4 +484,19 @@ class HistoryCheckerTest
         minority.faults.add(new Fault(3, FaultKind.CUT_LONG, 8_000 * MS, 9_000 * MS, new int[]{0}, new int[0], ""));
         assertFailsWith(minority.check(), "false exclusion");
     }
+
+    @Test
+    void shouldNotHoldACrashAgainstASurvivorWhoseDriverWasKilledBeforeTheNoticeCame()
+    {
+        // run 5, mono 50077.3: rank 6 killed, host 1's driver killed 252 ms later; ranks 2 and 3 never heard the notice
+        final Builder b = new Builder().remove(e -> e.node() == 2 && e.event() == Event.DEAD && e.rank() == 3);
+        b.faults.add(new Fault(2, FaultKind.KILL_DRIVER, 1_100 * MS, 1_100 * MS, new int[]{1}, new int[0], ""));
+        final HistoryChecker.Result result = b.check();
+        assertTrue(result.failures().stream().noneMatch(f -> f.startsWith("missed")), result.failures().toString());
+        assertTrue(result.detections().get(0).missedBy().isEmpty(), result.detections().toString());
+
+        // negative control: with the driver alive, rank 2 missed it
+        b.faults.removeIf(f -> f.kind() == FaultKind.KILL_DRIVER);
+        assertFailsWith(b.check(), "missed");
+    }
 }

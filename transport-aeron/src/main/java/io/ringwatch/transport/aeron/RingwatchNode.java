@@ -101,6 +101,9 @@ public final class RingwatchNode implements AutoCloseable
     }
 
     private static final System.Logger LOG = System.getLogger("io.ringwatch.node");
+    // how long a port bound with no receive-channel counter may take to come free: the driver's receiver closing a
+    // dropped client's socket after its conductor freed the counter (milliseconds); another process holds it longer
+    private static final long ENDPOINT_CLOSE_GRACE_NS = TimeUnit.SECONDS.toNanos(1);
 
     static
     {
@@ -822,7 +825,7 @@ public final class RingwatchNode implements AutoCloseable
             return;
         }
         final String endpoint = ClusterChannels.endpoint(host, port);
-        if (!driverHoldsReceiveEndpoint(endpoint))
+        if (!freedOrHeldByDriver(host, port, endpoint))
         {
             throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() + " (" +
                 refused.getMessage() + "); fix the cluster file or stop the process holding it", refused);
@@ -857,6 +860,36 @@ public final class RingwatchNode implements AutoCloseable
         }
         LOG.log(Level.INFO, "ringwatch node " + ctx.rank() + ": control port " + endpoint + " free after " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms");
+    }
+
+    /**
+     * The driver frees a dropped client's receive-channel counter on its conductor and closes the socket on its
+     * receiver, a moment later: a node restarted 1 s after its previous life was SIGKILLed during start (the nemesis,
+     * 2026-11-28) found the port bound and no counter, and exited "port in use". Look again for a short while.
+     *
+     * @return true once the port is free or this node's driver is seen to hold it; false if neither within the grace.
+     */
+    private boolean freedOrHeldByDriver(final String host, final int port, final String endpoint)
+    {
+        final long deadlineNs = System.nanoTime() + ENDPOINT_CLOSE_GRACE_NS;
+        while (!driverHoldsReceiveEndpoint(endpoint) && bindRefusal(host, port) != null)
+        {
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                return false;
+            }
+            serviceClient();
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     private IllegalStateException portInUse(final String host, final int port, final String why, final Exception cause)

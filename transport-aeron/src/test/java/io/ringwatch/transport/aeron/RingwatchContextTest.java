@@ -26,6 +26,7 @@ import java.net.SocketException;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -290,6 +291,38 @@ class RingwatchContextTest
         }
         finally
         {
+            IoUtil.delete(aeronDir, true);
+        }
+    }
+
+    @Test
+    void shouldStartWhenAPortBoundWithoutADriverCounterComesFreeWithinAMoment() throws Exception
+    {
+        // as a driver's receiver closes a dropped client's socket a moment after its conductor freed the counter
+        final File aeronDir = new File(dir, "aeron");
+        final DatagramSocket closing = new DatagramSocket(new InetSocketAddress("localhost", 0));
+        final int port = closing.getLocalPort();
+        final Thread closer = new Thread(() ->
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+            closing.close();
+        });
+        try (MediaDriver driver = MediaDriver.launch(Drivers.lowFootprint(aeronDir.getAbsolutePath())))
+        {
+            final RingwatchContext ctx = new RingwatchContext().authMode(AuthMode.OFF).cluster(cluster(port, port + 1))
+                .rank(0).transport(TransportMode.UDP).embeddedDriver(false)
+                .aeronDirectoryName(driver.aeronDirectoryName()).threadingMode(ThreadingMode.UNSTARTED);
+            closer.start();
+            try (RingwatchNode node = RingwatchNode.launch(ctx))
+            {
+                assertTrue(closing.isClosed(), "the node waited for the port");
+                assertEquals(0, node.context().rank());
+            }
+        }
+        finally
+        {
+            closer.join();
+            closing.close();
             IoUtil.delete(aeronDir, true);
         }
     }
