@@ -15,6 +15,7 @@ import io.ringwatch.core.sim.PartitionCheck;
 import io.ringwatch.core.sim.SimConfig;
 import io.ringwatch.core.sim.SimResult;
 import io.ringwatch.core.sim.Simulation;
+import io.ringwatch.core.sim.Wire;
 import io.ringwatch.transport.aeron.cli.Args;
 import io.ringwatch.transport.aeron.cli.UsageException;
 
@@ -139,9 +140,9 @@ final class SimulateCommand implements Command
         final boolean onePort = flags.switchOn("--one-port");
         final boolean replayGuards = flags.switchOn("--replay-guards");
         final boolean runBinding = flags.switchOn("--run-binding");
-        if (replayGuards && nodes > SimConfig.MAX_GUARDED_NODES)
+        if (replayGuards && nodes > Wire.MAX_GUARDED_NODES)
         {
-            throw new UsageException("--replay-guards simulates up to " + SimConfig.MAX_GUARDED_NODES + " nodes");
+            throw new UsageException("--replay-guards simulates up to " + Wire.MAX_GUARDED_NODES + " nodes");
         }
         final double loss = flags.doubleValue("--loss", 0, 0, 0.999_999);
         final double mtbfYears = flags.doubleValue("--mtbf-years", 1, 1e-12, 1e6);

@@ -4,7 +4,7 @@ import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.protocol.BootPlan;
 import io.ringwatch.core.protocol.StartIncarnation;
 
-import static io.ringwatch.core.sim.SimConfig.require;
+import static io.ringwatch.core.sim.Options.require;
 
 /**
  * How the nodes start and come back: the boot mode, the seeds and the spread of the other ranks' starts, the

@@ -3,7 +3,7 @@ package io.ringwatch.core.sim;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.ringwatch.core.sim.SimConfig.require;
+import static io.ringwatch.core.sim.Options.require;
 
 /**
  * The faults of a run: generated crashes and how they are placed, random pauses, stalls near a cut, boot stalls,
@@ -51,6 +51,7 @@ public final class FaultOptions
         require(failures >= 0 && failures < nodes, "failures must be in [0, nodes): " + failures);
         require(mtbfNs > 0, "mtbf must be > 0: " + mtbfNs + "ns");
         require(placement != null, "placement must be set");
+        require(cutStallNs >= 0, "stall must be >= 0: " + cutStallNs + "ns");
         if (crashWindowNs < 0)
         {
             crashWindowNs = deltaNs / 2;

@@ -1,6 +1,6 @@
 package io.ringwatch.core.sim;
 
-import static io.ringwatch.core.sim.SimConfig.require;
+import static io.ringwatch.core.sim.Options.require;
 
 /**
  * What bounds a run and what its stabilization is held to: the quiet margin after it became stable, the time cap,
@@ -27,6 +27,7 @@ public final class LimitOptions
     void conclude(final SimConfig config)
     {
         require(bound != null, "bound must be set");
+        require(eventBudget >= 1, "eventBudget must be >= 1: " + eventBudget);
         final ProtocolOptions protocol = config.protocol();
         final FaultOptions faults = config.faults();
         final long deltaNs = protocol.suspicionTimeoutNs;

@@ -3,7 +3,7 @@ package io.ringwatch.core.sim;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.ringwatch.core.sim.SimConfig.require;
+import static io.ringwatch.core.sim.Options.require;
 
 /**
  * The simulated network: message delays, the one-port model, loss, and the partitions with their flapping. Set
@@ -36,6 +36,8 @@ public final class NetworkOptions
     {
         require(maxDelayNs > 0, "max message delay (tau) must be > 0: " + maxDelayNs + "ns");
         require(lossProbability >= 0 && lossProbability < 1, "loss must be in [0, 1): " + lossProbability);
+        require(flaps >= 1, "flap needs at least one cut: " + flaps);
+        require(flaps == 1 || flapUpNs > 0, "flapping needs an up time > 0: " + flapUpNs + "ns");
         for (final Partition partition : partitions)
         {
             require(partition.nodes() == nodes, "partition groups " + partition.describe() + " must add up to " +

@@ -2,7 +2,7 @@ package io.ringwatch.core.sim;
 
 import io.ringwatch.core.process.JobLayout;
 
-import static io.ringwatch.core.sim.SimConfig.require;
+import static io.ringwatch.core.sim.Options.require;
 
 /**
  * The process level of a two-level run: the job the daemons host and the processes crashed in it. Set through

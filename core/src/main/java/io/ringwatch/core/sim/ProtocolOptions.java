@@ -5,7 +5,7 @@ import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.protocol.BrokenRules;
 import io.ringwatch.core.protocol.ProtocolSettings;
 
-import static io.ringwatch.core.sim.SimConfig.require;
+import static io.ringwatch.core.sim.Options.require;
 
 /**
  * What every simulated node runs: the protocol's parameters, as {@link ProtocolSettings} holds them for a live

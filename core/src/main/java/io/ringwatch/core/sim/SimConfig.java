@@ -4,7 +4,6 @@ import io.ringwatch.core.broadcast.BroadcastKind;
 import io.ringwatch.core.config.BootSeeds;
 import io.ringwatch.core.config.PartitionPolicy;
 import io.ringwatch.core.process.JobLayout;
-import io.ringwatch.core.protocol.BrokenRules;
 
 /**
  * Parameters of one simulation run, set fluently and then fixed by {@link #conclude()}, which fills the derived
@@ -16,9 +15,6 @@ import io.ringwatch.core.protocol.BrokenRules;
  */
 public final class SimConfig
 {
-    /** Most nodes {@link #replayGuards} allows: each node's guard and stamper take 48·N bytes, 48 MB in all here. */
-    public static final int MAX_GUARDED_NODES = 1024;
-
     /**
      * Most nodes a simulation takes: the protocol's own limit, checked here before the simulator sizes its arrays
      * (8 longs per node in one array, ranks in 28-bit event fields), which larger sizes would overflow.
@@ -64,7 +60,7 @@ public final class SimConfig
         {
             return this;
         }
-        require(nodes >= 2 && nodes <= MAX_NODES, "nodes must be in [2, " + MAX_NODES + "]: " + nodes);
+        Options.require(nodes >= 2 && nodes <= MAX_NODES, "nodes must be in [2, " + MAX_NODES + "]: " + nodes);
         protocol.conclude();
         network.conclude(nodes);
         faults.conclude(nodes, protocol);
@@ -73,14 +69,6 @@ public final class SimConfig
         limits.conclude(this);
         concluded = true;
         return this;
-    }
-
-    static void require(final boolean condition, final String message)
-    {
-        if (!condition)
-        {
-            throw new IllegalArgumentException(message);
-        }
     }
 
     private void checkMutable()
@@ -236,7 +224,7 @@ public final class SimConfig
     /**
      * @param on whether each node judges the frames it receives with a replay guard of its own, admitting a restarted
      *           rank's incarnation when it applies its JOIN, as the runtime does (off by default; at most
-     *           {@value #MAX_GUARDED_NODES} nodes, since the guards take 32·N² bytes).
+     *           {@value Wire#MAX_GUARDED_NODES} nodes, since the guards take 32·N² bytes).
      * @return this.
      */
     public SimConfig replayGuards(final boolean on)
@@ -316,10 +304,7 @@ public final class SimConfig
      */
     public SimConfig flap(final int cuts, final long upNs)
     {
-        checkMutable();
-        require(cuts >= 1, "flap needs at least one cut: " + cuts);
-        require(cuts == 1 || upNs > 0, "flapping needs an up time > 0: " + upNs + "ns");
-        network.flaps = cuts;
+        mutable(network).flaps = cuts;
         network.flapUpNs = upNs;
         return this;
     }
@@ -396,9 +381,7 @@ public final class SimConfig
      */
     public SimConfig stallsNearCut(final long stallNs)
     {
-        checkMutable();
-        require(stallNs >= 0, "stall must be >= 0: " + stallNs + "ns");
-        faults.cutStallNs = stallNs;
+        mutable(faults).cutStallNs = stallNs;
         return this;
     }
 
@@ -546,9 +529,7 @@ public final class SimConfig
      */
     public SimConfig eventBudget(final long events)
     {
-        checkMutable();
-        require(events >= 1, "eventBudget must be >= 1: " + events);
-        limits.eventBudget = events;
+        mutable(limits).eventBudget = events;
         return this;
     }
 
@@ -605,9 +586,9 @@ public final class SimConfig
     public String toString()
     {
         return "SimConfig{nodes=" + nodes + ", etaNs=" + protocol.heartbeatPeriodNs + ", deltaNs=" +
-            protocol.suspicionTimeoutNs + ", tauNs=" + network.maxDelayNs + ", onePort=" + network.onePort +
-            ", loss=" + network.lossProbability + ", seed=" + seed + ", placement=" + faults.placement +
-            ", failures=" + faults.failures + ", crashWindowNs=" + faults.crashWindowNs + ", mtbfNs=" +
-            faults.mtbfNs + ", injections=" + faults.injections.size() + "}";
+            protocol.suspicionTimeoutNs + ", tauNs=" + network.maxDelayNs + ", onePort=" + network.onePort + ", loss=" +
+            network.lossProbability + ", seed=" + seed + ", placement=" + faults.placement + ", failures=" +
+            faults.failures + ", crashWindowNs=" + faults.crashWindowNs + ", mtbfNs=" + faults.mtbfNs +
+            ", injections=" + faults.injections.size() + "}";
     }
 }

@@ -36,7 +36,7 @@ import java.util.List;
  * receiver (32 bytes a sender, so 32·N² bytes in all: 8.6 GB at 16,384 nodes), and memory stays O(N); the one
  * stamper's frame sequences count per destination across all senders, and the decoder only needs them above 0 (the
  * simulated network never duplicates a frame). With {@link SimConfig#replayGuards} (up to
- * {@value SimConfig#MAX_GUARDED_NODES} nodes) each node has a guard and each sender life a stamper, and receivers
+ * {@value #MAX_GUARDED_NODES} nodes) each node has a guard and each sender life a stamper, and receivers
  * admit incarnations as the runtime's agent does: the first heard, a newer one when they apply that rank's JOIN, and
  * while joining themselves the newest heard until their view names them. Frames are then stamped in delivery order,
  * so the guard's window is never needed; its incarnation rules are what it adds.
@@ -49,6 +49,9 @@ import java.util.List;
  */
 public final class Wire
 {
+    /** Most nodes simulated with replay guards: each node's guard and stamper take 48·N bytes, 48 MB in all here. */
+    public static final int MAX_GUARDED_NODES = 1024;
+
     static final int CLUSTER_ID = 0;
 
     private final int configDigest;
@@ -101,10 +104,10 @@ public final class Wire
         seed = config.seed();
         if (protocol.replayGuards())
         {
-            if (n > SimConfig.MAX_GUARDED_NODES)
+            if (n > MAX_GUARDED_NODES)
             {
                 throw new IllegalArgumentException(
-                    "replay guards are simulated up to " + SimConfig.MAX_GUARDED_NODES + " nodes, not " + n);
+                    "replay guards are simulated up to " + MAX_GUARDED_NODES + " nodes, not " + n);
             }
             guards = new ReplayGuard[n];
             stampers = new FrameStamper[n];

@@ -178,7 +178,7 @@ class WireTest
         wire.check(1, found);
         assertTrue(found.isEmpty(), found.toString());
         assertThrows(IllegalArgumentException.class,
-            () -> new Wire(new SimConfig().nodes(SimConfig.MAX_GUARDED_NODES + 1).replayGuards(true).conclude()));
+            () -> new Wire(new SimConfig().nodes(Wire.MAX_GUARDED_NODES + 1).replayGuards(true).conclude()));
     }
 
     /**
