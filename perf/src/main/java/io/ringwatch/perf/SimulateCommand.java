@@ -105,7 +105,7 @@ final class SimulateCommand implements Command
             "  --break RULES          run every node without these rules, comma-separated (negative controls):",
             "                         observer-request, fresh-evidence, grace-arming, quiet-zombie-frames,",
             "                         count-again, reform-unanimity, join-star, join-challenge, stale-count,",
-            "                         run-binding, join-settle, joiner-counts-itself",
+            "                         run-binding, join-settle, joiner-counts-itself, thin-witnesses",
             "                         (see docs/simulator.md)",
             "  --runs R               independent runs (default 1)",
             "  --seed S               batch seed; run i uses a seed derived from (S, i) (default 42)",

@@ -82,10 +82,16 @@ public final class BrokenRules
      */
     public static final int BREAK_JOINER_COUNTS_ITSELF = 1 << 11;
 
+    /**
+     * Negative controls only: the ear check's witnesses are the live ranks exactly 2^i away, so the dead thin the sample
+     * instead of the nearest live rank beyond each standing in.
+     */
+    public static final int BREAK_THIN_WITNESSES = 1 << 12;
+
     // the names of the BREAK_* bits, lowest first, as the simulator's --break takes them
     private static final String[] BROKEN_RULE_NAMES = {"observer-request", "fresh-evidence", "grace-arming",
         "quiet-zombie-frames", "count-again", "reform-unanimity", "join-star", "join-challenge", "stale-count",
-        "run-binding", "join-settle", "joiner-counts-itself"};
+        "run-binding", "join-settle", "joiner-counts-itself", "thin-witnesses"};
 
     private BrokenRules()
     {

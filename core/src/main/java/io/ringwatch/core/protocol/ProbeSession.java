@@ -90,7 +90,8 @@ final class ProbeSession
         this.recheckOn = !settings.breaks(BrokenRules.BREAK_FRESH_EVIDENCE);
         this.countAgain = !settings.breaks(BrokenRules.BREAK_COUNT_AGAIN);
         this.staleCount = settings.breaks(BrokenRules.BREAK_STALE_COUNT);
-        this.tally = new ProbeTally(rank, clusterSize, dead, quorum);
+        this.tally = new ProbeTally(rank, clusterSize, dead, quorum,
+            !settings.breaks(BrokenRules.BREAK_THIN_WITNESSES));
         this.settings = settings;
     }
 

@@ -19,6 +19,7 @@ final class ProbeTally
     private final int clusterSize;
     private final RankSet dead;
     private final Quorum quorum;
+    private final boolean standInForDead;
     private int[] witnesses;
     private long[] answered;
     private long[] rechecked;
@@ -28,8 +29,10 @@ final class ProbeTally
     private int witnessesAnswered;
     private boolean lowestAnswered;
 
-    ProbeTally(final int rank, final int clusterSize, final RankSet dead, final Quorum quorum)
+    ProbeTally(final int rank, final int clusterSize, final RankSet dead, final Quorum quorum,
+        final boolean standInForDead)
     {
+        this.standInForDead = standInForDead;
         this.rank = rank;
         this.clusterSize = clusterSize;
         this.dead = dead;
@@ -52,8 +55,8 @@ final class ProbeTally
         witnessCount = 0;
         for (long d = 1; d < clusterSize && witnessCount + 2 <= witnesses.length; d <<= 1)
         {
-            addWitness((int)((rank + d) % clusterSize), emitter);
-            addWitness((int)Math.floorMod(rank - d, (long)clusterSize), emitter);
+            addWitness((int)((rank + d) % clusterSize), 1, emitter);
+            addWitness((int)Math.floorMod(rank - d, (long)clusterSize), -1, emitter);
         }
     }
 
@@ -95,7 +98,8 @@ final class ProbeTally
      */
     boolean hasMajorityEvidence()
     {
-        return allWitnessesAnswered() || quorum.holds(answers + 1, lowestAnswered);
+        // this node counts itself only as a member of M: a joiner is not one until its view has been quiet for 2δ
+        return allWitnessesAnswered() || quorum.holds(answers + (quorum.isOutside(rank) ? 0 : 1), lowestAnswered);
     }
 
     boolean allWitnessesAnswered()
@@ -135,8 +139,19 @@ final class ProbeTally
         return false;
     }
 
-    private void addWitness(final int r, final int emitter)
+    /**
+     * The rank {@code at}, or when the view holds it dead the nearest live rank beyond it in the direction
+     * {@code step}, as a witness: a sample thinned by the dead was once only ranks 3 and 6 for rank 2 of 8 (ranks 0
+     * and 4 dead, rank 1 its silent emitter), both on its side of a split, so it took the split for its emitter's
+     * crash (the nemesis, run 6). Never this node, its emitter or a rank beyond it, nor a rank twice.
+     */
+    private void addWitness(final int at, final int step, final int emitter)
     {
+        int r = at;
+        for (int walked = 0; standInForDead && dead.contains(r) && walked < clusterSize; walked++)
+        {
+            r = Math.floorMod(r + step, clusterSize);
+        }
         if (r != rank && r != emitter && !dead.contains(r) && !isWitness(r))
         {
             witnesses[witnessCount++] = r;

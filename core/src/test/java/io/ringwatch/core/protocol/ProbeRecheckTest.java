@@ -35,7 +35,7 @@ class ProbeRecheckTest
         .withPartitionPolicy(PartitionPolicy.MAJORITY).withProbeTimeoutNs(PROBE_TIMEOUT);
     private final Observation observation = new Observation(RANK, settings, io, io, new Membership(DELTA / 2), counters);
     private final Quorum quorum = new Quorum(N, settings.settlePeriodNs(), 0);
-    private final ProbeTally tally = new ProbeTally(RANK, N, dead, quorum);
+    private final ProbeTally tally = new ProbeTally(RANK, N, dead, quorum, true);
     private final ProbeRecheck recheck = new ProbeRecheck(
         RANK, new Ring(RANK, N, dead), observation, tally, quorum, new Prober(io, counters), settings);
 

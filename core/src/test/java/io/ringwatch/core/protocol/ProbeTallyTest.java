@@ -17,23 +17,34 @@ class ProbeTallyTest
 
     private final RankArray dead = RankArray.of(1);
     private final Quorum quorum = new Quorum(N, 1_000, 0);
-    private final ProbeTally tally = new ProbeTally(RANK, N, dead, quorum);
+    private final ProbeTally tally = new ProbeTally(RANK, N, dead, quorum, true);
 
     @Test
-    void shouldPickWitnessesAtPowersOfTwoSkippingItselfTheEmitterAndTheDead()
+    void shouldPickWitnessesAtPowersOfTwoSkippingItselfAndTheEmitterWithTheNearestLiveRankForADeadOne()
     {
         quorum.adopt(new RankArray(1));
         tally.startSession(4);
 
-        // 2^i away on either side of 5: 6, 4 (the emitter), 7, 3, 9, 1 (dead), 13, 13 (once)
-        assertEquals(5, tally.witnessCount());
+        // 2^i away on either side of 5: 6, 4 (the emitter), 7, 3, 9, 1 (dead: 0 beyond it stands in), 13, 13 (once)
+        assertEquals(6, tally.witnessCount());
         assertEquals(6, tally.witness(0));
         assertEquals(7, tally.witness(1));
         assertEquals(3, tally.witness(2));
         assertEquals(9, tally.witness(3));
-        assertEquals(13, tally.witness(4));
+        assertEquals(0, tally.witness(4));
+        assertEquals(13, tally.witness(5));
         assertFalse(tally.isWitness(4));
         assertFalse(tally.isWitness(1));
+    }
+
+    @Test
+    void shouldLeaveADeadWitnessOutWithoutAStandInUnderTheBrokenRule()
+    {
+        final ProbeTally thin = new ProbeTally(RANK, N, dead, quorum, false);
+        quorum.adopt(new RankArray(1));
+        thin.startSession(4);
+        assertEquals(5, thin.witnessCount());
+        assertFalse(thin.isWitness(0));
     }
 
     @Test
@@ -51,6 +62,8 @@ class ProbeTallyTest
 
         tally.count(9);
         tally.count(13);
+        assertFalse(tally.allWitnessesAnswered(), "0 stands in for the dead 1");
+        tally.count(0);
         assertTrue(tally.allWitnessesAnswered());
         assertTrue(tally.hasMajorityEvidence(), "every witness answered: the sample shows no cut");
     }
@@ -103,5 +116,22 @@ class ProbeTallyTest
         assertTrue(tally.answeredInSession(6));
         tally.count(6);
         assertTrue(tally.anyAnswered(), "the recount counts the rank again");
+    }
+
+    @Test
+    void shouldNotCountAJoinerItselfBeforeItIsInM()
+    {
+        // M is every rank but the dead 1 and this node, a joiner: 14 members, 7 of them without the lowest are no
+        // majority; counting itself made it 8 of 14 (the nemesis, run 6)
+        quorum.adoptAsJoiner(RankArray.of(1), RANK);
+        tally.startSession(4);
+        for (final int r : new int[]{2, 8, 10, 11, 12, 14, 15})
+        {
+            tally.count(r);
+        }
+        assertFalse(tally.allWitnessesAnswered());
+        assertFalse(tally.hasMajorityEvidence(), "7 of 14 without the lowest rank");
+        tally.count(0);
+        assertTrue(tally.hasMajorityEvidence(), "8 of 14");
     }
 }

@@ -1,7 +1,6 @@
 package io.ringwatch.core.sim;
 
 import io.ringwatch.core.protocol.BrokenRules;
-import io.ringwatch.core.protocol.ProtocolSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -17,27 +16,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CrashAfterJoinSimulationTest
 {
-    private static final long MS = 1_000_000L;
-    private static final long DELTA_NS = 250 * MS;
-    private static final long GRACE_NS = 3_000 * MS;
-    private static final long RESTART_NS = 6_000 * MS;
-    private static final long CRASH_1_NS = GRACE_NS + 2 * DELTA_NS;
-    // rank 1's restart asks its contact once its grace is over; it is admitted a few τ later
-    private static final long ASKS_NS = CRASH_1_NS + RESTART_NS + GRACE_NS;
+    private static final long MS = OperatorRun.MS;
+    private static final long DELTA_NS = OperatorRun.DELTA_NS;
 
     private static SimConfig crashAfterJoin(final long seed, final long afterAskNs, final int brokenRules)
     {
-        return new SimConfig()
-            .nodes(3)
-            .heartbeatPeriodNs(25 * MS)
-            .suspicionTimeoutNs(DELTA_NS)
-            .maxDelayNs(MS)
-            .startupGraceNs(GRACE_NS)
-            .restartAfterNs(RESTART_NS)
-            .brokenRules(brokenRules)
-            .inject(Injection.crash(1, CRASH_1_NS))
-            .inject(Injection.crash(0, ASKS_NS + afterAskNs))
-            .seed(seed);
+        return OperatorRun.withRejoin(3, 1, seed, brokenRules)
+            .inject(Injection.crash(0, OperatorRun.ASKS_NS + afterAskNs));
     }
 
     @Test
