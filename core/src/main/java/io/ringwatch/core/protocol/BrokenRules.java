@@ -83,8 +83,8 @@ public final class BrokenRules
     public static final int BREAK_JOINER_COUNTS_ITSELF = 1 << 11;
 
     /**
-     * Negative controls only: the ear check's witnesses are the live ranks exactly 2^i away, so the dead thin the sample
-     * instead of the nearest live rank beyond each standing in.
+     * Negative controls only: the ear check's witnesses are the live ranks exactly 2^i away, so the dead thin the
+     * sample instead of the nearest live rank beyond each standing in.
      */
     public static final int BREAK_THIN_WITNESSES = 1 << 12;
 

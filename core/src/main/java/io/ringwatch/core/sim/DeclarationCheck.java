@@ -10,9 +10,10 @@ import java.util.List;
  * The checker of every declaration of death, judged at the moment it is made against the {@link GroundTruth}:
  * accuracy (no running rank that has not been silent is declared dead), joins (a joiner is never suspected while it
  * runs), boots (no rank is declared before it was admitted) and deaf accusers (a node that hears nobody outside its
- * group accuses nobody), and split brain at any moment under the majority policy (no node declares a running, admitted rank that holds it dead
- * already: the live nemesis judges this, and a run that ends with both sides stopped hides it from the end-state
- * {@link SplitBrainCheck}). Marks the ranks a legitimate suspicion condemned, which must end fenced.
+ * group accuses nobody), and split brain at any moment under the majority policy (no node declares a running,
+ * admitted rank that holds it dead already: the live nemesis judges this, and a run that ends with both sides stopped
+ * hides it from the end-state {@link SplitBrainCheck}). Marks the ranks a legitimate suspicion condemned, which must
+ * end fenced.
  */
 final class DeclarationCheck
 {

@@ -1,5 +1,8 @@
 package io.ringwatch.core.sim;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A scripted fault.
  *
@@ -100,6 +103,31 @@ public record Injection(Kind kind, int rank, long timeNs, long durationNs, int p
     public static Injection cut(final int from, final int to, final long timeNs, final long durationNs)
     {
         return new Injection(Kind.CUT, from, timeNs, durationNs, to);
+    }
+
+    /**
+     * A split placed by hand, unlike a {@link Partition}, whose groups' place on the ring the seed decides: every link
+     * between the two sides cut both ways.
+     *
+     * @param sideA      ranks on one side.
+     * @param sideB      ranks on the other.
+     * @param timeNs     when the cuts start.
+     * @param durationNs how long they last.
+     * @return the cuts.
+     */
+    public static List<Injection> cutsBetween(final int[] sideA, final int[] sideB, final long timeNs,
+        final long durationNs)
+    {
+        final List<Injection> cuts = new ArrayList<>(2 * sideA.length * sideB.length);
+        for (final int a : sideA)
+        {
+            for (final int b : sideB)
+            {
+                cuts.add(cut(a, b, timeNs, durationNs));
+                cuts.add(cut(b, a, timeNs, durationNs));
+            }
+        }
+        return cuts;
     }
 
     /**

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An even split right after a join (issue 31, the 30-minute nemesis's run 5): 8 nodes as the operator runs them
- * (δ = 250 ms, η = 25 ms), rank 5 crashed and restarted long enough later that the members' M settled without it, then
+ * ({@link OperatorRun}), rank 5 crashed and restarted long enough later that the members' M settled without it, then
  * the ring split into ranks 1–4 and ranks 5, 6, 7, 0 before the view had been quiet for a join's time. Rank 5 watches
  * rank 4 across the cut, and rank 0, the lowest, is on its side. The members count M = 7 without the joiner, so its
  * side holds 3 of 7 and must stop, while ranks 1–4 hold 4 of 7 and declare it. When the joiner counted itself in its
@@ -25,15 +25,8 @@ class SplitAfterJoinSimulationTest
     private static SimConfig splitAfterJoin(final long seed, final long afterAskNs, final int brokenRules)
     {
         final SimConfig config = OperatorRun.withRejoin(8, JOINER, seed, brokenRules);
-        // every link between the two sides, both ways: a partition's own placement of its groups depends on the seed
-        for (final int a : new int[]{1, 2, 3, 4})
-        {
-            for (final int b : new int[]{5, 6, 7, 0})
-            {
-                config.inject(Injection.cut(a, b, OperatorRun.ASKS_NS + afterAskNs, SPLIT_NS));
-                config.inject(Injection.cut(b, a, OperatorRun.ASKS_NS + afterAskNs, SPLIT_NS));
-            }
-        }
+        Injection.cutsBetween(new int[]{1, 2, 3, 4}, new int[]{5, 6, 7, 0}, OperatorRun.ASKS_NS + afterAskNs, SPLIT_NS)
+            .forEach(config::inject);
         return config;
     }
 

@@ -30,14 +30,7 @@ class ThinWitnessSplitSimulationTest
             .inject(Injection.crash(0, 1_000 * MS))
             .inject(Injection.crash(4, 1_500 * MS))
             .seed(seed);
-        for (final int a : SIDE_A)
-        {
-            for (final int b : SIDE_B)
-            {
-                config.inject(Injection.cut(a, b, splitAtNs, 4_000 * MS));
-                config.inject(Injection.cut(b, a, splitAtNs, 4_000 * MS));
-            }
-        }
+        Injection.cutsBetween(SIDE_A, SIDE_B, splitAtNs, 4_000 * MS).forEach(config::inject);
         return config;
     }
 

@@ -511,9 +511,10 @@ public final class HistoryChecker
 
         /**
          * @return whether the fault leaves the host on a side that may stop: for a cut (the host cut off against the
-         * rest), a split or a deaf host, the side with fewer nodes admitted at its start, on a tie the side without the lowest admitted
-         * rank, and either side when the membership was changing around it (a node killed within T + slack of the
-         * fault, or started or admitted just before it), as the majority rule counts the membership it holds then. A
+         * rest), a split or a deaf host, the side with fewer nodes admitted at its start, on a tie the side without the
+         * lowest admitted rank, and either side when the membership was changing around it (a node killed within
+         * T + slack of the fault, or started or admitted just before it), as the majority rule counts the membership
+         * it holds then. A
          * deaf side that holds the majority declares the side it cannot hear, which hears it and stops on the notice:
          * it cannot tell a deaf ear from a cut, and a rule that let the hearing side win would split the brain
          * whenever the cut is both ways (see docs/partitions.md).
