@@ -234,7 +234,7 @@ final class FaultInjector
         // both edges from one shell: builtin kill and the shell's own clock, no process start between them. A node
         // gone before the pause (another fault, or its own stop) is not paused; one gone during it was paused until
         // then (a 30-minute run once failed here on "kill: No such process" from an overlap)
-        final long[] times = timed(List.of("bash", "-c", "kill -STOP " + pid + " 2>/dev/null || exit 0; " +
+        final ShellSpan times = timed(List.of("bash", "-c", "kill -STOP " + pid + " 2>/dev/null || exit 0; " +
             "t0=$EPOCHREALTIME; sleep " + seconds(forNs) + "; kill -CONT " + pid + " 2>/dev/null; " +
             "t1=$EPOCHREALTIME; echo \"$t0 $t1\""));
         stopped.remove(pid);
@@ -242,7 +242,7 @@ final class FaultInjector
         {
             return null;
         }
-        return new Fault(id, kind, times[0], times[1], new int[0], new int[]{rank}, "pid " + pid);
+        return new Fault(id, kind, times.startNs(), times.endNs(), new int[0], new int[]{rank}, "pid " + pid);
     }
 
     private Fault cut(final int id, final FaultKind kind, final Random random, final long forNs)
@@ -323,7 +323,7 @@ final class FaultInjector
             "spinning on cpu " + cpu);
     }
 
-    private static long[] timed(final List<String> cmd) throws IOException, InterruptedException
+    private static ShellSpan timed(final List<String> cmd) throws IOException, InterruptedException
     {
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         // EPOCHREALTIME with a decimal point
@@ -341,8 +341,7 @@ final class FaultInjector
         {
             throw new IOException("timed command failed: " + cmd + ": " + out);
         }
-        final ShellSpan span = ShellSpan.of(t[0], t[1]);
-        return new long[]{span.startNs(), span.endNs()};
+        return ShellSpan.of(t[0], t[1]);
     }
 
     private static void signal(final long pid, final String signal)

@@ -405,8 +405,8 @@ public final class HistoryChecker
             {
                 final long t = e.monoNs();
                 final NodeLife victim = lifeOf(e.rank(), e.incarnation(), t);
-                final Fault killed = victim == null ? null : killedBefore(victim.life, t);
-                final Fault driverKilled = victim == null ? null : driverKilledUnder(victim.life, t);
+                final Fault killed = victim == null ? null : startedBy(killOf(victim.life), t);
+                final Fault driverKilled = victim == null ? null : startedBy(driverKillOf(victim.life), t);
                 ExclusionClass cls;
                 String why;
                 if (victim == null)
@@ -514,10 +514,9 @@ public final class HistoryChecker
          * rest), a split or a deaf host, the side with fewer nodes admitted at its start, on a tie the side without the
          * lowest admitted rank, and either side when the membership was changing around it (a node killed within
          * T + slack of the fault, or started or admitted just before it), as the majority rule counts the membership
-         * it holds then. A
-         * deaf side that holds the majority declares the side it cannot hear, which hears it and stops on the notice:
-         * it cannot tell a deaf ear from a cut, and a rule that let the hearing side win would split the brain
-         * whenever the cut is both ways (see docs/partitions.md).
+         * it holds then. A deaf side that holds the majority declares the side it cannot hear, which hears it and
+         * stops on the notice: it cannot tell a deaf ear from a cut, and a rule that let the hearing side win would
+         * split the brain whenever the cut is both ways (see docs/partitions.md).
          */
         private boolean cutOff(final Fault f, final int host)
         {
@@ -847,16 +846,10 @@ public final class HistoryChecker
             return deadBefore ? c : -1;
         }
 
-        private Fault killedBefore(final Life life, final long t)
+        // the fault if it had begun by t, else null
+        private static Fault startedBy(final Fault fault, final long t)
         {
-            final Fault kill = killOf(life);
-            return kill != null && kill.startNs() <= t ? kill : null;
-        }
-
-        private Fault driverKilledUnder(final Life life, final long t)
-        {
-            final Fault kill = driverKillOf(life);
-            return kill != null && kill.startNs() <= t ? kill : null;
+            return fault != null && fault.startNs() <= t ? fault : null;
         }
 
         // the first kill of its host's driver while the process ran: from then on it sends and hears nothing

@@ -825,7 +825,20 @@ public final class RingwatchNode implements AutoCloseable
             return;
         }
         final String endpoint = ClusterChannels.endpoint(host, port);
-        if (!freedOrHeldByDriver(host, port, endpoint))
+        // the driver frees a dropped client's receive-channel counter on its conductor and closes the socket on its
+        // receiver a moment later: a node restarted 1 s after its previous life was SIGKILLed during start (the
+        // nemesis, 2026-11-28) found the port bound and no counter, and exited "port in use"; look again a while
+        boolean freedOrOurs = false;
+        try
+        {
+            freedOrOurs = pollUntil(() -> driverHoldsReceiveEndpoint(endpoint) || bindRefusal(host, port) == null,
+                System.nanoTime() + ENDPOINT_CLOSE_GRACE_NS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        if (!freedOrOurs)
         {
             throw new IllegalStateException("port in use: " + host + ":" + port + " for rank " + ctx.rank() + " (" +
                 refused.getMessage() + "); fix the cluster file or stop the process holding it", refused);
@@ -838,56 +851,42 @@ public final class RingwatchNode implements AutoCloseable
         LOG.log(Level.INFO, "ringwatch node " + ctx.rank() + ": the media driver still holds control port " +
             endpoint + ", most likely for this rank's previous life until it times that client out (" +
             TimeUnit.NANOSECONDS.toMillis(livenessNs) + " ms of silence); waiting for it");
-        while (bindRefusal(host, port) != null)
+        final boolean freed;
+        try
         {
-            if (System.nanoTime() - deadlineNs >= 0)
-            {
-                throw portInUse(host, port, "the media driver kept it for " +
-                    TimeUnit.NANOSECONDS.toMillis(2 * livenessNs) + " ms, so a live client of that driver holds it: " +
-                    "two nodes on one driver with the same port? fix the cluster file", null);
-            }
-            // this client's conductor runs on the agent, which has not started: keep it alive for the driver
-            serviceClient();
-            try
-            {
-                Thread.sleep(10);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                throw portInUse(host, port, "interrupted while waiting for the media driver to free it", ex);
-            }
+            freed = pollUntil(() -> bindRefusal(host, port) == null, deadlineNs);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw portInUse(host, port, "interrupted while waiting for the media driver to free it", ex);
+        }
+        if (!freed)
+        {
+            throw portInUse(host, port, "the media driver kept it for " +
+                TimeUnit.NANOSECONDS.toMillis(2 * livenessNs) + " ms, so a live client of that driver holds it: " +
+                "two nodes on one driver with the same port? fix the cluster file", null);
         }
         LOG.log(Level.INFO, "ringwatch node " + ctx.rank() + ": control port " + endpoint + " free after " +
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms");
     }
 
     /**
-     * The driver frees a dropped client's receive-channel counter on its conductor and closes the socket on its
-     * receiver, a moment later: a node restarted 1 s after its previous life was SIGKILLed during start (the nemesis,
-     * 2026-11-28) found the port bound and no counter, and exited "port in use". Look again for a short while.
+     * Poll every 10 ms until {@code done} holds or {@code deadlineNs} passes, keeping this client alive for the driver
+     * meanwhile: its conductor runs on the agent, which has not started.
      *
-     * @return true once the port is free or this node's driver is seen to hold it; false if neither within the grace.
+     * @return true once it held, false at the deadline.
      */
-    private boolean freedOrHeldByDriver(final String host, final int port, final String endpoint)
+    private boolean pollUntil(final BooleanSupplier done, final long deadlineNs) throws InterruptedException
     {
-        final long deadlineNs = System.nanoTime() + ENDPOINT_CLOSE_GRACE_NS;
-        while (!driverHoldsReceiveEndpoint(endpoint) && bindRefusal(host, port) != null)
+        while (!done.getAsBoolean())
         {
             if (System.nanoTime() - deadlineNs >= 0)
             {
                 return false;
             }
             serviceClient();
-            try
-            {
-                Thread.sleep(10);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+            Thread.sleep(10);
         }
         return true;
     }
